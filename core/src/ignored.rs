@@ -1,0 +1,42 @@
+//! Why a node ignored an input. Stale and duplicate messages are normal in an asynchronous
+//! network: they are reported with a reason, never as a panic.
+
+use std::fmt;
+
+/// The reason a node took no step on an input.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Ignored {
+    /// The message is addressed to another node.
+    NotAddressedToMe,
+    /// The message is for a role this node does not play (a Promise sent to an acceptor).
+    NotForThisRole,
+    /// The sender is not an acceptor of this proposer's quorum system.
+    UnknownSender,
+    /// The message is about a ballot other than the one this proposer is running.
+    StaleBallot,
+    /// The same acceptor already answered this ballot.
+    Duplicate,
+    /// The proposer is not in the phase this message belongs to.
+    WrongPhase,
+    /// A Nack that names no ballot above the proposer's own (the refusal of a duplicate Prepare).
+    NackNotHigher,
+    /// The proposer has not started.
+    NotStarted,
+}
+
+impl fmt::Display for Ignored {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Ignored::NotAddressedToMe => "addressed to another node",
+            Ignored::NotForThisRole => "not a message this role handles",
+            Ignored::UnknownSender => "the sender is not an acceptor",
+            Ignored::StaleBallot => "about a ballot this proposer is not running",
+            Ignored::Duplicate => "this acceptor already answered this ballot",
+            Ignored::WrongPhase => "the proposer is past the phase this message belongs to",
+            Ignored::NackNotHigher => "the refusal names no higher ballot",
+            Ignored::NotStarted => "the proposer has not started",
+        })
+    }
+}
+
+impl std::error::Error for Ignored {}

@@ -1,0 +1,1 @@
+//! Conformance tests for single-decree Paxos; each cites the rule it checks.
