@@ -1,0 +1,714 @@
+//! The World: paros-core's nodes, the network between them, and the faults allowed.
+//!
+//! Act I's world is single-decree Paxos: acceptors A1..An and proposers P1..Pm, no clock and no
+//! storage. A partition is a message nobody delivers; a silent acceptor is one whose wire is
+//! cut, so nothing to or from it can be delivered.
+
+use paros_core::{
+    Acceptor, Ballot, Envelope, Ignored, Majority, Message, NodeId, NodeSet, Proposer, Value,
+};
+use std::collections::hash_map::DefaultHasher;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::str::FromStr;
+use std::sync::Arc;
+
+/// The id of a message in flight: stable for its life, assigned in send order.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct MessageId(pub u32);
+
+impl fmt::Display for MessageId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "m{}", self.0)
+    }
+}
+
+/// A message on the wire, with its id.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct InFlight {
+    /// The message's id.
+    pub id: MessageId,
+    /// Sender, receiver and message.
+    pub envelope: Envelope,
+}
+
+/// How many faults (and retries) a world may still use. Budgets keep worlds finite, so the
+/// explorer can finish them.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Budget {
+    /// Messages that may be dropped.
+    pub drops: u32,
+    /// Messages that may be duplicated.
+    pub duplicates: u32,
+    /// Retries each proposer may make (a retry raises its ballot; without a bound a duel's
+    /// ballots grow forever).
+    pub retries_per_proposer: u32,
+    /// Amnesia faults; only a [`NegativeControl::Amnesia`] world may have any.
+    pub amnesia: u32,
+}
+
+/// A fault outside the model, used only to prove that the checkers can fail.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum NegativeControl {
+    /// An acceptor forgets its promise and its vote, as if its disk were lost and it rejoined as
+    /// new. Paxos cannot survive this; the agreement checker must catch it.
+    Amnesia,
+}
+
+/// One proposer of the world.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct ProposerConfig {
+    /// The value it wants chosen.
+    pub value: Value,
+    /// Whether it has sent its Prepares when the world begins.
+    pub started: bool,
+}
+
+/// What a world is made of. Constant for the life of a world.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct WorldConfig {
+    /// How many acceptors: A1..An, with node ids 1..=n.
+    pub acceptor_count: u8,
+    /// The proposers: P1..Pm, with node ids n+1..=n+m, so P2's ballots rank above P1's in the
+    /// same round.
+    pub proposers: Vec<ProposerConfig>,
+    /// Acceptors whose wire is cut: messages to and from them stay in flight forever.
+    pub silent: NodeSet,
+    /// The faults and retries allowed.
+    pub budget: Budget,
+    /// The fault outside the model this world may use, if it is a negative control.
+    pub negative_control: Option<NegativeControl>,
+}
+
+impl WorldConfig {
+    /// Three acceptors and one proposer per value, all started, with no faults allowed.
+    pub fn act1(values: &[&str]) -> WorldConfig {
+        WorldConfig {
+            acceptor_count: 3,
+            proposers: values
+                .iter()
+                .map(|value| ProposerConfig {
+                    value: Value::new(value),
+                    started: true,
+                })
+                .collect(),
+            silent: NodeSet::EMPTY,
+            budget: Budget::default(),
+            negative_control: None,
+        }
+    }
+
+    /// The node id of acceptor `index` (0-based).
+    pub fn acceptor_id(&self, index: usize) -> NodeId {
+        node_id(index + 1)
+    }
+
+    /// The node id of proposer `index` (0-based).
+    pub fn proposer_id(&self, index: usize) -> NodeId {
+        node_id(usize::from(self.acceptor_count) + index + 1)
+    }
+
+    /// All acceptors.
+    pub fn acceptors(&self) -> NodeSet {
+        (0..usize::from(self.acceptor_count))
+            .map(|index| self.acceptor_id(index))
+            .collect()
+    }
+
+    fn validate(&self) -> Result<(), Refused> {
+        let node_count = usize::from(self.acceptor_count) + self.proposers.len();
+        if self.acceptor_count == 0 || node_count > usize::from(NodeId::MAX) {
+            return Err(Refused::BadConfig(
+                "between 1 and 63 nodes, at least one acceptor",
+            ));
+        }
+        if self.budget.amnesia > 0 && self.negative_control != Some(NegativeControl::Amnesia) {
+            return Err(Refused::BadConfig(
+                "amnesia exists only in the amnesia negative control",
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn node_id(number: usize) -> NodeId {
+    u8::try_from(number)
+        .ok()
+        .and_then(NodeId::new)
+        .expect("validated node count")
+}
+
+/// Which role a node plays in an Act I world.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Role {
+    /// Acceptor `index` (0-based), named A1, A2, ...
+    Acceptor(usize),
+    /// Proposer `index` (0-based), named P1, P2, ...
+    Proposer(usize),
+}
+
+/// Everything that can happen to a world. Each prints as it reads; [`World::describe`] adds
+/// the message it touches.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Action {
+    /// Hand a message to its receiver, which steps.
+    Deliver(MessageId),
+    /// Lose a message (a fault; spends a drop).
+    Drop(MessageId),
+    /// Put a second copy of a message in flight (a fault; spends a duplicate).
+    Duplicate(MessageId),
+    /// An idle proposer begins Phase 1.
+    Start(NodeId),
+    /// A started proposer begins Phase 1 again at a higher ballot (spends a retry).
+    Retry(NodeId),
+    /// Negative control only: an acceptor forgets its promise and vote.
+    Amnesia(NodeId),
+}
+
+/// Why [`World::apply`] refused an action. The world is unchanged.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Refused {
+    /// No message with this id is in flight.
+    NoSuchMessage(MessageId),
+    /// The message's wire is cut.
+    SilentLink(MessageId),
+    /// No node with this id plays the role the action needs.
+    NoSuchNode(NodeId),
+    /// The fault or retry budget of this kind is spent.
+    BudgetSpent(&'static str),
+    /// The proposer has already started.
+    AlreadyStarted(NodeId),
+    /// The proposer has not started, or has learned its value: there is nothing to retry.
+    NothingToRetry(NodeId),
+    /// The configuration is not a world this simulator can build.
+    BadConfig(&'static str),
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refused::NoSuchMessage(id) => write!(f, "no message {id} is in flight"),
+            Refused::SilentLink(id) => write!(f, "{id} is on a cut wire"),
+            Refused::NoSuchNode(node) => write!(f, "no node {node} plays that role"),
+            Refused::BudgetSpent(kind) => write!(f, "the {kind} budget is spent"),
+            Refused::AlreadyStarted(node) => write!(f, "{node} has already started"),
+            Refused::NothingToRetry(node) => write!(f, "{node} has nothing to retry"),
+            Refused::BadConfig(why) => write!(f, "bad world: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// What one applied action did.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Step {
+    /// The messages the action put in flight, in send order.
+    pub sent: Vec<MessageId>,
+    /// The value a proposer learned is chosen at this step, if any.
+    pub learned: Option<(NodeId, Value)>,
+    /// Why the receiver of a delivered message took no step, if it did not.
+    pub ignored: Option<Ignored>,
+}
+
+/// How many faults of each kind a world has injected so far.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct FaultCounts {
+    /// Messages dropped.
+    pub drops: u32,
+    /// Messages duplicated.
+    pub duplicates: u32,
+    /// Acceptors that forgot (negative control only).
+    pub amnesia: u32,
+}
+
+/// The votes cast at one ballot, over the whole run: the history the agreement checker needs,
+/// since an acceptor's record keeps only its latest vote.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct BallotVotes {
+    /// The ballot.
+    pub ballot: Ballot,
+    /// The one value sent at this ballot.
+    pub value: Value,
+    /// Every acceptor that ever voted at this ballot.
+    pub voters: NodeSet,
+}
+
+/// A world of single-decree Paxos: nodes, network, budgets and the history of votes.
+#[derive(Clone, Debug)]
+pub struct World {
+    config: Arc<WorldConfig>,
+    acceptors: Vec<Acceptor>,
+    proposers: Vec<Proposer<Majority>>,
+    /// Invariant: in ascending id order, which is send order.
+    in_flight: Vec<InFlight>,
+    next_message: u32,
+    budget_left: Budget,
+    /// Retries left, per proposer.
+    retries_left: Vec<u32>,
+    /// Invariant: in ascending ballot order, one entry per ballot that received a vote.
+    votes: Vec<BallotVotes>,
+}
+
+impl World {
+    /// The world at its beginning: started proposers have sent their Prepares.
+    pub fn new(config: WorldConfig) -> Result<World, Refused> {
+        config.validate()?;
+        let acceptor_set = config.acceptors();
+        let quorums = Majority::new(acceptor_set).expect("at least one acceptor");
+        let acceptors = acceptor_set.iter().map(Acceptor::new).collect();
+        let proposers = config
+            .proposers
+            .iter()
+            .enumerate()
+            .map(|(index, proposer)| {
+                Proposer::new(config.proposer_id(index), quorums, proposer.value.clone())
+            })
+            .collect();
+        let mut world = World {
+            retries_left: vec![config.budget.retries_per_proposer; config.proposers.len()],
+            budget_left: config.budget,
+            config: Arc::new(config),
+            acceptors,
+            proposers,
+            in_flight: Vec::new(),
+            next_message: 1,
+            votes: Vec::new(),
+        };
+        for index in 0..world.proposers.len() {
+            if world.config.proposers[index].started {
+                let sent = world.proposers[index].start();
+                world.send(sent);
+            }
+        }
+        Ok(world)
+    }
+
+    /// Builds a world and applies `actions` in order; the error gives the index of the first
+    /// refused action and why.
+    pub fn replay(config: WorldConfig, actions: &[Action]) -> Result<World, (usize, Refused)> {
+        let mut world = World::new(config).map_err(|refused| (0, refused))?;
+        for (index, action) in actions.iter().enumerate() {
+            world.apply(action).map_err(|refused| (index, refused))?;
+        }
+        Ok(world)
+    }
+
+    /// The configuration this world was built from.
+    pub fn config(&self) -> &WorldConfig {
+        &self.config
+    }
+
+    /// The acceptors, A1 first.
+    pub fn acceptors(&self) -> &[Acceptor] {
+        &self.acceptors
+    }
+
+    /// The proposers, P1 first.
+    pub fn proposers(&self) -> &[Proposer<Majority>] {
+        &self.proposers
+    }
+
+    /// The messages in flight, in send order.
+    pub fn in_flight(&self) -> &[InFlight] {
+        &self.in_flight
+    }
+
+    /// The message with this id, if it is in flight.
+    pub fn message(&self, id: MessageId) -> Option<&InFlight> {
+        self.in_flight.iter().find(|message| message.id == id)
+    }
+
+    /// The faults and retries still allowed (retries per proposer are in [`World::retries_left`]).
+    pub fn budget_left(&self) -> Budget {
+        self.budget_left
+    }
+
+    /// The retries each proposer has left, P1 first.
+    pub fn retries_left(&self) -> &[u32] {
+        &self.retries_left
+    }
+
+    /// How many faults of each kind this world has injected.
+    pub fn faults_injected(&self) -> FaultCounts {
+        let budget = self.config.budget;
+        FaultCounts {
+            drops: budget.drops - self.budget_left.drops,
+            duplicates: budget.duplicates - self.budget_left.duplicates,
+            amnesia: budget.amnesia - self.budget_left.amnesia,
+        }
+    }
+
+    /// Every ballot that received a vote, with its value and every acceptor that voted for it.
+    pub fn votes(&self) -> &[BallotVotes] {
+        &self.votes
+    }
+
+    /// The values chosen so far, by the [chosen check](paros_core::is_chosen) over the votes of
+    /// the whole run: a ballot whose voters ever formed a Phase-2 quorum. Lowest ballot first.
+    pub fn chosen(&self) -> Vec<&BallotVotes> {
+        let quorums = Majority::new(self.config.acceptors()).expect("validated");
+        self.votes
+            .iter()
+            .filter(|votes| paros_core::is_chosen(&quorums, votes.voters))
+            .collect()
+    }
+
+    /// The role and index of a node.
+    pub fn role(&self, node: NodeId) -> Option<Role> {
+        let number = usize::from(node.get());
+        let acceptor_count = usize::from(self.config.acceptor_count);
+        if number <= acceptor_count {
+            Some(Role::Acceptor(number - 1))
+        } else if number - acceptor_count <= self.proposers.len() {
+            Some(Role::Proposer(number - acceptor_count - 1))
+        } else {
+            None
+        }
+    }
+
+    /// A node's name: A1, A2, ... for acceptors and P1, P2, ... for proposers.
+    pub fn name(&self, node: NodeId) -> String {
+        match self.role(node) {
+            Some(Role::Acceptor(index)) => format!("A{}", index + 1),
+            Some(Role::Proposer(index)) => format!("P{}", index + 1),
+            None => node.to_string(),
+        }
+    }
+
+    /// A ballot as players read it: `round.owner`, e.g. `2.P2`.
+    pub fn ballot_name(&self, ballot: Ballot) -> String {
+        format!("{}.{}", ballot.round, self.name(ballot.node))
+    }
+
+    /// A message as players read it: `Promise(2.P2, accepted (1.P1, x))`.
+    pub fn message_name(&self, message: &Message) -> String {
+        let ballot = self.ballot_name(message.ballot());
+        match message {
+            Message::Promise {
+                accepted: Some(vote),
+                ..
+            } => format!(
+                "Promise({ballot}, accepted ({}, {}))",
+                self.ballot_name(vote.ballot),
+                vote.value
+            ),
+            Message::Accept { value, .. } | Message::Accepted { value, .. } => {
+                format!("{}({ballot}, {value})", message.kind())
+            }
+            Message::Nack { promised, .. } => {
+                format!("Nack({ballot}, promised {})", self.ballot_name(*promised))
+            }
+            _ => format!("{}({ballot})", message.kind()),
+        }
+    }
+
+    /// An action with the message or node it touches: `deliver m3 P1->A2 Prepare(1.P1)`.
+    pub fn describe(&self, action: &Action) -> String {
+        let message_id = match action {
+            Action::Deliver(id) | Action::Drop(id) | Action::Duplicate(id) => *id,
+            Action::Start(node) | Action::Retry(node) | Action::Amnesia(node) => {
+                return format!("{} {}", action.verb(), self.name(*node));
+            }
+        };
+        match self.message(message_id) {
+            Some(message) => format!(
+                "{action} {}->{} {}",
+                self.name(message.envelope.from),
+                self.name(message.envelope.to),
+                self.message_name(&message.envelope.message)
+            ),
+            None => action.to_string(),
+        }
+    }
+
+    /// Parses an action as [`World::describe`] or [`Action`]'s `Display` print it; nodes may be
+    /// named (`retry P2`) or numbered (`retry n5`).
+    pub fn parse_action(&self, text: &str) -> Result<Action, String> {
+        let mut words = text.split_whitespace();
+        let (Some(verb), Some(target)) = (words.next(), words.next()) else {
+            return Err(format!("expected `VERB TARGET`, got {text:?}"));
+        };
+        let named = (1..=NodeId::MAX)
+            .filter_map(NodeId::new)
+            .take_while(|node| self.role(*node).is_some())
+            .find(|node| self.name(*node) == target);
+        match named {
+            Some(node) => format!("{verb} {node}").parse(),
+            None => text.parse(),
+        }
+    }
+
+    /// Every action that [`World::apply`] would accept now, in a stable order.
+    pub fn enabled(&self) -> Vec<Action> {
+        let mut actions = Vec::new();
+        for message in &self.in_flight {
+            if self.is_cut(&message.envelope) {
+                continue;
+            }
+            actions.push(Action::Deliver(message.id));
+            if self.budget_left.drops > 0 {
+                actions.push(Action::Drop(message.id));
+            }
+            if self.budget_left.duplicates > 0 {
+                actions.push(Action::Duplicate(message.id));
+            }
+        }
+        for (index, proposer) in self.proposers.iter().enumerate() {
+            if proposer.ballot().is_none() {
+                actions.push(Action::Start(proposer.id()));
+            } else if self.retries_left[index] > 0 && proposer.learned().is_none() {
+                actions.push(Action::Retry(proposer.id()));
+            }
+        }
+        if self.budget_left.amnesia > 0 {
+            actions.extend(
+                self.acceptors
+                    .iter()
+                    .map(|acceptor| Action::Amnesia(acceptor.id())),
+            );
+        }
+        actions
+    }
+
+    /// Applies one action. A refused action leaves the world unchanged.
+    pub fn apply(&mut self, action: &Action) -> Result<Step, Refused> {
+        match *action {
+            Action::Deliver(id) => self.deliver(id),
+            Action::Drop(id) => {
+                self.deliverable(id)?;
+                spend(&mut self.budget_left.drops, "drop")?;
+                self.take(id);
+                Ok(Step::default())
+            }
+            Action::Duplicate(id) => {
+                let envelope = self.deliverable(id)?.envelope.clone();
+                spend(&mut self.budget_left.duplicates, "duplicate")?;
+                Ok(Step {
+                    sent: self.send(vec![envelope]),
+                    ..Step::default()
+                })
+            }
+            Action::Start(node) => {
+                let index = self.proposer_index(node)?;
+                if self.proposers[index].ballot().is_some() {
+                    return Err(Refused::AlreadyStarted(node));
+                }
+                let sent = self.proposers[index].start();
+                Ok(Step {
+                    sent: self.send(sent),
+                    ..Step::default()
+                })
+            }
+            Action::Retry(node) => {
+                let index = self.proposer_index(node)?;
+                let proposer = &self.proposers[index];
+                if proposer.ballot().is_none() || proposer.learned().is_some() {
+                    return Err(Refused::NothingToRetry(node));
+                }
+                spend(&mut self.retries_left[index], "retry")?;
+                let sent = self.proposers[index].retry();
+                Ok(Step {
+                    sent: self.send(sent),
+                    ..Step::default()
+                })
+            }
+            Action::Amnesia(node) => {
+                let Some(Role::Acceptor(index)) = self.role(node) else {
+                    return Err(Refused::NoSuchNode(node));
+                };
+                spend(&mut self.budget_left.amnesia, "amnesia")?;
+                self.acceptors[index] = Acceptor::new(node);
+                Ok(Step::default())
+            }
+        }
+    }
+
+    /// A 64-bit fingerprint of everything the future of this world depends on: every node's
+    /// state, the messages in flight, the budgets left and the history of votes.
+    ///
+    /// Message ids and send order are left out on purpose: any message in flight may be
+    /// delivered next, so two worlds whose in-flight messages are the same multiset behave the
+    /// same, up to renaming their ids. The configuration is left out because it is constant for
+    /// the life of a world. The hasher is SipHash with fixed keys, so fingerprints are stable
+    /// from run to run.
+    pub fn fingerprint(&self) -> u64 {
+        let mut hasher = DefaultHasher::new();
+        self.acceptors.hash(&mut hasher);
+        self.proposers.hash(&mut hasher);
+        let mut envelopes: Vec<&Envelope> = self
+            .in_flight
+            .iter()
+            .map(|message| &message.envelope)
+            .collect();
+        envelopes.sort_unstable();
+        envelopes.hash(&mut hasher);
+        self.budget_left.hash(&mut hasher);
+        self.retries_left.hash(&mut hasher);
+        self.votes.hash(&mut hasher);
+        hasher.finish()
+    }
+
+    fn deliver(&mut self, id: MessageId) -> Result<Step, Refused> {
+        self.deliverable(id)?;
+        let envelope = self.take(id);
+        let mut step = Step::default();
+        match self.role(envelope.to) {
+            Some(Role::Acceptor(index)) => match self.acceptors[index].handle(&envelope) {
+                Ok(reply) => {
+                    self.record_vote(&reply);
+                    step.sent = self.send(vec![reply]);
+                }
+                Err(ignored) => step.ignored = Some(ignored),
+            },
+            Some(Role::Proposer(index)) => {
+                let proposer = &mut self.proposers[index];
+                let learned_before = proposer.learned().is_some();
+                match proposer.handle(&envelope) {
+                    Ok(sent) => {
+                        if !learned_before && let Some(value) = proposer.learned() {
+                            step.learned = Some((proposer.id(), value.clone()));
+                        }
+                        step.sent = self.send(sent);
+                    }
+                    Err(ignored) => step.ignored = Some(ignored),
+                }
+            }
+            None => step.ignored = Some(Ignored::UnknownSender),
+        }
+        Ok(step)
+    }
+
+    fn record_vote(&mut self, reply: &Envelope) {
+        let Message::Accepted { ballot, value } = &reply.message else {
+            return;
+        };
+        match self
+            .votes
+            .binary_search_by_key(ballot, |votes| votes.ballot)
+        {
+            Ok(at) => {
+                debug_assert_eq!(&self.votes[at].value, value, "one value per ballot");
+                self.votes[at].voters.insert(reply.from);
+            }
+            Err(at) => {
+                let mut voters = NodeSet::EMPTY;
+                voters.insert(reply.from);
+                let votes = BallotVotes {
+                    ballot: *ballot,
+                    value: value.clone(),
+                    voters,
+                };
+                self.votes.insert(at, votes);
+            }
+        }
+    }
+
+    fn deliverable(&self, id: MessageId) -> Result<&InFlight, Refused> {
+        let message = self.message(id).ok_or(Refused::NoSuchMessage(id))?;
+        if self.is_cut(&message.envelope) {
+            return Err(Refused::SilentLink(id));
+        }
+        Ok(message)
+    }
+
+    fn is_cut(&self, envelope: &Envelope) -> bool {
+        self.config.silent.contains(envelope.from) || self.config.silent.contains(envelope.to)
+    }
+
+    fn take(&mut self, id: MessageId) -> Envelope {
+        let at = self
+            .in_flight
+            .binary_search_by_key(&id, |message| message.id)
+            .expect("checked deliverable");
+        self.in_flight.remove(at).envelope
+    }
+
+    fn send(&mut self, envelopes: Vec<Envelope>) -> Vec<MessageId> {
+        envelopes
+            .into_iter()
+            .map(|envelope| {
+                let id = MessageId(self.next_message);
+                self.next_message += 1;
+                self.in_flight.push(InFlight { id, envelope });
+                id
+            })
+            .collect()
+    }
+
+    fn proposer_index(&self, node: NodeId) -> Result<usize, Refused> {
+        match self.role(node) {
+            Some(Role::Proposer(index)) => Ok(index),
+            _ => Err(Refused::NoSuchNode(node)),
+        }
+    }
+}
+
+fn spend(left: &mut u32, kind: &'static str) -> Result<(), Refused> {
+    *left = left.checked_sub(1).ok_or(Refused::BudgetSpent(kind))?;
+    Ok(())
+}
+
+impl Action {
+    /// The action's verb: `deliver`, `drop`, `duplicate`, `start`, `retry` or `amnesia`.
+    pub fn verb(&self) -> &'static str {
+        match self {
+            Action::Deliver(_) => "deliver",
+            Action::Drop(_) => "drop",
+            Action::Duplicate(_) => "duplicate",
+            Action::Start(_) => "start",
+            Action::Retry(_) => "retry",
+            Action::Amnesia(_) => "amnesia",
+        }
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Deliver(id) | Action::Drop(id) | Action::Duplicate(id) => {
+                write!(f, "{} {id}", self.verb())
+            }
+            Action::Start(node) | Action::Retry(node) | Action::Amnesia(node) => {
+                write!(f, "{} {node}", self.verb())
+            }
+        }
+    }
+}
+
+impl FromStr for Action {
+    type Err = String;
+
+    /// Parses the first two words of an action as [`Display`](fmt::Display) or
+    /// [`World::describe`] print it: `deliver m3 ...` or `retry n4`. Words after them are
+    /// ignored, so a described action parses too.
+    fn from_str(text: &str) -> Result<Action, String> {
+        let mut words = text.split_whitespace();
+        let (Some(verb), Some(target)) = (words.next(), words.next()) else {
+            return Err(format!("expected `VERB TARGET`, got {text:?}"));
+        };
+        let message = || {
+            target
+                .strip_prefix('m')
+                .and_then(|number| number.parse().ok())
+                .map(MessageId)
+                .ok_or_else(|| format!("expected a message id like m3, got {target:?}"))
+        };
+        let node = || {
+            target
+                .strip_prefix('n')
+                .and_then(|number| number.parse().ok())
+                .and_then(NodeId::new)
+                .ok_or_else(|| format!("expected a node id like n4, got {target:?}"))
+        };
+        match verb {
+            "deliver" => message().map(Action::Deliver),
+            "drop" => message().map(Action::Drop),
+            "duplicate" => message().map(Action::Duplicate),
+            "start" => node().map(Action::Start),
+            "retry" => node().map(Action::Retry),
+            "amnesia" => node().map(Action::Amnesia),
+            _ => Err(format!("unknown action {verb:?}")),
+        }
+    }
+}
