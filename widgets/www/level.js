@@ -1,0 +1,319 @@
+// One playable level: the stage, the wire list, the prompt panel, goal, hints, undo and the
+// automation toggles, all re-derived from the engine's view after every move. The engine owns
+// every rule; this file only shows the view and turns clicks and keys into actions.
+
+import { renderStage, describeMessage, GLYPHS } from './stage.js';
+import { escape, inline, markdown } from './text.js';
+import { adaptView } from './view.js';
+import * as progress from './progress.js';
+
+const ACTION_LABELS = { deliver: 'Deliver', drop: 'Drop', duplicate: 'Duplicate' };
+const KEY_ACTIONS = { Enter: 'deliver', ' ': 'deliver', x: 'drop', Delete: 'drop', d: 'duplicate' };
+
+/** A level mounted into `root`. */
+export class LevelWidget {
+  /**
+   * @param {HTMLElement} root where to draw
+   * @param {object} engine the wasm module: `Game` and friends
+   * @param {object} level the level's catalog entry
+   * @param {object} options `{ next, inline, playLink(id), automationLabel(name), taughtBy(name) }`
+   */
+  constructor(root, engine, level, options) {
+    this.root = root;
+    this.level = level;
+    this.options = options;
+    const unlocked = progress.load().unlocked;
+    this.game = new engine.Game(level.id, JSON.stringify(unlocked));
+    this.view = adaptView(JSON.parse(this.game.view()));
+    this.applySavedToggles();
+    this.build();
+    this.render();
+  }
+
+  /** Turns off the unlocked automation the player switched off in an earlier level. */
+  applySavedToggles() {
+    const off = progress.load().off;
+    for (const toggle of this.view.automation) {
+      if (toggle.unlocked && !toggle.pinned && toggle.on && off.includes(toggle.name)) {
+        this.view = adaptView(JSON.parse(this.game.set_automation(toggle.name, false)));
+      }
+    }
+  }
+
+  build() {
+    const level = this.level;
+    this.root.classList.add('pp-level');
+    this.root.innerHTML = `
+      <header class="pp-head">
+        <p class="pp-kicker">${escape(actName(level.act))}${level.chapter ? ` · ${escape(level.chapter)}` : ''}</p>
+        <h2 class="pp-title">${escape(level.title)}</h2>
+        ${this.options.inline ? `<a class="pp-open" href="${escape(this.options.playLink(level.id))}">Open in paros play</a>` : ''}
+      </header>
+      <details class="pp-briefing" open><summary>Briefing</summary>
+        <div class="pp-briefing-text">${markdown(this.view.level.briefing || level.briefing || '')}</div>
+        ${level.by_hand ? `<p class="pp-by-hand"><strong>By hand:</strong> ${inline(level.by_hand)}</p>` : ''}
+      </details>
+      <p class="pp-goal" aria-live="polite"></p>
+      <div class="pp-steps"></div>
+      <div class="pp-main">
+        <div class="pp-stage-column">
+          <div class="pp-stage-box"></div>
+          <p class="pp-focus-line" aria-live="polite"></p>
+          <p class="pp-legend">${legend()}</p>
+          <div class="pp-controls"></div>
+          <ol class="pp-wire-list" aria-label="Messages in flight"></ol>
+        </div>
+        <div class="pp-panel">
+          <div class="pp-prompt"></div>
+          <div class="pp-explanation" aria-live="polite"></div>
+          <div class="pp-hints"></div>
+          <div class="pp-tools">
+            <button type="button" class="pp-undo" title="Undo (u or Ctrl+Z)">Undo</button>
+            <button type="button" class="pp-restart">Restart</button>
+            <span class="pp-counts"></span>
+          </div>
+          <fieldset class="pp-automation"><legend>Automation</legend><div class="pp-toggles"></div></fieldset>
+          <details class="pp-moves"><summary>Moves</summary><div class="pp-log"></div></details>
+        </div>
+      </div>`;
+    this.parts = {};
+    for (const name of ['stage-box', 'focus-line', 'controls', 'wire-list', 'goal', 'prompt', 'explanation', 'hints', 'counts', 'toggles', 'undo', 'restart', 'steps', 'log']) {
+      this.parts[name] = this.root.querySelector(`.pp-${name}`);
+    }
+    this.root.addEventListener('click', (event) => this.onClick(event));
+    this.root.addEventListener('keydown', (event) => this.onKey(event));
+    this.root.addEventListener('change', (event) => this.onChange(event));
+    this.root.addEventListener('focusin', (event) => this.showFocus(event.target));
+    this.root.addEventListener('mouseover', (event) => this.showFocus(event.target));
+  }
+
+  /** Redraws everything from the current view. */
+  render() {
+    const view = this.view;
+    this.parts['stage-box'].innerHTML = renderStage(view);
+    this.parts.goal.innerHTML = goalLine(view.goal);
+    this.parts.goal.dataset.status = view.goal.status;
+    this.parts.controls.innerHTML = view.controls
+      .map((control, index) => `<button type="button" data-control="${index}">${escape(control.label)}</button>`)
+      .join('');
+    this.parts['wire-list'].innerHTML = view.messages.map(wireRow).join('') || '<li class="pp-empty">No message is in flight.</li>';
+    this.parts.prompt.innerHTML = promptPanel(view.prompt);
+    this.parts.explanation.innerHTML = outcomeText(view.outcome);
+    this.parts.steps.innerHTML = stageLine(view.stage) + checklist(view.checklist);
+    this.parts.hints.innerHTML = view.hints.length
+      ? `<h3>Hints</h3><ul>${view.hints.map((hint) => `<li>${inline(hint)}</li>`).join('')}</ul>`
+      : '';
+    this.parts.counts.textContent = `moves ${view.moves} · mistakes ${view.mistakes.length}`;
+    this.parts.log.innerHTML = moveLog(view);
+    this.parts.undo.disabled = !view.can_undo;
+    this.parts.toggles.innerHTML = view.automation.map((toggle) => toggleRow(toggle, this.options.taughtBy)).join('') || '<p class="pp-empty">None in this level.</p>';
+    this.root.dataset.goal = view.goal.status;
+    this.showFocus(null);
+    this.notePassed();
+  }
+
+  /** Records the level as passed the first time its goal is reached. */
+  notePassed() {
+    if (!this.view.passed) return;
+    const fresh = progress.pass(this.level.id, this.level.unlocks ? [this.level.unlocks] : []);
+    if (fresh.length) this.freshUnlocks = fresh;
+    if (this.view.goal.status !== 'reached') return;
+    const next = this.options.next;
+    const earned = this.freshUnlocks || [];
+    const unlockedText = earned.length ? ` You unlocked automation: ${earned.map((name) => this.options.automationLabel(name)).join(', ')}.` : '';
+    const nextLink = next ? ` <a class="pp-next" href="${escape(this.options.playLink(next.id))}">Next: ${escape(next.title)}</a>` : '';
+    this.parts.goal.insertAdjacentHTML('beforeend', `<span class="pp-passed">Level passed.${escape(unlockedText)}${nextLink}</span>`);
+  }
+
+  /** Runs one engine call that returns a view, then redraws; engine errors are shown, not thrown. */
+  step(call, focusAfter) {
+    const hadPrompt = Boolean(this.view.prompt);
+    try {
+      this.view = adaptView(JSON.parse(call()));
+    } catch (error) {
+      this.parts.explanation.innerHTML = `<p class="pp-error">${escape(errorText(error))}</p>`;
+      return;
+    }
+    this.render();
+    this.refocus(focusAfter, hadPrompt);
+  }
+
+  /** Keeps keyboard play flowing: a new prompt takes focus; otherwise the nearest dot does. */
+  refocus(focusAfter, hadPrompt) {
+    if (!this.root.contains(document.activeElement) && document.activeElement !== document.body) return;
+    if (this.view.prompt && !hadPrompt) {
+      this.root.querySelector('.pp-choice')?.focus();
+      return;
+    }
+    if (focusAfter == null) return;
+    const dots = [...this.root.querySelectorAll('.pp-dot[tabindex]')];
+    const same = dots.find((dot) => Number(dot.dataset.msg) === focusAfter);
+    const later = dots.find((dot) => Number(dot.dataset.msg) > focusAfter);
+    (same || later || dots[0])?.focus();
+  }
+
+  act(kind, message) {
+    this.step(() => this.game.act(JSON.stringify({ kind, message })), message);
+  }
+
+  undo() {
+    if (this.view.can_undo) this.step(() => this.game.undo());
+  }
+
+  onClick(event) {
+    const target = event.target;
+    const dot = target.closest('.pp-dot[tabindex]');
+    if (dot) return this.act('deliver', Number(dot.dataset.msg));
+    const button = target.closest('button');
+    if (!button || button.disabled) return;
+    if (button.dataset.action) return this.act(button.dataset.action, Number(button.dataset.msg));
+    if (button.dataset.choice) return this.step(() => this.game.answer(Number(button.dataset.choice)));
+    if (button.dataset.control) {
+      const control = this.view.controls[Number(button.dataset.control)];
+      return this.step(() => this.game.act(JSON.stringify(control.action)));
+    }
+    if (button.classList.contains('pp-undo')) return this.undo();
+    if (button.classList.contains('pp-restart')) return this.step(() => this.game.restart());
+  }
+
+  onKey(event) {
+    const dot = event.target.closest?.('.pp-dot[tabindex]');
+    if (dot && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      const kind = KEY_ACTIONS[event.key];
+      const message = this.view.messages.find((item) => item.id === Number(dot.dataset.msg));
+      if (kind && message?.actions.includes(kind)) {
+        event.preventDefault();
+        this.act(kind, message.id);
+        return;
+      }
+    }
+    const choice = this.view.prompt && /^[1-9]$/.test(event.key) && !event.target.closest?.('input')
+      ? this.view.prompt.choices[Number(event.key) - 1]
+      : null;
+    if (choice && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      event.preventDefault();
+      this.step(() => this.game.answer(choice.index ?? Number(event.key) - 1));
+      return;
+    }
+    if (isUndoKey(event)) {
+      event.preventDefault();
+      this.undo();
+    }
+  }
+
+  onChange(event) {
+    const box = event.target.closest('input[data-automation]');
+    if (!box) return;
+    const name = box.dataset.automation;
+    progress.setToggle(name, box.checked);
+    this.step(() => this.game.set_automation(name, box.checked));
+  }
+
+  /** Names the message under the pointer or focus, in words, below the stage. */
+  showFocus(target) {
+    const holder = target?.closest?.('[data-msg]');
+    const line = this.parts['focus-line'];
+    for (const item of this.root.querySelectorAll('.pp-lit')) item.classList.remove('pp-lit');
+    const message = holder && this.view.messages.find((item) => item.id === Number(holder.dataset.msg));
+    if (!message) {
+      line.textContent = this.view.messages.some((item) => item.actions.length)
+        ? 'Click a dot to deliver its message; the list below can also drop or duplicate.'
+        : '';
+      return;
+    }
+    const keys = message.actions.map((kind) => `${{ deliver: 'Enter', drop: 'x', duplicate: 'd' }[kind]} ${kind}`);
+    line.textContent = `${describeMessage(message)}${keys.length ? ` — ${keys.join(', ')}` : message.cut ? ' — cut wire' : ''}`;
+    this.root.querySelector(`li[data-msg="${message.id}"]`)?.classList.add('pp-lit');
+  }
+}
+
+/** Whether a key press asks for undo: `u` outside text fields, or Ctrl/Cmd+Z. */
+export function isUndoKey(event) {
+  if (event.target.closest?.('input[type=text], textarea, [contenteditable]')) return false;
+  const plain = !event.ctrlKey && !event.metaKey && !event.altKey;
+  return (plain && event.key === 'u') || ((event.ctrlKey || event.metaKey) && !event.shiftKey && event.key === 'z');
+}
+
+const ROMAN = ['0', 'I', 'II', 'III', 'IV', 'V'];
+
+/** "Act I" from 1, "1", "act1" or "Act I". */
+export function actName(act) {
+  const number = Number(String(act).replace(/\D/g, ''));
+  return number && ROMAN[number] ? `Act ${ROMAN[number]}` : String(act);
+}
+
+/** A readable name for an automation toggle's id (`acceptor_replies` → `acceptor replies`). */
+export function automationLabel(name) {
+  return String(name).replace(/[_-]+/g, ' ');
+}
+
+function errorText(error) {
+  if (typeof error === 'string') return error;
+  return error?.message || String(error);
+}
+
+function legend() {
+  return Object.entries(GLYPHS)
+    .map(([kind, [glyph, name]]) => `<span class="pp-legend-item"><svg viewBox="0 0 20 20" aria-hidden="true" class="pp-dot pp-kind-${kind}"><circle cx="10" cy="10" r="9"/><text x="10" y="13.5" text-anchor="middle" class="pp-dot-glyph">${glyph}</text></svg>${name}</span>`)
+    .join('');
+}
+
+function goalLine(goal) {
+  const status = { open: 'Open', reached: 'Reached', failed: 'Failed' }[goal.status] || goal.status;
+  const reason = goal.reason ? ` <span class="pp-goal-reason">${inline(goal.reason)}</span>` : '';
+  return `<strong>Goal</strong> <span class="pp-badge pp-badge-${escape(goal.status)}">${escape(status)}</span> ${inline(goal.text)}${reason}`;
+}
+
+function wireRow(message) {
+  const buttons = message.actions
+    .map((kind) => `<button type="button" data-action="${kind}" data-msg="${message.id}">${ACTION_LABELS[kind] || escape(kind)}</button>`)
+    .join('');
+  const stuck = message.cut ? '<span class="pp-note">cut wire</span>' : '';
+  return `<li data-msg="${message.id}" class="pp-kind-${escape(message.kind)}"><span class="pp-msg-text">${escape(describeMessage(message))}</span> ${buttons}${stuck}</li>`;
+}
+
+function promptPanel(prompt) {
+  if (!prompt) return '';
+  const facts = prompt.facts.length ? `<ul class="pp-facts">${prompt.facts.map((fact) => `<li>${inline(fact)}</li>`).join('')}</ul>` : '';
+  const choices = prompt.choices
+    .map((choice, index) => `<button type="button" class="pp-choice" data-choice="${choice.index ?? index}">${inline(choice.label)}</button>`)
+    .join('');
+  const who = prompt.node ? `<p class="pp-prompt-node">You answer for ${escape(prompt.node)}</p>` : '';
+  return `<section class="pp-prompt-box" aria-label="Question">${who}<p class="pp-question">${inline(prompt.question)}</p>${facts}<div class="pp-choices">${choices}</div></section>`;
+}
+
+const OUTCOME_HEADS = { right: 'Right.', wrong: 'Not what the real node does.' };
+
+function outcomeText(outcome) {
+  if (!outcome || !outcome.text) return '';
+  const head = OUTCOME_HEADS[outcome.kind] ? `<strong>${OUTCOME_HEADS[outcome.kind]}</strong> ` : '';
+  return `<div class="pp-outcome pp-outcome-${escape(outcome.kind)}">${head}${inline(outcome.text)}</div>`;
+}
+
+function stageLine(stage) {
+  if (!stage || stage.count <= 1) return '';
+  const note = stage.note ? ` ${inline(stage.note)}` : '';
+  return `<p class="pp-stage-line"><strong>Stage ${stage.index + 1} of ${stage.count}${stage.title ? `: ${escape(stage.title)}` : ''}.</strong>${note}</p>`;
+}
+
+function checklist(items) {
+  if (!items.length) return '';
+  const rows = items.map((item) => `<li class="${item.done ? 'pp-done' : ''}"><span aria-hidden="true">${item.done ? '✓' : '○'}</span> ${inline(item.label)}${item.done ? '<span class="pp-sr"> (done)</span>' : ''}</li>`);
+  return `<ul class="pp-checklist" aria-label="Checklist">${rows.join('')}</ul>`;
+}
+
+function moveLog(view) {
+  const moves = view.log.length ? `<ol>${view.log.map((move) => `<li><code>${escape(move)}</code></li>`).join('')}</ol>` : '<p class="pp-empty">No moves yet.</p>';
+  const mistakes = view.mistakes.length
+    ? `<h4>Mistakes</h4><ol>${view.mistakes.map((mistake) => `<li>${inline(mistake.prompt)} — you said ${escape(mistake.answer)}. ${inline(mistake.explanation)}</li>`).join('')}</ol>`
+    : '';
+  return moves + mistakes;
+}
+
+function toggleRow(toggle, taughtBy) {
+  let why = '';
+  if (toggle.pinned) why = `pinned ${toggle.pinned} in this level`;
+  else if (!toggle.unlocked) why = `locked${taughtBy(toggle.name) ? `: pass ${taughtBy(toggle.name)}` : ''}`;
+  const disabled = toggle.pinned || !toggle.unlocked ? ' disabled' : '';
+  return `<label class="pp-toggle"><input type="checkbox" data-automation="${escape(toggle.name)}"${toggle.on ? ' checked' : ''}${disabled}> ${escape(toggle.label)}${why ? ` <span class="pp-note">(${escape(why)})</span>` : ''}</label>`;
+}

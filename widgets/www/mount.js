@@ -1,0 +1,173 @@
+// Entry point of paros play in the browser. It loads the wasm engine from `pkg/` beside this
+// file (never relative to the page, so chapters in any folder can load it), then:
+// - mounts a level inline in every `<div class="paros-level" data-level="ID">` of the page;
+// - on the play page (`<main id="paros-play">`), shows the level map, or the level named by the
+//   address's hash (`play/#act1/choose-a-value`), and follows hash changes.
+
+import { LevelWidget, actName, automationLabel, isUndoKey } from './level.js';
+import { escape, inline } from './text.js';
+import * as progress from './progress.js';
+
+const ACT_TITLES = {
+  1: 'One value',
+  2: 'The replicated log',
+  3: 'Truncation and reads',
+  4: 'Beyond Multi-Paxos',
+};
+
+/** Loads and starts the wasm engine; the one place that knows where the package lives. */
+async function loadEngine() {
+  const engine = await import(new URL('./pkg/paros_play.js', import.meta.url).href);
+  await engine.default();
+  return engine;
+}
+
+/** Everything a page needs from the engine, read once. */
+class Book {
+  constructor(engine, playPage) {
+    this.engine = engine;
+    this.playPage = playPage;
+    this.levels = JSON.parse(engine.catalog());
+    this.automations = typeof engine.automations === 'function' ? JSON.parse(engine.automations()) : [];
+  }
+
+  level(id) {
+    return this.levels.find((level) => level.id === id);
+  }
+
+  /** A link that opens a level: a hash on the play page, the play page's address elsewhere. */
+  playLink(id) {
+    return this.playPage ? `#${id}` : new URL(`./#${id}`, import.meta.url).href;
+  }
+
+  automationLabel(name) {
+    return this.automations.find((item) => item.name === name)?.label || automationLabel(name);
+  }
+
+  /** The title of the level that unlocks an automation toggle, if any. */
+  taughtBy(name) {
+    const teacher = this.automations.find((item) => item.name === name)?.taught_by;
+    return teacher ? this.level(teacher)?.title || teacher : '';
+  }
+
+  /** Mounts a level into `root`; engine errors (an unknown id) are shown in its place. */
+  mount(root, id) {
+    const level = this.level(id);
+    if (!level) {
+      root.innerHTML = `<p class="pp-error">There is no level named “${escape(id)}”.</p>`;
+      return null;
+    }
+    const index = this.levels.indexOf(level);
+    const started = performance.now();
+    try {
+      const widget = new LevelWidget(root, this.engine, level, {
+        next: this.levels[index + 1] || null,
+        inline: !this.playPage,
+        playLink: (target) => this.playLink(target),
+        automationLabel: (name) => this.automationLabel(name),
+        taughtBy: (name) => this.taughtBy(name),
+      });
+      performance.measure(`paros-mount ${id}`, { start: started, end: performance.now() });
+      return widget;
+    } catch (error) {
+      root.innerHTML = `<p class="pp-error">This level could not start: ${escape(error?.message || error)}</p>`;
+      return null;
+    }
+  }
+}
+
+/** The level map: acts, levels, what each teaches and unlocks, which are passed. */
+function renderMap(root, book) {
+  const passed = book.levels.filter((level) => progress.isPassed(level.id)).length;
+  const acts = [...new Set(book.levels.map((level) => level.act))];
+  const sections = acts.map((act) => {
+    const levels = book.levels.filter((level) => level.act === act);
+    const items = levels.map((level) => {
+      const done = progress.isPassed(level.id);
+      const unlocks = level.unlocks ? `<span class="pp-map-unlocks">Unlocks: ${escape(book.automationLabel(level.unlocks))}</span>` : '';
+      return `<li class="pp-map-level${done ? ' pp-map-passed' : ''}" data-level="${escape(level.id)}">
+        <a href="#${escape(level.id)}"><span class="pp-map-mark" aria-hidden="true">${done ? '✓' : ''}</span>${escape(level.title)}</a>${done ? '<span class="pp-map-status">passed</span>' : ''}
+        <span class="pp-map-teaches">${inline(level.teaches || '')}</span>
+        <span class="pp-map-hand"><strong>By hand:</strong> ${inline(level.by_hand || '')}</span>${unlocks}
+      </li>`;
+    });
+    const title = ACT_TITLES[Number(act)] ? ` — ${ACT_TITLES[Number(act)]}` : '';
+    return `<section class="pp-map-act"><h2>${escape(actName(act))}${title}</h2><ol>${items.join('')}</ol></section>`;
+  });
+  root.innerHTML = `<div class="pp-map">
+    <p class="pp-map-summary">${passed} of ${book.levels.length} levels passed.
+      <button type="button" class="pp-reset">Reset progress</button></p>
+    ${sections.join('')}
+  </div>`;
+}
+
+/** A two-step reset button: the first press asks, the second clears. */
+function onResetClick(event) {
+  const button = event.target.closest('.pp-reset');
+  if (!button) return false;
+  if (button.dataset.armed) {
+    progress.reset();
+  } else {
+    button.dataset.armed = 'yes';
+    button.textContent = 'Really forget every passed level? Press again';
+  }
+  return true;
+}
+
+/** The play page: routes `#<level-id>` to a level and anything else to the map. */
+function startPlayPage(root, book) {
+  let widget = null;
+  const route = () => {
+    const id = decodeURIComponent(location.hash.replace(/^#/, ''));
+    widget = null;
+    if (id && book.level(id)) {
+      root.innerHTML = `<nav class="pp-nav"><a href="#">← All levels</a></nav><div class="pp-level-host"></div>`;
+      widget = book.mount(root.querySelector('.pp-level-host'), id);
+      document.title = `${book.level(id).title} — paros play`;
+      window.scrollTo(0, 0);
+      return;
+    }
+    renderMap(root, book);
+    if (id) {
+      root.insertAdjacentHTML('afterbegin', `<p class="pp-error">There is no level named “${escape(id)}”; here is the map.</p>`);
+    }
+    document.title = 'paros play';
+  };
+  window.addEventListener('hashchange', route);
+  window.addEventListener('paros-progress', () => {
+    if (!widget) renderMap(root, book);
+  });
+  root.addEventListener('click', onResetClick);
+  // Undo from anywhere on the play page, unless focus is inside a level (it handles its own keys).
+  document.addEventListener('keydown', (event) => {
+    if (widget && !widget.root.contains(event.target) && isUndoKey(event)) {
+      event.preventDefault();
+      widget.undo();
+    }
+  });
+  route();
+}
+
+async function main() {
+  const embeds = [...document.querySelectorAll('.paros-level[data-level]')];
+  const playRoot = document.getElementById('paros-play');
+  if (!embeds.length && !playRoot) return;
+  let book;
+  try {
+    book = new Book(await loadEngine(), Boolean(playRoot));
+  } catch (error) {
+    const note = `<p class="pp-error">The game could not load: ${escape(error?.message || error)}</p>`;
+    for (const embed of embeds) embed.innerHTML = note;
+    playRoot?.insertAdjacentHTML('afterbegin', note);
+    return;
+  }
+  for (const embed of embeds) {
+    const host = document.createElement('div');
+    embed.replaceChildren(host);
+    book.mount(host, embed.dataset.level);
+  }
+  if (playRoot) startPlayPage(playRoot, book);
+  document.documentElement.dataset.parosPlay = 'ready';
+}
+
+main();

@@ -1,0 +1,42 @@
+// Text helpers: HTML escaping, and the small subset of markdown that briefings, hints and
+// explanations use (paragraphs, "- " lists, `code`, **strong**, *emphasis*). Everything is
+// escaped before any markup is added, so engine text can never inject HTML.
+
+const ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Escapes text for HTML element content and attribute values. */
+export function escape(value) {
+  return String(value ?? '').replace(/[&<>"']/g, (char) => ENTITIES[char]);
+}
+
+/** Inline markdown: code spans first, so their contents are not read as emphasis. */
+export function inline(source) {
+  return escape(source)
+    .split(/(`[^`]+`)/)
+    .map((part) =>
+      part.startsWith('`') && part.endsWith('`') && part.length > 1
+        ? `<code>${part.slice(1, -1)}</code>`
+        : part
+            .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
+            .replace(/\*([^*]+)\*/g, '<em>$1</em>'),
+    )
+    .join('');
+}
+
+/** Block markdown: blank-line separated paragraphs and "- " bullet lists. */
+export function markdown(source) {
+  return String(source ?? '')
+    .trim()
+    .split(/\n\s*\n/)
+    .filter((block) => block.trim())
+    .map((block) => {
+      const lines = block.split('\n').map((item) => item.trim());
+      if (lines.every((item) => /^[-*] /.test(item))) {
+        return `<ul>${lines.map((item) => `<li>${inline(item.slice(2))}</li>`).join('')}</ul>`;
+      }
+      const heading = /^#{1,6} (.*)$/.exec(lines[0]);
+      if (heading && lines.length === 1) return `<p><strong>${inline(heading[1])}</strong></p>`;
+      return `<p>${inline(lines.join(' '))}</p>`;
+    })
+    .join('');
+}
