@@ -108,6 +108,7 @@ export class LevelWidget {
     this.parts.undo.disabled = !view.can_undo;
     this.parts.toggles.innerHTML = view.automation.map((toggle) => toggleRow(toggle, this.options.taughtBy)).join('') || '<p class="pp-empty">None in this level.</p>';
     this.root.dataset.goal = view.goal.status;
+    this.root.dataset.fingerprint = view.fingerprint || '';
     this.showFocus(null);
     this.notePassed();
   }
@@ -276,7 +277,7 @@ function promptPanel(prompt) {
   if (!prompt) return '';
   const facts = prompt.facts.length ? `<ul class="pp-facts">${prompt.facts.map((fact) => `<li>${inline(fact)}</li>`).join('')}</ul>` : '';
   const choices = prompt.choices
-    .map((choice, index) => `<button type="button" class="pp-choice" data-choice="${choice.index ?? index}">${inline(choice.label)}</button>`)
+    .map((choice, index) => `<button type="button" class="pp-choice" data-choice="${choice.index ?? index}" data-key="${escape(choice.key ?? '')}">${inline(choice.label)}</button>`)
     .join('');
   const who = prompt.node ? `<p class="pp-prompt-node">You answer for ${escape(prompt.node)}</p>` : '';
   return `<section class="pp-prompt-box" aria-label="Question">${who}<p class="pp-question">${inline(prompt.question)}</p>${facts}<div class="pp-choices">${choices}</div></section>`;

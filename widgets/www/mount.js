@@ -114,24 +114,33 @@ function onResetClick(event) {
   return true;
 }
 
-/** The play page: routes `#<level-id>` to a level and anything else to the map. */
-function startPlayPage(root, book) {
+/** The play page: routes `#<level-id>` to a level and anything else to the map. The page's
+ *  own heading and introduction stay; the server-rendered map is replaced by the live one. */
+function startPlayPage(page, book) {
+  const root = document.createElement('div');
+  root.className = 'pp-play';
+  const served = page.querySelector('.level-map');
+  if (served) served.replaceWith(root);
+  else page.append(root);
+  const pageTitle = document.title;
   let widget = null;
   const route = () => {
     const id = decodeURIComponent(location.hash.replace(/^#/, ''));
     widget = null;
     if (id && book.level(id)) {
+      page.dataset.view = 'level';
       root.innerHTML = `<nav class="pp-nav"><a href="#">← All levels</a></nav><div class="pp-level-host"></div>`;
       widget = book.mount(root.querySelector('.pp-level-host'), id);
-      document.title = `${book.level(id).title} — paros play`;
+      document.title = `${book.level(id).title} · ${pageTitle}`;
       window.scrollTo(0, 0);
       return;
     }
+    page.dataset.view = 'map';
     renderMap(root, book);
     if (id) {
       root.insertAdjacentHTML('afterbegin', `<p class="pp-error">There is no level named “${escape(id)}”; here is the map.</p>`);
     }
-    document.title = 'paros play';
+    document.title = pageTitle;
   };
   window.addEventListener('hashchange', route);
   window.addEventListener('paros-progress', () => {

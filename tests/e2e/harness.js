@@ -1,0 +1,98 @@
+// Shared set-up of the browser tests: a static server for the built site on a free loopback
+// port, and Debian's Chromium driven by playwright-core (no browser is ever downloaded).
+//
+// The site comes from PAROS_E2E_SITE (run.sh builds it with `paros-book build`). Pages under
+// /e2e/ come from fixtures/ instead, so a test can load a page the book does not have (a level
+// embedded in a page of its own) without touching the built site.
+
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+};
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** The built site's folder, checked once. */
+export function siteDir() {
+  const dir = process.env.PAROS_E2E_SITE;
+  if (!dir) throw new Error('PAROS_E2E_SITE is not set: run the tests with tests/e2e/run.sh');
+  return resolve(dir);
+}
+
+async function fileFor(root, urlPath) {
+  const path = normalize(join(root, decodeURIComponent(urlPath)));
+  if (!path.startsWith(root)) return null;
+  const info = await stat(path).catch(() => null);
+  if (!info) return null;
+  return info.isDirectory() ? fileFor(root, join(urlPath, 'index.html')) : path;
+}
+
+/** Serves the site (and /e2e/ fixtures) on 127.0.0.1 at a free port. */
+export async function startServer() {
+  const site = siteDir();
+  const server = createServer(async (request, response) => {
+    const urlPath = new URL(request.url, 'http://localhost').pathname;
+    const fixture = urlPath.startsWith('/e2e/');
+    const path = await fileFor(fixture ? FIXTURES : site, fixture ? urlPath.slice(5) : urlPath);
+    if (!path) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    const type = TYPES[extname(path)] || 'application/octet-stream';
+    response.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
+    response.end(await readFile(path));
+  });
+  await new Promise((ready) => server.listen(0, '127.0.0.1', ready));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((done) => server.close(done)) };
+}
+
+/** Starts Debian's Chromium headless. */
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.PAROS_E2E_CHROMIUM || '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
+}
+
+/** A fresh page (own storage) that records script errors; `errors` must stay empty. */
+export async function openPage(browser, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, ...options });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !/favicon/.test(message.location().url)) {
+      errors.push(message.text());
+    }
+  });
+  return { page, context, errors };
+}
+
+/** Waits until mount.js has loaded the engine and mounted everything. */
+export async function ready(page) {
+  await page.waitForSelector('html[data-paros-play="ready"]', { timeout: 15000 });
+}

@@ -1,0 +1,215 @@
+// Browser tests of paros play: real levels, played by clicking and typing in Debian's Chromium,
+// against the site that `paros-book build` produced. Each test gets a fresh browser context, so
+// localStorage starts empty unless the test itself reloads the page.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { startServer, launchBrowser, openPage, ready } from './harness.js';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const level = (id) => `${server.url}/play/#${id}`;
+const stage = (page) => page.locator('.pp-stage').evaluate((svg) => svg.outerHTML);
+const fingerprint = (page) => page.locator('.pp-level').getAttribute('data-fingerprint');
+const goal = (page) => page.locator('.pp-level').getAttribute('data-goal');
+const moves = async (page) => Number((await page.locator('.pp-counts').textContent()).match(/moves (\d+)/)[1]);
+
+/** Plays choose-a-value to its goal: deliver the oldest deliverable message, answer questions
+ *  with the true answer (chosen is a fact about the acceptors' votes, so "yes" once two voted). */
+async function playChooseAValue(page) {
+  for (let step = 0; step < 40; step += 1) {
+    if ((await goal(page)) === 'reached') return step;
+    const choice = page.locator('.pp-choice');
+    if (await choice.count()) {
+      const right = page.locator('.pp-choice[data-key="yes"]');
+      await ((await right.count()) ? right : choice.first()).click();
+      continue;
+    }
+    const dot = page.locator('.pp-dot[tabindex]').first();
+    assert.ok(await dot.count(), 'a deliverable message is on the wire while the goal is open');
+    await dot.click();
+  }
+  throw new Error('choose-a-value was not reached in 40 moves');
+}
+
+test('a level opens directly from play/#<id> and its goal is reached by clicking dots', async () => {
+  const { page, context, errors } = await openPage(browser);
+  await page.goto(level('act1/choose-a-value'));
+  await ready(page);
+  assert.equal(await page.locator('.pp-title').textContent(), 'Choose a value');
+  assert.equal(await goal(page), 'open');
+  assert.ok((await page.locator('.pp-dot[tabindex]').count()) >= 2, 'Prepares are on the wire');
+  // The silent acceptor's messages sit on a cut wire and cannot be clicked.
+  assert.ok((await page.locator('.pp-dot.pp-dot-cut:not([tabindex])').count()) >= 1);
+  const steps = await playChooseAValue(page);
+  assert.ok(steps >= 8, `two Prepares, two Promises, two Accepts, two Accepteds: ${steps} steps`);
+  assert.equal(await goal(page), 'reached');
+  assert.match(await page.locator('.pp-badge').textContent(), /Reached/);
+  assert.match(await page.locator('.pp-passed').textContent(), /Level passed/);
+  assert.match(await page.locator('.pp-stage .pp-chosen').textContent(), /chosen: x/);
+  assert.ok((await page.locator('.pp-slot-chosen').count()) >= 2, 'two green slot boxes');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a wrong answer shows the explanation and leaves the stage exactly as it was', async () => {
+  const { page, context, errors } = await openPage(browser);
+  await page.goto(level('act1/be-the-acceptor'));
+  await ready(page);
+  await page.locator('.pp-dot[tabindex]').first().click();
+  const question = page.locator('.pp-question');
+  assert.match(await question.textContent(), /Promise or Nack/);
+  assert.equal(await page.locator('.pp-dot[tabindex]').count(), 0, 'no dot is playable while a prompt is open');
+  const stageBefore = await stage(page);
+  const printBefore = await fingerprint(page);
+  // A fresh acceptor promises the first Prepare it sees: Nack is wrong.
+  await page.locator('.pp-choice[data-key="nack"]').click();
+  const outcome = page.locator('.pp-outcome-wrong');
+  await outcome.waitFor();
+  assert.match(await outcome.textContent(), /Not what the real node does/);
+  assert.ok((await outcome.textContent()).length > 40, 'the explanation says why');
+  assert.equal(await stage(page), stageBefore, 'the stage is unchanged');
+  assert.equal(await fingerprint(page), printBefore, 'the world is unchanged');
+  assert.match(await page.locator('.pp-counts').textContent(), /mistakes 1/);
+  assert.match(await question.textContent(), /Promise or Nack/, 'the same prompt stays open');
+  // The right answer steps the real acceptor.
+  await page.locator('.pp-choice[data-key="promise"]').click();
+  await page.locator('.pp-outcome-right').waitFor();
+  assert.notEqual(await stage(page), stageBefore);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('undo restores the exact previous stage, by button, by u and by Ctrl+Z', async () => {
+  const { page, context, errors } = await openPage(browser);
+  await page.goto(level('act1/choose-a-value'));
+  await ready(page);
+  assert.ok(await page.locator('.pp-undo').isDisabled(), 'nothing to undo at the start');
+  const snapshots = [[await stage(page), await fingerprint(page)]];
+  for (let move = 0; move < 3; move += 1) {
+    await page.locator('.pp-dot[tabindex]').first().click();
+    snapshots.push([await stage(page), await fingerprint(page)]);
+    assert.notEqual(snapshots.at(-1)[0], snapshots.at(-2)[0], 'a delivery changes the stage');
+  }
+  assert.equal(await moves(page), 3);
+  await page.locator('.pp-undo').click();
+  assert.deepEqual([await stage(page), await fingerprint(page)], snapshots[2]);
+  await page.locator('.pp-stage').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('u');
+  assert.deepEqual([await stage(page), await fingerprint(page)], snapshots[1]);
+  await page.keyboard.press('Control+z');
+  assert.deepEqual([await stage(page), await fingerprint(page)], snapshots[0]);
+  assert.equal(await moves(page), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('dots are played from the keyboard: Tab to a dot, Enter delivers, focus stays on the wire', async () => {
+  const { page, context, errors } = await openPage(browser);
+  await page.goto(level('act1/choose-a-value'));
+  await ready(page);
+  await page.locator('.pp-dot[tabindex]').first().focus();
+  const focused = await page.evaluate(() => document.activeElement.dataset.msg);
+  assert.ok(focused, 'a dot takes focus');
+  await page.keyboard.press('Enter');
+  assert.equal(await moves(page), 1);
+  assert.ok(await page.evaluate(() => document.activeElement.classList.contains('pp-dot')), 'focus moves to the next dot');
+  await page.keyboard.press(' ');
+  assert.equal(await moves(page), 2);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the level map shows a passed level after a reload, and reset forgets it', async () => {
+  const { page, context, errors } = await openPage(browser);
+  await page.goto(`${server.url}/play/`);
+  await ready(page);
+  const entry = page.locator('.pp-map-level[data-level="act1/choose-a-value"]');
+  assert.equal(await entry.count(), 1);
+  assert.equal(await entry.getAttribute('class'), 'pp-map-level', 'not passed on a fresh browser');
+  assert.ok((await page.locator('.pp-map-level').count()) >= 6, 'all of Act I is on the map');
+  await entry.locator('a').click();
+  await page.locator('.pp-level').waitFor();
+  assert.equal(new URL(page.url()).hash, '#act1/choose-a-value');
+  await playChooseAValue(page);
+  await page.goto(`${server.url}/play/`);
+  await page.reload();
+  await ready(page);
+  assert.match(await entry.getAttribute('class'), /pp-map-passed/);
+  assert.match(await entry.textContent(), /passed/);
+  assert.match(await page.locator('.pp-map-summary').textContent(), /^\s*1 of \d+ levels passed/);
+  await page.locator('.pp-reset').click();
+  assert.equal(await entry.getAttribute('class'), 'pp-map-level pp-map-passed', 'one press only asks');
+  await page.locator('.pp-reset').click();
+  await page.reload();
+  await ready(page);
+  assert.equal(await entry.getAttribute('class'), 'pp-map-level');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a level mounts inline in a page with a .paros-level div', async () => {
+  const { page, context, errors } = await openPage(browser);
+  await page.goto(`${server.url}/e2e/chapter.html`);
+  await ready(page);
+  const embed = page.locator('.paros-level[data-level="act1/choose-a-value"]');
+  assert.equal(await embed.locator('.pp-title').textContent(), 'Choose a value');
+  assert.equal(await embed.locator('.pp-stage').count(), 1);
+  const link = await embed.locator('.pp-open').getAttribute('href');
+  assert.equal(link, `${server.url}/play/#act1/choose-a-value`, 'the link opens the play page');
+  await embed.locator('.pp-dot[tabindex]').first().click();
+  assert.equal(await moves(embed), 1);
+  const missing = page.locator('.paros-level[data-level="act9/no-such-level"]');
+  assert.match(await missing.textContent(), /no level named “act9\/no-such-level”/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the stage follows the theme: prefers-color-scheme and data-theme', async () => {
+  const { page, context } = await openPage(browser, { colorScheme: 'dark' });
+  await page.goto(level('act1/choose-a-value'));
+  await ready(page);
+  const ink = () => page.locator('.pp-node-name').first().evaluate((node) => getComputedStyle(node).fill);
+  const dark = await ink();
+  await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'light'));
+  const light = await ink();
+  await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'navy'));
+  assert.notEqual(dark, light, 'node names change colour with the theme');
+  assert.equal(await ink(), dark, 'any theme but light is dark');
+  await context.close();
+});
+
+const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
+
+test('the stage fits a phone and a desktop, light and dark (screenshots in tests/e2e/screenshots)', async () => {
+  await mkdir(SHOTS, { recursive: true });
+  for (const [name, width] of [['phone', 360], ['desktop', 1280]]) {
+    for (const scheme of ['light', 'dark']) {
+      const { page, context, errors } = await openPage(browser, { viewport: { width, height: 800 }, colorScheme: scheme });
+      await page.goto(level('act1/be-the-acceptor'));
+      await ready(page);
+      await page.locator('.pp-dot[tabindex]').nth(1).click();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `${name} ${scheme}: no sideways scrolling (${overflow}px too wide)`);
+      await page.screenshot({ path: `${SHOTS}be-the-acceptor-${name}-${scheme}.png`, fullPage: true });
+      await page.goto(`${server.url}/play/`);
+      await ready(page);
+      await page.screenshot({ path: `${SHOTS}map-${name}-${scheme}.png`, fullPage: true });
+      assert.deepEqual(errors, []);
+      await context.close();
+    }
+  }
+});
