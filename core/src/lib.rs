@@ -13,6 +13,11 @@
 //! - [`Proposer`], with Phase 1, [P2c value selection](select_value), Phase 2 and learning;
 //! - [`QuorumSystem`], with [`Majority`] and [`Flexible`] quorums and the [chosen check](is_chosen).
 //!
+//! and the replicated log of Paxos Made Simple, section 3, in [`log`]: a
+//! [`ColocatedNode`](log::ColocatedNode) with leader election by ticks, one Phase 1 per
+//! leadership, the recovery duty, pipelined Accepts, heartbeats carrying the commit index,
+//! durable storage through [`Ready`](log::Ready), and linearizable reads.
+//!
 //! # Driving one decision
 //!
 //! The caller is the network: it takes each [`Envelope`] a node returns and hands it to the
@@ -42,6 +47,7 @@ mod acceptor;
 mod ballot;
 mod ids;
 mod ignored;
+pub mod log;
 mod message;
 mod proposer;
 mod quorum;

@@ -1,0 +1,282 @@
+//! The durable record: what a node keeps on disk, and the format it is kept in.
+//!
+//! A node's disk is an append-only sequence of [`Write`]s. Each is framed with its length and a
+//! checksum, so a write torn by a crash is detected on restart and discarded: it was never
+//! acknowledged, because messages that depend on a write leave only after it is durable
+//! ([`Ready`](crate::log::Ready)). A record that fails its checksum anywhere but at the tail is
+//! corruption, reported as an error, never trusted.
+
+use crate::log::{Command, Entry, Slot, SlotVote};
+use crate::{Ballot, NodeId, Value};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// One durable write.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Write {
+    /// Who this disk belongs to. The first write of every disk.
+    Identity(NodeId),
+    /// The acceptor promised this ballot.
+    Promise(Ballot),
+    /// The acceptor's accepted record for a slot (a vote, or a chosen entry overwriting a stale
+    /// vote: see [`learn_chosen`](crate::log::ColocatedNode::learn_chosen)).
+    Accept(Slot, SlotVote),
+    /// Every slot up to this one is chosen, and its accepted record holds the chosen entry.
+    ChosenThrough(Slot),
+}
+
+/// The durable record of one node, rebuilt from its writes.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct DurableRecord {
+    /// The node this record belongs to; `None` on a blank disk.
+    pub identity: Option<NodeId>,
+    /// The highest ballot promised.
+    pub promised: Option<Ballot>,
+    /// Each slot's accepted record.
+    pub accepts: BTreeMap<Slot, SlotVote>,
+    /// Invariant: every slot up to here is chosen and `accepts` holds its chosen entry.
+    pub chosen_through: Slot,
+}
+
+/// Proof that a [`Ready`](crate::log::Ready)'s writes are durable: the only way to release its
+/// messages. Made by [`DurableRecord::persist`], or by [`Persisted::by_storage`] for a caller
+/// with storage of its own.
+#[derive(Debug)]
+#[must_use]
+pub struct Persisted {
+    writes: usize,
+}
+
+impl Persisted {
+    /// The caller's own storage has made `writes` durable (written and synced).
+    pub fn by_storage(writes: &[Write]) -> Persisted {
+        Persisted {
+            writes: writes.len(),
+        }
+    }
+
+    pub(crate) fn write_count(&self) -> usize {
+        self.writes
+    }
+}
+
+impl DurableRecord {
+    /// Applies writes to the record, as a disk does once they are synced, and returns the proof.
+    pub fn persist(&mut self, writes: &[Write]) -> Persisted {
+        for write in writes {
+            self.apply(write);
+        }
+        Persisted::by_storage(writes)
+    }
+
+    /// Applies one write.
+    pub fn apply(&mut self, write: &Write) {
+        match write {
+            Write::Identity(node) => self.identity = Some(*node),
+            Write::Promise(ballot) => self.promised = self.promised.max(Some(*ballot)),
+            Write::Accept(slot, vote) => {
+                self.accepts.insert(*slot, vote.clone());
+            }
+            Write::ChosenThrough(slot) => self.chosen_through = self.chosen_through.max(*slot),
+        }
+    }
+
+    /// Rebuilds a record from a disk's framed writes, oldest first.
+    ///
+    /// A last frame that fails its checksum or is cut short is a torn write: discarded, and
+    /// counted in the result. Any earlier bad frame is corruption: an error.
+    pub fn recover(frames: &[Vec<u8>]) -> Result<(DurableRecord, usize), RecordError> {
+        let mut record = DurableRecord::default();
+        for (index, frame) in frames.iter().enumerate() {
+            match decode(frame) {
+                Ok(write) => record.apply(&write),
+                Err(_) if index + 1 == frames.len() => return Ok((record, 1)),
+                Err(reason) => return Err(RecordError::Corrupt { index, reason }),
+            }
+        }
+        Ok((record, 0))
+    }
+}
+
+/// Why a durable record cannot be trusted.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum RecordError {
+    /// Frame `index` (not the last) failed to decode.
+    Corrupt {
+        /// Which frame, from 0.
+        index: usize,
+        /// What was wrong with it.
+        reason: &'static str,
+    },
+    /// The disk holds no identity: it is blank or wiped. A node that lost its promises cannot
+    /// safely rejoin as if new.
+    Blank,
+    /// The disk belongs to another node.
+    WrongIdentity {
+        /// The node restarting.
+        expected: NodeId,
+        /// The node the disk names.
+        found: NodeId,
+    },
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::Corrupt { index, reason } => {
+                write!(f, "durable record frame {index} is corrupt: {reason}")
+            }
+            RecordError::Blank => f.write_str("the disk is blank: refusing to boot a wiped node"),
+            RecordError::WrongIdentity { expected, found } => {
+                write!(f, "the disk belongs to {found}, not {expected}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+/// FNV-1a, 64 bits: enough to tell a torn or flipped frame from a whole one.
+fn checksum(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Frames a write for the disk: payload length (4 bytes), checksum (8 bytes), payload.
+pub fn encode(write: &Write) -> Vec<u8> {
+    let mut payload = Vec::new();
+    match write {
+        Write::Identity(node) => {
+            payload.push(1);
+            payload.push(node.get());
+        }
+        Write::Promise(ballot) => {
+            payload.push(2);
+            put_ballot(&mut payload, *ballot);
+        }
+        Write::Accept(slot, vote) => {
+            payload.push(3);
+            payload.extend(slot.0.to_le_bytes());
+            put_ballot(&mut payload, vote.ballot);
+            put_entry(&mut payload, &vote.entry);
+        }
+        Write::ChosenThrough(slot) => {
+            payload.push(4);
+            payload.extend(slot.0.to_le_bytes());
+        }
+    }
+    let length = u32::try_from(payload.len()).expect("a write is small");
+    let mut frame = Vec::with_capacity(12 + payload.len());
+    frame.extend(length.to_le_bytes());
+    frame.extend(checksum(&payload).to_le_bytes());
+    frame.extend(payload);
+    frame
+}
+
+/// Decodes one frame made by [`encode`].
+pub fn decode(frame: &[u8]) -> Result<Write, &'static str> {
+    let mut reader = Reader(frame);
+    let length = u32::from_le_bytes(reader.array()?) as usize;
+    let expected = u64::from_le_bytes(reader.array()?);
+    if reader.0.len() != length {
+        return Err("length does not match (a torn write)");
+    }
+    if checksum(reader.0) != expected {
+        return Err("checksum does not match");
+    }
+    let write = match reader.byte()? {
+        1 => Write::Identity(NodeId::new(reader.byte()?).ok_or("bad node id")?),
+        2 => Write::Promise(reader.ballot()?),
+        3 => {
+            let slot = Slot(u64::from_le_bytes(reader.array()?));
+            let ballot = reader.ballot()?;
+            let entry = reader.entry()?;
+            Write::Accept(slot, SlotVote { ballot, entry })
+        }
+        4 => Write::ChosenThrough(Slot(u64::from_le_bytes(reader.array()?))),
+        _ => return Err("unknown write kind"),
+    };
+    if !reader.0.is_empty() {
+        return Err("trailing bytes");
+    }
+    Ok(write)
+}
+
+fn put_ballot(out: &mut Vec<u8>, ballot: Ballot) {
+    out.extend(ballot.round.to_le_bytes());
+    out.push(ballot.node.get());
+}
+
+fn put_text(out: &mut Vec<u8>, text: &str) {
+    let length = u32::try_from(text.len()).expect("a key or value is small");
+    out.extend(length.to_le_bytes());
+    out.extend(text.as_bytes());
+}
+
+fn put_entry(out: &mut Vec<u8>, entry: &Entry) {
+    match entry {
+        Entry::Noop => out.push(0),
+        Entry::Command(command) => {
+            out.push(1);
+            out.push(command.client.get());
+            out.extend(command.seq.to_le_bytes());
+            put_text(out, command.key.as_str());
+            put_text(out, command.value.as_str());
+        }
+    }
+}
+
+struct Reader<'a>(&'a [u8]);
+
+impl Reader<'_> {
+    fn take(&mut self, count: usize) -> Result<&[u8], &'static str> {
+        if self.0.len() < count {
+            return Err("cut short (a torn write)");
+        }
+        let (head, tail) = self.0.split_at(count);
+        self.0 = tail;
+        Ok(head)
+    }
+
+    fn array<const N: usize>(&mut self) -> Result<[u8; N], &'static str> {
+        Ok(self.take(N)?.try_into().expect("took N bytes"))
+    }
+
+    fn byte(&mut self) -> Result<u8, &'static str> {
+        Ok(self.array::<1>()?[0])
+    }
+
+    fn ballot(&mut self) -> Result<Ballot, &'static str> {
+        let round = u32::from_le_bytes(self.array()?);
+        let node = NodeId::new(self.byte()?).ok_or("bad node id")?;
+        Ok(Ballot::new(round, node))
+    }
+
+    fn text(&mut self) -> Result<Value, &'static str> {
+        let length = u32::from_le_bytes(self.array()?) as usize;
+        let bytes = self.take(length)?;
+        std::str::from_utf8(bytes)
+            .map(Value::new)
+            .map_err(|_| "text is not UTF-8")
+    }
+
+    fn entry(&mut self) -> Result<Entry, &'static str> {
+        match self.byte()? {
+            0 => Ok(Entry::Noop),
+            1 => {
+                let client = NodeId::new(self.byte()?).ok_or("bad client id")?;
+                let seq = u64::from_le_bytes(self.array()?);
+                let key = self.text()?;
+                let value = self.text()?;
+                Ok(Entry::Command(Command {
+                    client,
+                    seq,
+                    key,
+                    value,
+                }))
+            }
+            _ => Err("unknown entry kind"),
+        }
+    }
+}

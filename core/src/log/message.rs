@@ -1,0 +1,152 @@
+//! The messages of the replicated log: Multi-Paxos between nodes, and the client's requests.
+//!
+//! Phase 1 runs once per leadership over the whole log suffix (Paxos Made Simple, section 3);
+//! Phase 2 runs once per slot. Heartbeats carry the leader's commit index.
+
+use crate::Ballot;
+use crate::log::{Entry, Slot, SlotVote};
+use crate::{NodeId, Value};
+
+/// What a client is told about its request.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Outcome {
+    /// The write is chosen and applied.
+    Written,
+    /// The read's answer: the value of the key, or `None` if it was never written.
+    Read(Option<Value>),
+    /// This node is not a leader that can take writes; try `hint` if known.
+    NotLeader {
+        /// The leader this node last heard from.
+        hint: Option<NodeId>,
+    },
+}
+
+/// One message of the replicated log.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum LogMessage {
+    /// Phase 1a for every slot from `from_slot` on: one Prepare per leadership.
+    Prepare {
+        /// The candidate's ballot.
+        ballot: Ballot,
+        /// The first slot the candidate does not know is chosen.
+        from_slot: Slot,
+    },
+    /// Phase 1b: the promise, and every vote the acceptor holds from `from_slot` on.
+    Promise {
+        /// The ballot promised.
+        ballot: Ballot,
+        /// Each slot's accepted record at or above the Prepare's `from_slot`, in slot order.
+        votes: Vec<(Slot, SlotVote)>,
+    },
+    /// Phase 2a for one slot, with the leader's commit index piggybacked.
+    Accept {
+        /// The leader's ballot.
+        ballot: Ballot,
+        /// The slot.
+        slot: Slot,
+        /// The entry proposed.
+        entry: Entry,
+        /// Every slot up to this one is chosen, as far as the leader knows.
+        commit: Slot,
+    },
+    /// Phase 2b: the sender voted for the leader's entry in `slot`.
+    Accepted {
+        /// The ballot voted for.
+        ballot: Ballot,
+        /// The slot.
+        slot: Slot,
+    },
+    /// A refusal: the sender promised `promised`, above `ballot`.
+    Nack {
+        /// The refused ballot.
+        ballot: Ballot,
+        /// The promise that refused it.
+        promised: Ballot,
+    },
+    /// The leader is alive; every slot up to `commit` is chosen.
+    Heartbeat {
+        /// The leader's ballot.
+        ballot: Ballot,
+        /// The leader's chosen index.
+        commit: Slot,
+    },
+    /// A follower's answer to a heartbeat: how far it knows the log is chosen.
+    HeartbeatAck {
+        /// The heartbeat's ballot.
+        ballot: Ballot,
+        /// The follower's chosen index.
+        chosen_index: Slot,
+    },
+    /// Chosen entries a follower lacks, sent by the leader to catch it up.
+    Chosen {
+        /// Each slot with the vote that was chosen there.
+        entries: Vec<(Slot, SlotVote)>,
+    },
+    /// A read asks: what is the highest slot you have accepted?
+    ReadIndex {
+        /// The asking node's read number.
+        read: u64,
+    },
+    /// The answer to [`LogMessage::ReadIndex`].
+    ReadIndexReply {
+        /// The read number asked about.
+        read: u64,
+        /// The highest slot the sender holds a vote for (0 if none).
+        highest_accepted: Slot,
+    },
+    /// A client asks to write.
+    Write {
+        /// The client's request number.
+        seq: u64,
+        /// The key.
+        key: Value,
+        /// The value.
+        value: Value,
+    },
+    /// A client asks to read.
+    Read {
+        /// The client's request number.
+        seq: u64,
+        /// The key.
+        key: Value,
+    },
+    /// The answer to a client's request.
+    Reply {
+        /// The request answered.
+        seq: u64,
+        /// The answer.
+        outcome: Outcome,
+    },
+}
+
+impl LogMessage {
+    /// The message's kind as a word, e.g. `Accept`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            LogMessage::Prepare { .. } => "Prepare",
+            LogMessage::Promise { .. } => "Promise",
+            LogMessage::Accept { .. } => "Accept",
+            LogMessage::Accepted { .. } => "Accepted",
+            LogMessage::Nack { .. } => "Nack",
+            LogMessage::Heartbeat { .. } => "Heartbeat",
+            LogMessage::HeartbeatAck { .. } => "HeartbeatAck",
+            LogMessage::Chosen { .. } => "Chosen",
+            LogMessage::ReadIndex { .. } => "ReadIndex",
+            LogMessage::ReadIndexReply { .. } => "ReadIndexReply",
+            LogMessage::Write { .. } => "Write",
+            LogMessage::Read { .. } => "Read",
+            LogMessage::Reply { .. } => "Reply",
+        }
+    }
+}
+
+/// A log message on the wire.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct LogEnvelope {
+    /// The sender.
+    pub from: NodeId,
+    /// The receiver.
+    pub to: NodeId,
+    /// The message.
+    pub message: LogMessage,
+}

@@ -1,0 +1,26 @@
+//! The replicated log: Multi-Paxos with a stable leader, durable storage and linearizable reads.
+//!
+//! - [`ColocatedNode`] plays proposer, acceptor and learner over a log of [`Slot`]s.
+//! - [`Ready`] carries each step's durable [`Write`]s and the messages that wait for them.
+//! - [`DurableRecord`] is what survives a crash; [`encode`] and [`decode`] frame it on disk.
+//! - [`KvStore`] is the replicated state machine, with client sessions.
+
+mod durable;
+mod kv;
+mod message;
+mod node;
+mod ready;
+mod types;
+
+pub use durable::{DurableRecord, Persisted, RecordError, Write, decode, encode};
+pub use kv::KvStore;
+pub use message::{LogEnvelope, LogMessage, Outcome};
+pub use node::{
+    ColocatedNode, Election, LogConfig, LogRole, PendingRead, Proposal, read_may_be_served,
+    recover_slot,
+};
+pub use ready::{Applied, Ready};
+pub use types::{Command, Entry, Slot, SlotVote};
+
+#[cfg(test)]
+mod tests;

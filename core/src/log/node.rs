@@ -1,0 +1,867 @@
+//! `ColocatedNode`: proposer, acceptor and learner of a replicated log, in one node.
+//!
+//! This is Multi-Paxos with a stable leader, as Paxos Made Simple (section 3) sketches it and
+//! Paxos Made Live (Chandra, Griesemer and Redstone, 2007) practises it:
+//!
+//! 1. A follower that hears no leader for `election_timeout_ticks` of the caller's ticks becomes
+//!    a candidate and runs **one Phase 1 over the whole log suffix** it does not know is chosen.
+//! 2. On a Phase-1 quorum it becomes leader and first does its **recovery duty**: every slot a
+//!    Promise reported is proposed again with the highest-ballot value reported (P2c per slot),
+//!    and every slot below the highest reported one that no Promise reported is filled with a
+//!    no-op. Only then do new commands get slots.
+//! 3. In steady state each command costs one Accept round trip; Accepts are pipelined, and
+//!    heartbeats carry the commit index so followers learn what is chosen.
+//!
+//! Every durable change goes through [`Ready`]: writes first, then the messages that depend on
+//! them, including the messages a node sends to itself.
+
+use crate::log::{
+    Applied, Command, DurableRecord, Entry, KvStore, LogEnvelope, LogMessage, Outcome, Ready,
+    RecordError, Slot, SlotVote, Write,
+};
+use crate::{
+    Ballot, Ignored, Majority, NodeId, NodeSet, QuorumSystem, Value, promise_rule, vote_rule,
+};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The settings every node of a cluster shares.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct LogConfig {
+    /// The nodes of the cluster; each is an acceptor, and any may lead.
+    pub nodes: NodeSet,
+    /// Ticks without hearing a leader before a follower stands for election.
+    pub election_timeout_ticks: u32,
+    /// Ticks between a leader's heartbeats.
+    pub heartbeat_interval_ticks: u32,
+    /// The most chosen entries one catch-up message carries.
+    pub catch_up_batch: usize,
+}
+
+impl LogConfig {
+    /// A cluster of `nodes` with an election timeout of 3 ticks and a heartbeat every tick.
+    pub fn new(nodes: NodeSet) -> LogConfig {
+        LogConfig {
+            nodes,
+            election_timeout_ticks: 3,
+            heartbeat_interval_ticks: 1,
+            catch_up_batch: 8,
+        }
+    }
+}
+
+/// What a node is doing about leadership.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum LogRole {
+    /// Following whichever leader it last heard.
+    Follower,
+    /// Running Phase 1 for its ballot.
+    Candidate,
+    /// Phase 1 done: proposing.
+    Leader,
+}
+
+/// A slot this leader proposed and has not yet seen chosen.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Proposal {
+    /// The entry proposed.
+    pub entry: Entry,
+    /// The nodes that voted for it at the leader's ballot.
+    pub accepted_by: NodeSet,
+}
+
+/// A candidate's Phase 1 over the log suffix.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Election {
+    /// The first slot the Prepare covers.
+    pub from_slot: Slot,
+    /// The nodes that promised.
+    pub promised_by: NodeSet,
+    /// For each slot, the highest-ballot vote any Promise reported.
+    pub reported: BTreeMap<Slot, SlotVote>,
+}
+
+/// A linearizable read waiting for its watermark.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct PendingRead {
+    /// This node's number for the read.
+    pub read: u64,
+    /// The client to answer.
+    pub client: NodeId,
+    /// The client's request number.
+    pub seq: u64,
+    /// The key read.
+    pub key: Value,
+    /// The nodes that reported their highest accepted slot.
+    pub answered_by: NodeSet,
+    /// The highest accepted slot reported so far: the read watermark once a Phase-1 quorum
+    /// answered.
+    pub watermark: Slot,
+}
+
+/// The recovery rule (P2c per slot): the entry a new leader proposes for `slot`.
+///
+/// The value of the highest-ballot vote any Promise reported for the slot; a no-op when no
+/// Promise reported one, because then no value can have been chosen there (a chosen value was
+/// voted by a Phase-2 quorum, which meets the Phase-1 quorum that promised). Paxos Made Simple,
+/// section 3: the new leader "fills the gaps with no-op commands".
+pub fn recover_slot(reported: Option<&SlotVote>) -> Entry {
+    reported.map_or(Entry::Noop, |vote| vote.entry.clone())
+}
+
+/// The read watermark rule: a read may be answered once a Phase-1 quorum has reported its
+/// highest accepted slot and this node has applied through the highest of them.
+///
+/// Any write that completed before the read began was chosen, so a Phase-2 quorum voted for
+/// its slot; that quorum meets the read's Phase-1 quorum, so the watermark is at least the
+/// write's slot (Paxos Quorum Reads, Charapko, Ailijiang and Demirbas, 2019).
+pub fn read_may_be_served<Q: QuorumSystem>(
+    quorums: &Q,
+    read: &PendingRead,
+    applied_index: Slot,
+) -> bool {
+    quorums.is_phase1_quorum(read.answered_by) && applied_index >= read.watermark
+}
+
+/// One node of a replicated log: proposer, acceptor and learner.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct ColocatedNode {
+    id: NodeId,
+    config: LogConfig,
+    quorums: Majority,
+    // The acceptor: mirrored on disk through `Ready`.
+    promised: Option<Ballot>,
+    accepts: BTreeMap<Slot, SlotVote>,
+    // The learner.
+    /// Every slot known chosen, with the vote chosen there.
+    chosen: BTreeMap<Slot, SlotVote>,
+    /// Invariant: every slot up to here is in `chosen` (a contiguous prefix).
+    chosen_index: Slot,
+    /// Invariant: `applied_index <= chosen_index`.
+    applied_index: Slot,
+    store: KvStore,
+    // The proposer.
+    role: LogRole,
+    /// The ballot this node last ran as candidate or leader.
+    ballot: Option<Ballot>,
+    /// The highest ballot this node has seen anywhere, so its next election goes above it.
+    highest_seen: Option<Ballot>,
+    leader_hint: Option<NodeId>,
+    ticks_since_heard: u32,
+    ticks_since_beat: u32,
+    election: Option<Election>,
+    proposals: BTreeMap<Slot, Proposal>,
+    /// Invariant: above every slot this leader proposed.
+    next_slot: Slot,
+    // Clients.
+    awaiting: BTreeSet<(NodeId, u64)>,
+    reads: Vec<PendingRead>,
+    next_read: u64,
+    ready: Ready,
+}
+
+impl ColocatedNode {
+    /// A brand-new node with an empty disk. Its first `Ready` writes its identity.
+    pub fn new(id: NodeId, config: LogConfig) -> ColocatedNode {
+        let mut node = ColocatedNode::volatile(id, config);
+        node.ready.writes.push(Write::Identity(id));
+        node
+    }
+
+    /// Rebuilds a node from its durable record after a crash: promise, votes and the chosen
+    /// prefix survive; everything else (leadership, proposals, reads, the state machine) is
+    /// volatile and starts over. The state machine is rebuilt by applying the chosen prefix.
+    pub fn restart(
+        id: NodeId,
+        config: LogConfig,
+        record: &DurableRecord,
+    ) -> Result<ColocatedNode, RecordError> {
+        match record.identity {
+            None => return Err(RecordError::Blank),
+            Some(found) if found != id => {
+                return Err(RecordError::WrongIdentity {
+                    expected: id,
+                    found,
+                });
+            }
+            Some(_) => {}
+        }
+        let mut node = ColocatedNode::volatile(id, config);
+        node.promised = record.promised;
+        node.highest_seen = record.promised;
+        node.accepts = record.accepts.clone();
+        node.chosen = node
+            .accepts
+            .range(..=record.chosen_through)
+            .map(|(slot, vote)| (*slot, vote.clone()))
+            .collect();
+        node.chosen_index = record.chosen_through;
+        node.apply_walk();
+        Ok(node)
+    }
+
+    fn volatile(id: NodeId, config: LogConfig) -> ColocatedNode {
+        ColocatedNode {
+            id,
+            config,
+            quorums: Majority::new(config.nodes).expect("a cluster has nodes"),
+            promised: None,
+            accepts: BTreeMap::new(),
+            chosen: BTreeMap::new(),
+            chosen_index: Slot(0),
+            applied_index: Slot(0),
+            store: KvStore::default(),
+            role: LogRole::Follower,
+            ballot: None,
+            highest_seen: None,
+            leader_hint: None,
+            ticks_since_heard: 0,
+            ticks_since_beat: 0,
+            election: None,
+            proposals: BTreeMap::new(),
+            next_slot: Slot(1),
+            awaiting: BTreeSet::new(),
+            reads: Vec::new(),
+            next_read: 1,
+            ready: Ready::default(),
+        }
+    }
+
+    /// This node's id.
+    pub fn id(&self) -> NodeId {
+        self.id
+    }
+
+    /// The cluster's settings.
+    pub fn config(&self) -> &LogConfig {
+        &self.config
+    }
+
+    /// Follower, candidate or leader.
+    pub fn role(&self) -> LogRole {
+        self.role
+    }
+
+    /// The ballot this node last ran as candidate or leader.
+    pub fn ballot(&self) -> Option<Ballot> {
+        self.ballot
+    }
+
+    /// The highest ballot promised.
+    pub fn promised(&self) -> Option<Ballot> {
+        self.promised
+    }
+
+    /// Each slot's accepted record.
+    pub fn accepts(&self) -> &BTreeMap<Slot, SlotVote> {
+        &self.accepts
+    }
+
+    /// Every slot this node knows is chosen.
+    pub fn chosen(&self) -> &BTreeMap<Slot, SlotVote> {
+        &self.chosen
+    }
+
+    /// The chosen index: every slot up to it is known chosen. A contiguous prefix, so a slot
+    /// chosen above a hole does not raise it.
+    pub fn chosen_index(&self) -> Slot {
+        self.chosen_index
+    }
+
+    /// The first hole: the lowest slot not known chosen below the highest slot known chosen.
+    /// `None` when the known-chosen slots are contiguous.
+    pub fn chosen_gap(&self) -> Option<Slot> {
+        let highest = *self.chosen.keys().next_back()?;
+        let first_unknown = self.chosen_index.next();
+        (first_unknown < highest).then_some(first_unknown)
+    }
+
+    /// Every slot up to here has been applied to the state machine.
+    pub fn applied_index(&self) -> Slot {
+        self.applied_index
+    }
+
+    /// The replicated state machine, as applied so far.
+    pub fn store(&self) -> &KvStore {
+        &self.store
+    }
+
+    /// The leader this node last heard from.
+    pub fn leader_hint(&self) -> Option<NodeId> {
+        self.leader_hint
+    }
+
+    /// Ticks since this node last heard a leader (the election arc).
+    pub fn ticks_since_heard(&self) -> u32 {
+        self.ticks_since_heard
+    }
+
+    /// The candidate's Phase 1, while it runs.
+    pub fn election(&self) -> Option<&Election> {
+        self.election.as_ref()
+    }
+
+    /// The leader's proposals not yet seen chosen.
+    pub fn proposals(&self) -> &BTreeMap<Slot, Proposal> {
+        &self.proposals
+    }
+
+    /// The reads waiting for their watermark.
+    pub fn pending_reads(&self) -> &[PendingRead] {
+        &self.reads
+    }
+
+    /// Takes the output accumulated since the last call.
+    pub fn take_ready(&mut self) -> Ready {
+        std::mem::take(&mut self.ready)
+    }
+
+    /// The output accumulated so far, to look at.
+    pub fn peek_ready(&self) -> &Ready {
+        &self.ready
+    }
+
+    /// One tick of the caller's clock: a leader's heartbeat, or a follower's election timeout.
+    pub fn tick(&mut self) {
+        if self.role == LogRole::Leader {
+            self.ticks_since_beat += 1;
+            if self.ticks_since_beat >= self.config.heartbeat_interval_ticks {
+                self.beat();
+            }
+        } else {
+            self.ticks_since_heard += 1;
+            if self.ticks_since_heard >= self.config.election_timeout_ticks {
+                self.stand_for_election();
+            }
+        }
+    }
+
+    /// Handles one message addressed to this node.
+    pub fn handle(&mut self, envelope: &LogEnvelope) -> Result<(), Ignored> {
+        if envelope.to != self.id {
+            return Err(Ignored::NotAddressedToMe);
+        }
+        let from = envelope.from;
+        let is_client_request = matches!(
+            envelope.message,
+            LogMessage::Write { .. } | LogMessage::Read { .. }
+        );
+        if !is_client_request && !self.config.nodes.contains(from) {
+            return Err(Ignored::UnknownSender);
+        }
+        match envelope.message.clone() {
+            LogMessage::Prepare { ballot, from_slot } => {
+                self.on_prepare(from, ballot, from_slot);
+                Ok(())
+            }
+            LogMessage::Promise { ballot, votes } => self.on_promise(from, ballot, votes),
+            LogMessage::Accept {
+                ballot,
+                slot,
+                entry,
+                commit,
+            } => {
+                self.on_accept(from, ballot, slot, entry, commit);
+                Ok(())
+            }
+            LogMessage::Accepted { ballot, slot } => self.on_accepted(from, ballot, slot),
+            LogMessage::Nack { ballot, promised } => self.on_nack(ballot, promised),
+            LogMessage::Heartbeat { ballot, commit } => {
+                self.on_heartbeat(from, ballot, commit);
+                Ok(())
+            }
+            LogMessage::HeartbeatAck {
+                ballot,
+                chosen_index,
+            } => self.on_heartbeat_ack(from, ballot, chosen_index),
+            LogMessage::Chosen { entries } => {
+                for (slot, vote) in entries {
+                    self.learn_chosen(slot, vote);
+                }
+                Ok(())
+            }
+            LogMessage::ReadIndex { read } => {
+                let highest_accepted = self.accepts.keys().next_back().copied().unwrap_or_default();
+                self.send(
+                    from,
+                    LogMessage::ReadIndexReply {
+                        read,
+                        highest_accepted,
+                    },
+                );
+                Ok(())
+            }
+            LogMessage::ReadIndexReply {
+                read,
+                highest_accepted,
+            } => self.on_read_index_reply(from, read, highest_accepted),
+            LogMessage::Write { seq, key, value } => {
+                self.on_client_write(Command {
+                    client: from,
+                    seq,
+                    key,
+                    value,
+                });
+                Ok(())
+            }
+            LogMessage::Read { seq, key } => {
+                self.on_client_read(from, seq, key);
+                Ok(())
+            }
+            LogMessage::Reply { .. } => Err(Ignored::NotForThisRole),
+        }
+    }
+
+    /// The election timeout fired: stand as candidate at a ballot above every ballot seen, and
+    /// send one Prepare covering every slot from the first not known chosen.
+    fn stand_for_election(&mut self) {
+        let floor = self.highest_seen.max(self.promised).max(self.ballot);
+        let ballot = floor.map_or(Ballot::new(1, self.id), |floor| {
+            Ballot::next_above(floor, self.id)
+        });
+        self.role = LogRole::Candidate;
+        self.ballot = Some(ballot);
+        self.highest_seen = Some(ballot);
+        self.ticks_since_heard = 0;
+        self.proposals.clear();
+        let from_slot = self.chosen_index.next();
+        self.election = Some(Election {
+            from_slot,
+            promised_by: NodeSet::EMPTY,
+            reported: BTreeMap::new(),
+        });
+        self.broadcast(LogMessage::Prepare { ballot, from_slot });
+    }
+
+    /// Phase 1b, by the promise rule; the Promise reports every vote from `from_slot` on.
+    fn on_prepare(&mut self, from: NodeId, ballot: Ballot, from_slot: Slot) {
+        if !promise_rule(self.promised, ballot) {
+            self.refuse(from, ballot);
+            return;
+        }
+        self.promise(ballot);
+        self.follow(ballot);
+        let votes = self
+            .accepts
+            .range(from_slot..)
+            .map(|(slot, vote)| (*slot, vote.clone()))
+            .collect();
+        self.send(from, LogMessage::Promise { ballot, votes });
+    }
+
+    /// A Promise for this candidate's ballot: merge its votes; on a Phase-1 quorum, lead.
+    fn on_promise(
+        &mut self,
+        from: NodeId,
+        ballot: Ballot,
+        votes: Vec<(Slot, SlotVote)>,
+    ) -> Result<(), Ignored> {
+        if self.role != LogRole::Candidate || self.ballot != Some(ballot) {
+            return Err(Ignored::StaleBallot);
+        }
+        let election = self.election.as_mut().expect("a candidate has an election");
+        if !election.promised_by.insert(from) {
+            return Err(Ignored::Duplicate);
+        }
+        for (slot, vote) in votes {
+            let higher = election
+                .reported
+                .get(&slot)
+                .is_none_or(|reported| vote.ballot > reported.ballot);
+            if higher {
+                election.reported.insert(slot, vote);
+            }
+        }
+        if self.quorums.is_phase1_quorum(election.promised_by) {
+            self.lead();
+        }
+        Ok(())
+    }
+
+    /// Phase 1 is complete: the recovery duty, then steady state.
+    ///
+    /// Every slot from the Prepare's `from_slot` to the highest slot reported or known chosen is
+    /// proposed again by [`recover_slot`], before any new command gets a slot.
+    fn lead(&mut self) {
+        let election = self.election.take().expect("a candidate has an election");
+        self.role = LogRole::Leader;
+        self.leader_hint = Some(self.id);
+        let highest_reported = election
+            .reported
+            .keys()
+            .next_back()
+            .copied()
+            .unwrap_or_default();
+        let highest_known = self.chosen.keys().next_back().copied().unwrap_or_default();
+        let last = highest_reported.max(highest_known).max(self.chosen_index);
+        let mut slot = election.from_slot;
+        while slot <= last {
+            let entry = match self.chosen.get(&slot) {
+                Some(vote) => vote.entry.clone(),
+                None => recover_slot(election.reported.get(&slot)),
+            };
+            self.propose(slot, entry);
+            slot = slot.next();
+        }
+        self.next_slot = self.next_slot.max(last.next());
+        self.ticks_since_beat = 0;
+    }
+
+    /// Phase 2a for one slot, to every node including this one.
+    fn propose(&mut self, slot: Slot, entry: Entry) {
+        let ballot = self.ballot.expect("a leader has a ballot");
+        self.proposals.insert(
+            slot,
+            Proposal {
+                entry: entry.clone(),
+                accepted_by: NodeSet::EMPTY,
+            },
+        );
+        let commit = self.chosen_index;
+        self.broadcast(LogMessage::Accept {
+            ballot,
+            slot,
+            entry,
+            commit,
+        });
+    }
+
+    /// Phase 2b, by the vote rule. A vote also raises the promise, and the sender's commit
+    /// index teaches this node which of its votes are chosen.
+    fn on_accept(&mut self, from: NodeId, ballot: Ballot, slot: Slot, entry: Entry, commit: Slot) {
+        if !vote_rule(self.promised, ballot) {
+            self.refuse(from, ballot);
+            return;
+        }
+        if self.promised != Some(ballot) {
+            self.promise(ballot);
+        }
+        let vote = SlotVote { ballot, entry };
+        self.accepts.insert(slot, vote.clone());
+        self.ready.writes.push(Write::Accept(slot, vote));
+        self.follow(ballot);
+        self.learn_commit(ballot, commit);
+        self.send(from, LogMessage::Accepted { ballot, slot });
+    }
+
+    /// A vote for this leader's proposal; a Phase-2 quorum makes the slot chosen.
+    fn on_accepted(&mut self, from: NodeId, ballot: Ballot, slot: Slot) -> Result<(), Ignored> {
+        if self.role != LogRole::Leader || self.ballot != Some(ballot) {
+            return Err(Ignored::StaleBallot);
+        }
+        let proposal = self.proposals.get_mut(&slot).ok_or(Ignored::WrongPhase)?;
+        if !proposal.accepted_by.insert(from) {
+            return Err(Ignored::Duplicate);
+        }
+        if crate::is_chosen(&self.quorums, proposal.accepted_by) {
+            let entry = proposal.entry.clone();
+            self.proposals.remove(&slot);
+            self.learn_chosen(slot, SlotVote { ballot, entry });
+        }
+        Ok(())
+    }
+
+    /// A refusal of this node's ballot: someone holds a higher one, so step down and wait.
+    fn on_nack(&mut self, ballot: Ballot, promised: Ballot) -> Result<(), Ignored> {
+        if self.ballot != Some(ballot) || self.role == LogRole::Follower {
+            return Err(Ignored::StaleBallot);
+        }
+        if promised <= ballot {
+            return Err(Ignored::NackNotHigher);
+        }
+        self.highest_seen = self.highest_seen.max(Some(promised));
+        self.step_down();
+        self.ticks_since_heard = 0;
+        Ok(())
+    }
+
+    /// A leader's heartbeat: the leader is alive, and every slot up to `commit` is chosen.
+    fn on_heartbeat(&mut self, from: NodeId, ballot: Ballot, commit: Slot) {
+        if !vote_rule(self.promised, ballot) {
+            self.refuse(from, ballot);
+            return;
+        }
+        self.follow(ballot);
+        self.learn_commit(ballot, commit);
+        let chosen_index = self.chosen_index;
+        self.send(
+            from,
+            LogMessage::HeartbeatAck {
+                ballot,
+                chosen_index,
+            },
+        );
+    }
+
+    /// A follower's chosen index: send it the chosen entries it lacks, a batch at a time.
+    fn on_heartbeat_ack(
+        &mut self,
+        from: NodeId,
+        ballot: Ballot,
+        theirs: Slot,
+    ) -> Result<(), Ignored> {
+        if self.role != LogRole::Leader || self.ballot != Some(ballot) {
+            return Err(Ignored::StaleBallot);
+        }
+        if theirs >= self.chosen_index {
+            return Ok(());
+        }
+        let entries: Vec<(Slot, SlotVote)> = self
+            .chosen
+            .range(theirs.next()..=self.chosen_index)
+            .take(self.config.catch_up_batch)
+            .map(|(slot, vote)| (*slot, vote.clone()))
+            .collect();
+        self.send(from, LogMessage::Chosen { entries });
+        Ok(())
+    }
+
+    /// The commit rule: a vote this node holds at the leader's own ballot, at or below the
+    /// leader's commit index, is the chosen entry (a leader proposes one entry per slot per
+    /// ballot, and it counts a slot chosen only at its own ballot).
+    fn learn_commit(&mut self, ballot: Ballot, commit: Slot) {
+        if commit <= self.chosen_index {
+            return;
+        }
+        let learned: Vec<(Slot, SlotVote)> = self
+            .accepts
+            .range(self.chosen_index.next()..=commit)
+            .filter(|(_, vote)| vote.ballot == ballot)
+            .map(|(slot, vote)| (*slot, vote.clone()))
+            .collect();
+        for (slot, vote) in learned {
+            self.learn_chosen(slot, vote);
+        }
+    }
+
+    /// Learns that `vote` is chosen in `slot`, and applies the chosen overwrite rule: the
+    /// chosen entry replaces a stale lower-ballot vote in the durable record, so that no
+    /// restart can bring the stale entry back as if it were chosen.
+    pub fn learn_chosen(&mut self, slot: Slot, vote: SlotVote) {
+        if self.chosen.contains_key(&slot) {
+            return;
+        }
+        let stale = self
+            .accepts
+            .get(&slot)
+            .is_none_or(|held| held.entry != vote.entry || held.ballot < vote.ballot);
+        if stale {
+            self.accepts.insert(slot, vote.clone());
+            self.ready.writes.push(Write::Accept(slot, vote.clone()));
+        }
+        self.chosen.insert(slot, vote);
+        self.advance_chosen_index();
+    }
+
+    /// Raises the chosen index over the contiguous known-chosen prefix, records it durably,
+    /// and runs the apply walk.
+    fn advance_chosen_index(&mut self) {
+        let before = self.chosen_index;
+        while self.chosen.contains_key(&self.chosen_index.next()) {
+            self.chosen_index = self.chosen_index.next();
+        }
+        if self.chosen_index > before {
+            self.ready
+                .writes
+                .push(Write::ChosenThrough(self.chosen_index));
+            self.apply_walk();
+        }
+    }
+
+    /// The apply walk: applies chosen entries in slot order, never past the chosen index, then
+    /// answers the clients waiting on them and the reads whose watermark is now applied.
+    fn apply_walk(&mut self) {
+        while self.applied_index < self.chosen_index {
+            let slot = self.applied_index.next();
+            let entry = self.chosen[&slot].entry.clone();
+            let fresh = self.store.apply(&entry);
+            self.applied_index = slot;
+            if let Entry::Command(command) = &entry
+                && self.awaiting.remove(&(command.client, command.seq))
+            {
+                let reply = LogMessage::Reply {
+                    seq: command.seq,
+                    outcome: Outcome::Written,
+                };
+                self.send(command.client, reply);
+            }
+            self.ready.applied.push(Applied { slot, entry, fresh });
+        }
+        self.serve_reads();
+    }
+
+    /// A client's write: a leader gives it the next slot, unless the same request is already
+    /// applied (answer at once) or already proposed (wait for it).
+    fn on_client_write(&mut self, command: Command) {
+        let (client, seq) = (command.client, command.seq);
+        if self.role != LogRole::Leader {
+            let hint = self.leader_hint;
+            self.send(
+                client,
+                LogMessage::Reply {
+                    seq,
+                    outcome: Outcome::NotLeader { hint },
+                },
+            );
+            return;
+        }
+        if self.store.applied_seq(client) >= seq {
+            self.send(
+                client,
+                LogMessage::Reply {
+                    seq,
+                    outcome: Outcome::Written,
+                },
+            );
+            return;
+        }
+        let already_proposed = self.proposals.values().any(|proposal| {
+            matches!(&proposal.entry, Entry::Command(proposed) if proposed.client == client && proposed.seq == seq)
+        });
+        self.awaiting.insert((client, seq));
+        if !already_proposed {
+            let slot = self.next_slot;
+            self.next_slot = slot.next();
+            self.propose(slot, Entry::Command(command));
+        }
+    }
+
+    /// A client's read: ask every node for its highest accepted slot. Never answered from this
+    /// node's log alone.
+    fn on_client_read(&mut self, client: NodeId, seq: u64, key: Value) {
+        let read = self.next_read;
+        self.next_read += 1;
+        self.reads.push(PendingRead {
+            read,
+            client,
+            seq,
+            key,
+            answered_by: NodeSet::EMPTY,
+            watermark: Slot(0),
+        });
+        self.broadcast(LogMessage::ReadIndex { read });
+    }
+
+    fn on_read_index_reply(
+        &mut self,
+        from: NodeId,
+        read: u64,
+        highest_accepted: Slot,
+    ) -> Result<(), Ignored> {
+        let pending = self
+            .reads
+            .iter_mut()
+            .find(|pending| pending.read == read)
+            .ok_or(Ignored::StaleBallot)?;
+        if !pending.answered_by.insert(from) {
+            return Err(Ignored::Duplicate);
+        }
+        pending.watermark = pending.watermark.max(highest_accepted);
+        self.serve_reads();
+        Ok(())
+    }
+
+    /// Answers every read that [`read_may_be_served`] allows.
+    fn serve_reads(&mut self) {
+        let (servable, waiting): (Vec<PendingRead>, Vec<PendingRead>) =
+            std::mem::take(&mut self.reads)
+                .into_iter()
+                .partition(|read| read_may_be_served(&self.quorums, read, self.applied_index));
+        self.reads = waiting;
+        for read in servable {
+            let value = self.store.get(&read.key).cloned();
+            self.send(
+                read.client,
+                LogMessage::Reply {
+                    seq: read.seq,
+                    outcome: Outcome::Read(value),
+                },
+            );
+        }
+    }
+
+    /// A leader's beat: a heartbeat to every other node, and the Accepts of every proposal not
+    /// yet chosen again to the nodes that have not voted for it (messages may have been lost).
+    fn beat(&mut self) {
+        self.ticks_since_beat = 0;
+        let ballot = self.ballot.expect("a leader has a ballot");
+        let commit = self.chosen_index;
+        let others: Vec<NodeId> = self
+            .config
+            .nodes
+            .iter()
+            .filter(|node| *node != self.id)
+            .collect();
+        for node in &others {
+            self.send(*node, LogMessage::Heartbeat { ballot, commit });
+        }
+        let resend: Vec<(NodeId, LogMessage)> = self
+            .proposals
+            .iter()
+            .flat_map(|(slot, proposal)| {
+                self.config
+                    .nodes
+                    .iter()
+                    .filter(|node| !proposal.accepted_by.contains(*node))
+                    .map(|node| {
+                        let accept = LogMessage::Accept {
+                            ballot,
+                            slot: *slot,
+                            entry: proposal.entry.clone(),
+                            commit,
+                        };
+                        (node, accept)
+                    })
+            })
+            .collect();
+        for (node, message) in resend {
+            self.send(node, message);
+        }
+    }
+
+    fn promise(&mut self, ballot: Ballot) {
+        self.promised = Some(ballot);
+        self.highest_seen = self.highest_seen.max(Some(ballot));
+        self.ready.writes.push(Write::Promise(ballot));
+    }
+
+    /// Hearing `ballot` from its owner: follow it, unless it is this node's own.
+    fn follow(&mut self, ballot: Ballot) {
+        if ballot.node == self.id {
+            return;
+        }
+        self.highest_seen = self.highest_seen.max(Some(ballot));
+        if self.role != LogRole::Follower && self.ballot < Some(ballot) {
+            self.step_down();
+        }
+        if self.role == LogRole::Follower {
+            self.leader_hint = Some(ballot.node);
+            self.ticks_since_heard = 0;
+        }
+    }
+
+    fn step_down(&mut self) {
+        self.role = LogRole::Follower;
+        self.election = None;
+        self.proposals.clear();
+    }
+
+    fn refuse(&mut self, to: NodeId, ballot: Ballot) {
+        let promised = self.promised.expect("a refusal implies a promise");
+        self.send(to, LogMessage::Nack { ballot, promised });
+    }
+
+    fn send(&mut self, to: NodeId, message: LogMessage) {
+        self.ready.messages.push(LogEnvelope {
+            from: self.id,
+            to,
+            message,
+        });
+    }
+
+    fn broadcast(&mut self, message: LogMessage) {
+        let nodes: Vec<NodeId> = self.config.nodes.iter().collect();
+        for to in nodes {
+            self.send(to, message.clone());
+        }
+    }
+}

@@ -1,0 +1,67 @@
+//! `Ready`: what a node asks its caller to do after an input. Persist, then send.
+
+use crate::log::{Entry, LogEnvelope, Persisted, Slot, Write};
+
+/// An entry the apply walk applied to the state machine.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Applied {
+    /// The slot applied.
+    pub slot: Slot,
+    /// Its entry.
+    pub entry: Entry,
+    /// False when the entry repeats a client request already applied (a retry that reached
+    /// the log twice): the state machine skipped it.
+    pub fresh: bool,
+}
+
+/// The output of a node since its last `Ready`: durable writes, then the messages that may
+/// leave only once those writes are durable, and the entries applied.
+///
+/// **Invariant: persist before send.** A Promise or Accepted that leaves before its write is
+/// durable can un-make a decision: the sender crashes, restarts without the vote, and a later
+/// Phase 1 no longer sees it. So the messages are released only by
+/// [`Ready::into_messages`], which takes the proof that the writes are durable. This includes
+/// the node's messages to itself: a leader's own promise and vote count toward a quorum only
+/// once durable.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+#[must_use]
+pub struct Ready {
+    pub(crate) writes: Vec<Write>,
+    pub(crate) messages: Vec<LogEnvelope>,
+    pub(crate) applied: Vec<Applied>,
+}
+
+impl Ready {
+    /// Whether there is nothing to do.
+    pub fn is_empty(&self) -> bool {
+        self.writes.is_empty() && self.messages.is_empty() && self.applied.is_empty()
+    }
+
+    /// The writes to make durable, in order, before any message leaves.
+    pub fn writes(&self) -> &[Write] {
+        &self.writes
+    }
+
+    /// The messages waiting for the writes, to look at (not to send).
+    pub fn pending_messages(&self) -> &[LogEnvelope] {
+        &self.messages
+    }
+
+    /// The entries applied by the apply walk, in slot order.
+    pub fn applied(&self) -> &[Applied] {
+        &self.applied
+    }
+
+    /// Releases the messages, given the proof that exactly this batch's writes are durable.
+    ///
+    /// # Panics
+    /// If the proof covers a different number of writes: a programming error in the caller.
+    pub fn into_messages(self, persisted: Persisted) -> Vec<LogEnvelope> {
+        assert_eq!(
+            persisted.write_count(),
+            self.writes.len(),
+            "the proof must cover this Ready's writes"
+        );
+        self.messages
+    }
+}

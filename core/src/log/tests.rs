@@ -1,0 +1,504 @@
+//! Tests of the replicated log, driven by a small in-memory cluster; each names the rule it
+//! checks.
+
+use crate::log::{
+    ColocatedNode, DurableRecord, Entry, LogConfig, LogEnvelope, LogMessage, LogRole, Outcome,
+    Persisted, RecordError, Slot, SlotVote, Write, decode, encode,
+};
+use crate::{Ballot, NodeId, NodeSet, Value};
+use std::collections::VecDeque;
+
+fn node(id: u8) -> NodeId {
+    NodeId::new(id).unwrap()
+}
+
+const CLIENT: u8 = 9;
+
+/// Three nodes, their disks, a FIFO network, and the client's inbox.
+struct Cluster {
+    nodes: Vec<ColocatedNode>,
+    disks: Vec<DurableRecord>,
+    network: VecDeque<LogEnvelope>,
+    client_inbox: Vec<(u64, Outcome)>,
+}
+
+impl Cluster {
+    fn new() -> Cluster {
+        let config = LogConfig::new([1, 2, 3].map(node).into_iter().collect());
+        let mut cluster = Cluster {
+            nodes: (1..=3)
+                .map(|id| ColocatedNode::new(node(id), config))
+                .collect(),
+            disks: vec![DurableRecord::default(); 3],
+            network: VecDeque::new(),
+            client_inbox: Vec::new(),
+        };
+        for index in 0..3 {
+            cluster.flush(index);
+        }
+        cluster
+    }
+
+    /// Persist, then send: the only order `Ready` allows.
+    fn flush(&mut self, index: usize) {
+        let ready = self.nodes[index].take_ready();
+        let proof = self.disks[index].persist(ready.writes());
+        self.network.extend(ready.into_messages(proof));
+    }
+
+    fn tick(&mut self, id: u8, times: u32) {
+        for _ in 0..times {
+            let index = usize::from(id - 1);
+            self.nodes[index].tick();
+            self.flush(index);
+        }
+    }
+
+    /// Delivers every message in flight, except those `lose` picks, until none is left.
+    fn settle_losing(&mut self, mut lose: impl FnMut(&LogEnvelope) -> bool) {
+        while let Some(envelope) = self.network.pop_front() {
+            if lose(&envelope) {
+                continue;
+            }
+            if envelope.to == node(CLIENT) {
+                if let LogMessage::Reply { seq, outcome } = envelope.message {
+                    self.client_inbox.push((seq, outcome));
+                }
+                continue;
+            }
+            let index = usize::from(envelope.to.get() - 1);
+            let _ignored = self.nodes[index].handle(&envelope);
+            self.flush(index);
+        }
+    }
+
+    fn settle(&mut self) {
+        self.settle_losing(|_| false);
+    }
+
+    fn client_sends(&mut self, to: u8, message: LogMessage) {
+        self.network.push_back(LogEnvelope {
+            from: node(CLIENT),
+            to: node(to),
+            message,
+        });
+    }
+
+    fn write(&mut self, to: u8, seq: u64, key: &str, value: &str) {
+        let message = LogMessage::Write {
+            seq,
+            key: Value::new(key),
+            value: Value::new(value),
+        };
+        self.client_sends(to, message);
+    }
+
+    fn elect(&mut self, id: u8) {
+        let timeout = self.nodes[0].config().election_timeout_ticks;
+        self.tick(id, timeout);
+        self.settle();
+        assert_eq!(self.nodes[usize::from(id - 1)].role(), LogRole::Leader);
+    }
+}
+
+#[test]
+fn a_leader_is_elected_by_ticks_and_commands_apply_everywhere() {
+    let mut cluster = Cluster::new();
+    cluster.elect(1);
+    for seq in 1..=3 {
+        cluster.write(1, seq, "x", &seq.to_string());
+    }
+    cluster.settle();
+    cluster.tick(1, 1); // the heartbeat carries the commit index to the followers
+    cluster.settle();
+    for node in &cluster.nodes {
+        assert_eq!(node.applied_index(), Slot(3));
+        assert_eq!(
+            node.store().get(&Value::new("x")).map(Value::as_str),
+            Some("3")
+        );
+    }
+    let replies: Vec<u64> = cluster.client_inbox.iter().map(|(seq, _)| *seq).collect();
+    assert_eq!(replies, vec![1, 2, 3], "each write answered once");
+}
+
+#[test]
+fn a_retried_write_applies_once() {
+    // Sessions: (client, seq) names a request, so the retry is answered without a second slot.
+    let mut cluster = Cluster::new();
+    cluster.elect(1);
+    cluster.write(1, 1, "x", "1");
+    cluster.settle();
+    cluster.write(1, 1, "x", "1");
+    cluster.settle();
+    assert_eq!(cluster.nodes[0].chosen_index(), Slot(1));
+    assert_eq!(cluster.client_inbox.len(), 2, "the retry is answered too");
+}
+
+#[test]
+fn slots_are_chosen_out_of_order_and_applied_in_order() {
+    // chosen_index is a contiguous prefix; the apply walk never passes a hole.
+    let mut cluster = Cluster::new();
+    cluster.elect(1);
+    cluster.write(1, 1, "x", "1");
+    cluster.write(1, 2, "x", "2");
+    let slot_one_accept = |envelope: &LogEnvelope| {
+        matches!(envelope.message, LogMessage::Accept { slot: Slot(1), .. })
+            && envelope.to != node(1)
+    };
+    cluster.settle_losing(slot_one_accept);
+    let leader = &cluster.nodes[0];
+    assert!(leader.chosen().contains_key(&Slot(2)));
+    assert_eq!(leader.chosen_index(), Slot(0));
+    assert_eq!(leader.chosen_gap(), Some(Slot(1)));
+    assert_eq!(leader.applied_index(), Slot(0));
+    cluster.tick(1, 1); // the beat sends slot 1's Accept again
+    cluster.settle();
+    assert_eq!(cluster.nodes[0].chosen_gap(), None);
+    assert_eq!(cluster.nodes[0].applied_index(), Slot(2));
+}
+
+#[test]
+fn a_new_leader_re_proposes_reported_slots_and_fills_holes_with_no_ops() {
+    // The recovery duty: P2c per slot for what Promises report, a no-op for what none report.
+    let mut cluster = Cluster::new();
+    cluster.elect(1);
+    cluster.write(1, 1, "x", "a");
+    cluster.write(1, 2, "x", "b");
+    // Slot 1's Accepts reach nobody but N1 itself; slot 2 is chosen by {N1, N2}.
+    let lose = |envelope: &LogEnvelope| {
+        matches!(envelope.message, LogMessage::Accept { slot: Slot(1), .. })
+            && envelope.to != node(1)
+            || envelope.to == node(3) && matches!(envelope.message, LogMessage::Accept { .. })
+    };
+    cluster.settle_losing(lose);
+    assert!(cluster.nodes[0].chosen().contains_key(&Slot(2)));
+    // N1 is gone; N2 times out and leads over {N2, N3}.
+    cluster.nodes.truncate(3);
+    let timeout = cluster.nodes[1].config().election_timeout_ticks;
+    cluster.tick(2, timeout);
+    cluster.settle_losing(|envelope| envelope.to == node(1) || envelope.from == node(1));
+    let leader = &cluster.nodes[1];
+    assert_eq!(leader.role(), LogRole::Leader);
+    assert_eq!(leader.chosen()[&Slot(1)].entry, Entry::Noop);
+    assert!(
+        matches!(&leader.chosen()[&Slot(2)].entry, Entry::Command(command) if command.value.as_str() == "b")
+    );
+    assert_eq!(leader.chosen_gap(), None);
+}
+
+#[test]
+fn ready_releases_messages_only_with_the_proof() {
+    let mut cluster = Cluster::new();
+    cluster.tick(1, 3);
+    cluster.settle();
+    let mut leader = cluster.nodes[0].clone();
+    leader
+        .handle(&LogEnvelope {
+            from: node(CLIENT),
+            to: node(1),
+            message: LogMessage::Write {
+                seq: 1,
+                key: Value::new("k"),
+                value: Value::new("v"),
+            },
+        })
+        .unwrap();
+    let ready = leader.take_ready();
+    assert!(
+        ready.writes().is_empty(),
+        "a leader writes nothing until its own Accept arrives"
+    );
+    assert_eq!(ready.pending_messages().len(), 3);
+    let messages = ready.into_messages(Persisted::by_storage(&[]));
+    assert_eq!(messages.len(), 3);
+}
+
+#[test]
+#[should_panic(expected = "the proof must cover this Ready's writes")]
+fn ready_refuses_a_proof_for_other_writes() {
+    let mut fresh = ColocatedNode::new(
+        node(1),
+        LogConfig::new([1, 2, 3].map(node).into_iter().collect()),
+    );
+    let ready = fresh.take_ready();
+    assert_eq!(ready.writes(), &[Write::Identity(node(1))]);
+    let _ = ready.into_messages(Persisted::by_storage(&[]));
+}
+
+#[test]
+fn a_restart_keeps_promise_votes_and_chosen_prefix_and_rebuilds_the_store() {
+    let mut cluster = Cluster::new();
+    cluster.elect(1);
+    cluster.write(1, 1, "x", "1");
+    cluster.settle();
+    cluster.tick(1, 1);
+    cluster.settle();
+    let config = *cluster.nodes[1].config();
+    let restarted = ColocatedNode::restart(node(2), config, &cluster.disks[1]).unwrap();
+    assert_eq!(restarted.promised(), cluster.nodes[1].promised());
+    assert_eq!(restarted.accepts(), cluster.nodes[1].accepts());
+    assert_eq!(restarted.chosen_index(), Slot(1));
+    assert_eq!(
+        restarted.store().get(&Value::new("x")).map(Value::as_str),
+        Some("1")
+    );
+    assert_eq!(
+        restarted.role(),
+        LogRole::Follower,
+        "leadership is volatile"
+    );
+}
+
+#[test]
+fn a_blank_or_foreign_disk_is_refused() {
+    let config = LogConfig::new([1, 2, 3].map(node).into_iter().collect());
+    let blank = DurableRecord::default();
+    assert_eq!(
+        ColocatedNode::restart(node(2), config, &blank).err(),
+        Some(RecordError::Blank)
+    );
+    let mut foreign = DurableRecord::default();
+    let _ = foreign.persist(&[Write::Identity(node(3))]);
+    assert_eq!(
+        ColocatedNode::restart(node(2), config, &foreign).err(),
+        Some(RecordError::WrongIdentity {
+            expected: node(2),
+            found: node(3)
+        })
+    );
+}
+
+#[test]
+fn a_chosen_entry_overwrites_a_stale_lower_ballot_vote() {
+    // The chosen overwrite rule: after learning slot 1 is chosen, the durable record holds the
+    // chosen entry, so a restart cannot present the stale vote as chosen.
+    let config = LogConfig::new([1, 2, 3].map(node).into_iter().collect());
+    let mut follower = ColocatedNode::new(node(3), config);
+    let stale = SlotVote {
+        ballot: Ballot::new(1, node(1)),
+        entry: Entry::Noop,
+    };
+    let accept = LogMessage::Accept {
+        ballot: stale.ballot,
+        slot: Slot(1),
+        entry: stale.entry.clone(),
+        commit: Slot(0),
+    };
+    follower
+        .handle(&LogEnvelope {
+            from: node(1),
+            to: node(3),
+            message: accept,
+        })
+        .unwrap();
+    let chosen = SlotVote {
+        ballot: Ballot::new(2, node(2)),
+        entry: Entry::Command(crate::log::Command {
+            client: node(CLIENT),
+            seq: 1,
+            key: Value::new("x"),
+            value: Value::new("2"),
+        }),
+    };
+    follower.learn_chosen(Slot(1), chosen.clone());
+    let ready = follower.take_ready();
+    assert!(
+        ready
+            .writes()
+            .contains(&Write::Accept(Slot(1), chosen.clone()))
+    );
+    assert!(ready.writes().contains(&Write::ChosenThrough(Slot(1))));
+    let mut disk = DurableRecord::default();
+    let _ = disk.persist(ready.writes());
+    let restarted = ColocatedNode::restart(node(3), config, &disk).unwrap();
+    assert_eq!(restarted.chosen()[&Slot(1)], chosen);
+}
+
+#[test]
+fn frames_round_trip_and_a_torn_tail_is_discarded() {
+    let vote = SlotVote {
+        ballot: Ballot::new(3, node(2)),
+        entry: Entry::Noop,
+    };
+    let writes = [
+        Write::Identity(node(2)),
+        Write::Promise(Ballot::new(3, node(2))),
+        Write::Accept(Slot(4), vote),
+        Write::ChosenThrough(Slot(4)),
+    ];
+    let mut frames: Vec<Vec<u8>> = writes.iter().map(encode).collect();
+    for (frame, write) in frames.iter().zip(&writes) {
+        assert_eq!(decode(frame).as_ref(), Ok(write));
+    }
+    let last = frames.last_mut().unwrap();
+    last.truncate(last.len() - 1);
+    let (record, torn) = DurableRecord::recover(&frames).unwrap();
+    assert_eq!(torn, 1);
+    assert_eq!(
+        record.chosen_through,
+        Slot(0),
+        "the torn write never happened"
+    );
+    assert_eq!(record.promised, Some(Ballot::new(3, node(2))));
+}
+
+#[test]
+fn a_corrupt_frame_before_the_tail_is_an_error() {
+    let mut frames: Vec<Vec<u8>> = [
+        Write::Identity(node(2)),
+        Write::Promise(Ballot::new(1, node(1))),
+    ]
+    .iter()
+    .map(encode)
+    .collect();
+    frames[0][13] ^= 0x40;
+    assert!(matches!(
+        DurableRecord::recover(&frames),
+        Err(RecordError::Corrupt { index: 0, .. })
+    ));
+}
+
+#[test]
+fn a_read_waits_for_a_quorum_watermark_and_the_apply_walk() {
+    // The read watermark rule: N3 missed slot 1; it may not answer from its own log.
+    let mut cluster = Cluster::new();
+    cluster.elect(1);
+    cluster.write(1, 1, "x", "2");
+    cluster.settle_losing(|envelope| envelope.to == node(3) && envelope.from == node(1));
+    assert_eq!(cluster.nodes[2].applied_index(), Slot(0));
+    cluster.client_inbox.clear();
+    cluster.client_sends(
+        3,
+        LogMessage::Read {
+            seq: 2,
+            key: Value::new("x"),
+        },
+    );
+    cluster.settle();
+    assert!(
+        cluster.client_inbox.is_empty(),
+        "the watermark is 1 and N3 has applied nothing"
+    );
+    assert_eq!(cluster.nodes[2].pending_reads()[0].watermark, Slot(1));
+    cluster.tick(1, 1); // heartbeat, ack, catch-up with the chosen entry
+    cluster.settle();
+    assert_eq!(
+        cluster.client_inbox,
+        vec![(2, Outcome::Read(Some(Value::new("2"))))]
+    );
+}
+
+#[test]
+fn a_follower_refuses_writes_and_names_the_leader() {
+    let mut cluster = Cluster::new();
+    cluster.elect(1);
+    cluster.write(2, 1, "x", "1");
+    cluster.settle();
+    assert_eq!(
+        cluster.client_inbox,
+        vec![(
+            1,
+            Outcome::NotLeader {
+                hint: Some(node(1))
+            }
+        )]
+    );
+}
+
+#[test]
+fn messages_from_strangers_are_ignored() {
+    let config = LogConfig::new([1, 2, 3].map(node).into_iter().collect());
+    let mut follower = ColocatedNode::new(node(2), config);
+    let prepare = LogMessage::Prepare {
+        ballot: Ballot::new(1, node(7)),
+        from_slot: Slot(1),
+    };
+    let result = follower.handle(&LogEnvelope {
+        from: node(7),
+        to: node(2),
+        message: prepare,
+    });
+    assert_eq!(result, Err(crate::Ignored::UnknownSender));
+    let _ = NodeSet::EMPTY;
+}
+
+mod robustness {
+    //! No input panics a node: stale, reordered, duplicated or nonsensical messages from
+    //! members and strangers are ignored or refused.
+    use super::*;
+    use proptest::prelude::*;
+
+    fn message(kind: u8, round: u32, owner: u8, slot: u64, commit: u64) -> LogMessage {
+        let ballot = Ballot::new(round, node(owner));
+        let vote = SlotVote {
+            ballot,
+            entry: Entry::Noop,
+        };
+        match kind % 11 {
+            0 => LogMessage::Prepare {
+                ballot,
+                from_slot: Slot(slot),
+            },
+            1 => LogMessage::Promise {
+                ballot,
+                votes: vec![(Slot(slot), vote)],
+            },
+            2 => LogMessage::Accept {
+                ballot,
+                slot: Slot(slot),
+                entry: Entry::Noop,
+                commit: Slot(commit),
+            },
+            3 => LogMessage::Accepted {
+                ballot,
+                slot: Slot(slot),
+            },
+            4 => LogMessage::Nack {
+                ballot,
+                promised: Ballot::new(round + 1, node(owner)),
+            },
+            5 => LogMessage::Heartbeat {
+                ballot,
+                commit: Slot(commit),
+            },
+            6 => LogMessage::HeartbeatAck {
+                ballot,
+                chosen_index: Slot(commit),
+            },
+            7 => LogMessage::Chosen {
+                entries: vec![(Slot(slot), vote)],
+            },
+            8 => LogMessage::ReadIndexReply {
+                read: slot,
+                highest_accepted: Slot(commit),
+            },
+            9 => LogMessage::Read {
+                seq: slot,
+                key: Value::new("x"),
+            },
+            _ => LogMessage::Write {
+                seq: slot,
+                key: Value::new("x"),
+                value: Value::new("v"),
+            },
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn no_input_panics(inputs in proptest::collection::vec((any::<u8>(), 0u32..4, 1u8..5, 0u64..6, 0u64..6, 1u8..5, any::<bool>()), 0..60)) {
+            let config = LogConfig::new([1, 2, 3].map(node).into_iter().collect());
+            let mut subject = ColocatedNode::new(node(1), config);
+            for (kind, round, owner, slot, commit, from, tick) in inputs {
+                if tick {
+                    subject.tick();
+                }
+                let envelope = LogEnvelope { from: node(from), to: node(1), message: message(kind, round, owner, slot, commit) };
+                let _ = subject.handle(&envelope);
+                let _ = subject.take_ready();
+                prop_assert!(subject.applied_index() <= subject.chosen_index());
+            }
+        }
+    }
+}

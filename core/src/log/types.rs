@@ -1,0 +1,73 @@
+//! The vocabulary of the replicated log: slots, clients, commands and entries.
+
+use crate::{Ballot, NodeId, Value};
+use std::fmt;
+
+/// A position in the log. Slots start at 1; `Slot(0)` means "before the first slot", as in a
+/// `chosen_index` of nothing yet.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+pub struct Slot(pub u64);
+
+impl Slot {
+    /// The slot after this one.
+    pub const fn next(self) -> Slot {
+        Slot(self.0 + 1)
+    }
+}
+
+impl fmt::Display for Slot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// A client's write: set `key` to `value`. `(client, seq)` names the request, so a retry of
+/// the same request is recognised and applied once.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Command {
+    /// The client that asked; clients are nodes of the network too.
+    pub client: NodeId,
+    /// The client's request number; each client numbers its requests 1, 2, 3, ...
+    pub seq: u64,
+    /// The key written.
+    pub key: Value,
+    /// The value written.
+    pub value: Value,
+}
+
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}={} ({}#{})",
+            self.key, self.value, self.client, self.seq
+        )
+    }
+}
+
+/// What a slot holds once decided.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Entry {
+    /// A no-op, proposed by a new leader to fill a slot that no Promise reported.
+    Noop,
+    /// A client's command.
+    Command(Command),
+}
+
+impl fmt::Display for Entry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Entry::Noop => f.write_str("no-op"),
+            Entry::Command(command) => command.fmt(f),
+        }
+    }
+}
+
+/// An acceptor's accepted record for one slot: the highest-ballot entry it voted for there.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct SlotVote {
+    /// The ballot of the vote.
+    pub ballot: Ballot,
+    /// The entry voted for.
+    pub entry: Entry,
+}
