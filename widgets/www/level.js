@@ -59,7 +59,7 @@ export class LevelWidget {
         <div class="pp-stage-column">
           <div class="pp-stage-box"></div>
           <p class="pp-focus-line" aria-live="polite"></p>
-          <p class="pp-legend">${legend()}</p>
+          <p class="pp-legend"></p>
           <div class="pp-controls"></div>
           <ol class="pp-wire-list" aria-label="Messages in flight"></ol>
         </div>
@@ -77,7 +77,7 @@ export class LevelWidget {
         </div>
       </div>`;
     this.parts = {};
-    for (const name of ['stage-box', 'focus-line', 'controls', 'wire-list', 'goal', 'prompt', 'explanation', 'hints', 'counts', 'toggles', 'undo', 'restart', 'steps', 'log']) {
+    for (const name of ['stage-box', 'focus-line', 'controls', 'wire-list', 'goal', 'prompt', 'explanation', 'hints', 'counts', 'toggles', 'undo', 'restart', 'steps', 'log', 'legend']) {
       this.parts[name] = this.root.querySelector(`.pp-${name}`);
     }
     this.root.addEventListener('click', (event) => this.onClick(event));
@@ -91,6 +91,7 @@ export class LevelWidget {
   render() {
     const view = this.view;
     this.parts['stage-box'].innerHTML = renderStage(view);
+    this.parts.legend.innerHTML = legend(view);
     this.parts.goal.innerHTML = goalLine(view.goal);
     this.parts.goal.dataset.status = view.goal.status;
     this.parts.controls.innerHTML = view.controls
@@ -128,7 +129,6 @@ export class LevelWidget {
 
   /** Runs one engine call that returns a view, then redraws; engine errors are shown, not thrown. */
   step(call, focusAfter) {
-    const hadPrompt = Boolean(this.view.prompt);
     try {
       this.view = adaptView(JSON.parse(call()));
     } catch (error) {
@@ -136,13 +136,14 @@ export class LevelWidget {
       return;
     }
     this.render();
-    this.refocus(focusAfter, hadPrompt);
+    this.refocus(focusAfter);
   }
 
-  /** Keeps keyboard play flowing: a new prompt takes focus; otherwise the nearest dot does. */
-  refocus(focusAfter, hadPrompt) {
-    if (!this.root.contains(document.activeElement) && document.activeElement !== document.body) return;
-    if (this.view.prompt && !hadPrompt) {
+  /** Keeps keyboard play flowing: an open prompt holds focus; otherwise the nearest dot does. */
+  refocus(focusAfter) {
+    // Only when the focused element was redrawn away; a button that survived keeps focus.
+    if (document.activeElement && document.activeElement !== document.body) return;
+    if (this.view.prompt) {
       this.root.querySelector('.pp-choice')?.focus();
       return;
     }
@@ -157,6 +158,12 @@ export class LevelWidget {
     this.step(() => this.game.act(JSON.stringify({ kind, message })), message);
   }
 
+  /** Answers the open prompt; focus returns to the wire where the held message was. */
+  answer(index) {
+    const held = this.view.prompt?.message;
+    this.step(() => this.game.answer(index), held ?? undefined);
+  }
+
   undo() {
     if (this.view.can_undo) this.step(() => this.game.undo());
   }
@@ -168,7 +175,7 @@ export class LevelWidget {
     const button = target.closest('button');
     if (!button || button.disabled) return;
     if (button.dataset.action) return this.act(button.dataset.action, Number(button.dataset.msg));
-    if (button.dataset.choice) return this.step(() => this.game.answer(Number(button.dataset.choice)));
+    if (button.dataset.choice) return this.answer(Number(button.dataset.choice));
     if (button.dataset.control) {
       const control = this.view.controls[Number(button.dataset.control)];
       return this.step(() => this.game.act(JSON.stringify(control.action)));
@@ -193,7 +200,7 @@ export class LevelWidget {
       : null;
     if (choice && !event.ctrlKey && !event.metaKey && !event.altKey) {
       event.preventDefault();
-      this.step(() => this.game.answer(choice.index ?? Number(event.key) - 1));
+      this.answer(choice.index ?? Number(event.key) - 1);
       return;
     }
     if (isUndoKey(event)) {
@@ -253,10 +260,18 @@ function errorText(error) {
   return error?.message || String(error);
 }
 
-function legend() {
-  return Object.entries(GLYPHS)
-    .map(([kind, [glyph, name]]) => `<span class="pp-legend-item"><svg viewBox="0 0 20 20" aria-hidden="true" class="pp-dot pp-kind-${kind}"><circle cx="10" cy="10" r="9"/><text x="10" y="13.5" text-anchor="middle" class="pp-dot-glyph">${glyph}</text></svg>${name}</span>`)
-    .join('');
+/** What the dots and boxes mean: every message kind, the slot colours, and who you answer for. */
+function legend(view) {
+  const item = (svg, name) => `<span class="pp-legend-item"><svg viewBox="0 0 20 20" aria-hidden="true">${svg}</svg>${name}</span>`;
+  const dots = Object.entries(GLYPHS).map(([kind, [glyph, name]]) =>
+    item(`<g class="pp-dot pp-kind-${kind}"><circle cx="10" cy="10" r="9"/><text x="10" y="13.5" text-anchor="middle" class="pp-dot-glyph">${glyph}</text></g>`, name));
+  const box = (state, name) => item(`<g class="pp-slot pp-slot-${state}"><rect x="2" y="4" width="16" height="12" rx="2"/></g>`, name);
+  const slots = [box('chosen', 'chosen'), box('undecided', 'undecided')];
+  if (view.nodes.some((node) => node.slots.some((slot) => slot.state === 'hole'))) slots.push(box('hole', 'hole'));
+  const hand = view.nodes.some((node) => node.by_hand)
+    ? [item('<g class="pp-node pp-by-hand"><rect x="2" y="3" width="16" height="14" rx="3"/></g>', 'you answer for it')]
+    : [];
+  return [...dots, ...slots, ...hand].join('');
 }
 
 function goalLine(goal) {

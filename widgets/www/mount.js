@@ -86,7 +86,7 @@ function renderMap(root, book) {
       const done = progress.isPassed(level.id);
       const unlocks = level.unlocks ? `<span class="pp-map-unlocks">Unlocks: ${escape(book.automationLabel(level.unlocks))}</span>` : '';
       return `<li class="pp-map-level${done ? ' pp-map-passed' : ''}" data-level="${escape(level.id)}">
-        <a href="#${escape(level.id)}"><span class="pp-map-mark" aria-hidden="true">${done ? '✓' : ''}</span>${escape(level.title)}</a>${done ? '<span class="pp-map-status">passed</span>' : ''}
+        <a href="#${escape(level.id)}">${done ? '<span class="pp-map-mark" aria-hidden="true">✓</span>' : ''}${escape(level.title)}</a>${done ? '<span class="pp-map-status">passed</span>' : ''}
         <span class="pp-map-teaches">${inline(level.teaches || '')}</span>
         <span class="pp-map-hand"><strong>By hand:</strong> ${inline(level.by_hand || '')}</span>${unlocks}
       </li>`;

@@ -8,7 +8,7 @@
 import { escape } from './text.js';
 
 const WIDTH = 360;
-const NODE_WIDTH = 104;
+const NODE_WIDTH = 110;
 const PROPOSER_HEIGHT = 76;
 const ACCEPTOR_HEIGHT = 58;
 const SLOT_WIDTH = 64;
