@@ -8,6 +8,7 @@
 //! The checkers in [`check`] judge a world after every step.
 
 pub mod check;
+pub mod linearizability;
 mod world;
 
 pub use world::{
