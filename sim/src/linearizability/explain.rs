@@ -69,11 +69,15 @@ impl<'a> Key<'a> {
         &self.register.operations[local]
     }
 
+    /// When the client saw the answer, from the history itself: the search may have given a
+    /// pending write an earlier bound, but a reason speaks of what the clients saw.
+    fn ret(&self, local: usize) -> Option<u64> {
+        self.history.operations()[self.operation(local).global].ret
+    }
+
     /// `a` returned before `b` was called.
     fn precedes(&self, a: usize, b: usize) -> bool {
-        self.operation(a)
-            .ret
-            .is_some_and(|ret| ret < self.operation(b).call)
+        self.ret(a).is_some_and(|ret| ret < self.operation(b).call)
     }
 
     /// E.g. "the write of x = 2 by c1 at steps 25 to 31".
@@ -85,7 +89,7 @@ impl<'a> Key<'a> {
             Action::Write(value) => format!("write of {key} = {}", self.value(value)),
             Action::Read(_) => format!("read of {key}"),
         };
-        let when = match operation.ret {
+        let when = match self.ret(local) {
             Some(ret) if ret == operation.call => format!("at step {ret}"),
             Some(ret) => format!("at steps {} to {ret}", operation.call),
             None => format!("from step {} (never answered)", operation.call),
@@ -160,7 +164,7 @@ impl<'a> Key<'a> {
             .flatten()
             .copied()
             .filter(|&write| self.precedes(write, read))
-            .min_by_key(|&write| (self.operation(write).ret, write))?;
+            .min_by_key(|&write| (self.ret(write), write))?;
         let reason = format!(
             "{} returned nothing, but {} completed before the read began",
             self.describe(read),

@@ -44,6 +44,12 @@
 //! search may place it anywhere after its call; the search succeeds once every operation that
 //! did return has taken effect, and the pending writes not placed by then never took effect.
 //!
+//! Left like that, every pending write is a candidate to the end of the history, and the memo
+//! fills with every subset of them. Two reductions specific to registers, both exact, avoid
+//! this (see `bound_pending_writes`): a pending write whose value no read returned is dropped,
+//! and a pending write that alone wrote a value some read returned must take effect before the
+//! first such read returned, which becomes its return.
+//!
 //! # Limits
 //!
 //! The memo's size is bounded by [`Limits`]. A search that would exceed it stops with
@@ -383,6 +389,8 @@ pub(crate) struct Register {
 }
 
 impl Register {
+    /// Numbers the values, orders the operations by call (so that the set of operations taken
+    /// effect is mostly a prefix, which keeps the memo small) and bounds the pending writes.
     fn new(history: &History, indices: &[usize]) -> Self {
         let mut ids: BTreeMap<Arc<str>, u32> = BTreeMap::new();
         let mut values = Vec::new();
@@ -392,6 +400,8 @@ impl Register {
                 u32::try_from(values.len()).expect("fewer than 2^32 values per key")
             })
         };
+        let mut indices = indices.to_vec();
+        indices.sort_by_key(|&global| (history.operations[global].call, global));
         let operations = indices
             .iter()
             .map(|&global| {
@@ -410,6 +420,7 @@ impl Register {
                 }
             })
             .collect();
+        let operations = bound_pending_writes(operations, values.len());
         Register { operations, values }
     }
 
@@ -420,6 +431,46 @@ impl Register {
             id => self.values[id as usize - 1].to_string(),
         }
     }
+}
+
+/// Two exact reductions for pending writes, without which each pending write stays a candidate
+/// until the end of the history and the memo grows with every subset of them.
+///
+/// 1. A pending write of a value no read returned is dropped: in any legal order that includes
+///    it, no read sits between it and the next write (such a read would return its value), so
+///    taking it out leaves the order legal.
+/// 2. A pending write that is the only write of its value, and whose value some read returned,
+///    must take effect before that read does, hence before the read's return. It is given the
+///    earliest such return (if not before its own call), which only adds orderings every legal
+///    order has anyway: whatever was called after that read returned comes after the read, so
+///    after the write.
+fn bound_pending_writes(operations: Vec<KeyOperation>, value_count: usize) -> Vec<KeyOperation> {
+    let mut writes_of = vec![0usize; value_count + 1];
+    let mut first_read_return: Vec<Option<u64>> = vec![None; value_count + 1];
+    for operation in &operations {
+        match (operation.action, operation.ret) {
+            (Action::Write(value), _) => writes_of[value as usize] += 1,
+            (Action::Read(value), Some(ret)) => {
+                let first = &mut first_read_return[value as usize];
+                *first = Some(first.map_or(ret, |first| first.min(ret)));
+            }
+            (Action::Read(_), None) => unreachable!("pending reads are dropped before"),
+        }
+    }
+    operations
+        .into_iter()
+        .filter_map(|mut operation| {
+            let (Action::Write(value), None) = (operation.action, operation.ret) else {
+                return Some(operation);
+            };
+            let value = value as usize;
+            let read_by = first_read_return[value]?;
+            if writes_of[value] == 1 && read_by >= operation.call {
+                operation.ret = Some(read_by);
+            }
+            Some(operation)
+        })
+        .collect()
 }
 
 /// An operation's place in the merged witness: sorted by point, then key, then place in the

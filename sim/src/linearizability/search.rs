@@ -61,7 +61,7 @@ pub(crate) struct Deepest {
 pub(crate) fn search(operations: &[KeyOperation], memo_bytes_max: usize) -> SearchOutcome {
     let mut events = EventList::new(operations);
     let mut linearized = BitSet::new(operations.len());
-    let mut memo = Memo::new(linearized.words.len(), memo_bytes_max);
+    let mut memo = Memo::new(memo_bytes_max);
     // Each entry: the call event lifted, and the register's state before it took effect.
     let mut stack: Vec<(usize, u32)> = Vec::new();
     let mut deepest = DeepestTracker::default();
@@ -233,9 +233,19 @@ impl EventList {
 
 /// The set of operations that have taken effect, with a hash kept up to date as members come
 /// and go (Zobrist hashing: the XOR of one fixed random word per member).
+///
+/// Operations are numbered in call order, so the set is mostly a run of leading members (the
+/// *floor*) and a few more just above it. The memo stores only the floor and the words from the
+/// floor's word to the last nonzero word, which identify the set because every bit below the
+/// floor is set.
 struct BitSet {
     words: Vec<u64>,
     hash: u64,
+    size: usize,
+    /// Invariant: members `0..floor` are all in the set and `floor` is not.
+    floor: usize,
+    /// Invariant: every word from `words_bound` on is zero.
+    words_bound: usize,
 }
 
 impl BitSet {
@@ -243,19 +253,54 @@ impl BitSet {
         BitSet {
             words: vec![0; size.div_ceil(64)],
             hash: 0,
+            size,
+            floor: 0,
+            words_bound: 0,
         }
     }
 
+    fn contains(&self, member: usize) -> bool {
+        self.words[member / 64] & (1 << (member % 64)) != 0
+    }
+
     fn insert(&mut self, member: usize) {
-        debug_assert_eq!(self.words[member / 64] & (1 << (member % 64)), 0);
+        debug_assert!(!self.contains(member));
         self.words[member / 64] |= 1 << (member % 64);
         self.hash ^= mix(member as u64);
+        self.words_bound = self.words_bound.max(member / 64 + 1);
+        if member == self.floor {
+            self.raise_floor();
+        }
     }
 
     fn remove(&mut self, member: usize) {
-        debug_assert_ne!(self.words[member / 64] & (1 << (member % 64)), 0);
+        debug_assert!(self.contains(member));
         self.words[member / 64] &= !(1 << (member % 64));
         self.hash ^= mix(member as u64);
+        self.floor = self.floor.min(member);
+    }
+
+    /// Moves the floor up past the members above it, a word at a time where it can.
+    fn raise_floor(&mut self) {
+        while self.floor < self.size {
+            let word = self.words[self.floor / 64] >> (self.floor % 64);
+            let ones = word.trailing_ones() as usize;
+            self.floor += ones;
+            if ones == 0 || !self.floor.is_multiple_of(64) {
+                break;
+            }
+        }
+        self.floor = self.floor.min(self.size);
+    }
+
+    /// The words that, with the floor, identify the set.
+    fn tail(&self) -> &[u64] {
+        let start = (self.floor / 64).min(self.words_bound);
+        let mut end = self.words_bound;
+        while end > start && self.words[end - 1] == 0 {
+            end -= 1;
+        }
+        &self.words[start..end]
     }
 }
 
@@ -269,65 +314,77 @@ fn mix(input: u64) -> u64 {
 
 /// Lowe's cache: every configuration (set taken effect, register state) explored so far.
 ///
-/// The sets live back to back in one vector, and the map from a configuration's hash to its
-/// first entry chains entries with equal hashes, so a lookup never allocates and equal hashes
-/// are always told apart by comparing the sets. The map is only asked "seen before?", so its
-/// order never shows.
+/// Each entry is a set's floor and tail (see [`BitSet`]) and a state; the tails live back to
+/// back in one vector. The map from a configuration's hash to its latest entry chains entries
+/// with equal hashes, so a lookup never allocates and equal hashes are always told apart by
+/// comparing the sets. The map is only asked "seen before?", so its order never shows.
 struct Memo {
-    words_per_entry: usize,
-    sets: Vec<u64>,
-    states: Vec<u32>,
-    /// The next entry with the same hash, or `NO_ENTRY`.
-    chain: Vec<usize>,
-    first_by_hash: HashMap<u64, usize, BuildHasherDefault<PassThrough>>,
+    tails: Vec<u64>,
+    entries: Vec<MemoEntry>,
+    latest_by_hash: HashMap<u64, usize, BuildHasherDefault<PassThrough>>,
     bytes_max: usize,
+}
+
+struct MemoEntry {
+    floor: usize,
+    tail_start: usize,
+    tail_len: usize,
+    state: u32,
+    /// The previous entry with the same hash, or `NO_ENTRY`.
+    previous: usize,
 }
 
 const NO_ENTRY: usize = usize::MAX;
 
+/// An estimate of what an entry costs beyond its tail: the entry and its slot in the map.
+const ENTRY_BYTES: usize = std::mem::size_of::<MemoEntry>() + 24;
+
 impl Memo {
-    fn new(words_per_entry: usize, bytes_max: usize) -> Self {
+    fn new(bytes_max: usize) -> Self {
         Memo {
-            words_per_entry,
-            sets: Vec::new(),
-            states: Vec::new(),
-            chain: Vec::new(),
-            first_by_hash: HashMap::default(),
+            tails: Vec::new(),
+            entries: Vec::new(),
+            latest_by_hash: HashMap::default(),
             bytes_max,
         }
     }
 
-    /// An estimate of the memory one entry takes: its set, state, chain link and map slot.
-    fn entry_bytes(&self) -> usize {
-        self.words_per_entry * 8 + 4 + 8 + 24
+    fn bytes(&self) -> usize {
+        self.tails.len() * 8 + self.entries.len() * ENTRY_BYTES
     }
 
     /// Records a configuration; `Ok(false)` if it was there already.
     fn insert(&mut self, set: &BitSet, state: u32) -> Result<bool, String> {
         let hash = set.hash ^ mix(u64::from(state) ^ 0x5157_A7E0_0000_0000);
-        let first = self.first_by_hash.get(&hash).copied().unwrap_or(NO_ENTRY);
-        let mut entry = first;
-        while entry != NO_ENTRY {
-            let start = entry * self.words_per_entry;
-            let stored = &self.sets[start..start + self.words_per_entry];
-            if self.states[entry] == state && stored == set.words.as_slice() {
+        let tail = set.tail();
+        let latest = self.latest_by_hash.get(&hash).copied().unwrap_or(NO_ENTRY);
+        let mut index = latest;
+        while index != NO_ENTRY {
+            let entry = &self.entries[index];
+            let stored = &self.tails[entry.tail_start..entry.tail_start + entry.tail_len];
+            if entry.state == state && entry.floor == set.floor && stored == tail {
                 return Ok(false);
             }
-            entry = self.chain[entry];
+            index = entry.previous;
         }
-        let entries = self.states.len();
-        if (entries + 1) * self.entry_bytes() > self.bytes_max {
+        if self.bytes() + tail.len() * 8 + ENTRY_BYTES > self.bytes_max {
             return Err(format!(
-                "the memo of explored configurations reached {entries} entries of {} bytes, \
-                 the limit of {} bytes",
-                self.entry_bytes(),
+                "the memo of explored configurations reached {} entries in about {} bytes, \
+                 the limit being {} bytes",
+                self.entries.len(),
+                self.bytes(),
                 self.bytes_max
             ));
         }
-        self.sets.extend_from_slice(&set.words);
-        self.states.push(state);
-        self.chain.push(first);
-        self.first_by_hash.insert(hash, entries);
+        self.entries.push(MemoEntry {
+            floor: set.floor,
+            tail_start: self.tails.len(),
+            tail_len: tail.len(),
+            state,
+            previous: latest,
+        });
+        self.tails.extend_from_slice(tail);
+        self.latest_by_hash.insert(hash, self.entries.len() - 1);
         Ok(true)
     }
 }
@@ -402,5 +459,62 @@ impl DeepestTracker {
             state,
             blocked,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_set_is_stored_the_same_way_whatever_the_order_it_was_built_in() {
+        // The memo compares floor and tail, so equal sets must give equal floor and tail.
+        let members = [0, 1, 2, 3, 64, 65, 130];
+        let mut forward = BitSet::new(200);
+        members.iter().for_each(|&member| forward.insert(member));
+        let mut backward = BitSet::new(200);
+        members
+            .iter()
+            .rev()
+            .for_each(|&member| backward.insert(member));
+        let mut detour = BitSet::new(200);
+        [130, 5, 0, 1, 2, 3, 4, 64, 65]
+            .iter()
+            .for_each(|&member| detour.insert(member));
+        [5, 4].iter().for_each(|&member| detour.remove(member));
+        for set in [&backward, &detour] {
+            assert_eq!(
+                (set.floor, set.tail(), set.hash),
+                (4, forward.tail(), forward.hash)
+            );
+        }
+        assert_eq!(forward.tail(), &[0xF, 0b11, 0b100]);
+    }
+
+    #[test]
+    fn the_floor_climbs_whole_words_and_stops_at_the_size() {
+        let mut set = BitSet::new(130);
+        (1..130).for_each(|member| set.insert(member));
+        assert_eq!(set.floor, 0);
+        set.insert(0);
+        // The tail starts at the floor's word, which holds members 128 and 129.
+        assert_eq!((set.floor, set.tail()), (130, &[0b11][..]));
+        set.remove(64);
+        assert_eq!(set.floor, 64);
+        assert_eq!(set.tail(), &[!1, 0b11]);
+    }
+
+    #[test]
+    fn the_memo_tells_apart_states_and_sets_and_knows_repeats() {
+        let mut memo = Memo::new(1 << 20);
+        let mut set = BitSet::new(10);
+        set.insert(3);
+        assert_eq!(memo.insert(&set, 1), Ok(true));
+        assert_eq!(memo.insert(&set, 2), Ok(true));
+        assert_eq!(memo.insert(&set, 1), Ok(false));
+        set.insert(0);
+        assert_eq!(memo.insert(&set, 1), Ok(true));
+        set.remove(0);
+        assert_eq!(memo.insert(&set, 2), Ok(false));
     }
 }

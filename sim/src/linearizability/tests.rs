@@ -153,6 +153,51 @@ fn a_value_seen_then_an_older_value_is_not_linearizable() {
 }
 
 #[test]
+fn a_pending_write_seen_once_must_stay_seen_against_an_older_write() {
+    // The pending write of 1 must take effect before the read that saw it; the write of 2 was
+    // over by then, so a later read of 2 has nothing to explain it. (The pending write is
+    // bounded by that read's return in the search.)
+    assert!(
+        !verdict(vec![
+            write(1, 1, None, "x", "1"),
+            write(2, 2, Some(3), "x", "2"),
+            read(3, 5, Some(6), "x", Some("1")),
+            read(3, 8, Some(9), "x", Some("2")),
+        ])
+        .is_linearizable()
+    );
+    // With the write of 2 concurrent with that read, 2 may come after 1.
+    assert!(
+        verdict(vec![
+            write(1, 1, None, "x", "1"),
+            write(2, 2, Some(7), "x", "2"),
+            read(3, 5, Some(6), "x", Some("1")),
+            read(3, 8, Some(9), "x", Some("2")),
+        ])
+        .is_linearizable()
+    );
+}
+
+#[test]
+fn a_pending_write_of_a_repeated_value_may_take_effect_late() {
+    // Two writes of 1, one pending: the read of 1 may be explained by the completed one, and the
+    // pending one may take effect after the write of 2, so the last read may see 1 again.
+    let verdict = verdict(vec![
+        write(1, 1, Some(2), "x", "1"),
+        write(2, 1, None, "x", "1"),
+        write(3, 3, Some(4), "x", "2"),
+        read(4, 5, Some(6), "x", Some("2")),
+        read(4, 7, Some(8), "x", Some("1")),
+    ]);
+    assert_eq!(
+        verdict,
+        Verdict::Linearizable {
+            order: vec![0, 2, 3, 1, 4]
+        }
+    );
+}
+
+#[test]
 fn a_pending_read_constrains_nothing() {
     // A read that never answered is dropped, whatever its recorded answer.
     let verdict = verdict(vec![
