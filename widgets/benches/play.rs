@@ -1,0 +1,140 @@
+//! Benchmarks of the game engine: how long undo takes as the move log grows (it replays the
+//! log, so it should grow linearly), how long a level takes to mount, and how long a view
+//! takes to build and serialize.
+//!
+//! Run with `cargo bench -p paros-play`. Figures go to stdout; nothing is asserted here.
+
+use paros_play::{Automation, Game, Goal, Level, Memory, Pin, Rules, Run, Stage, View, levels};
+use paros_sim::{Budget, ProposerConfig, WorldConfig};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// A duel with a large retry budget, acceptors played by hand: long logs of real moves.
+struct Endless;
+
+impl Rules for Endless {
+    fn goal(&self, _run: &Run, _memory: &Memory) -> Goal {
+        Goal::Open
+    }
+}
+
+fn endless_world() -> WorldConfig {
+    WorldConfig {
+        acceptor_count: 3,
+        proposers: ["x", "y"]
+            .into_iter()
+            .map(|value| ProposerConfig {
+                value: paros_core::Value::new(value),
+                started: true,
+            })
+            .collect(),
+        silent: paros_core::NodeSet::EMPTY,
+        budget: Budget {
+            retries_per_proposer: 10_000,
+            ..Budget::default()
+        },
+        negative_control: None,
+    }
+}
+
+static ENDLESS: Level = Level {
+    id: "bench/endless-duel",
+    act: 1,
+    title: "Endless duel",
+    briefing: "",
+    by_hand: "",
+    teaches: "",
+    goal: "",
+    chapter: "",
+    scenario: "",
+    unlocks: None,
+    hints: ["", ""],
+    pins: &[
+        Pin {
+            automation: Automation::AcceptorReplies,
+            on: false,
+        },
+        Pin {
+            automation: Automation::P2c,
+            on: true,
+        },
+    ],
+    retry_by_hand: false,
+    stages: &[Stage {
+        title: "",
+        note: "",
+        world: endless_world,
+        prelude: &[],
+    }],
+    solution: &[],
+    solution_unlocked: &[],
+    rules: &Endless,
+};
+
+/// Plays until the log holds at least `moves` moves: each proposer in turn retries and its
+/// Prepares are delivered and answered by hand, then the replies are delivered.
+fn long_game(moves: usize) -> Game {
+    let mut game = Game::with_level(&ENDLESS, &[]).expect("mounts");
+    let mut turn = 0;
+    while game.log().len() < moves {
+        let proposer = if turn % 2 == 0 { "P1" } else { "P2" };
+        turn += 1;
+        if turn > 2 {
+            game.play(&format!("retry {proposer}")).expect("retry");
+        }
+        for acceptor in ["A1", "A2", "A3"] {
+            game.play(&format!("deliver {proposer}->{acceptor} Prepare"))
+                .expect("deliver");
+            let key = game.prompt().expect("by hand").right_key().to_string();
+            game.play(&format!("answer {key}")).expect("answer");
+        }
+        for acceptor in ["A1", "A2", "A3"] {
+            // The reply may be a Promise or a Nack; deliver whichever came back.
+            let _ = game.play(&format!("deliver {acceptor}->{proposer}"));
+        }
+    }
+    game
+}
+
+fn time<T>(iterations: u32, mut work: impl FnMut() -> T) -> Duration {
+    let start = Instant::now();
+    for _ in 0..iterations {
+        black_box(work());
+    }
+    start.elapsed() / iterations
+}
+
+fn main() {
+    println!("undo (replays the whole log), native, release:");
+    for moves in [250, 500, 1000, 2000, 4000] {
+        let game = long_game(moves);
+        let log_len = game.log().len();
+        let per_undo = time(50, || {
+            let mut copy = game.clone();
+            copy.undo().expect("undo");
+            copy
+        });
+        let clone_only = time(50, || game.clone());
+        let undo = per_undo.saturating_sub(clone_only);
+        println!(
+            "  {log_len:>5} moves: {:>8.3} ms per undo, {:>6.0} ns per replayed move",
+            undo.as_secs_f64() * 1e3,
+            undo.as_secs_f64() * 1e9 / log_len as f64
+        );
+    }
+
+    println!("mount (Game::new: stage worlds and preludes) and first view:");
+    for level in levels::ALL {
+        let mount = time(2000, || {
+            Game::with_level(level, level.solution_unlocked).expect("mounts")
+        });
+        let game = Game::with_level(level, level.solution_unlocked).expect("mounts");
+        let view = time(2000, || View::of(&game).to_json());
+        println!(
+            "  {:<32} mount {:>7.1} us, view+json {:>7.1} us",
+            level.id,
+            mount.as_secs_f64() * 1e6,
+            view.as_secs_f64() * 1e6
+        );
+    }
+}

@@ -1,0 +1,620 @@
+//! The game: one level being played, as a log of moves over the World.
+//!
+//! The world is never stored as the truth: it is derived by replaying the log from the
+//! stage's starting world. That makes undo exact (pop a move, replay) and keeps the game
+//! honest: every state the player sees is one the real paros-core reached. What the player has
+//! done *beyond* the current run (mistakes, the tries a level counts, whether it was ever
+//! passed) lives in [`Memory`], which undo and restart leave alone.
+
+use crate::level::{Automation, Change, Goal, Level, Summary};
+use crate::prompt::{self, ByHand, Prompt, PromptKind};
+use crate::script::{self, ScriptStep};
+use crate::{PlayError, levels};
+use paros_core::Message;
+use paros_sim::{Action, Role, Step, World};
+use std::collections::BTreeSet;
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
+/// One entry of the move log.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Move {
+    /// A world action the world took as is.
+    Act(Action),
+    /// A world action held by a prompt: the world is unchanged until a right answer.
+    Hold(Action),
+    /// A right answer, by choice key: applies the held action, or closes a level question.
+    Answer(String),
+    /// The current stage's goal was met; the next stage's world begins.
+    NextStage,
+}
+
+/// What the player asked for: a world action or the next stage.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum GameAction {
+    /// A world action.
+    World(Action),
+    /// Go on to the next stage.
+    NextStage,
+}
+
+/// What is waiting for the player's answer.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+enum Pending {
+    /// A world action held until the player answers for its node.
+    Held(Action),
+    /// A level question.
+    Question(Prompt),
+}
+
+/// The state derived from the log: the stage, its world, the open prompt, the answers given.
+#[derive(Clone, Debug)]
+pub struct Run {
+    stage: usize,
+    world: World,
+    pending: Option<Pending>,
+    /// The prompt of a held action, built once after the log is replayed.
+    held_prompt: Option<Prompt>,
+    /// The right answers of this run, in order: the kind of prompt and the key.
+    answers: Vec<(PromptKind, String)>,
+}
+
+impl Run {
+    fn start(world: &World) -> Run {
+        Run {
+            stage: 0,
+            world: world.clone(),
+            pending: None,
+            held_prompt: None,
+            answers: Vec::new(),
+        }
+    }
+
+    /// The current stage, 0-based.
+    pub fn stage(&self) -> usize {
+        self.stage
+    }
+
+    /// The world of the current stage.
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// The right answers given in this run, in order.
+    pub fn answers(&self) -> &[(PromptKind, String)] {
+        &self.answers
+    }
+
+    /// Whether a prompt is open.
+    pub fn prompt_open(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// Applies one move. Only moves the game itself accepted reach the log, so an error here
+    /// means the log and the level disagree (a level changed under a saved log).
+    fn apply(
+        &mut self,
+        level: &Level,
+        stage_starts: &[World],
+        entry: &Move,
+    ) -> Result<Option<Step>, PlayError> {
+        match entry {
+            Move::Act(action) => self.step(level, action).map(Some),
+            Move::Hold(action) => {
+                self.pending = Some(Pending::Held(*action));
+                self.held_prompt = None;
+                Ok(None)
+            }
+            Move::Answer(key) => match self.pending.take() {
+                Some(Pending::Held(action)) => {
+                    self.held_prompt = None;
+                    self.answers
+                        .push((held_kind(&self.world, &action), key.clone()));
+                    self.step(level, &action).map(Some)
+                }
+                Some(Pending::Question(_)) => {
+                    self.answers.push((PromptKind::Question, key.clone()));
+                    Ok(None)
+                }
+                None => Err(PlayError::NoPrompt),
+            },
+            Move::NextStage => {
+                let next = stage_starts
+                    .get(self.stage + 1)
+                    .ok_or(PlayError::NotEnabled("there is no next stage".into()))?;
+                self.stage += 1;
+                self.world = next.clone();
+                self.pending = None;
+                self.held_prompt = None;
+                Ok(None)
+            }
+        }
+    }
+
+    fn step(&mut self, level: &Level, action: &Action) -> Result<Step, PlayError> {
+        let before = Summary::of(&self.world);
+        let step = self.world.apply(action).map_err(PlayError::Refused)?;
+        let change = Change {
+            before: &before,
+            world: &self.world,
+            action,
+            step: &step,
+        };
+        if let Some(question) = level.rules.question(&change) {
+            self.pending = Some(Pending::Question(question));
+        }
+        Ok(step)
+    }
+
+    /// Builds the prompt of a held action, if one is held and not yet built.
+    fn build_prompt(&mut self) -> Result<(), PlayError> {
+        if let Some(Pending::Held(action)) = &self.pending
+            && self.held_prompt.is_none()
+        {
+            let prompt = prompt::for_action(&self.world, action, ByHand::ALL).ok_or_else(|| {
+                PlayError::NotEnabled(format!("{} opens no prompt", self.world.describe(action)))
+            })?;
+            self.held_prompt = Some(prompt);
+        }
+        Ok(())
+    }
+
+    fn prompt(&self) -> Option<&Prompt> {
+        match &self.pending {
+            Some(Pending::Held(_)) => self.held_prompt.as_ref(),
+            Some(Pending::Question(prompt)) => Some(prompt),
+            None => None,
+        }
+    }
+}
+
+/// The kind of prompt a held action opened, known from the action alone.
+fn held_kind(world: &World, action: &Action) -> PromptKind {
+    match action {
+        Action::Retry(_) => PromptKind::RetryBallot,
+        Action::Deliver(id) => match world.message(*id).map(|message| &message.envelope.message) {
+            Some(Message::Prepare { .. }) => PromptKind::PromiseOrNack,
+            Some(Message::Accept { .. }) => PromptKind::AcceptedOrNack,
+            _ => PromptKind::ChooseValue,
+        },
+        _ => PromptKind::Question,
+    }
+}
+
+/// A wrong answer, kept for the player and for the hints.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Mistake {
+    /// The question asked.
+    pub question: String,
+    /// The answer given.
+    pub answer: String,
+    /// What that answer would have broken.
+    pub explanation: String,
+}
+
+/// What the player has done beyond the current run. Undo and restart keep it.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Memory {
+    /// Every wrong answer, in order.
+    pub mistakes: Vec<Mistake>,
+    /// What right answers recorded (the quorums tried in `act1/quorum-intersection`).
+    pub records: BTreeSet<String>,
+    /// Whether the level's goal was ever reached.
+    pub passed: bool,
+    /// How many moves led into a failed goal.
+    pub failures: u32,
+}
+
+/// What the last call did, for the player.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum OutcomeKind {
+    /// A world action was applied.
+    Applied,
+    /// A move opened a prompt.
+    Prompt,
+    /// A right answer was applied.
+    Right,
+    /// A wrong answer was refused; nothing changed but the mistakes.
+    Wrong,
+    /// A message was delivered and its receiver took no step.
+    Ignored,
+    /// A move was undone.
+    Undone,
+}
+
+/// What the last call did, with a sentence.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Outcome {
+    /// What kind of thing happened.
+    pub kind: OutcomeKind,
+    /// The sentence.
+    pub text: String,
+}
+
+/// One level being played.
+#[derive(Clone, Debug)]
+pub struct Game {
+    level: &'static Level,
+    unlocked: BTreeSet<Automation>,
+    switched_off: BTreeSet<Automation>,
+    /// The world each stage begins with, after its prelude. Invariant: one per stage.
+    stage_starts: Vec<World>,
+    log: Vec<Move>,
+    /// How each move of the log reads. Invariant: as long as `log`.
+    log_text: Vec<String>,
+    run: Run,
+    memory: Memory,
+    outcome: Option<Outcome>,
+}
+
+impl Game {
+    /// Mounts the level with this id, with the automation the player has earned.
+    pub fn new(level_id: &str, unlocked: &[Automation]) -> Result<Game, PlayError> {
+        let level =
+            levels::find(level_id).ok_or_else(|| PlayError::UnknownLevel(level_id.into()))?;
+        Game::with_level(level, unlocked)
+    }
+
+    /// Mounts `level`, with the automation the player has earned.
+    pub fn with_level(level: &'static Level, unlocked: &[Automation]) -> Result<Game, PlayError> {
+        let stage_starts = level
+            .stages
+            .iter()
+            .map(|stage| {
+                let mut world = World::new((stage.world)()).map_err(PlayError::Refused)?;
+                for text in stage.prelude {
+                    let action = script::world_action(&world, text)
+                        .map_err(|why| PlayError::BadStep(format!("prelude {text:?}: {why}")))?;
+                    world.apply(&action).map_err(|refused| {
+                        PlayError::BadStep(format!("prelude {text:?}: {refused}"))
+                    })?;
+                }
+                Ok(world)
+            })
+            .collect::<Result<Vec<World>, PlayError>>()?;
+        let first = stage_starts
+            .first()
+            .ok_or(PlayError::BadStep("a level needs a stage".into()))?;
+        let run = Run::start(first);
+        Ok(Game {
+            level,
+            unlocked: unlocked.iter().copied().collect(),
+            switched_off: BTreeSet::new(),
+            stage_starts,
+            log: Vec::new(),
+            log_text: Vec::new(),
+            run,
+            memory: Memory::default(),
+            outcome: None,
+        })
+    }
+
+    /// The level.
+    pub fn level(&self) -> &'static Level {
+        self.level
+    }
+
+    /// The current run: stage, world, answers.
+    pub fn run(&self) -> &Run {
+        &self.run
+    }
+
+    /// The world now.
+    pub fn world(&self) -> &World {
+        &self.run.world
+    }
+
+    /// The move log of the current run.
+    pub fn log(&self) -> &[Move] {
+        &self.log
+    }
+
+    /// How each move of the log reads, in order.
+    pub fn log_text(&self) -> &[String] {
+        &self.log_text
+    }
+
+    /// What the player has done beyond the current run.
+    pub fn memory(&self) -> &Memory {
+        &self.memory
+    }
+
+    /// What the last call did, if it did something.
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    /// The open prompt, if any.
+    pub fn prompt(&self) -> Option<&Prompt> {
+        self.run.prompt()
+    }
+
+    /// Whether `automation` is on for the next move.
+    pub fn automation_on(&self, automation: Automation) -> bool {
+        match self.level.pin(automation) {
+            Some(on) => on,
+            None => self.unlocked.contains(&automation) && !self.switched_off.contains(&automation),
+        }
+    }
+
+    /// Whether the player has earned `automation`.
+    pub fn unlocked(&self, automation: Automation) -> bool {
+        self.unlocked.contains(&automation)
+    }
+
+    /// Turns an earned, unpinned toggle on or off, from the next move on.
+    pub fn set_automation(&mut self, automation: Automation, on: bool) -> Result<(), PlayError> {
+        if self.level.pin(automation).is_some() {
+            return Err(PlayError::Pinned(automation));
+        }
+        if !self.unlocked.contains(&automation) {
+            return Err(PlayError::Locked(automation));
+        }
+        if on {
+            self.switched_off.remove(&automation);
+        } else {
+            self.switched_off.insert(automation);
+        }
+        self.outcome = None;
+        Ok(())
+    }
+
+    /// The goal as the player sees it: the level's goal on the last stage; on earlier stages
+    /// it stays open (a reached stage offers the next one). Never reached with a prompt open.
+    pub fn goal(&self) -> Goal {
+        if self.run.pending.is_some() {
+            return Goal::Open;
+        }
+        match self.stage_goal() {
+            Goal::Reached if !self.last_stage() => Goal::Open,
+            goal => goal,
+        }
+    }
+
+    /// The goal of the current stage alone.
+    pub fn stage_goal(&self) -> Goal {
+        if self.run.pending.is_some() {
+            return Goal::Open;
+        }
+        self.level.rules.goal(&self.run, &self.memory)
+    }
+
+    fn last_stage(&self) -> bool {
+        self.run.stage + 1 == self.level.stages.len()
+    }
+
+    /// Whether `next-stage` is offered now.
+    pub fn next_stage_open(&self) -> bool {
+        !self.last_stage() && self.stage_goal() == Goal::Reached
+    }
+
+    /// The world actions the player may take now (none while a prompt is open).
+    pub fn enabled(&self) -> Vec<Action> {
+        if self.run.pending.is_some() {
+            return Vec::new();
+        }
+        self.run
+            .world
+            .enabled()
+            .into_iter()
+            .filter(|action| !matches!(action, Action::Amnesia(_)))
+            .collect()
+    }
+
+    /// A 64-bit fingerprint of the stage, the world and the open prompt: equal fingerprints
+    /// show the same stage. Message ids are left out, as in [`World::fingerprint`].
+    pub fn fingerprint(&self) -> u64 {
+        let mut hasher = DefaultHasher::new();
+        self.run.stage.hash(&mut hasher);
+        self.run.world.fingerprint().hash(&mut hasher);
+        self.prompt()
+            .map(|prompt| &prompt.question)
+            .hash(&mut hasher);
+        hasher.finish()
+    }
+
+    /// Takes a world action or goes to the next stage. A delivery to a node played by hand
+    /// (or a retry whose ballot is asked) opens a prompt instead of stepping the node.
+    pub fn act(&mut self, action: GameAction) -> Result<&Outcome, PlayError> {
+        if self.run.pending.is_some() {
+            return Err(PlayError::PromptOpen);
+        }
+        let (entry, text) = match action {
+            GameAction::NextStage => {
+                if !self.next_stage_open() {
+                    return Err(PlayError::NotEnabled(
+                        "the next stage opens when this stage's goal is met".into(),
+                    ));
+                }
+                (Move::NextStage, "next-stage".to_string())
+            }
+            GameAction::World(action) => {
+                self.check_enabled(&action)?;
+                let text = self.run.world.describe(&action);
+                let by_hand = self.by_hand();
+                match prompt::for_action(&self.run.world, &action, by_hand) {
+                    Some(_) => (Move::Hold(action), text),
+                    None => (Move::Act(action), text),
+                }
+            }
+        };
+        let ignored_by = self.receiver_name(&entry);
+        let step = self.run.apply(self.level, &self.stage_starts, &entry)?;
+        self.run.build_prompt()?;
+        self.log.push(entry);
+        self.log_text.push(text.clone());
+        let outcome = match (self.run.prompt(), step) {
+            (Some(prompt), _) => Outcome {
+                kind: OutcomeKind::Prompt,
+                text: prompt.question.clone(),
+            },
+            (
+                None,
+                Some(Step {
+                    ignored: Some(reason),
+                    ..
+                }),
+            ) => Outcome {
+                kind: OutcomeKind::Ignored,
+                text: format!("{} ignored it: {reason}", ignored_by.unwrap_or_default()),
+            },
+            _ => Outcome {
+                kind: OutcomeKind::Applied,
+                text,
+            },
+        };
+        self.after_move();
+        Ok(self.outcome.insert(outcome))
+    }
+
+    /// Answers the open prompt with the choice at `index`. A right answer applies the real
+    /// step; a wrong one changes nothing but the mistakes, and says what it would break.
+    pub fn answer(&mut self, index: usize) -> Result<&Outcome, PlayError> {
+        let prompt = self.prompt().ok_or(PlayError::NoPrompt)?;
+        let choice = prompt
+            .choices
+            .get(index)
+            .ok_or(PlayError::NoSuchChoice(index, prompt.choices.len()))?
+            .clone();
+        if !choice.right {
+            self.memory.mistakes.push(Mistake {
+                question: prompt.question.clone(),
+                answer: choice.label,
+                explanation: choice.explanation.clone(),
+            });
+            return Ok(self.outcome.insert(Outcome {
+                kind: OutcomeKind::Wrong,
+                text: choice.explanation,
+            }));
+        }
+        let record = prompt.record.clone();
+        let entry = Move::Answer(choice.key.clone());
+        self.run.apply(self.level, &self.stage_starts, &entry)?;
+        self.run.build_prompt()?;
+        self.log.push(entry);
+        self.log_text.push(format!("answer {}", choice.label));
+        if let Some(record) = record {
+            self.memory.records.insert(record);
+        }
+        self.after_move();
+        Ok(self.outcome.insert(Outcome {
+            kind: OutcomeKind::Right,
+            text: choice.explanation,
+        }))
+    }
+
+    /// Takes the last move back: the world is rebuilt by replaying the rest of the log.
+    pub fn undo(&mut self) -> Result<&Outcome, PlayError> {
+        let Some(entry) = self.log.pop() else {
+            return Err(PlayError::NothingToUndo);
+        };
+        let text = self.log_text.pop().unwrap_or_default();
+        if let Err(error) = self.replay() {
+            self.log.push(entry);
+            self.log_text.push(text);
+            return Err(error);
+        }
+        Ok(self.outcome.insert(Outcome {
+            kind: OutcomeKind::Undone,
+            text: format!("undid {text}"),
+        }))
+    }
+
+    /// Goes back to the level's beginning, keeping the player's memory.
+    pub fn restart(&mut self) {
+        self.log.clear();
+        self.log_text.clear();
+        self.run = Run::start(&self.stage_starts[0]);
+        self.outcome = None;
+    }
+
+    /// Plays one step of the script language the levels' preludes and solutions are written
+    /// in: a world action (`deliver m3`, `deliver P1->A2 Prepare`, `start P2`, `retry P1`),
+    /// `answer KEY` (a choice's key: `promise`, `x`, `2.P1`, `yes`), `next-stage` or `undo`.
+    pub fn play(&mut self, text: &str) -> Result<&Outcome, PlayError> {
+        match script::parse(&self.run.world, text).map_err(PlayError::BadStep)? {
+            ScriptStep::Answer(key) => {
+                let prompt = self.prompt().ok_or(PlayError::NoPrompt)?;
+                let index = prompt
+                    .choices
+                    .iter()
+                    .position(|choice| choice.key == key)
+                    .ok_or_else(|| PlayError::BadStep(format!("no choice {key:?}")))?;
+                self.answer(index)
+            }
+            ScriptStep::NextStage => self.act(GameAction::NextStage),
+            ScriptStep::Undo => self.undo(),
+            ScriptStep::World(action) => self.act(GameAction::World(action)),
+        }
+    }
+
+    fn replay(&mut self) -> Result<(), PlayError> {
+        let mut run = Run::start(&self.stage_starts[0]);
+        for entry in &self.log {
+            run.apply(self.level, &self.stage_starts, entry)?;
+        }
+        run.build_prompt()?;
+        self.run = run;
+        Ok(())
+    }
+
+    fn by_hand(&self) -> ByHand {
+        ByHand {
+            acceptors: !self.automation_on(Automation::AcceptorReplies),
+            p2c: !self.automation_on(Automation::P2c),
+            retry: self.level.retry_by_hand,
+        }
+    }
+
+    fn check_enabled(&self, action: &Action) -> Result<(), PlayError> {
+        if matches!(action, Action::Amnesia(_)) {
+            return Err(PlayError::NotEnabled(
+                "amnesia is a negative control, not a move".into(),
+            ));
+        }
+        if self.run.world.enabled().contains(action) {
+            return Ok(());
+        }
+        // Not enabled: ask the world on a clone why, so the error says it in the world's words.
+        match self.run.world.clone().apply(action) {
+            Err(refused) => Err(PlayError::Refused(refused)),
+            Ok(_) => Err(PlayError::NotEnabled(format!(
+                "{} is not enabled",
+                self.run.world.describe(action)
+            ))),
+        }
+    }
+
+    fn receiver_name(&self, entry: &Move) -> Option<String> {
+        let Move::Act(Action::Deliver(id)) = entry else {
+            return None;
+        };
+        let message = self.run.world.message(*id)?;
+        Some(self.run.world.name(message.envelope.to))
+    }
+
+    fn after_move(&mut self) {
+        match self.goal() {
+            Goal::Reached => self.memory.passed = true,
+            Goal::Failed(_) => self.memory.failures += 1,
+            Goal::Open => {}
+        }
+    }
+
+    /// Whether the player plays this node by hand on the next move.
+    pub fn node_by_hand(&self, role: Role) -> bool {
+        match role {
+            Role::Acceptor(_) => !self.automation_on(Automation::AcceptorReplies),
+            Role::Proposer(_) => !self.automation_on(Automation::P2c) || self.level.retry_by_hand,
+        }
+    }
+}
+
+impl ByHand {
+    /// Every part by hand: what a held action's prompt is built with.
+    pub const ALL: ByHand = ByHand {
+        acceptors: true,
+        p2c: true,
+        retry: true,
+    };
+}

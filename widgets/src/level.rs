@@ -1,0 +1,246 @@
+//! What a level is: its words, its worlds, its automation pins, its reference solution, and the
+//! rules that judge it (goal, level questions, checklist).
+//!
+//! A level is static data plus a [`Rules`] value, so the registry is a plain slice and a level
+//! costs nothing until a [`Game`](crate::Game) mounts it.
+
+use crate::game::{Memory, Run};
+use crate::prompt::Prompt;
+use paros_sim::{Action, Step, World, WorldConfig};
+use serde::Serialize;
+use std::fmt;
+
+/// A part of a role that the player plays by hand until they earn its automation.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Automation {
+    /// Acceptors answer Prepare and Accept by themselves (the promise and vote rules).
+    AcceptorReplies,
+    /// A proposer fills its Accept by P2c value selection by itself.
+    P2c,
+}
+
+impl Automation {
+    /// Every toggle, in the order the stage lists them.
+    pub const ALL: [Automation; 2] = [Automation::AcceptorReplies, Automation::P2c];
+
+    /// The stable name used in JSON and localStorage: `acceptor-replies`, `p2c`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Automation::AcceptorReplies => "acceptor-replies",
+            Automation::P2c => "p2c",
+        }
+    }
+
+    /// The label beside the toggle.
+    pub fn label(self) -> &'static str {
+        match self {
+            Automation::AcceptorReplies => "Acceptor replies",
+            Automation::P2c => "P2c value selection",
+        }
+    }
+
+    /// The id of the level whose pass earns this toggle.
+    pub fn taught_by(self) -> &'static str {
+        match self {
+            Automation::AcceptorReplies => "act1/be-the-acceptor",
+            Automation::P2c => "act1/adopt-the-value",
+        }
+    }
+
+    /// The toggle with this name, if any.
+    pub fn from_name(name: &str) -> Option<Automation> {
+        Automation::ALL
+            .into_iter()
+            .find(|toggle| toggle.name() == name)
+    }
+}
+
+impl fmt::Display for Automation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Where a level stands, judged after every move.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Goal {
+    /// Not yet reached, not lost.
+    Open,
+    /// The goal predicate holds.
+    Reached,
+    /// The level can no longer be won from here (undo can): the reason says why.
+    Failed(String),
+}
+
+/// One line of a level's checklist: something the level tracks beyond the world.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct ChecklistItem {
+    /// What is to be done, in the player's words.
+    pub label: String,
+    /// Whether it is done.
+    pub done: bool,
+}
+
+/// What changed in one world step, for a level deciding whether to ask a question.
+pub struct Change<'a> {
+    /// The world before the step.
+    pub before: &'a Summary,
+    /// The world after the step.
+    pub world: &'a World,
+    /// The action applied.
+    pub action: &'a Action,
+    /// What the action did.
+    pub step: &'a Step,
+}
+
+/// The few facts of a world that level questions compare across a step, cheap to take.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Summary {
+    /// How many ballots have been chosen.
+    pub chosen_count: usize,
+    /// Whether any proposer had learned a value.
+    pub learned: bool,
+}
+
+impl Summary {
+    /// The summary of `world`.
+    pub fn of(world: &World) -> Summary {
+        Summary {
+            chosen_count: world.chosen().len(),
+            learned: world
+                .proposers()
+                .iter()
+                .any(|proposer| proposer.learned().is_some()),
+        }
+    }
+}
+
+/// The judging half of a level: what it means to win a stage, and what it asks along the way.
+pub trait Rules: Sync {
+    /// The goal of the current stage of `run`. For the last stage this is the level's goal.
+    fn goal(&self, run: &Run, memory: &Memory) -> Goal;
+
+    /// A question to ask after a world step, if this step raises one.
+    fn question(&self, _change: &Change<'_>) -> Option<Prompt> {
+        None
+    }
+
+    /// What the level tracks beyond the world, for the stage's checklist.
+    fn checklist(&self, _run: &Run, _memory: &Memory) -> Vec<ChecklistItem> {
+        Vec::new()
+    }
+}
+
+/// One world of a level: most levels have one stage, a few play several short worlds in turn.
+pub struct Stage {
+    /// A short title (`Nothing reported`).
+    pub title: &'static str,
+    /// One or two sentences of markdown that set the stage.
+    pub note: &'static str,
+    /// The world's configuration.
+    pub world: fn() -> WorldConfig,
+    /// Steps applied before the player arrives, in the script language of
+    /// [`Game::play`](crate::Game::play) (world actions only). The player cannot undo them.
+    pub prelude: &'static [&'static str],
+}
+
+/// How a level sets one automation toggle.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Pin {
+    /// The toggle.
+    pub automation: Automation,
+    /// Whether the level forces it on (`true`) or off (`false`).
+    pub on: bool,
+}
+
+/// A level of paros play.
+pub struct Level {
+    /// The stable id, e.g. `act1/choose-a-value`; `play/#<id>` opens it.
+    pub id: &'static str,
+    /// The act, 1 to 4.
+    pub act: u8,
+    /// The title.
+    pub title: &'static str,
+    /// The briefing, markdown.
+    pub briefing: &'static str,
+    /// What the player does by hand (the level map's words).
+    pub by_hand: &'static str,
+    /// What the level teaches (the level map's words).
+    pub teaches: &'static str,
+    /// The goal, in words.
+    pub goal: &'static str,
+    /// The chapter of the field guide beside this level.
+    pub chapter: &'static str,
+    /// The simulator scenario whose report is shown beside the level.
+    pub scenario: &'static str,
+    /// The automation passing this level earns.
+    pub unlocks: Option<Automation>,
+    /// The hints, shown after the first and the second mistake.
+    pub hints: [&'static str; 2],
+    /// Toggles this level forces on or off, whatever the player has earned.
+    pub pins: &'static [Pin],
+    /// Whether a retry opens a prompt asking for the new ballot.
+    pub retry_by_hand: bool,
+    /// The worlds played in turn. Invariant: at least one.
+    pub stages: &'static [Stage],
+    /// A reference solution in the script language of [`Game::play`](crate::Game::play),
+    /// played from the start with [`Level::solution_unlocked`] earned.
+    pub solution: &'static [&'static str],
+    /// What the reference solution assumes the player has earned.
+    pub solution_unlocked: &'static [Automation],
+    /// The goal, questions and checklist.
+    pub rules: &'static dyn Rules,
+}
+
+impl Level {
+    /// The pin this level puts on `automation`, if any.
+    pub fn pin(&self, automation: Automation) -> Option<bool> {
+        self.pins
+            .iter()
+            .find(|pin| pin.automation == automation)
+            .map(|pin| pin.on)
+    }
+
+    /// The summary the level map and the book generator list.
+    pub fn summary(&self) -> LevelSummary {
+        LevelSummary {
+            id: self.id,
+            act: self.act,
+            title: self.title,
+            by_hand: self.by_hand,
+            teaches: self.teaches,
+            chapter: self.chapter,
+            scenario: self.scenario,
+            unlocks: self.unlocks.map(Automation::name),
+        }
+    }
+}
+
+/// A level as the level map and the book generator see it.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct LevelSummary {
+    /// The stable id.
+    pub id: &'static str,
+    /// The act.
+    pub act: u8,
+    /// The title.
+    pub title: &'static str,
+    /// What the player does by hand.
+    pub by_hand: &'static str,
+    /// What the level teaches.
+    pub teaches: &'static str,
+    /// The chapter beside it.
+    pub chapter: &'static str,
+    /// The simulator scenario beside it.
+    pub scenario: &'static str,
+    /// The automation name passing it earns.
+    pub unlocks: Option<&'static str>,
+}
+
+impl fmt::Debug for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Level")
+            .field("id", &self.id)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,251 @@
+//! `act1/quorum-intersection`: the player picks which acceptors x's Accepts reach and which
+//! acceptors P2's Phase 1 reaches, and tries every Phase-1 quorum in turn.
+//!
+//! Each time P2 completes Phase 1 after x is chosen, the level asks which of P2's promisers
+//! carries x's vote. A right answer records that Phase-1 quorum as tried; the tries live in the
+//! game's memory, so the player undoes between them. The goal is reached when every Phase-1
+//! quorum has been tried: none of them dodges the pivot acceptor.
+
+use super::{WHY_ONE_VALUE_IS_SAFE, phase1_completed_by};
+use crate::game::{Memory, Run};
+use crate::level::{Automation, Change, ChecklistItem, Goal, Level, Pin, Rules, Stage};
+use crate::prompt::{Choice, Prompt};
+use crate::words::{set_name, vote_name};
+use paros_core::{NodeId, NodeSet, QuorumSystem};
+use paros_sim::{Budget, World, WorldConfig};
+
+/// The level.
+pub static LEVEL: Level = Level {
+    id: "act1/quorum-intersection",
+    act: 1,
+    title: "Quorum intersection",
+    briefing: include_str!("quorum_intersection.md"),
+    by_hand: "Pick the Phase-1 and Phase-2 reach sets yourself, and try to dodge the overlap",
+    teaches: "Every Phase-1 quorum meets every Phase-2 quorum; the pivot acceptor is unavoidable",
+    goal: "Try every Phase-1 quorum for P2 after x is chosen, and name the acceptor that carries x",
+    chapter: WHY_ONE_VALUE_IS_SAFE,
+    scenario: "act1-quorum-intersection",
+    unlocks: None,
+    hints: [
+        "A Phase-1 quorum is any two of the three acceptors, and so is a Phase-2 quorum. Two \
+         pairs drawn from three acceptors always share one.",
+        "The acceptor in both quorums voted for x, and its Promise to P2 reports that vote. Look \
+         at what each Promise P2 holds reports.",
+    ],
+    pins: &[
+        Pin {
+            automation: Automation::AcceptorReplies,
+            on: true,
+        },
+        Pin {
+            automation: Automation::P2c,
+            on: true,
+        },
+    ],
+    retry_by_hand: false,
+    stages: &[Stage {
+        title: "x's quorum, then P2's",
+        note: "P1 holds a Phase-1 quorum and has sent Accept(1.P1, x) to all three acceptors. \
+               Choose which of them vote, then start P2.",
+        world,
+        prelude: &[
+            "deliver P1->A1 Prepare",
+            "deliver P1->A2 Prepare",
+            "deliver P1->A3 Prepare",
+            "deliver A1->P1 Promise",
+            "deliver A2->P1 Promise",
+            "deliver A3->P1 Promise",
+        ],
+    }],
+    solution: &[
+        "deliver P1->A1 Accept",
+        "deliver P1->A2 Accept",
+        "start P2",
+        "deliver P2->A1 Prepare",
+        "deliver P2->A2 Prepare",
+        "deliver A1->P2 Promise",
+        "deliver A2->P2 Promise",
+        "answer both",
+        "undo",
+        "undo",
+        "undo",
+        "undo",
+        "deliver P2->A3 Prepare",
+        "deliver A1->P2 Promise",
+        "deliver A3->P2 Promise",
+        "answer A1",
+        "undo",
+        "undo",
+        "undo",
+        "undo",
+        "undo",
+        "deliver P2->A2 Prepare",
+        "deliver P2->A3 Prepare",
+        "deliver A2->P2 Promise",
+        "deliver A3->P2 Promise",
+        "answer A2",
+    ],
+    solution_unlocked: &[],
+    rules: &QuorumIntersection,
+};
+
+fn world() -> WorldConfig {
+    super::world(&["x", "y"], &[true, false], Budget::default())
+}
+
+/// The Phase-1 quorums to try: every minimal majority of the acceptors.
+fn minimal_quorums(world: &World) -> Vec<NodeSet> {
+    let acceptors: Vec<NodeId> = world.config().acceptors().iter().collect();
+    let quorums = world.proposers()[0].quorums();
+    let size = acceptors.len() / 2 + 1;
+    (0u32..1 << acceptors.len())
+        .filter(|mask| mask.count_ones() as usize == size)
+        .map(|mask| {
+            acceptors
+                .iter()
+                .enumerate()
+                .filter(|(index, _)| mask & (1 << index) != 0)
+                .map(|(_, node)| *node)
+                .collect::<NodeSet>()
+        })
+        .filter(|set| quorums.is_phase1_quorum(*set))
+        .collect()
+}
+
+/// How a tried quorum is recorded in the game's memory: `A1+A2`.
+fn record_key(world: &World, quorum: NodeSet) -> String {
+    let names: Vec<String> = quorum.iter().map(|node| world.name(node)).collect();
+    names.join("+")
+}
+
+struct QuorumIntersection;
+
+impl Rules for QuorumIntersection {
+    fn goal(&self, run: &Run, memory: &Memory) -> Goal {
+        if self.checklist(run, memory).iter().all(|item| item.done) {
+            Goal::Reached
+        } else {
+            Goal::Open
+        }
+    }
+
+    fn checklist(&self, run: &Run, memory: &Memory) -> Vec<ChecklistItem> {
+        let world = run.world();
+        minimal_quorums(world)
+            .into_iter()
+            .map(|quorum| ChecklistItem {
+                label: format!("P2's Phase-1 quorum {}", set_name(world, quorum)),
+                done: memory.records.contains(&record_key(world, quorum)),
+            })
+            .collect()
+    }
+
+    /// When a proposer completes Phase 1 above a chosen ballot: which promiser carries x?
+    fn question(&self, change: &Change<'_>) -> Option<Prompt> {
+        let world = change.world;
+        let asker = phase1_completed_by(world, change.step)?;
+        let proposer = world.proposers().iter().find(|p| p.id() == asker)?;
+        let ballot = proposer.ballot()?;
+        let chosen = world
+            .chosen()
+            .into_iter()
+            .find(|votes| votes.ballot < ballot)?;
+        let reports = proposer.promises();
+        let quorum: NodeSet = reports.iter().map(|(node, _)| *node).collect();
+        let carriers: NodeSet = reports
+            .iter()
+            .filter(|(_, vote)| vote.as_ref().is_some_and(|vote| vote.value == chosen.value))
+            .map(|(node, _)| *node)
+            .collect();
+        let (name, at, value) = (
+            world.name(asker),
+            world.ballot_name(chosen.ballot),
+            chosen.value.to_string(),
+        );
+        let (p1, p2) = (set_name(world, quorum), set_name(world, chosen.voters));
+        let report_of = |node: NodeId| {
+            reports
+                .iter()
+                .find(|(reporter, _)| *reporter == node)
+                .and_then(|(_, vote)| vote.as_ref())
+                .map_or_else(|| "no vote".to_string(), |vote| vote_name(world, vote))
+        };
+        let right_key = match carriers.len() {
+            0 => "neither".to_string(),
+            1 => carriers.iter().map(|node| world.name(node)).collect(),
+            _ => "both".to_string(),
+        };
+        let pivot = set_name(world, carriers);
+        let explain_right = format!(
+            "{pivot}: in both quorums. {p2} voted for {value} at {at}; {p1} promised {name}; \
+             they share {pivot}, and its Promise reports ({at}, {value}). Two majorities of \
+             three acceptors always share one, so {name} could not have missed it, and P2c makes \
+             it carry {value}."
+        );
+        let mut choices: Vec<Choice> = quorum
+            .iter()
+            .map(|node| {
+                let key = world.name(node);
+                let explanation = if right_key == key {
+                    explain_right.clone()
+                } else if carriers.contains(node) {
+                    format!(
+                        "{key} does report ({at}, {value}), but not alone: {p1} is {p2} itself, \
+                         so every Promise {name} holds reports it."
+                    )
+                } else {
+                    format!(
+                        "{key} never voted for {at}: its Promise reports {}. The acceptor in both \
+                         {p1} and {p2} is {pivot}.",
+                        report_of(node)
+                    )
+                };
+                Choice {
+                    label: format!("Only {key}"),
+                    right: right_key == key,
+                    explanation,
+                    key,
+                }
+            })
+            .collect();
+        choices.push(Choice {
+            key: "both".into(),
+            label: format!("Both of {p1}"),
+            right: right_key == "both",
+            explanation: if right_key == "both" {
+                explain_right.clone()
+            } else {
+                format!(
+                    "Only {pivot} is in both {p1} and {p2}; the other Promise reports no vote \
+                     for {at}."
+                )
+            },
+        });
+        choices.push(Choice {
+            key: "neither".into(),
+            label: format!("Neither: {name} may propose its own value"),
+            right: right_key == "neither",
+            explanation: format!(
+                "{p1} and {p2} share {pivot}: two majorities of three acceptors always meet. \
+                 {pivot}'s Promise reports ({at}, {value}), so {name} must carry {value}. Had no \
+                 Promise reported it, {name} would propose its own value and a second value could \
+                 be chosen; quorum intersection is what rules that out."
+            ),
+        });
+        let mut prompt = Prompt::question(
+            format!(
+                "{name} completed Phase 1 at {} with Promises from {p1}. {value} was chosen at \
+                 {at} by {p2}. Which of {name}'s promisers carries {value}'s vote?",
+                world.ballot_name(ballot)
+            ),
+            reports
+                .iter()
+                .map(|(node, _)| format!("{} reports {}", world.name(*node), report_of(*node)))
+                .chain([format!("{value} was chosen at {at} by {p2}")])
+                .collect(),
+            choices,
+        );
+        prompt.record = Some(record_key(world, quorum));
+        Some(prompt)
+    }
+}

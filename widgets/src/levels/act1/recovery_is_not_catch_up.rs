@@ -1,0 +1,182 @@
+//! `act1/recovery-is-not-catch-up`: P2 adopts a value that exactly one acceptor accepted and
+//! nothing chose, then says whether that value was chosen before it adopted it.
+//!
+//! P2c is pinned off, so the first prompt is the value of P2's Accept; the second is a level
+//! question asked the moment a value becomes chosen.
+
+use super::WHY_ONE_VALUE_IS_SAFE;
+use crate::game::{Memory, Run};
+use crate::level::{Automation, Change, Goal, Level, Pin, Rules, Stage};
+use crate::prompt::{Choice, Prompt, PromptKind};
+use crate::words::set_name;
+use paros_sim::{Budget, WorldConfig};
+
+/// The level.
+pub static LEVEL: Level = Level {
+    id: "act1/recovery-is-not-catch-up",
+    act: 1,
+    title: "Recovery is not catch-up",
+    briefing: include_str!("recovery_is_not_catch_up.md"),
+    by_hand: "Adopt a value that exactly one acceptor ever accepted and nothing chose",
+    teaches: "Recovery repairs an invariant, not data: it fires when nothing was chosen",
+    goal: "x is chosen through P2, and you can say whether it was chosen before",
+    chapter: WHY_ONE_VALUE_IS_SAFE,
+    scenario: "act1-recovery",
+    unlocks: None,
+    hints: [
+        "P2 sees only its quorum. One reported vote looks the same whether the value was \
+         accepted by that acceptor alone or chosen with an acceptor P2 did not hear from.",
+        "Count the votes for each ballot in the whole world, not in P2's quorum: a value is \
+         chosen when a majority voted for one ballot.",
+    ],
+    pins: &[Pin {
+        automation: Automation::P2c,
+        on: false,
+    }],
+    retry_by_hand: false,
+    stages: &[Stage {
+        title: "One vote, nothing chosen",
+        note: "P1's Accept(1.P1, x) reached A1 alone; its other Accepts were lost and P1 \
+               stopped. P2 has sent Prepare(1.P2) to A1 and A2.",
+        world,
+        prelude: &[
+            "deliver P1->A1 Prepare",
+            "deliver P1->A2 Prepare",
+            "deliver A1->P1 Promise",
+            "deliver A2->P1 Promise",
+            "deliver P1->A1 Accept",
+            "drop P1->A2 Accept",
+            "drop P1->A3 Accept",
+            "drop P1->A3 Prepare",
+            "drop A1->P1 Accepted",
+            "start P2",
+            "drop P2->A3 Prepare",
+        ],
+    }],
+    solution: &[
+        "deliver P2->A1 Prepare",
+        "deliver P2->A2 Prepare",
+        "deliver A1->P2 Promise",
+        "deliver A2->P2 Promise",
+        "answer x",
+        "deliver P2->A1 Accept",
+        "deliver P2->A2 Accept",
+        "answer no",
+        "deliver A1->P2 Accepted",
+        "deliver A2->P2 Accepted",
+    ],
+    solution_unlocked: &[Automation::AcceptorReplies],
+    rules: &Recovery,
+};
+
+fn world() -> WorldConfig {
+    let budget = Budget {
+        drops: 5,
+        ..Budget::default()
+    };
+    super::world(&["x", "y"], &[true, false], budget)
+}
+
+struct Recovery;
+
+impl Rules for Recovery {
+    fn goal(&self, run: &Run, _memory: &Memory) -> Goal {
+        let asked = run
+            .answers()
+            .iter()
+            .any(|(kind, _)| *kind == PromptKind::Question);
+        let learned = run
+            .world()
+            .proposers()
+            .iter()
+            .any(|proposer| proposer.learned().is_some());
+        if asked && learned {
+            Goal::Reached
+        } else {
+            Goal::Open
+        }
+    }
+
+    /// The moment a value becomes chosen: was it chosen before its proposer adopted it?
+    fn question(&self, change: &Change<'_>) -> Option<Prompt> {
+        let world = change.world;
+        if change.before.chosen_count > 0 {
+            return None;
+        }
+        let chosen = world.chosen();
+        let now = chosen.first()?;
+        let earlier: Vec<_> = world
+            .votes()
+            .iter()
+            .filter(|votes| votes.ballot < now.ballot)
+            .collect();
+        let chosen_before = earlier
+            .iter()
+            .any(|votes| chosen.iter().any(|c| c.ballot == votes.ballot));
+        let (value, at, by) = (
+            now.value.to_string(),
+            world.ballot_name(now.ballot),
+            set_name(world, now.voters),
+        );
+        let proposer = world.name(now.ballot.node);
+        let history: Vec<String> = earlier
+            .iter()
+            .map(|votes| {
+                format!(
+                    "votes at {} for {}: {}",
+                    world.ballot_name(votes.ballot),
+                    votes.value,
+                    set_name(world, votes.voters)
+                )
+            })
+            .collect();
+        let lone_votes = history.join("; ");
+        let not_before = format!(
+            "Before {proposer}'s Accept, the only earlier votes were these: {lone_votes}. One \
+             acceptor of three is not a majority, so nothing was chosen: {value} became chosen \
+             only now, at {at}, by {by}."
+        );
+        let yes = if chosen_before {
+            format!("Yes: a majority had already voted for {value} at an earlier ballot.")
+        } else {
+            format!(
+                "{not_before} {proposer} adopted {value} without knowing this: from its quorum it \
+                 could not tell a lone vote from a value chosen with an acceptor it did not hear \
+                 from. Recovery repaired the invariant (P2c); there was no decision to copy."
+            )
+        };
+        let no = if chosen_before {
+            format!("{value} was already chosen at an earlier ballot by a majority.")
+        } else {
+            format!(
+                "Right. {not_before} {proposer} carried {value} because it could not rule out a \
+                 choice, not because there was one: recovery fires exactly when nothing was \
+                 chosen, since it cannot know."
+            )
+        };
+        let mut facts = history;
+        facts.push(format!("votes at {at} for {value}: {by}"));
+        facts.push("a majority of three acceptors is two".to_string());
+        Some(Prompt::question(
+            format!(
+                "{value} is now chosen at {at} by {by}. Was {value} chosen before {proposer} \
+                 adopted it?"
+            ),
+            facts,
+            vec![
+                Choice {
+                    key: "yes".into(),
+                    label: "Yes, it was chosen before".into(),
+                    right: chosen_before,
+                    explanation: yes,
+                },
+                Choice {
+                    key: "no".into(),
+                    label: "No, it is chosen only now".into(),
+                    right: !chosen_before,
+                    explanation: no,
+                },
+            ],
+        ))
+    }
+}

@@ -1,0 +1,80 @@
+//! The wasm-bindgen bindings: the only code the browser calls. JSON strings cross the boundary
+//! both ways (shapes in `widgets/API.md`), and every error becomes a JavaScript `Error` here,
+//! in [`fail`].
+
+use crate::game::Game as Engine;
+use crate::view::{View, automations_json, catalog_json, parse_action, parse_unlocked};
+use crate::{Automation, PlayError};
+use wasm_bindgen::prelude::*;
+
+/// The one place a [`PlayError`] becomes a JavaScript `Error`.
+fn fail(error: PlayError) -> JsError {
+    JsError::new(&error.to_string())
+}
+
+/// Every level, in the order of the level map, as JSON.
+#[wasm_bindgen]
+pub fn catalog() -> String {
+    catalog_json()
+}
+
+/// Every automation toggle the game knows, as JSON.
+#[wasm_bindgen]
+pub fn automations() -> String {
+    automations_json()
+}
+
+/// One level being played.
+#[wasm_bindgen(js_name = Game)]
+pub struct GameHandle {
+    engine: Engine,
+}
+
+#[wasm_bindgen(js_class = Game)]
+impl GameHandle {
+    /// Mounts a level; `unlocked_json` is a JSON array of earned toggle names.
+    #[wasm_bindgen(constructor)]
+    pub fn new(level_id: &str, unlocked_json: &str) -> Result<GameHandle, JsError> {
+        let unlocked = parse_unlocked(unlocked_json).map_err(fail)?;
+        let engine = Engine::new(level_id, &unlocked).map_err(fail)?;
+        Ok(GameHandle { engine })
+    }
+
+    /// The view now.
+    pub fn view(&self) -> String {
+        View::of(&self.engine).to_json()
+    }
+
+    /// Takes an action (`{"kind":"deliver","message":7}`, ...); returns the new view.
+    pub fn act(&mut self, action_json: &str) -> Result<String, JsError> {
+        let action = parse_action(self.engine.world(), action_json).map_err(fail)?;
+        self.engine.act(action).map_err(fail)?;
+        Ok(self.view())
+    }
+
+    /// Answers the open prompt with the choice at `choice_index`; returns the new view.
+    pub fn answer(&mut self, choice_index: usize) -> Result<String, JsError> {
+        self.engine.answer(choice_index).map_err(fail)?;
+        Ok(self.view())
+    }
+
+    /// Takes the last move back; returns the new view.
+    pub fn undo(&mut self) -> Result<String, JsError> {
+        self.engine.undo().map_err(fail)?;
+        Ok(self.view())
+    }
+
+    /// Goes back to the level's beginning; returns the new view.
+    pub fn restart(&mut self) -> String {
+        self.engine.restart();
+        self.view()
+    }
+
+    /// Turns an earned, unpinned toggle on or off; returns the new view.
+    pub fn set_automation(&mut self, name: &str, on: bool) -> Result<String, JsError> {
+        let automation = Automation::from_name(name)
+            .ok_or_else(|| fail(PlayError::BadInput(format!("no toggle named {name:?}"))))?;
+        self.engine.set_automation(automation, on).map_err(fail)?;
+        Ok(self.view())
+    }
+}
