@@ -27,15 +27,15 @@ const fingerprint = (page) => page.locator('.pp-level').getAttribute('data-finge
 const goal = (page) => page.locator('.pp-level').getAttribute('data-goal');
 const moves = async (page) => Number((await page.locator('.pp-counts').textContent()).match(/moves (\d+)/)[1]);
 
-/** Plays choose-a-value to its goal: deliver the oldest deliverable message, answer questions
- *  with the true answer (chosen is a fact about the acceptors' votes, so "yes" once two voted). */
+/** Plays choose-a-value to its goal: deliver the oldest deliverable message, and answer "is x
+ *  chosen yet?" truly: chosen is a fact about the votes, so yes once two of three acceptors'
+ *  slot boxes hold a vote. */
 async function playChooseAValue(page) {
   for (let step = 0; step < 40; step += 1) {
     if ((await goal(page)) === 'reached') return step;
-    const choice = page.locator('.pp-choice');
-    if (await choice.count()) {
-      const right = page.locator('.pp-choice[data-key="yes"]');
-      await ((await right.count()) ? right : choice.first()).click();
+    if (await page.locator('.pp-choice').count()) {
+      const votes = await page.locator('.pp-stage .pp-slot-undecided, .pp-stage .pp-slot-chosen').count();
+      await page.locator(`.pp-choice[data-key="${votes >= 2 ? 'yes' : 'no'}"]`).click();
       continue;
     }
     const dot = page.locator('.pp-dot[tabindex]').first();
@@ -157,6 +157,33 @@ test('the level map shows a passed level after a reload, and reset forgets it', 
   await page.reload();
   await ready(page);
   assert.equal(await entry.getAttribute('class'), 'pp-map-level');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('unlocked automation is offered in later levels, and switching it off is remembered', async () => {
+  const { page, context, errors } = await openPage(browser);
+  await page.goto(level('act1/the-duel'));
+  await ready(page);
+  const replies = page.locator('input[data-automation="acceptor-replies"]');
+  assert.ok(await replies.isDisabled(), 'locked before be-the-acceptor is passed');
+  assert.match(await page.locator('.pp-automation').textContent(), /locked: pass Be the acceptor/);
+  // As if be-the-acceptor had been passed in an earlier visit.
+  await page.evaluate(() => {
+    const progress = { passed: ['act1/be-the-acceptor'], unlocked: ['acceptor-replies'], off: [] };
+    localStorage.setItem('paros-play.progress.v1', JSON.stringify(progress));
+  });
+  await page.reload();
+  await ready(page);
+  assert.ok(await replies.isEnabled(), 'unlocked');
+  assert.ok(await replies.isChecked(), 'an unlocked toggle starts on');
+  assert.equal(await page.locator('.pp-stage .pp-acceptor.pp-by-hand').count(), 0, 'the acceptors answer by themselves');
+  await replies.uncheck();
+  assert.equal(await page.locator('.pp-stage .pp-acceptor.pp-by-hand').count(), 3, 'now you answer for the acceptors');
+  await page.reload();
+  await ready(page);
+  assert.ok(!(await replies.isChecked()), 'the choice survives a reload');
+  assert.equal(await page.locator('.pp-stage .pp-acceptor.pp-by-hand').count(), 3);
   assert.deepEqual(errors, []);
   await context.close();
 });

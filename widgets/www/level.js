@@ -99,7 +99,9 @@ export class LevelWidget {
       .join('');
     this.parts['wire-list'].innerHTML = view.messages.map(wireRow).join('') || '<li class="pp-empty">No message is in flight.</li>';
     this.parts.prompt.innerHTML = promptPanel(view.prompt);
-    this.parts.explanation.innerHTML = outcomeText(view.outcome);
+    // A prompt outcome only repeats the question the prompt panel already asks.
+    const repeats = view.prompt && view.outcome?.kind === 'prompt';
+    this.parts.explanation.innerHTML = repeats ? '' : outcomeText(view.outcome);
     this.parts.steps.innerHTML = stageLine(view.stage) + checklist(view.checklist);
     this.parts.hints.innerHTML = view.hints.length
       ? `<h3>Hints</h3><ul>${view.hints.map((hint) => `<li>${inline(hint)}</li>`).join('')}</ul>`
