@@ -388,9 +388,10 @@ impl Game {
         !self.last_stage() && self.stage_goal() == Goal::Reached
     }
 
-    /// The world actions the player may take now (none while a prompt is open).
+    /// The world actions the player may take now: none while a prompt is open or after the
+    /// goal failed (undo or restart then).
     pub fn enabled(&self) -> Vec<Action> {
-        if self.run.pending.is_some() {
+        if self.run.pending.is_some() || matches!(self.goal(), Goal::Failed(_)) {
             return Vec::new();
         }
         self.run
@@ -419,6 +420,11 @@ impl Game {
         if self.run.pending.is_some() {
             return Err(PlayError::PromptOpen);
         }
+        if let Goal::Failed(_) = self.goal() {
+            return Err(PlayError::NotEnabled(
+                "the goal has failed: undo or restart".into(),
+            ));
+        }
         let (entry, text) = match action {
             GameAction::NextStage => {
                 if !self.next_stage_open() {
@@ -439,8 +445,7 @@ impl Game {
             }
         };
         let ignored_by = self.receiver_name(&entry);
-        let step = self.run.apply(self.level, &self.stage_starts, &entry)?;
-        self.run.build_prompt()?;
+        let step = self.apply_new(&entry)?;
         self.log.push(entry);
         self.log_text.push(text.clone());
         let outcome = match (self.run.prompt(), step) {
@@ -489,8 +494,7 @@ impl Game {
         }
         let record = prompt.record.clone();
         let entry = Move::Answer(choice.key.clone());
-        self.run.apply(self.level, &self.stage_starts, &entry)?;
-        self.run.build_prompt()?;
+        self.apply_new(&entry)?;
         self.log.push(entry);
         self.log_text.push(format!("answer {}", choice.label));
         if let Some(record) = record {
@@ -546,6 +550,19 @@ impl Game {
             ScriptStep::Undo => self.undo(),
             ScriptStep::World(action) => self.act(GameAction::World(action)),
         }
+    }
+
+    /// Applies a move that is not yet in the log. On an error the run is rebuilt from the log,
+    /// so a refused move leaves the game exactly as it was.
+    fn apply_new(&mut self, entry: &Move) -> Result<Option<Step>, PlayError> {
+        let applied = self
+            .run
+            .apply(self.level, &self.stage_starts, entry)
+            .and_then(|step| self.run.build_prompt().map(|()| step));
+        if applied.is_err() {
+            self.replay()?;
+        }
+        applied
     }
 
     fn replay(&mut self) -> Result<(), PlayError> {

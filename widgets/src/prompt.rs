@@ -571,11 +571,12 @@ impl ValueContext<'_> {
                 self.name
             ),
             Some(vote) => format!(
-                "P2c: the highest-ballot vote reported, {}, decides. {} It takes {}'s own choice \
-                 away.",
+                "P2c: the highest-ballot vote reported, {}, decides, and {} carries {value} \
+                 instead of its own {}. {}",
                 vote_name(self.world, vote),
+                self.name,
+                self.own,
                 self.may_be_chosen(vote),
-                self.name
             ),
         }
     }
@@ -614,9 +615,13 @@ impl ValueContext<'_> {
             ));
         }
         text.push_str(&format!(
-            " Sending Accept({}, {value}) could let a quorum choose {value} at {} as well: two \
-             values chosen, and agreement broken.",
-            self.asked, self.asked
+            " Sending Accept({}, {value}) could let {} choose {value} at {} while {} may already \
+             be chosen at {}: two values chosen, and agreement broken.",
+            self.asked,
+            set_name(world, self.quorum),
+            self.asked,
+            vote.value,
+            world.ballot_name(vote.ballot)
         ));
         text
     }

@@ -1,1 +1,108 @@
 //! Unit tests of the engine's pieces; the levels are played end to end in `tests/levels.rs`.
+
+use crate::levels::act1::the_duel::{ballot_dead, livelock};
+use crate::script::{ScriptStep, parse};
+use crate::{Automation, levels};
+use paros_sim::{Action, Budget, MessageId, World, WorldConfig};
+
+fn duel() -> World {
+    World::new(WorldConfig::act1(&["x", "y"])).expect("a world")
+}
+
+#[test]
+fn script_steps_parse_by_route_by_id_and_by_name() {
+    let world = duel();
+    assert_eq!(
+        parse(&world, "deliver P2->A1 Prepare"),
+        Ok(ScriptStep::World(Action::Deliver(MessageId(4))))
+    );
+    assert_eq!(
+        parse(&world, "drop P1->A3 Prepare(1.P1)"),
+        Ok(ScriptStep::World(Action::Drop(MessageId(3))))
+    );
+    assert_eq!(
+        parse(&world, "deliver m2"),
+        Ok(ScriptStep::World(Action::Deliver(MessageId(2))))
+    );
+    let p2 = WorldConfig::act1(&["x", "y"]).proposer_id(1);
+    assert_eq!(
+        parse(&world, "retry P2"),
+        Ok(ScriptStep::World(Action::Retry(p2)))
+    );
+    assert_eq!(
+        parse(&world, " answer 2.P1 "),
+        Ok(ScriptStep::Answer("2.P1".into()))
+    );
+    assert_eq!(parse(&world, "undo"), Ok(ScriptStep::Undo));
+    assert_eq!(parse(&world, "next-stage"), Ok(ScriptStep::NextStage));
+    assert!(
+        parse(&world, "deliver P1->A1 Accept").is_err(),
+        "no Accept is in flight"
+    );
+    assert!(parse(&world, "deliver P1->A1 Prepare(2.P1)").is_err());
+    assert!(parse(&world, "teleport P1").is_err());
+}
+
+#[test]
+fn automation_names_round_trip_and_name_the_level_that_teaches_them() {
+    for toggle in Automation::ALL {
+        assert_eq!(Automation::from_name(toggle.name()), Some(toggle));
+        let teacher = levels::find(toggle.taught_by()).expect("a level");
+        assert_eq!(teacher.unlocks, Some(toggle));
+    }
+    assert_eq!(Automation::from_name("apply-walk"), None);
+}
+
+#[test]
+fn a_ballot_dies_when_a_majority_promised_above_it() {
+    let mut world = duel();
+    let p1_ballot = world.proposers()[0].ballot().unwrap();
+    for text in ["deliver P2->A1 Prepare", "deliver P2->A2 Prepare"] {
+        let Ok(ScriptStep::World(action)) = parse(&world, text) else {
+            panic!("{text}");
+        };
+        assert!(
+            !ballot_dead(&world, p1_ballot),
+            "one promise above is not enough"
+        );
+        world.apply(&action).unwrap();
+    }
+    assert!(ballot_dead(&world, p1_ballot));
+    assert!(!ballot_dead(&world, world.proposers()[1].ballot().unwrap()));
+    assert!(
+        livelock(&world).is_some(),
+        "pre-empted, and no retry is left"
+    );
+
+    let mut config = WorldConfig::act1(&["x", "y"]);
+    config.budget = Budget {
+        retries_per_proposer: 1,
+        ..Budget::default()
+    };
+    let mut with_retries = World::new(config).unwrap();
+    for text in ["deliver P2->A1 Prepare", "deliver P2->A2 Prepare"] {
+        let Ok(ScriptStep::World(action)) = parse(&with_retries, text) else {
+            panic!("{text}");
+        };
+        with_retries.apply(&action).unwrap();
+    }
+    assert_eq!(livelock(&with_retries), None, "P1 may still retry");
+}
+
+#[test]
+fn every_level_mounts_with_a_valid_world_and_prelude() {
+    for level in levels::ALL {
+        for stage in level.stages {
+            let config = (stage.world)();
+            assert!(World::new(config.clone()).is_ok(), "{}", level.id);
+            assert_eq!(config.budget.amnesia, 0, "no negative control in a level");
+        }
+        let game = crate::Game::with_level(level, &[]).expect("mounts");
+        assert_eq!(
+            game.world().budget_left().drops,
+            0,
+            "{}: preludes spend exactly the drops they are given",
+            level.id
+        );
+    }
+}

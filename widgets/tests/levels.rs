@@ -1,49 +1,705 @@
 //! The levels, played end to end: every reference solution reaches its goal, undo is exact,
-//! and every level refuses a wrong answer with an explanation that names the right ballots.
+//! every wrong answer is refused without touching the world and is explained with the prompt's
+//! own ballots, and the JSON the browser reads keeps its shape.
 
-use paros_play::{Game, Goal, OutcomeKind, View, catalog, levels};
+use paros_play::{
+    Automation, Game, GameAction, Goal, OutcomeKind, PlayError, PromptKind, View, catalog,
+    catalog_json, levels, parse_action, parse_unlocked,
+};
+use paros_sim::check;
 
-fn solved(id: &str) -> Game {
+fn mount(id: &str) -> Game {
     let level = levels::find(id).expect("a level");
-    let mut game = Game::with_level(level, level.solution_unlocked).expect("mounts");
-    for step in level.solution {
+    Game::with_level(level, level.solution_unlocked).expect("mounts")
+}
+
+fn play(game: &mut Game, steps: &[&str]) {
+    for step in steps {
         let outcome = game
             .play(step)
-            .unwrap_or_else(|error| panic!("{id}: {step:?}: {error}"))
+            .unwrap_or_else(|error| panic!("{step:?}: {error}"))
             .clone();
         assert_ne!(
             outcome.kind,
             OutcomeKind::Wrong,
-            "{id}: {step:?}: {}",
+            "{step:?}: {}",
             outcome.text
         );
     }
-    game
+}
+
+/// Answers the open prompt with `key` and returns the explanation of the refusal, after
+/// checking that nothing but the mistakes changed.
+fn refused(game: &mut Game, key: &str) -> String {
+    let before = game.fingerprint();
+    let mistakes = game.memory().mistakes.len();
+    let log = game.log().len();
+    let outcome = game
+        .play(&format!("answer {key}"))
+        .expect("answers")
+        .clone();
+    assert_eq!(outcome.kind, OutcomeKind::Wrong, "{key}: {}", outcome.text);
+    assert_eq!(
+        game.fingerprint(),
+        before,
+        "a wrong answer never enters the world"
+    );
+    assert_eq!(game.log().len(), log, "a wrong answer is not a move");
+    assert_eq!(game.memory().mistakes.len(), mistakes + 1);
+    assert!(game.prompt().is_some(), "the prompt stays open");
+    outcome.text
 }
 
 #[test]
-fn every_reference_solution_reaches_its_goal() {
+fn every_reference_solution_reaches_its_goal_without_a_mistake() {
     for level in levels::ALL {
-        let game = solved(level.id);
+        let mut game = mount(level.id);
+        assert_eq!(game.goal(), Goal::Open, "{}", level.id);
+        play(&mut game, level.solution);
         assert_eq!(game.goal(), Goal::Reached, "{}", level.id);
         assert!(game.memory().passed, "{}", level.id);
         assert!(game.memory().mistakes.is_empty(), "{}", level.id);
-        println!("{}: {}", level.id, View::of(&game).to_json().len());
+        assert!(check::safety(game.world()).is_empty(), "{}", level.id);
     }
 }
 
 #[test]
-fn the_catalog_lists_the_six_levels_of_act_one_in_map_order() {
-    let ids: Vec<&str> = catalog().iter().map(|summary| summary.id).collect();
+fn every_reference_solution_answers_at_least_one_prompt() {
+    for level in levels::ALL {
+        assert!(
+            level
+                .solution
+                .iter()
+                .any(|step| step.starts_with("answer ")),
+            "{} asks the player nothing",
+            level.id
+        );
+    }
+}
+
+/// What undo must restore exactly: the world, the prompt, the stage and the message ids.
+fn snapshot(game: &Game) -> (u64, String) {
+    let view = View::of(game);
+    let shown = serde_json::json!({
+        "nodes": serde_json::to_value(&view.nodes).unwrap(),
+        "messages": serde_json::to_value(&view.messages).unwrap(),
+        "controls": serde_json::to_value(&view.controls).unwrap(),
+        "prompt": serde_json::to_value(&view.prompt).unwrap(),
+        "stage": serde_json::to_value(&view.stage).unwrap(),
+        "log": view.log,
+    });
+    (game.fingerprint(), shown.to_string())
+}
+
+#[test]
+fn undo_takes_back_every_move_of_every_solution_exactly() {
+    for level in levels::ALL {
+        let mut game = mount(level.id);
+        let mut before_each_move = Vec::new();
+        for step in level.solution {
+            if *step == "undo" {
+                game.undo().expect("undo");
+                let expected = before_each_move.pop().expect("a move to undo");
+                assert_eq!(snapshot(&game), expected, "{}: undo", level.id);
+            } else {
+                before_each_move.push(snapshot(&game));
+                game.play(step).expect("plays");
+            }
+        }
+        while let Some(expected) = before_each_move.pop() {
+            game.undo().expect("undo");
+            assert_eq!(snapshot(&game), expected, "{}", level.id);
+        }
+        assert_eq!(game.undo().unwrap_err(), PlayError::NothingToUndo);
+        assert!(game.memory().passed, "undo keeps the pass: {}", level.id);
+    }
+}
+
+#[test]
+fn every_wrong_choice_of_every_solution_prompt_is_refused_and_names_a_ballot() {
+    let ballot = |text: &str| {
+        text.split(|c: char| !(c.is_alphanumeric() || c == '.'))
+            .any(|word| {
+                word.split_once('.').is_some_and(|(round, owner)| {
+                    round.parse::<u32>().is_ok() && owner.starts_with('P')
+                })
+            })
+    };
+    for level in levels::ALL {
+        let mut game = mount(level.id);
+        let mut wrong_answers = 0;
+        for step in level.solution {
+            if step.starts_with("answer ") {
+                let prompt = game.prompt().expect("a prompt is open").clone();
+                for choice in prompt.choices.iter().filter(|choice| !choice.right) {
+                    let text = refused(&mut game, &choice.key);
+                    assert!(
+                        ballot(&text),
+                        "{}: {:?} names no ballot: {text}",
+                        level.id,
+                        choice.key
+                    );
+                    wrong_answers += 1;
+                }
+            }
+            game.play(step).expect("plays");
+        }
+        assert!(wrong_answers > 0, "{} refuses nothing", level.id);
+        assert_eq!(
+            game.goal(),
+            Goal::Reached,
+            "mistakes do not block: {}",
+            level.id
+        );
+        assert_eq!(game.memory().mistakes.len(), wrong_answers);
+    }
+}
+
+#[test]
+fn choose_a_value_asks_whether_x_is_chosen_after_each_vote() {
+    let mut game = mount("act1/choose-a-value");
+    play(
+        &mut game,
+        &[
+            "deliver P1->A1 Prepare",
+            "deliver P1->A2 Prepare",
+            "deliver A1->P1 Promise",
+            "deliver A2->P1 Promise",
+            "deliver P1->A1 Accept",
+        ],
+    );
+    let text = refused(&mut game, "yes");
+    assert!(text.contains("Only {A1} has voted for 1.P1"), "{text}");
     assert_eq!(
-        ids,
+        View::of(&game).hints.len(),
+        1,
+        "a hint after the first mistake"
+    );
+    play(&mut game, &["answer no", "deliver P1->A2 Accept"]);
+    let text = refused(&mut game, "no");
+    assert!(text.contains("{A1, A2} voted for 1.P1"), "{text}");
+    assert_eq!(
+        View::of(&game).hints.len(),
+        2,
+        "a second hint after the second"
+    );
+    assert!(
+        game.world().proposers()[0].learned().is_none(),
+        "chosen before learned"
+    );
+}
+
+#[test]
+fn choose_a_value_never_delivers_on_the_silent_acceptors_wire() {
+    let mut game = mount("act1/choose-a-value");
+    let view = View::of(&game);
+    let cut = view
+        .messages
+        .iter()
+        .find(|message| message.to == "A3")
+        .unwrap();
+    assert!(cut.cut && cut.actions.is_empty());
+    let action = parse_action(
+        game.world(),
+        &format!(r#"{{"kind":"deliver","message":{}}}"#, cut.id),
+    );
+    let error = game.act(action.unwrap()).unwrap_err();
+    assert!(error.to_string().contains("cut wire"), "{error}");
+}
+
+#[test]
+fn be_the_acceptor_refuses_a_promise_below_the_one_held() {
+    let mut game = mount("act1/be-the-acceptor");
+    play(
+        &mut game,
+        &[
+            "deliver P2->A1 Prepare",
+            "answer promise",
+            "deliver P1->A1 Prepare",
+        ],
+    );
+    let prompt = game.prompt().unwrap();
+    assert_eq!(prompt.kind, PromptKind::PromiseOrNack);
+    assert!(prompt.facts.contains(&"A1 has promised 1.P2".to_string()));
+    let text = refused(&mut game, "promise");
+    assert!(text.contains("A1 has promised 1.P2, above 1.P1"), "{text}");
+    assert!(
+        text.contains("x at 1.P1") && text.contains("y at 1.P2"),
+        "{text}"
+    );
+}
+
+#[test]
+fn be_the_acceptor_refuses_a_second_promise_to_a_duplicate_prepare() {
+    let mut game = mount("act1/be-the-acceptor");
+    play(
+        &mut game,
+        &[
+            "duplicate P1->A1 Prepare",
+            "deliver P1->A1 Prepare",
+            "answer promise",
+            "deliver P1->A1 Prepare",
+        ],
+    );
+    let text = refused(&mut game, "promise");
+    assert!(text.contains("A1 already promised 1.P1"), "{text}");
+    play(&mut game, &["answer nack"]);
+}
+
+#[test]
+fn be_the_acceptor_votes_at_exactly_the_promise_and_refuses_below_it() {
+    let mut game = mount("act1/be-the-acceptor");
+    play(
+        &mut game,
+        &[
+            "deliver P1->A1 Prepare",
+            "answer promise",
+            "deliver P1->A2 Prepare",
+            "answer promise",
+            "deliver A1->P1 Promise",
+            "deliver A2->P1 Promise",
+            "deliver P1->A1 Accept",
+        ],
+    );
+    let text = refused(&mut game, "nack");
+    assert!(text.contains("A1 promised exactly 1.P1"), "{text}");
+    play(
+        &mut game,
+        &[
+            "answer accepted",
+            "deliver P2->A2 Prepare",
+            "answer promise",
+            "deliver P1->A2 Accept",
+        ],
+    );
+    let text = refused(&mut game, "accepted");
+    assert!(text.contains("A2 has promised 1.P2, above 1.P1"), "{text}");
+    play(&mut game, &["answer nack"]);
+    assert_eq!(game.goal(), Goal::Open, "nothing is chosen yet");
+}
+
+#[test]
+fn adopt_the_value_names_the_quorum_that_may_have_chosen_the_reported_value() {
+    let mut game = mount("act1/adopt-the-value");
+    let solution = game.level().solution;
+    play(&mut game, &solution[..4]);
+    assert_eq!(game.run().stage(), 1);
+    play(
+        &mut game,
+        &["deliver A1->P2 Promise", "deliver A2->P2 Promise"],
+    );
+    let text = refused(&mut game, "y");
+    assert!(
+        text.contains("x may be chosen at 1.P1 by {A1, A3}; A3 is outside your quorum {A1, A2}"),
+        "{text}"
+    );
+    play(
+        &mut game,
+        &[
+            "answer x",
+            "next-stage",
+            "deliver A1->P3 Promise",
+            "deliver A2->P3 Promise",
+        ],
+    );
+    let text = refused(&mut game, "x");
+    assert!(
+        text.contains("y may be chosen at 1.P2 by {A2, A3}"),
+        "{text}"
+    );
+    assert!(text.contains("(1.P1, x) is older than (1.P2, y)"), "{text}");
+}
+
+#[test]
+fn adopt_the_value_opens_the_next_stage_only_when_this_one_is_won() {
+    let mut game = mount("act1/adopt-the-value");
+    assert!(matches!(
+        game.act(GameAction::NextStage),
+        Err(PlayError::NotEnabled(_))
+    ));
+    play(
+        &mut game,
+        &[
+            "deliver A1->P2 Promise",
+            "deliver A2->P2 Promise",
+            "answer y",
+        ],
+    );
+    assert_eq!(game.goal(), Goal::Open, "the level goes on");
+    assert!(game.next_stage_open());
+    let view = View::of(&game);
+    assert!(
+        view.controls
+            .iter()
+            .any(|control| control.label == "Next: One vote reported")
+    );
+    play(&mut game, &["next-stage"]);
+    assert_eq!(View::of(&game).stage.title, "One vote reported");
+}
+
+#[test]
+fn the_duel_asks_for_the_retry_ballot() {
+    let mut game = mount("act1/the-duel");
+    let solution = game.level().solution;
+    play(&mut game, &solution[..5]);
+    let prompt = game.prompt().unwrap();
+    assert_eq!(prompt.kind, PromptKind::RetryBallot);
+    assert_eq!(prompt.right_key(), "2.P1");
+    let text = refused(&mut game, "1.P2");
+    assert!(text.contains("1.P2 belongs to P2"), "{text}");
+    let text = refused(&mut game, "1.P1");
+    assert!(text.contains("1.P1 is not above 1.P2"), "{text}");
+}
+
+/// Each proposer pre-empts the other until every retry is spent.
+const LIVELOCK: &[&str] = &[
+    "deliver P1->A1 Prepare",
+    "deliver P1->A2 Prepare",
+    "deliver P2->A1 Prepare",
+    "deliver P2->A2 Prepare",
+    "retry P1",
+    "answer 2.P1",
+    "deliver P1->A1 Prepare(2.P1)",
+    "deliver P1->A2 Prepare(2.P1)",
+    "retry P2",
+    "answer 2.P2",
+    "deliver P2->A1 Prepare(2.P2)",
+    "deliver P2->A2 Prepare(2.P2)",
+    "retry P1",
+    "answer 3.P1",
+    "deliver P1->A1 Prepare(3.P1)",
+    "deliver P1->A2 Prepare(3.P1)",
+    "retry P2",
+    "answer 3.P2",
+    "deliver P2->A1 Prepare(3.P2)",
+];
+
+#[test]
+fn the_duel_fails_on_livelock_with_safety_held() {
+    let mut game = mount("act1/the-duel");
+    play(&mut game, LIVELOCK);
+    assert_eq!(game.goal(), Goal::Open, "3.P1 still holds A2");
+    play(&mut game, &["deliver P2->A2 Prepare(3.P2)"]);
+    let Goal::Failed(reason) = game.goal() else {
+        panic!("expected a livelock, got {:?}", game.goal());
+    };
+    assert!(
+        reason.starts_with("livelock: every retry is spent"),
+        "{reason}"
+    );
+    assert!(reason.contains("3.P1 was pre-empted by 3.P2"), "{reason}");
+    assert!(
+        reason.ends_with("liveness failed, safety held."),
+        "{reason}"
+    );
+    assert!(check::safety(game.world()).is_empty());
+    assert!(
+        game.enabled().is_empty(),
+        "a failed level takes no more moves"
+    );
+    let view = View::of(&game);
+    assert_eq!(view.goal.status, "failed");
+    assert_eq!(view.hints.len(), 1, "a failure earns a hint");
+    assert!(matches!(
+        game.play("deliver A1->P2 Promise(3.P2)"),
+        Err(PlayError::NotEnabled(_))
+    ));
+    game.undo().unwrap();
+    assert_eq!(game.goal(), Goal::Open, "undo leaves the failed state");
+}
+
+#[test]
+fn quorum_intersection_counts_each_phase1_quorum_once_and_keeps_tries_across_undo() {
+    let mut game = mount("act1/quorum-intersection");
+    let solution = game.level().solution;
+    play(&mut game, &solution[..7]);
+    let text = refused(&mut game, "neither");
+    assert!(
+        text.contains("{A1, A2} and {A1, A2} share A1 and A2"),
+        "{text}"
+    );
+    play(&mut game, &["answer both"]);
+    let done = |game: &Game| {
+        View::of(game)
+            .checklist
+            .iter()
+            .filter(|item| item.done)
+            .count()
+    };
+    assert_eq!(done(&game), 1);
+    play(&mut game, &["undo", "undo", "undo", "undo"]);
+    assert_eq!(done(&game), 1, "tries live in the game, not the world");
+    play(
+        &mut game,
+        &[
+            "deliver P2->A3 Prepare",
+            "deliver A1->P2 Promise",
+            "deliver A3->P2 Promise",
+        ],
+    );
+    let text = refused(&mut game, "A3");
+    assert!(text.contains("A3 never voted for 1.P1"), "{text}");
+    let text = refused(&mut game, "neither");
+    assert!(text.contains("{A1, A3} and {A1, A2} share A1"), "{text}");
+    play(&mut game, &["answer A1"]);
+    assert_eq!(done(&game), 2);
+    assert_eq!(game.goal(), Goal::Open);
+}
+
+#[test]
+fn recovery_asks_whether_the_adopted_value_was_chosen_before() {
+    let mut game = mount("act1/recovery-is-not-catch-up");
+    let solution = game.level().solution;
+    play(&mut game, &solution[..4]);
+    let text = refused(&mut game, "y");
+    assert!(
+        text.contains("x may be chosen at 1.P1 by {A1, A3}; A3 is outside"),
+        "{text}"
+    );
+    play(&mut game, &solution[4..7]);
+    assert_eq!(game.prompt().unwrap().kind, PromptKind::Question);
+    let text = refused(&mut game, "yes");
+    assert!(
+        text.contains("x had only these votes: {A1} at 1.P1"),
+        "{text}"
+    );
+    assert!(
+        text.contains("chosen only now, at 1.P2, by {A1, A2}"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_prompt_blocks_other_moves_until_answered_or_undone() {
+    let mut game = mount("act1/be-the-acceptor");
+    play(&mut game, &["deliver P1->A1 Prepare"]);
+    assert!(game.enabled().is_empty());
+    assert_eq!(
+        game.play("deliver P1->A2 Prepare").unwrap_err(),
+        PlayError::PromptOpen
+    );
+    assert!(
+        View::of(&game)
+            .messages
+            .iter()
+            .all(|message| message.actions.is_empty())
+    );
+    game.undo().unwrap();
+    assert!(game.prompt().is_none());
+    assert_eq!(game.answer(0).unwrap_err(), PlayError::NoPrompt);
+    play(&mut game, &["deliver P1->A1 Prepare"]);
+    assert_eq!(game.answer(7).unwrap_err(), PlayError::NoSuchChoice(7, 2));
+}
+
+#[test]
+fn automation_follows_what_is_earned_and_what_the_level_pins() {
+    let level = levels::find("act1/the-duel").unwrap();
+    let mut by_hand = Game::with_level(level, &[]).unwrap();
+    play(&mut by_hand, &["deliver P1->A1 Prepare"]);
+    assert_eq!(by_hand.prompt().unwrap().kind, PromptKind::PromiseOrNack);
+    assert_eq!(
+        by_hand.set_automation(Automation::AcceptorReplies, true),
+        Err(PlayError::Locked(Automation::AcceptorReplies))
+    );
+
+    let mut earned = Game::with_level(level, &[Automation::AcceptorReplies]).unwrap();
+    play(&mut earned, &["deliver P1->A1 Prepare"]);
+    assert!(earned.prompt().is_none(), "the acceptor answered by itself");
+    earned
+        .set_automation(Automation::AcceptorReplies, false)
+        .unwrap();
+    play(&mut earned, &["deliver P1->A2 Prepare"]);
+    assert!(
+        earned.prompt().is_some(),
+        "switched off, the player answers again"
+    );
+
+    let mut pinned = mount("act1/be-the-acceptor");
+    assert_eq!(
+        pinned.set_automation(Automation::AcceptorReplies, true),
+        Err(PlayError::Pinned(Automation::AcceptorReplies))
+    );
+    let toggle = &View::of(&pinned).automation[0];
+    assert_eq!(
+        (toggle.name, toggle.on, toggle.pinned),
+        ("acceptor-replies", false, Some("off"))
+    );
+}
+
+#[test]
+fn restart_rewinds_the_world_and_keeps_the_players_memory() {
+    let mut game = mount("act1/choose-a-value");
+    let start = game.fingerprint();
+    let solution = game.level().solution;
+    play(&mut game, &solution[..5]);
+    refused(&mut game, "yes");
+    game.restart();
+    assert_eq!(game.fingerprint(), start);
+    assert!(game.log().is_empty());
+    assert_eq!(game.memory().mistakes.len(), 1);
+    assert_eq!(View::of(&game).hints.len(), 1);
+}
+
+#[test]
+fn the_catalog_keeps_the_contract_with_the_book() {
+    let summaries = catalog();
+    let rows: Vec<(&str, &str, &str, Option<&str>)> = summaries
+        .iter()
+        .map(|level| (level.id, level.chapter, level.scenario, level.unlocks))
+        .collect();
+    let how = "How Paxos chooses one value";
+    let why = "Why one value is safe";
+    assert_eq!(
+        rows,
         [
-            "act1/choose-a-value",
-            "act1/be-the-acceptor",
-            "act1/adopt-the-value",
-            "act1/the-duel",
-            "act1/quorum-intersection",
-            "act1/recovery-is-not-catch-up"
+            ("act1/choose-a-value", how, "act1-choose-a-value", None),
+            (
+                "act1/be-the-acceptor",
+                how,
+                "act1-duel",
+                Some("acceptor-replies")
+            ),
+            (
+                "act1/adopt-the-value",
+                why,
+                "act1-adopt-the-value",
+                Some("p2c")
+            ),
+            ("act1/the-duel", how, "act1-duel", None),
+            (
+                "act1/quorum-intersection",
+                why,
+                "act1-quorum-intersection",
+                None
+            ),
+            ("act1/recovery-is-not-catch-up", why, "act1-recovery", None),
         ]
     );
+    assert!(
+        summaries
+            .iter()
+            .all(|level| level.act == 1 && !level.teaches.is_empty())
+    );
+    let json: serde_json::Value = serde_json::from_str(&catalog_json()).unwrap();
+    assert_eq!(json[1]["unlocks"], "acceptor-replies");
+    assert_eq!(json[0]["unlocks"], serde_json::Value::Null);
+}
+
+#[test]
+fn the_view_json_has_the_fields_the_browser_reads() {
+    let mut game = mount("act1/be-the-acceptor");
+    play(&mut game, &["deliver P2->A1 Prepare"]);
+    let json: serde_json::Value = serde_json::from_str(&View::of(&game).to_json()).unwrap();
+    for key in [
+        "level",
+        "stage",
+        "nodes",
+        "messages",
+        "controls",
+        "prompt",
+        "outcome",
+        "goal",
+        "passed",
+        "checklist",
+        "hints",
+        "mistakes",
+        "automation",
+        "chosen",
+        "moves",
+        "can_undo",
+        "log",
+        "fingerprint",
+    ] {
+        assert!(json.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(json["prompt"]["kind"], "promise-or-nack");
+    assert_eq!(json["prompt"]["node"], "A1");
+    assert_eq!(json["prompt"]["choices"][0]["key"], "promise");
+    assert!(
+        json["prompt"]["choices"][0].get("right").is_none(),
+        "the answer is not in the view"
+    );
+    assert_eq!(json["outcome"]["kind"], "prompt");
+    let a1 = &json["nodes"][0];
+    assert_eq!(
+        (a1["name"].as_str(), a1["role"].as_str()),
+        (Some("A1"), Some("acceptor"))
+    );
+    assert_eq!(a1["promised"], serde_json::Value::Null);
+    assert_eq!(a1["slots"][0]["state"], "empty");
+    assert!(
+        a1.get("phase").is_none(),
+        "proposer fields are absent on an acceptor"
+    );
+    let p1 = &json["nodes"][3];
+    assert_eq!(
+        (p1["phase"].as_str(), p1["ballot"].as_str()),
+        (Some("preparing"), Some("1.P1"))
+    );
+    assert_eq!(json["fingerprint"].as_str().unwrap().len(), 16);
+    assert_eq!(json["level"]["briefing"], game.level().briefing);
+}
+
+#[test]
+fn a_chosen_value_turns_the_voters_slot_boxes_green() {
+    let mut game = mount("act1/choose-a-value");
+    let solution = game.level().solution;
+    play(&mut game, solution);
+    let view = View::of(&game);
+    let states: Vec<&str> = view.nodes[..3]
+        .iter()
+        .map(|node| node.slots[0].state)
+        .collect();
+    assert_eq!(states, ["chosen", "chosen", "empty"]);
+    let chosen = view.chosen.unwrap();
+    assert_eq!(
+        (chosen.value.as_str(), chosen.ballot.as_str()),
+        ("x", "1.P1")
+    );
+    assert_eq!(chosen.by, ["A1", "A2"]);
+}
+
+#[test]
+fn bad_input_is_an_error_and_changes_nothing() {
+    let mut game = mount("act1/the-duel");
+    let world = game.world().clone();
+    for json in [
+        "",
+        "{}",
+        r#"{"kind":"teleport"}"#,
+        r#"{"kind":"deliver"}"#,
+        r#"{"kind":"deliver","message":"m1"}"#,
+        r#"{"kind":"start","node":"P9"}"#,
+        r#"{"kind":"deliver","message":1,"extra":true}"#,
+    ] {
+        let error = parse_action(&world, json).unwrap_err();
+        assert!(matches!(error, PlayError::BadInput(_)), "{json}: {error}");
+    }
+    let not_in_flight = parse_action(&world, r#"{"kind":"deliver","message":99}"#).unwrap();
+    assert_eq!(
+        game.act(not_in_flight).unwrap_err().to_string(),
+        "no message m99 is in flight"
+    );
+    let started = parse_action(&world, r#"{"kind":"start","node":"P1"}"#).unwrap();
+    assert!(game.act(started).is_err());
+    let dropped = parse_action(&world, r#"{"kind":"drop","message":1}"#).unwrap();
+    assert_eq!(
+        game.act(dropped).unwrap_err().to_string(),
+        "the drop budget is spent"
+    );
+    assert_eq!(
+        game.fingerprint(),
+        Game::with_level(game.level(), &[]).unwrap().fingerprint()
+    );
+    assert!(game.log().is_empty());
+
+    assert_eq!(
+        Game::new("act9/nowhere", &[]).unwrap_err(),
+        PlayError::UnknownLevel("act9/nowhere".into())
+    );
+    assert_eq!(
+        parse_unlocked(r#"["p2c","warp-drive"]"#).unwrap(),
+        [Automation::P2c]
+    );
+    assert!(parse_unlocked(r#"{"p2c":true}"#).is_err());
 }

@@ -112,6 +112,12 @@ fn minimal_quorums(world: &World) -> Vec<NodeSet> {
         .collect()
 }
 
+/// Names joined with "and", without braces: `A1`, `A1 and A2`.
+fn names_bare(world: &World, set: NodeSet) -> String {
+    let names: Vec<String> = set.iter().map(|node| world.name(node)).collect();
+    names.join(" and ")
+}
+
 /// How a tried quorum is recorded in the game's memory: `A1+A2`.
 fn record_key(world: &World, quorum: NodeSet) -> String {
     let names: Vec<String> = quorum.iter().map(|node| world.name(node)).collect();
@@ -175,13 +181,26 @@ impl Rules for QuorumIntersection {
             1 => carriers.iter().map(|node| world.name(node)).collect(),
             _ => "both".to_string(),
         };
-        let pivot = set_name(world, carriers);
-        let explain_right = format!(
-            "{pivot}: in both quorums. {p2} voted for {value} at {at}; {p1} promised {name}; \
-             they share {pivot}, and its Promise reports ({at}, {value}). Two majorities of \
-             three acceptors always share one, so {name} could not have missed it, and P2c makes \
-             it carry {value}."
-        );
+        let pivot = names_bare(world, carriers);
+        let every_promiser_voted = carriers == quorum;
+        let report_verb = if carriers.len() == 1 {
+            "its Promise reports"
+        } else {
+            "their Promises report"
+        };
+        let explain_right = if every_promiser_voted {
+            format!(
+                "Both: every acceptor of {p1} voted for {value} at {at}, so every Promise {name} \
+                 holds reports ({at}, {value}). Try a Phase-1 quorum that leaves a voter out."
+            )
+        } else {
+            format!(
+                "{pivot}: it is in both {p2}, which voted for {value} at {at}, and {p1}, which \
+                 promised {name}, and its Promise reports ({at}, {value}). Two majorities of \
+                 three acceptors always share one, so {name} could not have missed it, and P2c \
+                 makes it carry {value}."
+            )
+        };
         let mut choices: Vec<Choice> = quorum
             .iter()
             .map(|node| {
@@ -190,8 +209,8 @@ impl Rules for QuorumIntersection {
                     explain_right.clone()
                 } else if carriers.contains(node) {
                     format!(
-                        "{key} does report ({at}, {value}), but not alone: {p1} is {p2} itself, \
-                         so every Promise {name} holds reports it."
+                        "{key} does report ({at}, {value}), but not alone: every acceptor of {p1} \
+                         voted for {value}, so every Promise {name} holds reports it."
                     )
                 } else {
                     format!(
@@ -227,9 +246,9 @@ impl Rules for QuorumIntersection {
             right: right_key == "neither",
             explanation: format!(
                 "{p1} and {p2} share {pivot}: two majorities of three acceptors always meet. \
-                 {pivot}'s Promise reports ({at}, {value}), so {name} must carry {value}. Had no \
-                 Promise reported it, {name} would propose its own value and a second value could \
-                 be chosen; quorum intersection is what rules that out."
+                 {pivot} voted for {value} at {at} and {report_verb} it, so {name} must carry \
+                 {value}. Had no Promise reported it, {name} would propose its own value \
+                 and a second value could be chosen; quorum intersection is what rules that out."
             ),
         });
         let mut prompt = Prompt::question(

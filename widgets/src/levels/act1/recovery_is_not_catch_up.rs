@@ -130,11 +130,21 @@ impl Rules for Recovery {
                 )
             })
             .collect();
-        let lone_votes = history.join("; ");
+        let earlier_votes: Vec<String> = earlier
+            .iter()
+            .map(|votes| {
+                format!(
+                    "{} at {}",
+                    set_name(world, votes.voters),
+                    world.ballot_name(votes.ballot)
+                )
+            })
+            .collect();
         let not_before = format!(
-            "Before {proposer}'s Accept, the only earlier votes were these: {lone_votes}. One \
-             acceptor of three is not a majority, so nothing was chosen: {value} became chosen \
-             only now, at {at}, by {by}."
+            "Before {proposer}'s Accept, {value} had only these votes: {}. No earlier ballot had \
+             a majority of three, so nothing was chosen: {value} became chosen only now, at \
+             {at}, by {by}.",
+            earlier_votes.join(", ")
         );
         let yes = if chosen_before {
             format!("Yes: a majority had already voted for {value} at an earlier ballot.")
@@ -149,9 +159,9 @@ impl Rules for Recovery {
             format!("{value} was already chosen at an earlier ballot by a majority.")
         } else {
             format!(
-                "Right. {not_before} {proposer} carried {value} because it could not rule out a \
-                 choice, not because there was one: recovery fires exactly when nothing was \
-                 chosen, since it cannot know."
+                "{not_before} {proposer} carried {value} because it could not rule out a choice, \
+                 not because there was one: recovery fires exactly when nothing was chosen, \
+                 since it cannot know."
             )
         };
         let mut facts = history;

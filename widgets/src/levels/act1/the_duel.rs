@@ -1,14 +1,14 @@
 //! `act1/the-duel`: two proposers pre-empt each other until the retry budget runs out, unless
 //! the player schedules one of them through.
 //!
-//! The goal fails on a livelock: nothing is chosen, every proposer has spent its retries, and
-//! every proposer's ballot is dead (a majority has promised above it, so it can never gather a
+//! The goal fails on a livelock: nothing is chosen, every proposer has spent its retries, and a
+//! proposer's last ballot is dead (a majority has promised above it, so it can never gather a
 //! quorum again). Safety holds all along; the failure is one of liveness.
 
 use super::HOW_PAXOS_CHOOSES;
 use crate::game::{Memory, Run};
 use crate::level::{Goal, Level, Rules, Stage};
-use paros_core::{Ballot, Phase};
+use paros_core::{Ballot, NodeId, Phase};
 use paros_sim::{Budget, World, WorldConfig};
 
 /// The level.
@@ -83,22 +83,19 @@ pub fn ballot_dead(world: &World, ballot: Ballot) -> bool {
     acceptor_count - above < quorum_size
 }
 
-/// A livelock: nothing chosen, and no proposer can ever get anything chosen again.
-pub fn livelocked(world: &World) -> bool {
-    if !world.chosen().is_empty() {
-        return false;
+/// A livelock, as far as a finite budget can show one: nothing is chosen, every proposer has
+/// spent its retries, and some proposer's last ballot was pre-empted. A real proposer would time
+/// out and retry again, and the duel could go on forever. Returns the pre-empted proposer and
+/// its ballot.
+pub fn livelock(world: &World) -> Option<(NodeId, Ballot)> {
+    if !world.chosen().is_empty() || world.retries_left().iter().any(|left| *left > 0) {
+        return None;
     }
-    world
-        .proposers()
-        .iter()
-        .zip(world.retries_left())
-        .all(|(proposer, retries_left)| {
-            let stuck = match (proposer.phase(), proposer.ballot()) {
-                (Phase::Idle, _) | (_, None) => false,
-                (_, Some(ballot)) => ballot_dead(world, ballot),
-            };
-            stuck && *retries_left == 0
-        })
+    world.proposers().iter().find_map(|proposer| {
+        let ballot = proposer.ballot()?;
+        (proposer.phase() != Phase::Idle && ballot_dead(world, ballot))
+            .then_some((proposer.id(), ballot))
+    })
 }
 
 struct TheDuel;
@@ -108,13 +105,22 @@ impl Rules for TheDuel {
         let world = run.world();
         if !world.chosen().is_empty() {
             Goal::Reached
-        } else if livelocked(world) {
-            Goal::Failed(
-                "livelock: no value was chosen, and none was chosen wrongly; both proposers spent \
-                 their retries, each ballot pre-empted by the other's. Liveness failed, safety \
-                 held."
-                    .to_string(),
-            )
+        } else if let Some((proposer, ballot)) = livelock(world) {
+            let highest = world
+                .acceptors()
+                .iter()
+                .filter_map(|acceptor| acceptor.promised())
+                .max()
+                .unwrap_or(ballot);
+            Goal::Failed(format!(
+                "livelock: every retry is spent and nothing is chosen. {}'s ballot {} was \
+                 pre-empted by {}, and a real {} would time out and retry, pre-empting in turn. \
+                 No value was chosen, and none was chosen wrongly: liveness failed, safety held.",
+                world.name(proposer),
+                world.ballot_name(ballot),
+                world.ballot_name(highest),
+                world.name(proposer)
+            ))
         } else {
             Goal::Open
         }
