@@ -232,6 +232,9 @@ test('the stage fits a phone and a desktop, light and dark (screenshots in tests
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `${name} ${scheme}: no sideways scrolling (${overflow}px too wide)`);
       await page.screenshot({ path: `${SHOTS}be-the-acceptor-${name}-${scheme}.png`, fullPage: true });
+      await page.goto(level('act1/choose-a-value'));
+      await playChooseAValue(page);
+      await page.locator('.pp-level').screenshot({ path: `${SHOTS}choose-a-value-reached-${name}-${scheme}.png` });
       await page.goto(`${server.url}/play/`);
       await ready(page);
       await page.screenshot({ path: `${SHOTS}map-${name}-${scheme}.png`, fullPage: true });

@@ -49,7 +49,7 @@ export class LevelWidget {
         <h2 class="pp-title">${escape(level.title)}</h2>
         ${this.options.inline ? `<a class="pp-open" href="${escape(this.options.playLink(level.id))}">Open in paros play</a>` : ''}
       </header>
-      <details class="pp-briefing" open><summary>Briefing</summary>
+      <details class="pp-briefing"${progress.isPassed(level.id) ? '' : ' open'}><summary>Briefing</summary>
         <div class="pp-briefing-text">${markdown(this.view.level.briefing || level.briefing || '')}</div>
         ${level.by_hand ? `<p class="pp-by-hand"><strong>By hand:</strong> ${inline(level.by_hand)}</p>` : ''}
       </details>
@@ -129,16 +129,20 @@ export class LevelWidget {
     this.parts.goal.insertAdjacentHTML('beforeend', `<span class="pp-passed">Level passed.${escape(unlockedText)}${nextLink}</span>`);
   }
 
-  /** Runs one engine call that returns a view, then redraws; engine errors are shown, not thrown. */
+  /** Runs one engine call that returns a view, then redraws. An engine error changes nothing
+   *  in the game: the last view is drawn again (undoing, say, a checkbox's own flip) and the
+   *  error is shown in its place. Returns whether the call succeeded. */
   step(call, focusAfter) {
+    let failure = null;
     try {
       this.view = adaptView(JSON.parse(call()));
     } catch (error) {
-      this.parts.explanation.innerHTML = `<p class="pp-error">${escape(errorText(error))}</p>`;
-      return;
+      failure = errorText(error);
     }
     this.render();
+    if (failure) this.parts.explanation.innerHTML = `<p class="pp-error">${escape(failure)}</p>`;
     this.refocus(focusAfter);
+    return !failure;
   }
 
   /** Keeps keyboard play flowing: an open prompt holds focus; otherwise the nearest dot does. */
@@ -215,8 +219,8 @@ export class LevelWidget {
     const box = event.target.closest('input[data-automation]');
     if (!box) return;
     const name = box.dataset.automation;
-    progress.setToggle(name, box.checked);
-    this.step(() => this.game.set_automation(name, box.checked));
+    const on = box.checked;
+    if (this.step(() => this.game.set_automation(name, on))) progress.setToggle(name, on);
   }
 
   /** Names the message under the pointer or focus, in words, below the stage. */
@@ -226,8 +230,10 @@ export class LevelWidget {
     for (const item of this.root.querySelectorAll('.pp-lit')) item.classList.remove('pp-lit');
     const message = holder && this.view.messages.find((item) => item.id === Number(holder.dataset.msg));
     if (!message) {
-      line.textContent = this.view.messages.some((item) => item.actions.length)
-        ? 'Click a dot to deliver its message; the list below can also drop or duplicate.'
+      const actions = new Set(this.view.messages.flatMap((item) => item.actions));
+      const faults = ['drop', 'duplicate'].filter((kind) => actions.has(kind)).join(' or ');
+      line.textContent = actions.has('deliver')
+        ? `Click a dot to deliver its message${faults ? `; the list below can also ${faults} it` : ''}.`
         : '';
       return;
     }

@@ -154,9 +154,11 @@ function drawNode(node, place, asking) {
     text(left + 8, place.y + 17, node.name, 'pp-node-name', 'start'),
     text(left + 8 + 8 * node.name.length + 6, place.y + 17, node.silent ? 'silent' : node.role, 'pp-node-role', 'start'),
   ];
-  nodeLines(node).forEach((content, index) => {
-    if (content) parts.push(text(left + 8, place.y + 36 + 15 * index, content, 'pp-node-line', 'start'));
-  });
+  nodeLines(node)
+    .filter(Boolean)
+    .forEach((content, index) => {
+      parts.push(text(left + 8, place.y + 36 + 15 * index, content, 'pp-node-line', 'start'));
+    });
   parts.push('</g>');
   if (node.role !== 'proposer') parts.push(slotColumn(node, place));
   return parts.join('');
