@@ -59,64 +59,182 @@ pub(crate) struct Deepest {
 
 /// Searches for a legal order of one key's operations.
 pub(crate) fn search(operations: &[KeyOperation], memo_bytes_max: usize) -> SearchOutcome {
-    let mut events = EventList::new(operations);
-    let mut linearized = BitSet::new(operations.len());
-    let mut memo = Memo::new(memo_bytes_max);
-    // Each entry: the call event lifted, and the register's state before it took effect.
-    let mut stack: Vec<(usize, u32)> = Vec::new();
-    let mut deepest = DeepestTracker::default();
-    let mut state = 0;
-    // Once every returned operation has taken effect, the pending writes left over never did.
-    let mut returned_left = operations
-        .iter()
-        .filter(|operation| operation.ret.is_some())
-        .count();
-    let mut node = events.first();
+    let mut search = Search::new(operations, memo_bytes_max);
+    let mut node = search.events.first();
+    // Whether `node` is the start of a configuration just reached.
+    let mut fresh = true;
     loop {
-        if returned_left == 0 {
-            let order = stack
-                .iter()
-                .map(|&(call, _)| events.operation(call))
-                .collect();
-            return SearchOutcome::Linearizable(order);
+        if search.returned_left == 0 {
+            return SearchOutcome::Linearizable(search.order());
         }
-        match events.event(node) {
-            Event::End | Event::PendingReturn => {
-                unreachable!("a returned operation is left, so a real return comes first")
+        let taken = if fresh && let Some(read) = search.matching_read() {
+            // A forced move: if the configuration after it was explored before, this one
+            // fails too, without trying anything else.
+            match search.take(read, true) {
+                Ok(false) => None,
+                taken => Some(taken),
             }
-            Event::Call(operation) => {
-                if let Some(after) = operations[operation].action.apply(state) {
-                    linearized.insert(operation);
-                    match memo.insert(&linearized, after) {
-                        Err(reason) => return SearchOutcome::TooLarge(reason),
-                        Ok(true) => {
-                            stack.push((node, state));
-                            state = after;
-                            returned_left -= usize::from(operations[operation].ret.is_some());
-                            events.lift(node);
-                            deepest.pushed(&stack);
-                            node = events.first();
-                            continue;
-                        }
-                        Ok(false) => linearized.remove(operation),
-                    }
+        } else {
+            match search.events.event(node) {
+                Event::End | Event::PendingReturn => {
+                    unreachable!("a returned operation is left, so a real return comes first")
                 }
-                node = events.next(node);
+                Event::Call(_) => Some(search.take(node, false)),
+                Event::Return(_) => None,
             }
-            Event::Return(_) => {
-                let Some((call, before)) = stack.pop() else {
-                    return SearchOutcome::NotLinearizable(deepest.finish(operations, &events));
-                };
-                deepest.popped(stack.len());
-                let operation = events.operation(call);
-                linearized.remove(operation);
-                returned_left += usize::from(operations[operation].ret.is_some());
-                state = before;
-                events.unlift(call);
-                node = events.next(call);
+        };
+        fresh = false;
+        match taken {
+            Some(Err(reason)) => return SearchOutcome::TooLarge(reason),
+            Some(Ok(true)) => {
+                node = search.events.first();
+                fresh = true;
+            }
+            Some(Ok(false)) => node = search.events.next(node),
+            None => match search.backtrack() {
+                Some(next) => node = next,
+                None => return SearchOutcome::NotLinearizable(search.deepest()),
+            },
+        }
+    }
+}
+
+/// The search's state: the event list with the operations taken out that have taken effect,
+/// in the order they did, and the register's value after them.
+struct Search<'a> {
+    operations: &'a [KeyOperation],
+    events: EventList,
+    linearized: BitSet,
+    memo: Memo,
+    stack: Vec<Taken>,
+    deepest: DeepestTracker,
+    state: u32,
+    /// The register's value as the memo records it: values no read returned are all one, since
+    /// what the rest of the search can do depends on the value only through which reads match.
+    memo_state: Vec<u32>,
+    /// Once every returned operation has taken effect, the pending writes left over never did.
+    returned_left: usize,
+}
+
+/// The memo's stand-in for every value that no read returned.
+const UNREAD: u32 = u32::MAX;
+
+/// One operation taken into the order.
+struct Taken {
+    /// Its call node.
+    call: usize,
+    /// The register's value before it.
+    state_before: u32,
+    /// Taken as a forced move (a read of the current value), so there is no alternative to try
+    /// in its place.
+    forced: bool,
+}
+
+impl<'a> Search<'a> {
+    fn new(operations: &'a [KeyOperation], memo_bytes_max: usize) -> Self {
+        Search {
+            operations,
+            events: EventList::new(operations),
+            linearized: BitSet::new(operations.len()),
+            memo: Memo::new(memo_bytes_max),
+            stack: Vec::new(),
+            deepest: DeepestTracker::default(),
+            state: 0,
+            memo_state: memo_states(operations),
+            returned_left: operations.iter().filter(|o| o.ret.is_some()).count(),
+        }
+    }
+
+    /// A read that may take effect now and returns the register's current value.
+    ///
+    /// Taking it now is never worse than any alternative: in a legal continuation that places
+    /// it later, moving it to the front keeps it legal (it reads the value held now, and reads
+    /// change nothing) and true to real time (nothing left must precede it, or its call would
+    /// not come before the first remaining return). So the search takes it without branching.
+    fn matching_read(&self) -> Option<usize> {
+        let mut node = self.events.first();
+        while let Event::Call(operation) = self.events.event(node) {
+            if self.operations[operation].action == Action::Read(self.state) {
+                return Some(node);
+            }
+            node = self.events.next(node);
+        }
+        None
+    }
+
+    /// Takes the operation called at `call` next, if the register allows it and the
+    /// configuration it leads to is new. `Ok(false)` if not.
+    fn take(&mut self, call: usize, forced: bool) -> Result<bool, String> {
+        let operation = self.events.operation(call);
+        let Some(after) = self.operations[operation].action.apply(self.state) else {
+            return Ok(false);
+        };
+        self.linearized.insert(operation);
+        if !self
+            .memo
+            .insert(&self.linearized, self.memo_state[after as usize])?
+        {
+            self.linearized.remove(operation);
+            return Ok(false);
+        }
+        self.stack.push(Taken {
+            call,
+            state_before: self.state,
+            forced,
+        });
+        self.state = after;
+        self.returned_left -= usize::from(self.operations[operation].ret.is_some());
+        self.events.lift(call);
+        self.deepest.pushed(&self.stack);
+        Ok(true)
+    }
+
+    /// Undoes choices back to the latest one with an alternative, and returns the node to try
+    /// next; `None` if there is none, so no legal order exists.
+    fn backtrack(&mut self) -> Option<usize> {
+        loop {
+            let taken = self.stack.pop()?;
+            self.deepest.popped(self.stack.len());
+            let operation = self.events.operation(taken.call);
+            self.linearized.remove(operation);
+            self.returned_left += usize::from(self.operations[operation].ret.is_some());
+            self.state = taken.state_before;
+            self.events.unlift(taken.call);
+            if !taken.forced {
+                return Some(self.events.next(taken.call));
             }
         }
     }
+
+    fn order(&self) -> Vec<usize> {
+        let calls = self.stack.iter().map(|taken| taken.call);
+        calls.map(|call| self.events.operation(call)).collect()
+    }
+
+    fn deepest(&self) -> Deepest {
+        self.deepest.finish(self.operations, &self.events)
+    }
+}
+
+/// For each value number, the state the memo records: itself if some read returned it (or it
+/// is 0, never written), else [`UNREAD`].
+fn memo_states(operations: &[KeyOperation]) -> Vec<u32> {
+    let value_of = |operation: &KeyOperation| match operation.action {
+        Action::Write(value) | Action::Read(value) => value,
+    };
+    let value_count = operations
+        .iter()
+        .map(value_of)
+        .max()
+        .map_or(1, |max| max as usize + 1);
+    let mut states = vec![UNREAD; value_count];
+    states[0] = 0;
+    for operation in operations {
+        if let Action::Read(value) = operation.action {
+            states[value as usize] = value;
+        }
+    }
+    states
 }
 
 /// What sits at a node of the event list.
@@ -420,11 +538,11 @@ struct DeepestTracker {
 }
 
 impl DeepestTracker {
-    fn pushed(&mut self, stack: &[(usize, u32)]) {
+    fn pushed(&mut self, stack: &[Taken]) {
         if stack.len() > self.calls.len() {
             self.calls.truncate(self.low_water);
             self.calls
-                .extend(stack[self.low_water..].iter().map(|&(call, _)| call));
+                .extend(stack[self.low_water..].iter().map(|taken| taken.call));
             self.low_water = stack.len();
         }
     }
@@ -433,7 +551,7 @@ impl DeepestTracker {
         self.low_water = self.low_water.min(depth);
     }
 
-    fn finish(self, operations: &[KeyOperation], events: &EventList) -> Deepest {
+    fn finish(&self, operations: &[KeyOperation], events: &EventList) -> Deepest {
         let order: Vec<usize> = self
             .calls
             .iter()
