@@ -133,6 +133,23 @@ test('dots are played from the keyboard: Tab to a dot, Enter delivers, focus sta
   await context.close();
 });
 
+test('faults are played from the wire list and the keyboard: duplicate a Prepare twice', async () => {
+  const { page, context, errors } = await openPage(browser);
+  await page.goto(level('act1/be-the-acceptor'));
+  await ready(page);
+  const dots = page.locator('.pp-stage .pp-dot');
+  const before = await dots.count();
+  await page.locator('.pp-wire-list li[data-msg="1"] button[data-action="duplicate"]').click();
+  assert.equal(await dots.count(), before + 1, 'a second copy is on the wire');
+  assert.match(await page.locator('.pp-wire-list').textContent(), new RegExp(`m${before + 1} P1→A1 Prepare\\(1\\.P1\\)`));
+  await page.locator('.pp-dot[data-msg="2"]').focus();
+  await page.keyboard.press('d');
+  assert.equal(await dots.count(), before + 2, 'd duplicates the focused message');
+  assert.equal(await page.locator('button[data-action="duplicate"]').count(), 0, 'the duplicate budget is spent');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('the level map shows a passed level after a reload, and reset forgets it', async () => {
   const { page, context, errors } = await openPage(browser);
   await page.goto(`${server.url}/play/`);
