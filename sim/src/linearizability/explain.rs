@@ -4,6 +4,9 @@
 //! each of which alone proves the key has no legal order (the argument is beside each), first
 //! around the operation the search got stuck on, then (for histories of modest size) around
 //! every read. If none fits, we describe where the search got stuck.
+//!
+//! Because each pattern is a proof, the patterns also decide a key whose search ran out of
+//! memo ([`certificate`]).
 
 use super::search::{Action, Deepest, KeyOperation};
 use super::{History, Register};
@@ -12,7 +15,8 @@ use super::{History, Register};
 /// examined, so that explaining stays linear in the history's length.
 const EVERY_READ_OPERATIONS_MAX: usize = 2_000;
 
-/// The operations involved (history indices) and the reason.
+/// The operations involved (history indices) and the reason, for a key the search found to
+/// have no legal order.
 pub(crate) fn explain(
     history: &History,
     register: &Register,
@@ -22,19 +26,19 @@ pub(crate) fn explain(
     let (involved, reason) = key
         .explain_read(deepest.blocked)
         .or_else(|| {
-            if register.operations.len() > EVERY_READ_OPERATIONS_MAX {
-                return None;
-            }
-            let mut reads = key.reads.clone();
-            reads.sort_by_key(|&read| (key.operation(read).call, read));
-            reads.into_iter().find_map(|read| key.explain_read(read))
+            let small = register.operations.len() <= EVERY_READ_OPERATIONS_MAX;
+            small.then(|| key.any_read()).flatten()
         })
         .unwrap_or_else(|| key.explain_stuck(deepest));
-    let involved = involved
-        .into_iter()
-        .map(|local| key.operation(local).global)
-        .collect();
-    (involved, reason)
+    (key.globals(involved), reason)
+}
+
+/// A proof that a key has no legal order, found without the search, if one of the patterns fits
+/// some read. Used when the search ran out of memo: a fitting pattern still decides the key.
+pub(crate) fn certificate(history: &History, register: &Register) -> Option<(Vec<usize>, String)> {
+    let key = Key::new(history, register);
+    let (involved, reason) = key.any_read()?;
+    Some((key.globals(involved), reason))
 }
 
 /// One key's operations, indexed for the patterns.
@@ -63,6 +67,18 @@ impl<'a> Key<'a> {
             writes_of,
             reads,
         }
+    }
+
+    /// The first read, in call order, that some pattern explains.
+    fn any_read(&self) -> Option<(Vec<usize>, String)> {
+        let mut reads = self.reads.clone();
+        reads.sort_by_key(|&read| (self.operation(read).call, read));
+        reads.into_iter().find_map(|read| self.explain_read(read))
+    }
+
+    fn globals(&self, locals: Vec<usize>) -> Vec<usize> {
+        let global = |local: usize| self.operation(local).global;
+        locals.into_iter().map(global).collect()
     }
 
     fn operation(&self, local: usize) -> &KeyOperation {

@@ -58,8 +58,10 @@
 //!
 //! # Limits
 //!
-//! The memo's size is bounded by [`Limits`]. A search that would exceed it stops with
-//! [`Verdict::TooLarge`]: a history the checker could not judge is never reported as passing.
+//! The memo's size is bounded by [`Limits`]. A search that would exceed it stops; then the key
+//! is still found not linearizable if one of a few simple patterns proves it (a read of a value
+//! overwritten before the read began, and the like; see `explain.rs`), and otherwise the verdict
+//! is [`Verdict::TooLarge`]: a history the checker could not judge is never reported as passing.
 //!
 //! Everything is deterministic: keys are visited in order, the event list is sorted by step
 //! with ties broken by operation index, and the memo is only ever asked "seen before?".
@@ -386,6 +388,13 @@ pub fn check_with_limits(history: &History, limits: Limits) -> Verdict {
                 };
             }
             SearchOutcome::TooLarge(reason) => {
+                if let Some((operations, reason)) = explain::certificate(history, &register) {
+                    return Verdict::NotLinearizable {
+                        key,
+                        operations,
+                        reason,
+                    };
+                }
                 too_large.get_or_insert(Verdict::TooLarge { key, reason });
             }
         }

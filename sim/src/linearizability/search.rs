@@ -60,41 +60,25 @@ pub(crate) struct Deepest {
 /// Searches for a legal order of one key's operations.
 pub(crate) fn search(operations: &[KeyOperation], memo_bytes_max: usize) -> SearchOutcome {
     let mut search = Search::new(operations, memo_bytes_max);
-    let mut node = search.events.first();
-    // Whether `node` is the start of a configuration just reached.
-    let mut fresh = true;
     loop {
         if search.returned_left == 0 {
             return SearchOutcome::Linearizable(search.order());
         }
-        let taken = if fresh && let Some(read) = search.matching_read() {
-            // A forced move: if the configuration after it was explored before, this one
-            // fails too, without trying anything else.
-            match search.take(read, true) {
-                Ok(false) => None,
-                taken => Some(taken),
-            }
-        } else {
-            match search.events.event(node) {
-                Event::End | Event::PendingReturn => {
-                    unreachable!("a returned operation is left, so a real return comes first")
+        if search.frames.len() == search.stack.len() {
+            search.open_frame();
+        }
+        match search.next_candidate() {
+            Some(call) => {
+                if let Err(reason) = search.take(call) {
+                    return SearchOutcome::TooLarge(reason);
                 }
-                Event::Call(_) => Some(search.take(node, false)),
-                Event::Return(_) => None,
             }
-        };
-        fresh = false;
-        match taken {
-            Some(Err(reason)) => return SearchOutcome::TooLarge(reason),
-            Some(Ok(true)) => {
-                node = search.events.first();
-                fresh = true;
+            None => {
+                search.close_frame();
+                if !search.undo() {
+                    return SearchOutcome::NotLinearizable(search.deepest());
+                }
             }
-            Some(Ok(false)) => node = search.events.next(node),
-            None => match search.backtrack() {
-                Some(next) => node = next,
-                None => return SearchOutcome::NotLinearizable(search.deepest()),
-            },
         }
     }
 }
@@ -107,6 +91,10 @@ struct Search<'a> {
     linearized: BitSet,
     memo: Memo,
     stack: Vec<Taken>,
+    /// For each configuration on the path (one more than `stack` once opened), the moves to
+    /// try from it, stored back to back in `candidates`.
+    frames: Vec<Frame>,
+    candidates: Vec<usize>,
     deepest: DeepestTracker,
     state: u32,
     /// The register's value as the memo records it: values no read returned are all one, since
@@ -125,9 +113,13 @@ struct Taken {
     call: usize,
     /// The register's value before it.
     state_before: u32,
-    /// Taken as a forced move (a read of the current value), so there is no alternative to try
-    /// in its place.
-    forced: bool,
+}
+
+/// The moves to try from one configuration: `candidates[start..]` up to the next frame's start,
+/// the next one at `cursor`.
+struct Frame {
+    start: usize,
+    cursor: usize,
 }
 
 impl<'a> Search<'a> {
@@ -138,6 +130,8 @@ impl<'a> Search<'a> {
             linearized: BitSet::new(operations.len()),
             memo: Memo::new(memo_bytes_max),
             stack: Vec::new(),
+            frames: Vec::new(),
+            candidates: Vec::new(),
             deepest: DeepestTracker::default(),
             state: 0,
             memo_state: memo_states(operations),
@@ -164,7 +158,7 @@ impl<'a> Search<'a> {
 
     /// Takes the operation called at `call` next, if the register allows it and the
     /// configuration it leads to is new. `Ok(false)` if not.
-    fn take(&mut self, call: usize, forced: bool) -> Result<bool, String> {
+    fn take(&mut self, call: usize) -> Result<bool, String> {
         let operation = self.events.operation(call);
         let Some(after) = self.operations[operation].action.apply(self.state) else {
             return Ok(false);
@@ -180,7 +174,6 @@ impl<'a> Search<'a> {
         self.stack.push(Taken {
             call,
             state_before: self.state,
-            forced,
         });
         self.state = after;
         self.returned_left -= usize::from(self.operations[operation].ret.is_some());
@@ -189,21 +182,81 @@ impl<'a> Search<'a> {
         Ok(true)
     }
 
-    /// Undoes choices back to the latest one with an alternative, and returns the node to try
-    /// next; `None` if there is none, so no legal order exists.
-    fn backtrack(&mut self) -> Option<usize> {
-        loop {
-            let taken = self.stack.pop()?;
-            self.deepest.popped(self.stack.len());
-            let operation = self.events.operation(taken.call);
-            self.linearized.remove(operation);
-            self.returned_left += usize::from(self.operations[operation].ret.is_some());
-            self.state = taken.state_before;
-            self.events.unlift(taken.call);
-            if !taken.forced {
-                return Some(self.events.next(taken.call));
+    /// Lists the moves to try from the configuration just reached.
+    ///
+    /// If a read of the current value may go next, it is the only move: taking it is never
+    /// worse than any other (see `matching_read`). Otherwise only writes can go next (no read
+    /// matches), and they are tried most urgent first, in the spirit of Lowe's just-in-time
+    /// linearization: look at the remaining operation that returned first; if it is a write, try
+    /// it first; if it is a read, first try the writes of the value it returned. The rest follow
+    /// in call order. The order changes only how fast a legal order is found, never whether.
+    fn open_frame(&mut self) {
+        let start = self.candidates.len();
+        self.frames.push(Frame {
+            start,
+            cursor: start,
+        });
+        if let Some(read) = self.matching_read() {
+            self.candidates.push(read);
+            return;
+        }
+        let mut node = self.events.first();
+        while let Event::Call(_) = self.events.event(node) {
+            node = self.events.next(node);
+        }
+        let urgent = match self.events.event(node) {
+            Event::Return(operation) => self.operations[operation].action,
+            other => unreachable!("a returned operation is left, so {other:?} is a return"),
+        };
+        let urgent_operation = match self.events.event(node) {
+            Event::Return(operation) => operation,
+            _ => unreachable!(),
+        };
+        let first_pick = |operation: usize, action: Action| match urgent {
+            Action::Write(_) => operation == urgent_operation,
+            Action::Read(value) => action == Action::Write(value),
+        };
+        for picking_first in [true, false] {
+            let mut node = self.events.first();
+            while let Event::Call(operation) = self.events.event(node) {
+                let action = self.operations[operation].action;
+                let is_write = matches!(action, Action::Write(_));
+                if is_write && first_pick(operation, action) == picking_first {
+                    self.candidates.push(node);
+                }
+                node = self.events.next(node);
             }
         }
+    }
+
+    /// The next move to try from the current configuration, if any is left.
+    fn next_candidate(&mut self) -> Option<usize> {
+        let end = self.candidates.len();
+        let frame = self.frames.last_mut().expect("a frame is open");
+        (frame.cursor < end).then(|| {
+            frame.cursor += 1;
+            self.candidates[frame.cursor - 1]
+        })
+    }
+
+    /// Forgets the moves of the current configuration: all were tried.
+    fn close_frame(&mut self) {
+        let frame = self.frames.pop().expect("a frame is open");
+        self.candidates.truncate(frame.start);
+    }
+
+    /// Undoes the last move; `false` if there was none.
+    fn undo(&mut self) -> bool {
+        let Some(taken) = self.stack.pop() else {
+            return false;
+        };
+        self.deepest.popped(self.stack.len());
+        let operation = self.events.operation(taken.call);
+        self.linearized.remove(operation);
+        self.returned_left += usize::from(self.operations[operation].ret.is_some());
+        self.state = taken.state_before;
+        self.events.unlift(taken.call);
+        true
     }
 
     fn order(&self) -> Vec<usize> {
