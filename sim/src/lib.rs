@@ -6,11 +6,28 @@
 //! replayed exactly with [`World::replay`], and compared by [`World::fingerprint`].
 //!
 //! The checkers in [`check`] judge a world after every step.
+//!
+//! Two drivers check a world through the [`model::Model`] trait: the exhaustive explorer
+//! ([`explore`]) and the seeded simulator ([`simulate`]). [`scenarios`] names the worlds and
+//! their claims, [`runner`] turns a run into a [`report::Report`] with an honest verdict, and
+//! [`book::report_for`] is what the book generator calls.
 
 pub mod check;
 pub mod linearizability;
+pub mod log_world;
 mod world;
 
+pub mod book;
+mod error;
+pub mod explore;
+pub mod model;
+pub mod report;
+pub mod runner;
+pub mod scenarios;
+pub mod seen;
+pub mod simulate;
+
+pub use error::Error;
 pub use world::{
     Action, BallotVotes, Budget, FaultCounts, InFlight, MessageId, NegativeControl, ProposerConfig,
     Refused, Role, Step, World, WorldConfig,

@@ -1,0 +1,33 @@
+//! `paros-sim explore SCENARIO`: the exhaustive, breadth-first search.
+
+use paros_sim::explore::Limits;
+use paros_sim::{runner, scenarios};
+use std::path::PathBuf;
+
+/// Arguments of `explore`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The scenario to explore (see `paros-sim list`).
+    scenario: String,
+    /// Stop at this depth (actions after the prelude); the verdict is then INCOMPLETE if states
+    /// were cut off.
+    #[arg(long)]
+    max_depth: Option<u32>,
+    /// Stop after this many distinct states; the verdict is then INCOMPLETE.
+    #[arg(long)]
+    max_states: Option<u64>,
+    /// Write the JSON report here.
+    #[arg(long)]
+    report: Option<PathBuf>,
+}
+
+/// Runs the search and prints its report.
+pub fn run(args: Args) -> anyhow::Result<u8> {
+    let scenario = scenarios::find(&args.scenario)?;
+    let limits = Limits {
+        max_depth: args.max_depth,
+        max_states: args.max_states,
+    };
+    let report = runner::explore(&scenario, limits)?;
+    super::finish(&report, args.report.as_deref())
+}

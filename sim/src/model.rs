@@ -1,0 +1,106 @@
+//! The [`Model`] trait: what the explorer and the simulator need from a world.
+//!
+//! Both drivers are written once, against this trait, so every world type (Act I's [`World`],
+//! the replicated log's world, ...) gets exhaustive exploration, seeded simulation, honest
+//! verdicts and JSON reports by implementing it. The shape follows stateright's model: the
+//! actions enabled in a state, and the state an action leads to.
+//!
+//! # Contract
+//!
+//! An implementation must be a deterministic value:
+//!
+//! - [`Model::enabled`] lists, in a stable order, every action [`Model::apply`] accepts now, and
+//!   nothing else. The explorer treats a refused enabled action as an error (a hole in the model),
+//!   never as a dead end.
+//! - [`Model::apply`] depends only on the state and the action: no clock, no randomness, no
+//!   hash-order iteration. A refused action leaves the state unchanged.
+//! - [`Model::fingerprint`] covers everything the future depends on (node states, messages in
+//!   flight, budgets left, histories the checkers read). Two states with the same fingerprint
+//!   are treated as the same state: leaving something out merges states that differ and can
+//!   hide a violation (honest-verdicts: the idle-timeout false pass).
+//! - Every run is finite: fault and retry budgets bound the walk, so an exhaustive search can
+//!   finish and a random walk ends on its own.
+//!
+//! # Implementing it for a new world
+//!
+//! Implement the trait, add a [`Setup`](crate::scenarios::Setup) variant that builds the world
+//! from a scenario's parameters, and list the scenarios in [`all`](crate::scenarios::all). The
+//! explorer, simulator, reports, `paros-sim` and the book need nothing else.
+
+use crate::check::{self, Violation};
+use crate::{Action, World};
+use std::fmt;
+
+/// A world the explorer and the simulator can drive. See the module docs for the contract.
+pub trait Model: Clone + Send + Sync {
+    /// One thing that can happen. `Display` prints it short (`deliver m3`); [`Model::describe`]
+    /// prints it in full against the state it applies to.
+    type Action: Clone + fmt::Debug + fmt::Display + Send + Sync;
+
+    /// Why [`Model::apply`] refused an action.
+    type Refused: fmt::Display;
+
+    /// Every action [`Model::apply`] would accept now, in a stable order. Empty when the world
+    /// has nothing left to do (a terminal state).
+    fn enabled(&self) -> Vec<Self::Action>;
+
+    /// Applies one action; a refused action leaves the world unchanged.
+    fn apply(&mut self, action: &Self::Action) -> Result<(), Self::Refused>;
+
+    /// A 64-bit digest of everything the future of this world depends on. Equal fingerprints
+    /// mean the same state to the explorer.
+    fn fingerprint(&self) -> u64;
+
+    /// The safety properties broken in this state; empty when it is safe so far.
+    fn violations(&self) -> Vec<Violation>;
+
+    /// The action in full, read against this state (the state before it is applied):
+    /// `deliver m3 P1->A2 Prepare(1.P1)`.
+    fn describe(&self, action: &Self::Action) -> String;
+
+    /// Whether this world has reached a decision: the liveness question, reported apart from
+    /// safety. In Act I, a value is chosen.
+    fn is_decided(&self) -> bool;
+
+    /// The fault this action injects, by kind (`"drop"`, `"duplicate"`, `"amnesia"`, ...), or
+    /// `None` for an ordinary step. Reports count faults by these names.
+    fn fault_kind(&self, action: &Self::Action) -> Option<&'static str>;
+}
+
+impl Model for World {
+    type Action = Action;
+    type Refused = crate::Refused;
+
+    fn enabled(&self) -> Vec<Action> {
+        World::enabled(self)
+    }
+
+    fn apply(&mut self, action: &Action) -> Result<(), crate::Refused> {
+        World::apply(self, action).map(drop)
+    }
+
+    fn fingerprint(&self) -> u64 {
+        World::fingerprint(self)
+    }
+
+    fn violations(&self) -> Vec<Violation> {
+        check::safety(self)
+    }
+
+    fn describe(&self, action: &Action) -> String {
+        World::describe(self, action)
+    }
+
+    fn is_decided(&self) -> bool {
+        !self.chosen().is_empty()
+    }
+
+    fn fault_kind(&self, action: &Action) -> Option<&'static str> {
+        match action {
+            Action::Drop(_) => Some("drop"),
+            Action::Duplicate(_) => Some("duplicate"),
+            Action::Amnesia(_) => Some("amnesia"),
+            Action::Deliver(_) | Action::Start(_) | Action::Retry(_) => None,
+        }
+    }
+}

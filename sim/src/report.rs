@@ -1,0 +1,317 @@
+//! The report of one run, as JSON: the schema, in one place.
+//!
+//! `paros-sim run|explore --report FILE` writes a [`Report`]; [`crate::book::report_for`]
+//! returns one to the book generator, which caches it under
+//! `target/book-reports/<scenario>-<input_hash>.json` and prints its verdict in words that say
+//! which mode produced it ([`Report::sentence`]).
+//!
+//! Fields that belong to one mode are 0 (or empty) in the other, as each field's doc says.
+//! The verdict follows honest-verdicts: `PASS` only when every reachable state was visited,
+//! `INCOMPLETE` when a bound stopped the search or the run was a seeded simulation that found
+//! nothing, `VIOLATION` with a counterexample that replays.
+
+use crate::Error;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// How a run explored its world.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Breadth-first search over every reachable state (`"exhaustive"`).
+    Exhaustive,
+    /// Seeded random walks (`"simulation"`).
+    Simulation,
+}
+
+/// What a run can honestly claim.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Verdict {
+    /// Every reachable state was visited and none broke a property (`"PASS"`, exit 0).
+    Pass,
+    /// No violation was found, but not every state was visited: a bound stopped the search, or
+    /// the run was a seeded simulation (`"INCOMPLETE"`, exit 2).
+    Incomplete,
+    /// A reachable state breaks a property; the counterexample replays it (`"VIOLATION"`,
+    /// exit 1).
+    Violation,
+}
+
+impl Mode {
+    /// `"exhaustive"` or `"simulation"`, as in the JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Exhaustive => "exhaustive",
+            Mode::Simulation => "simulation",
+        }
+    }
+}
+
+impl Verdict {
+    /// `"PASS"`, `"INCOMPLETE"` or `"VIOLATION"`, as in the JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Pass => "PASS",
+            Verdict::Incomplete => "INCOMPLETE",
+            Verdict::Violation => "VIOLATION",
+        }
+    }
+
+    /// The process exit code for this verdict: 0, 2 or 1.
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Verdict::Pass => 0,
+            Verdict::Violation => 1,
+            Verdict::Incomplete => 2,
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl PartialEq<&str> for Mode {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<&str> for Verdict {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+/// A half-open range of seeds, `start..end`.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize, Deserialize)]
+pub struct SeedRange {
+    /// The first seed run.
+    pub start: u64,
+    /// One past the last seed run.
+    pub end: u64,
+}
+
+/// The result of one exhaustive search or one seeded sweep (or of merged sweep shards).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Report {
+    /// The scenario's name, e.g. `act1-duel`.
+    pub scenario: String,
+    /// The claim the scenario checks, in one sentence.
+    pub claim: String,
+    /// How the world was explored.
+    pub mode: Mode,
+    /// What the run can honestly claim.
+    pub verdict: Verdict,
+    /// Why the verdict is INCOMPLETE (the bound that stopped the search, or that the run was a
+    /// simulation); empty otherwise.
+    pub incomplete_because: String,
+    /// Whether the scenario is a negative control: a fault outside the model that the checkers
+    /// must catch, so VIOLATION is the expected verdict.
+    pub negative_control: bool,
+    /// Exhaustive: distinct states visited (fingerprints). 0 in simulation.
+    pub states: u64,
+    /// Exhaustive: actions applied while expanding states. 0 in simulation.
+    pub transitions: u64,
+    /// Exhaustive: the deepest level reached, in actions after the prelude. Simulation: the
+    /// longest walk, in actions.
+    pub depth: u64,
+    /// Exhaustive: the depth bound, if one was set. Absent in simulation.
+    pub max_depth: Option<u64>,
+    /// Exhaustive: the state bound, if one was set. Absent in simulation.
+    pub max_states: Option<u64>,
+    /// Simulation: walks run, one per seed. 0 in exhaustive mode.
+    pub seeds: u64,
+    /// Simulation: the seeds run, as sorted, disjoint half-open ranges. Empty in exhaustive mode.
+    pub seed_ranges: Vec<SeedRange>,
+    /// Simulation: actions applied over all walks. 0 in exhaustive mode.
+    pub steps: u64,
+    /// Simulation: the most actions one walk may apply. 0 in exhaustive mode.
+    pub max_steps: u64,
+    /// Simulation: walks cut off by `max_steps` before they ended on their own.
+    pub step_bound_hits: u64,
+    /// The fault and retry budgets of the world after its prelude, by kind (`drops`,
+    /// `duplicates`, `retries_per_proposer`, `amnesia`).
+    pub budgets: BTreeMap<String, u64>,
+    /// Faults injected, by kind (`drop`, `duplicate`, `amnesia`): over all walks in simulation,
+    /// over all transitions explored in exhaustive mode.
+    pub faults: BTreeMap<String, u64>,
+    /// Liveness, apart from safety: simulation, walks that ended with a decision; exhaustive,
+    /// visited states in which a decision had been reached.
+    pub decisions: u64,
+    /// Exhaustive: states with no enabled action, where a schedule ends. 0 in simulation.
+    pub terminal_states: u64,
+    /// Exhaustive: terminal states with no decision (schedules that ended undecided, e.g. a
+    /// duel that spent its retries). A liveness fact; safety may still hold.
+    pub terminal_undecided: u64,
+    /// Simulation: walks that broke a property. 0 in exhaustive mode.
+    pub violating_runs: u64,
+    /// The properties broken by the counterexample's last state, as `property: detail`.
+    pub violations: Vec<String>,
+    /// The shortest violating path found (exhaustive) or the violating walk of the lowest seed
+    /// (simulation), as described actions from a fresh world, prelude included. Each parses
+    /// back with `World::parse_action` and replays with `World::replay`.
+    pub counterexample: Vec<String>,
+    /// Simulation: the seed of the counterexample's walk.
+    pub failing_seed: Option<u64>,
+    /// The command that reproduces this verdict.
+    pub replay_command: String,
+    /// Wall-clock time of the run, in milliseconds (0 where no clock is available, as in the
+    /// browser). The only field that differs between two runs of the same input.
+    pub duration_ms: u64,
+    /// The paros-sim version that produced the report.
+    pub tool_version: String,
+    /// [`input_hash`](crate::scenarios::input_hash) of the scenario: the core and sim sources
+    /// and the scenario's parameters.
+    pub input_hash: String,
+}
+
+impl Report {
+    /// The verdict in words that say which mode it was, for the book.
+    pub fn sentence(&self) -> String {
+        match (self.verdict, self.mode) {
+            (Verdict::Pass, _) => format!(
+                "PASS: every one of the {} reachable states of {} was visited ({} transitions, depth {}); none breaks a property.",
+                self.states, self.scenario, self.transitions, self.depth
+            ),
+            (Verdict::Incomplete, Mode::Exhaustive) => format!(
+                "INCOMPLETE (no violation found): {} states of {} were visited before {}.",
+                self.states, self.scenario, self.incomplete_because
+            ),
+            (Verdict::Incomplete, Mode::Simulation) => format!(
+                "INCOMPLETE (no violation found): {} seeded runs of {} ({} steps) found no violation; {} reached a decision.",
+                self.seeds, self.scenario, self.steps, self.decisions
+            ),
+            (Verdict::Violation, _) => format!(
+                "VIOLATION{}: {} in {} actions.",
+                if self.negative_control {
+                    " (expected: negative control)"
+                } else {
+                    ""
+                },
+                self.violations.join("; "),
+                self.counterexample.len()
+            ),
+        }
+    }
+
+    /// Parses a report from JSON.
+    pub fn from_json(text: &str) -> Result<Report, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// The report as pretty-printed JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a report always serializes")
+    }
+}
+
+/// Merges the reports of disjoint seed shards of one sweep into one report.
+///
+/// The shards must agree on scenario, input hash, tool version and step bound, and their seed
+/// ranges must not overlap. Counts add up; the counterexample is the one of the lowest failing
+/// seed; the verdict is VIOLATION if any shard found one, else INCOMPLETE.
+pub fn merge(reports: Vec<Report>) -> Result<Report, Error> {
+    let mut reports = reports.into_iter();
+    let mut merged = reports
+        .next()
+        .ok_or_else(|| Error::Merge("no reports given".into()))?;
+    require_simulation(&merged)?;
+    for report in reports {
+        require_simulation(&report)?;
+        let same = |what: &str, left: &str, right: &str| {
+            if left == right {
+                Ok(())
+            } else {
+                Err(Error::Merge(format!("{what} differs: {left} vs {right}")))
+            }
+        };
+        same("scenario", &merged.scenario, &report.scenario)?;
+        same("input hash", &merged.input_hash, &report.input_hash)?;
+        same("tool version", &merged.tool_version, &report.tool_version)?;
+        same(
+            "step bound",
+            &merged.max_steps.to_string(),
+            &report.max_steps.to_string(),
+        )?;
+        merged = merge_pair(merged, report)?;
+    }
+    merged.replay_command = match merged.failing_seed {
+        Some(seed) => crate::scenarios::replay_command(&merged.scenario, seed, merged.max_steps),
+        None => format!(
+            "paros-sim merge <the {} shard reports>",
+            merged.seed_ranges.len()
+        ),
+    };
+    Ok(merged)
+}
+
+fn require_simulation(report: &Report) -> Result<(), Error> {
+    if report.mode != Mode::Simulation {
+        return Err(Error::Merge(format!(
+            "{} is an exhaustive report; only simulation shards merge",
+            report.scenario
+        )));
+    }
+    Ok(())
+}
+
+fn merge_pair(mut merged: Report, report: Report) -> Result<Report, Error> {
+    let mut ranges = merged.seed_ranges.clone();
+    ranges.extend(report.seed_ranges.iter().copied());
+    ranges.sort();
+    if let Some(pair) = ranges.windows(2).find(|pair| pair[0].end > pair[1].start) {
+        return Err(Error::Merge(format!(
+            "seed ranges {}..{} and {}..{} overlap",
+            pair[0].start, pair[0].end, pair[1].start, pair[1].end
+        )));
+    }
+    merged.seed_ranges = coalesce(ranges);
+    merged.seeds += report.seeds;
+    merged.steps += report.steps;
+    merged.depth = merged.depth.max(report.depth);
+    merged.step_bound_hits += report.step_bound_hits;
+    merged.decisions += report.decisions;
+    merged.violating_runs += report.violating_runs;
+    merged.duration_ms += report.duration_ms;
+    for (kind, count) in report.faults {
+        *merged.faults.entry(kind).or_default() += count;
+    }
+    let theirs_first = match (merged.failing_seed, report.failing_seed) {
+        (None, Some(_)) => true,
+        (Some(mine), Some(theirs)) => theirs < mine,
+        _ => false,
+    };
+    if theirs_first {
+        merged.failing_seed = report.failing_seed;
+        merged.violations = report.violations;
+        merged.counterexample = report.counterexample;
+    }
+    if merged.failing_seed.is_some() {
+        merged.verdict = Verdict::Violation;
+        merged.incomplete_because.clear();
+    }
+    Ok(merged)
+}
+
+/// Joins adjacent ranges of a sorted, disjoint list.
+fn coalesce(ranges: Vec<SeedRange>) -> Vec<SeedRange> {
+    let mut joined: Vec<SeedRange> = Vec::new();
+    for range in ranges {
+        match joined.last_mut() {
+            Some(last) if last.end == range.start => last.end = range.end,
+            _ => joined.push(range),
+        }
+    }
+    joined
+}

@@ -1,0 +1,211 @@
+//! Runs a scenario in a mode and turns what the explorer or simulator found into a [`Report`].
+//!
+//! This is the one place that knows every world type ([`Setup`]); everything it calls is
+//! generic over [`Model`].
+
+use crate::Error;
+use crate::explore::{self, Ending, Limits};
+use crate::model::Model;
+use crate::report::{Mode, Report, SeedRange, Verdict};
+use crate::scenarios::{self, Scenario, Setup};
+use crate::simulate::{self, Sweep};
+
+/// Explores every state of the scenario's world, within `limits`.
+pub fn explore(scenario: &Scenario, limits: Limits) -> Result<Report, Error> {
+    require(scenario, Mode::Exhaustive)?;
+    let clock = Stopwatch::start();
+    let mut report = match &scenario.setup {
+        Setup::Act1 { .. } => explore_model(scenario, scenario.act1_start()?, limits)?,
+    };
+    report.duration_ms = clock.elapsed_ms();
+    Ok(report)
+}
+
+/// Runs one seeded walk per seed of `sweep`; `progress` hears of each finished walk.
+pub fn simulate(
+    scenario: &Scenario,
+    sweep: &Sweep,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Report, Error> {
+    require(scenario, Mode::Simulation)?;
+    if sweep.seeds.is_empty() {
+        return Err(Error::BadParameters("the seed range is empty".into()));
+    }
+    let clock = Stopwatch::start();
+    let mut report = match &scenario.setup {
+        Setup::Act1 { .. } => simulate_model(scenario, &scenario.act1_start()?, sweep, progress)?,
+    };
+    report.duration_ms = clock.elapsed_ms();
+    Ok(report)
+}
+
+fn require(scenario: &Scenario, mode: Mode) -> Result<(), Error> {
+    if scenario.supports(mode) {
+        Ok(())
+    } else {
+        Err(Error::UnsupportedMode {
+            scenario: scenario.name.to_owned(),
+            mode: mode.as_str(),
+        })
+    }
+}
+
+fn explore_model<M: Model>(scenario: &Scenario, start: M, limits: Limits) -> Result<Report, Error> {
+    let found = explore::explore(start.clone(), limits)?;
+    let mut report = blank(scenario, Mode::Exhaustive)?;
+    report.states = found.states;
+    report.transitions = found.transitions;
+    report.depth = u64::from(found.depth);
+    report.max_depth = limits.max_depth.map(u64::from);
+    report.max_states = limits.max_states;
+    report.faults = found.faults;
+    report.decisions = found.decided_states;
+    report.terminal_states = found.terminal_states;
+    report.terminal_undecided = found.terminal_undecided;
+    let mut command = format!("paros-sim explore {}", scenario.name);
+    if let Some(depth) = limits.max_depth {
+        command += &format!(" --max-depth {depth}");
+    }
+    if let Some(states) = limits.max_states {
+        command += &format!(" --max-states {states}");
+    }
+    report.replay_command = command;
+    match found.ending {
+        Ending::Complete => report.verdict = Verdict::Pass,
+        Ending::DepthBound(depth) => {
+            report.verdict = Verdict::Incomplete;
+            report.incomplete_because = format!("the depth bound {depth} cut off unvisited states");
+        }
+        Ending::StateBound(states) => {
+            report.verdict = Verdict::Incomplete;
+            report.incomplete_because = format!("the state bound {states} was reached");
+        }
+        Ending::Violation { path, violations } => {
+            report.verdict = Verdict::Violation;
+            report.violations = violations.iter().map(ToString::to_string).collect();
+            report.counterexample = scenario.prelude();
+            report.counterexample.extend(describe_path(&start, &path)?);
+        }
+    }
+    Ok(report)
+}
+
+fn simulate_model<M: Model>(
+    scenario: &Scenario,
+    start: &M,
+    sweep: &Sweep,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Report, Error> {
+    let summary = simulate::simulate(start, sweep, progress)?;
+    let mut report = blank(scenario, Mode::Simulation)?;
+    report.seeds = summary.runs;
+    report.seed_ranges = vec![SeedRange {
+        start: sweep.seeds.start,
+        end: sweep.seeds.end,
+    }];
+    report.steps = summary.steps;
+    report.depth = summary.longest_walk;
+    report.max_steps = u64::from(sweep.max_steps);
+    report.step_bound_hits = summary.step_bound_hits;
+    report.faults = summary.faults;
+    report.decisions = summary.decided;
+    report.violating_runs = summary.violating;
+    match summary.first_violation {
+        None => {
+            report.verdict = Verdict::Incomplete;
+            report.incomplete_because =
+                "seeded random walks sample schedules; they cannot visit every state".into();
+            report.replay_command = format!(
+                "paros-sim run {} --seeds {} --seed {} --max-steps {}",
+                scenario.name,
+                sweep.seeds.end - sweep.seeds.start,
+                sweep.seeds.start,
+                sweep.max_steps
+            );
+        }
+        Some(walk) => {
+            report.verdict = Verdict::Violation;
+            report.violations = walk.violations.iter().map(ToString::to_string).collect();
+            report.counterexample = scenario.prelude();
+            report
+                .counterexample
+                .extend(describe_path(start, &walk.actions)?);
+            report.failing_seed = Some(walk.seed);
+            report.replay_command =
+                scenarios::replay_command(scenario.name, walk.seed, u64::from(sweep.max_steps));
+        }
+    }
+    Ok(report)
+}
+
+/// Describes each action of `path` against the state it applies to, replaying it from `start`.
+fn describe_path<M: Model>(start: &M, path: &[M::Action]) -> Result<Vec<String>, Error> {
+    let mut world = start.clone();
+    let mut described = Vec::with_capacity(path.len());
+    for (index, action) in path.iter().enumerate() {
+        described.push(world.describe(action));
+        world.apply(action).map_err(|refused| Error::Replay {
+            index,
+            action: action.to_string(),
+            why: refused.to_string(),
+        })?;
+    }
+    Ok(described)
+}
+
+/// A report with the scenario's identity filled in and every count at zero.
+fn blank(scenario: &Scenario, mode: Mode) -> Result<Report, Error> {
+    Ok(Report {
+        scenario: scenario.name.to_owned(),
+        claim: scenario.claim.to_owned(),
+        mode,
+        verdict: Verdict::Incomplete,
+        incomplete_because: String::new(),
+        negative_control: scenario.negative_control,
+        states: 0,
+        transitions: 0,
+        depth: 0,
+        max_depth: None,
+        max_states: None,
+        seeds: 0,
+        seed_ranges: Vec::new(),
+        steps: 0,
+        max_steps: 0,
+        step_bound_hits: 0,
+        budgets: scenario.budgets()?,
+        faults: Default::default(),
+        decisions: 0,
+        terminal_states: 0,
+        terminal_undecided: 0,
+        violating_runs: 0,
+        violations: Vec::new(),
+        counterexample: Vec::new(),
+        failing_seed: None,
+        replay_command: String::new(),
+        duration_ms: 0,
+        tool_version: env!("CARGO_PKG_VERSION").to_owned(),
+        input_hash: scenarios::input_hash(scenario.name).expect("a listed scenario"),
+    })
+}
+
+/// Wall-clock time where there is a clock; the browser has none, so it reads 0 there.
+struct Stopwatch {
+    #[cfg(not(target_arch = "wasm32"))]
+    started: std::time::Instant,
+}
+
+impl Stopwatch {
+    fn start() -> Stopwatch {
+        Stopwatch {
+            #[cfg(not(target_arch = "wasm32"))]
+            started: std::time::Instant::now(),
+        }
+    }
+
+    fn elapsed_ms(&self) -> u64 {
+        #[cfg(not(target_arch = "wasm32"))]
+        return self.started.elapsed().as_millis() as u64;
+        #[cfg(target_arch = "wasm32")]
+        0
+    }
+}

@@ -1,0 +1,341 @@
+//! The scenarios: named worlds, the claim each checks, its budgets, and where the book cites it.
+//!
+//! A scenario is a world configuration plus a prelude: actions applied to the fresh world before
+//! the search or the walks begin, so a scenario can start from "x is already chosen". Prelude
+//! actions are written as [`World::describe`] prints them and are checked against it, so a
+//! change to the world that alters a prelude fails loudly instead of running another scenario.
+//!
+//! Budgets (drops, duplicates, retries per proposer) keep every Act I world finite, so the
+//! explorer can finish it; they are the budgets left after the prelude.
+
+use crate::report::Mode;
+use crate::{Budget, Error, NegativeControl, World, WorldConfig};
+use paros_core::{NodeId, NodeSet};
+use std::collections::BTreeMap;
+
+/// How the book runs a scenario.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum BookMode {
+    /// Exhaustive exploration with no bound: the world is small enough to finish.
+    Exhaustive,
+    /// A fixed seeded sweep: seeds `0..seeds`, each walk at most `max_steps` actions.
+    Simulation {
+        /// How many seeds, from 0.
+        seeds: u64,
+        /// The step bound of each walk.
+        max_steps: u32,
+    },
+}
+
+/// How to build a scenario's world. One variant per world type; each implements
+/// [`Model`](crate::model::Model).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Setup {
+    /// An Act I world of single-decree Paxos.
+    Act1 {
+        /// The world's configuration; its budgets include what the prelude spends.
+        config: WorldConfig,
+        /// Actions applied to the fresh world, as [`World::describe`] prints them.
+        prelude: Vec<&'static str>,
+    },
+}
+
+/// A named world and the claim it checks.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Scenario {
+    /// The name, e.g. `act1-duel`. Act I scenarios start with `act1`; a negative control's
+    /// name says which fault it injects.
+    pub name: &'static str,
+    /// The claim checked, in one sentence.
+    pub claim: &'static str,
+    /// The world, in a sentence.
+    pub world: &'static str,
+    /// The modes it runs in.
+    pub modes: &'static [Mode],
+    /// How the book runs it.
+    pub book_mode: BookMode,
+    /// The game levels that cite it, e.g. `act1/the-duel`.
+    pub levels: &'static [&'static str],
+    /// The book chapter that cites it, if any.
+    pub chapter: Option<&'static str>,
+    /// Whether it is a negative control: VIOLATION is the expected verdict.
+    pub negative_control: bool,
+    /// How to build its world.
+    pub setup: Setup,
+}
+
+/// The chapter on Phase 1, Phase 2 and the duel.
+pub const CHAPTER_CHOOSING: &str = "How Paxos chooses one value";
+/// The chapter on P2c, quorum intersection and recovery.
+pub const CHAPTER_SAFETY: &str = "Why one value is safe";
+
+const BOTH_MODES: &[Mode] = &[Mode::Exhaustive, Mode::Simulation];
+
+/// Every scenario, in the order `paros-sim list` prints them.
+pub fn all() -> Vec<Scenario> {
+    vec![
+        Scenario {
+            name: "act1-choose-a-value",
+            claim: "One proposer gets its value chosen with two of three acceptors; the silent third never matters.",
+            world: "A1-A3 and P1 (x); A3 is silent; no faults, no retries.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &["act1/choose-a-value"],
+            chapter: Some(CHAPTER_CHOOSING),
+            negative_control: false,
+            setup: act1(&["x"], silent_a3(), budget(0, 0, 0), vec![]),
+        },
+        Scenario {
+            name: "act1-one-proposer",
+            claim: "A lone proposer only ever gets its own value chosen, whatever the network drops or duplicates.",
+            world: "A1-A3 and P1 (x); 1 drop, 1 duplicate, 1 retry.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_CHOOSING),
+            negative_control: false,
+            setup: act1(&["x"], NodeSet::EMPTY, budget(1, 1, 1), vec![]),
+        },
+        Scenario {
+            name: "act1-duel",
+            claim: "Two dueling proposers never get two values chosen; a duel may end undecided (liveness), never unsafe.",
+            world: "A1-A3, P1 (x) and P2 (y) both started; 1 drop, 1 duplicate, 2 retries per proposer.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &["act1/be-the-acceptor", "act1/the-duel"],
+            chapter: Some(CHAPTER_CHOOSING),
+            negative_control: false,
+            setup: act1(&["x", "y"], NodeSet::EMPTY, budget(1, 1, 2), vec![]),
+        },
+        Scenario {
+            name: "act1-duel-silent-acceptor",
+            claim: "With one acceptor silent, every quorum is {A1, A2}; the duel stays safe and stalls more often.",
+            world: "A1-A3 with A3 silent, P1 (x) and P2 (y) both started; 1 drop, 1 duplicate, 2 retries per proposer.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_CHOOSING),
+            negative_control: false,
+            setup: act1(&["x", "y"], silent_a3(), budget(1, 1, 2), vec![]),
+        },
+        Scenario {
+            name: "act1-adopt-the-value",
+            claim: "Once A1 has voted for x, a second proposer that hears of the vote adopts x (P2c), so at most one value is chosen.",
+            world: "A1-A3, P1 (x), P2 (y). Prelude: P1 completes Phase 1 with A1 and A2 and its Accept reaches A1 only; then P2 starts. Then 1 drop, 1 duplicate, 1 retry per proposer.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &["act1/adopt-the-value"],
+            chapter: Some(CHAPTER_SAFETY),
+            negative_control: false,
+            setup: act1_with_p2_idle(
+                budget(1, 1, 1),
+                vec![
+                    "deliver m1 P1->A1 Prepare(1.P1)",
+                    "deliver m2 P1->A2 Prepare(1.P1)",
+                    "deliver m4 A1->P1 Promise(1.P1)",
+                    "deliver m5 A2->P1 Promise(1.P1)",
+                    "deliver m6 P1->A1 Accept(1.P1, x)",
+                    "start P2",
+                ],
+            ),
+        },
+        Scenario {
+            name: "act1-quorum-intersection",
+            claim: "After x is chosen by {A1, A2}, every Phase-1 quorum of P2 meets it, so x is the only value ever chosen.",
+            world: "A1-A3, P1 (x), P2 (y). Prelude: x is chosen at 1.P1 by A1 and A2; then P2 starts. Then 1 drop, 1 duplicate, 1 retry per proposer.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &["act1/quorum-intersection"],
+            chapter: Some(CHAPTER_SAFETY),
+            negative_control: false,
+            setup: act1_with_p2_idle(
+                budget(1, 1, 1),
+                vec![
+                    "deliver m1 P1->A1 Prepare(1.P1)",
+                    "deliver m2 P1->A2 Prepare(1.P1)",
+                    "deliver m4 A1->P1 Promise(1.P1)",
+                    "deliver m5 A2->P1 Promise(1.P1)",
+                    "deliver m6 P1->A1 Accept(1.P1, x)",
+                    "deliver m7 P1->A2 Accept(1.P1, x)",
+                    "start P2",
+                ],
+            ),
+        },
+        Scenario {
+            name: "act1-recovery",
+            claim: "When P1's Accept reached only A1, nothing is chosen yet; P2 may adopt x or choose y, and exactly one value is ever chosen.",
+            world: "A1-A3, P1 (x), P2 (y). Prelude: P1's Accept reaches A1, its Accepts to A2 and A3 are dropped, P1 stops; P2 starts. Then 1 drop, 1 duplicate, no retries.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &["act1/recovery-is-not-catch-up"],
+            chapter: Some(CHAPTER_SAFETY),
+            negative_control: false,
+            setup: act1_with_p2_idle(
+                // Two more drops than the search may use: the prelude spends them.
+                budget(3, 1, 0),
+                vec![
+                    "deliver m1 P1->A1 Prepare(1.P1)",
+                    "deliver m2 P1->A2 Prepare(1.P1)",
+                    "deliver m4 A1->P1 Promise(1.P1)",
+                    "deliver m5 A2->P1 Promise(1.P1)",
+                    "deliver m6 P1->A1 Accept(1.P1, x)",
+                    "drop m7 P1->A2 Accept(1.P1, x)",
+                    "drop m8 P1->A3 Accept(1.P1, x)",
+                    "start P2",
+                ],
+            ),
+        },
+        Scenario {
+            name: "act1-amnesia-control",
+            claim: "Negative control: an acceptor that forgets its promise and vote lets two values be chosen; the agreement checker must catch it.",
+            world: "A1-A3, P1 (x) and P2 (y) both started; 1 amnesia fault, no drops or duplicates, 1 retry per proposer.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_SAFETY),
+            negative_control: true,
+            setup: {
+                let mut config = WorldConfig::act1(&["x", "y"]);
+                config.budget = budget(0, 0, 1);
+                config.budget.amnesia = 1;
+                config.negative_control = Some(NegativeControl::Amnesia);
+                Setup::Act1 {
+                    config,
+                    prelude: vec![],
+                }
+            },
+        },
+    ]
+}
+
+/// The scenario with this name.
+pub fn find(name: &str) -> Result<Scenario, Error> {
+    all()
+        .into_iter()
+        .find(|scenario| scenario.name == name)
+        .ok_or_else(|| Error::UnknownScenario(name.to_owned()))
+}
+
+/// The scenario a game level shows, e.g. `act1/the-duel` -> `act1-duel`.
+pub fn for_level(level: &str) -> Option<Scenario> {
+    all()
+        .into_iter()
+        .find(|scenario| scenario.levels.contains(&level))
+}
+
+/// A hash of everything a scenario's report depends on: the sources of paros-core and
+/// paros-sim (hashed at build time by `build.rs`, every file under `core/src` and `sim/src`) and
+/// the scenario's parameters (its setup, budgets, modes and book mode). `None` for an unknown
+/// name. 16 hex digits, FNV-1a: a cache key, not a security measure.
+pub fn input_hash(name: &str) -> Option<String> {
+    let scenario = find(name).ok()?;
+    let parameters = format!(
+        "{:?}|{:?}|{:?}|{}",
+        scenario.setup, scenario.modes, scenario.book_mode, scenario.claim
+    );
+    let sources = env!("PAROS_SOURCES_HASH");
+    let hash = fnv1a(fnv1a(FNV_OFFSET, sources.as_bytes()), parameters.as_bytes());
+    Some(format!("{hash:016x}"))
+}
+
+/// The command that replays the walk of `seed`.
+pub fn replay_command(scenario: &str, seed: u64, max_steps: u64) -> String {
+    format!("paros-sim run {scenario} --seeds 1 --seed {seed} --max-steps {max_steps}")
+}
+
+impl Scenario {
+    /// The fault and retry budgets left after the prelude, by kind.
+    pub fn budgets(&self) -> Result<BTreeMap<String, u64>, Error> {
+        match &self.setup {
+            Setup::Act1 { .. } => {
+                let world = self.act1_start()?;
+                let left = world.budget_left();
+                let retries = world.retries_left().iter().copied().max().unwrap_or(0);
+                Ok(BTreeMap::from([
+                    ("drops".to_owned(), u64::from(left.drops)),
+                    ("duplicates".to_owned(), u64::from(left.duplicates)),
+                    ("retries_per_proposer".to_owned(), u64::from(retries)),
+                    ("amnesia".to_owned(), u64::from(left.amnesia)),
+                ]))
+            }
+        }
+    }
+
+    /// Whether the scenario runs in `mode`.
+    pub fn supports(&self, mode: Mode) -> bool {
+        self.modes.contains(&mode)
+    }
+
+    /// The Act I world after the prelude. Each prelude action is parsed, checked against its
+    /// description, and applied; any mismatch is a [`Error::Replay`].
+    pub fn act1_start(&self) -> Result<World, Error> {
+        let Setup::Act1 { config, prelude } = &self.setup;
+        let mut world = World::new(config.clone()).map_err(|refused| Error::Replay {
+            index: 0,
+            action: "(the world's configuration)".into(),
+            why: refused.to_string(),
+        })?;
+        for (index, text) in prelude.iter().enumerate() {
+            let fail = |why: String| Error::Replay {
+                index,
+                action: (*text).to_owned(),
+                why,
+            };
+            let action = world.parse_action(text).map_err(fail)?;
+            let described = world.describe(&action);
+            if described != *text {
+                return Err(fail(format!("the world describes it as `{described}`")));
+            }
+            world
+                .apply(&action)
+                .map_err(|refused| fail(refused.to_string()))?;
+        }
+        Ok(world)
+    }
+
+    /// The prelude, as described actions.
+    pub fn prelude(&self) -> Vec<String> {
+        let Setup::Act1 { prelude, .. } = &self.setup;
+        prelude.iter().map(|text| (*text).to_owned()).collect()
+    }
+}
+
+fn budget(drops: u32, duplicates: u32, retries_per_proposer: u32) -> Budget {
+    Budget {
+        drops,
+        duplicates,
+        retries_per_proposer,
+        amnesia: 0,
+    }
+}
+
+fn silent_a3() -> NodeSet {
+    [NodeId::new(3).expect("3 is a node id")]
+        .into_iter()
+        .collect()
+}
+
+fn act1(values: &[&str], silent: NodeSet, budget: Budget, prelude: Vec<&'static str>) -> Setup {
+    let mut config = WorldConfig::act1(values);
+    config.silent = silent;
+    config.budget = budget;
+    Setup::Act1 { config, prelude }
+}
+
+/// P1 (x) started and P2 (y) idle, so a prelude can run P1 before P2 begins.
+fn act1_with_p2_idle(budget: Budget, prelude: Vec<&'static str>) -> Setup {
+    let mut setup = act1(&["x", "y"], NodeSet::EMPTY, budget, prelude);
+    let Setup::Act1 { config, .. } = &mut setup;
+    config.proposers[1].started = false;
+    setup
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
+    for byte in bytes {
+        hash ^= u64::from(*byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
