@@ -1,4 +1,4 @@
-//! The game: one level being played, as a log of moves over the World.
+//! The game: one level being played, as a log of moves over a [`Board`].
 //!
 //! The world is never stored as the truth: it is derived by replaying the log from the
 //! stage's starting world. That makes undo exact (pop a move, replay) and keeps the game
@@ -6,23 +6,24 @@
 //! done *beyond* the current run (mistakes, the tries a level counts, whether it was ever
 //! passed) lives in [`Memory`], which undo and restart leave alone.
 
-use crate::level::{Automation, Change, Goal, Level, Summary};
-use crate::prompt::{self, ByHand, Prompt, PromptKind};
+use crate::board::{Board, ByHand};
+use crate::level::{Automation, Change, Goal, Level};
+use crate::prompt::{Prompt, PromptKind};
 use crate::script::{self, ScriptStep};
 use crate::{PlayError, levels};
-use paros_core::Message;
-use paros_sim::{Action, Role, Step, World};
+use paros_sim::{Action, World};
 use std::collections::BTreeSet;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
 /// One entry of the move log.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub enum Move {
+pub enum Move<A = Action> {
     /// A world action the world took as is.
-    Act(Action),
-    /// A world action held by a prompt: the world is unchanged until a right answer.
-    Hold(Action),
+    Act(A),
+    /// A world action held by a prompt of this kind: the world is unchanged until a right
+    /// answer.
+    Hold(A, PromptKind),
     /// A right answer, by choice key: applies the held action, or closes a level question.
     Answer(String),
     /// The current stage's goal was met; the next stage's world begins.
@@ -31,36 +32,36 @@ pub enum Move {
 
 /// What the player asked for: a world action or the next stage.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum GameAction {
+pub enum GameAction<A = Action> {
     /// A world action.
-    World(Action),
+    World(A),
     /// Go on to the next stage.
     NextStage,
 }
 
 /// What is waiting for the player's answer.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
-enum Pending {
+enum Pending<A> {
     /// A world action held until the player answers for its node.
-    Held(Action),
+    Held(A, PromptKind),
     /// A level question.
     Question(Prompt),
 }
 
 /// The state derived from the log: the stage, its world, the open prompt, the answers given.
 #[derive(Clone, Debug)]
-pub struct Run {
+pub struct Run<B: Board = World> {
     stage: usize,
-    world: World,
-    pending: Option<Pending>,
+    world: B,
+    pending: Option<Pending<B::Action>>,
     /// The prompt of a held action, built once after the log is replayed.
     held_prompt: Option<Prompt>,
     /// The right answers of this run, in order: the kind of prompt and the key.
     answers: Vec<(PromptKind, String)>,
 }
 
-impl Run {
-    fn start(world: &World) -> Run {
+impl<B: Board> Run<B> {
+    fn start(world: &B) -> Run<B> {
         Run {
             stage: 0,
             world: world.clone(),
@@ -76,7 +77,7 @@ impl Run {
     }
 
     /// The world of the current stage.
-    pub fn world(&self) -> &World {
+    pub fn world(&self) -> &B {
         &self.world
     }
 
@@ -94,22 +95,21 @@ impl Run {
     /// means the log and the level disagree (a level changed under a saved log).
     fn apply(
         &mut self,
-        level: &Level,
-        stage_starts: &[World],
-        entry: &Move,
-    ) -> Result<Option<Step>, PlayError> {
+        level: &Level<B>,
+        stage_starts: &[B],
+        entry: &Move<B::Action>,
+    ) -> Result<Option<B::Step>, PlayError> {
         match entry {
             Move::Act(action) => self.step(level, action).map(Some),
-            Move::Hold(action) => {
-                self.pending = Some(Pending::Held(*action));
+            Move::Hold(action, kind) => {
+                self.pending = Some(Pending::Held(action.clone(), *kind));
                 self.held_prompt = None;
                 Ok(None)
             }
             Move::Answer(key) => match self.pending.take() {
-                Some(Pending::Held(action)) => {
+                Some(Pending::Held(action, kind)) => {
                     self.held_prompt = None;
-                    self.answers
-                        .push((held_kind(&self.world, &action), key.clone()));
+                    self.answers.push((kind, key.clone()));
                     self.step(level, &action).map(Some)
                 }
                 Some(Pending::Question(_)) => {
@@ -131,9 +131,9 @@ impl Run {
         }
     }
 
-    fn step(&mut self, level: &Level, action: &Action) -> Result<Step, PlayError> {
-        let before = Summary::of(&self.world);
-        let step = self.world.apply(action).map_err(PlayError::Refused)?;
+    fn step(&mut self, level: &Level<B>, action: &B::Action) -> Result<B::Step, PlayError> {
+        let before = self.world.summary();
+        let step = Board::apply(&mut self.world, action)?;
         let change = Change {
             before: &before,
             world: &self.world,
@@ -148,10 +148,10 @@ impl Run {
 
     /// Builds the prompt of a held action, if one is held and not yet built.
     fn build_prompt(&mut self) -> Result<(), PlayError> {
-        if let Some(Pending::Held(action)) = &self.pending
+        if let Some(Pending::Held(action, _)) = &self.pending
             && self.held_prompt.is_none()
         {
-            let prompt = prompt::for_action(&self.world, action, ByHand::ALL).ok_or_else(|| {
+            let prompt = self.world.prompt(action, &ByHand::all()).ok_or_else(|| {
                 PlayError::NotEnabled(format!("{} opens no prompt", self.world.describe(action)))
             })?;
             self.held_prompt = Some(prompt);
@@ -161,23 +161,10 @@ impl Run {
 
     fn prompt(&self) -> Option<&Prompt> {
         match &self.pending {
-            Some(Pending::Held(_)) => self.held_prompt.as_ref(),
+            Some(Pending::Held(..)) => self.held_prompt.as_ref(),
             Some(Pending::Question(prompt)) => Some(prompt),
             None => None,
         }
-    }
-}
-
-/// The kind of prompt a held action opened, known from the action alone.
-fn held_kind(world: &World, action: &Action) -> PromptKind {
-    match action {
-        Action::Retry(_) => PromptKind::RetryBallot,
-        Action::Deliver(id) => match world.message(*id).map(|message| &message.envelope.message) {
-            Some(Message::Prepare { .. }) => PromptKind::PromiseOrNack,
-            Some(Message::Accept { .. }) => PromptKind::AcceptedOrNack,
-            _ => PromptKind::ChooseValue,
-        },
-        _ => PromptKind::Question,
     }
 }
 
@@ -233,45 +220,51 @@ pub struct Outcome {
 
 /// One level being played.
 #[derive(Clone, Debug)]
-pub struct Game {
-    level: &'static Level,
+pub struct Game<B: Board = World> {
+    level: &'static Level<B>,
     unlocked: BTreeSet<Automation>,
     switched_off: BTreeSet<Automation>,
     /// The world each stage begins with, after its prelude. Invariant: one per stage.
-    stage_starts: Vec<World>,
-    log: Vec<Move>,
+    stage_starts: Vec<B>,
+    log: Vec<Move<B::Action>>,
     /// How each move of the log reads. Invariant: as long as `log`.
     log_text: Vec<String>,
-    run: Run,
+    run: Run<B>,
     memory: Memory,
     outcome: Option<Outcome>,
 }
 
-impl Game {
+impl Game<World> {
     /// Mounts the level with this id, with the automation the player has earned.
     pub fn new(level_id: &str, unlocked: &[Automation]) -> Result<Game, PlayError> {
         let level =
             levels::find(level_id).ok_or_else(|| PlayError::UnknownLevel(level_id.into()))?;
         Game::with_level(level, unlocked)
     }
+}
 
+impl<B: Board> Game<B> {
     /// Mounts `level`, with the automation the player has earned.
-    pub fn with_level(level: &'static Level, unlocked: &[Automation]) -> Result<Game, PlayError> {
+    pub fn with_level(
+        level: &'static Level<B>,
+        unlocked: &[Automation],
+    ) -> Result<Game<B>, PlayError> {
         let stage_starts = level
             .stages
             .iter()
             .map(|stage| {
-                let mut world = World::new((stage.world)()).map_err(PlayError::Refused)?;
+                let mut world = B::build((stage.world)())?;
                 for text in stage.prelude {
-                    let action = script::world_action(&world, text)
+                    let action = world
+                        .parse_step(text)
                         .map_err(|why| PlayError::BadStep(format!("prelude {text:?}: {why}")))?;
-                    world.apply(&action).map_err(|refused| {
+                    Board::apply(&mut world, &action).map_err(|refused| {
                         PlayError::BadStep(format!("prelude {text:?}: {refused}"))
                     })?;
                 }
                 Ok(world)
             })
-            .collect::<Result<Vec<World>, PlayError>>()?;
+            .collect::<Result<Vec<B>, PlayError>>()?;
         let first = stage_starts
             .first()
             .ok_or(PlayError::BadStep("a level needs a stage".into()))?;
@@ -290,22 +283,22 @@ impl Game {
     }
 
     /// The level.
-    pub fn level(&self) -> &'static Level {
+    pub fn level(&self) -> &'static Level<B> {
         self.level
     }
 
     /// The current run: stage, world, answers.
-    pub fn run(&self) -> &Run {
+    pub fn run(&self) -> &Run<B> {
         &self.run
     }
 
     /// The world now.
-    pub fn world(&self) -> &World {
+    pub fn world(&self) -> &B {
         &self.run.world
     }
 
     /// The move log of the current run.
-    pub fn log(&self) -> &[Move] {
+    pub fn log(&self) -> &[Move<B::Action>] {
         &self.log
     }
 
@@ -390,16 +383,11 @@ impl Game {
 
     /// The world actions the player may take now: none while a prompt is open or after the
     /// goal failed (undo or restart then).
-    pub fn enabled(&self) -> Vec<Action> {
+    pub fn enabled(&self) -> Vec<B::Action> {
         if self.run.pending.is_some() || matches!(self.goal(), Goal::Failed(_)) {
             return Vec::new();
         }
-        self.run
-            .world
-            .enabled()
-            .into_iter()
-            .filter(|action| !matches!(action, Action::Amnesia(_)))
-            .collect()
+        self.run.world.moves()
     }
 
     /// A 64-bit fingerprint of the stage, the world and the open prompt: equal fingerprints
@@ -407,7 +395,7 @@ impl Game {
     pub fn fingerprint(&self) -> u64 {
         let mut hasher = DefaultHasher::new();
         self.run.stage.hash(&mut hasher);
-        self.run.world.fingerprint().hash(&mut hasher);
+        Board::fingerprint(&self.run.world).hash(&mut hasher);
         self.prompt()
             .map(|prompt| &prompt.question)
             .hash(&mut hasher);
@@ -416,7 +404,7 @@ impl Game {
 
     /// Takes a world action or goes to the next stage. A delivery to a node played by hand
     /// (or a retry whose ballot is asked) opens a prompt instead of stepping the node.
-    pub fn act(&mut self, action: GameAction) -> Result<&Outcome, PlayError> {
+    pub fn act(&mut self, action: GameAction<B::Action>) -> Result<&Outcome, PlayError> {
         if self.run.pending.is_some() {
             return Err(PlayError::PromptOpen);
         }
@@ -437,9 +425,8 @@ impl Game {
             GameAction::World(action) => {
                 self.check_enabled(&action)?;
                 let text = self.run.world.describe(&action);
-                let by_hand = self.by_hand();
-                match prompt::for_action(&self.run.world, &action, by_hand) {
-                    Some(_) => (Move::Hold(action), text),
+                match self.run.world.prompt(&action, &self.by_hand()) {
+                    Some(prompt) => (Move::Hold(action, prompt.kind), text),
                     None => (Move::Act(action), text),
                 }
             }
@@ -453,15 +440,13 @@ impl Game {
                 kind: OutcomeKind::Prompt,
                 text: prompt.question.clone(),
             },
-            (
-                None,
-                Some(Step {
-                    ignored: Some(reason),
-                    ..
-                }),
-            ) => Outcome {
+            (None, Some(step)) if B::ignored(&step).is_some() => Outcome {
                 kind: OutcomeKind::Ignored,
-                text: format!("{} ignored it: {reason}", ignored_by.unwrap_or_default()),
+                text: format!(
+                    "{} ignored it: {}",
+                    ignored_by.unwrap_or_default(),
+                    B::ignored(&step).unwrap_or_default()
+                ),
             },
             _ => Outcome {
                 kind: OutcomeKind::Applied,
@@ -554,7 +539,7 @@ impl Game {
 
     /// Applies a move that is not yet in the log. On an error the run is rebuilt from the log,
     /// so a refused move leaves the game exactly as it was.
-    fn apply_new(&mut self, entry: &Move) -> Result<Option<Step>, PlayError> {
+    fn apply_new(&mut self, entry: &Move<B::Action>) -> Result<Option<B::Step>, PlayError> {
         let applied = self
             .run
             .apply(self.level, &self.stage_starts, entry)
@@ -575,39 +560,30 @@ impl Game {
         Ok(())
     }
 
-    fn by_hand(&self) -> ByHand {
+    /// The parts the player answers for on the next move.
+    pub fn by_hand(&self) -> ByHand {
         ByHand {
-            acceptors: !self.automation_on(Automation::AcceptorReplies),
-            p2c: !self.automation_on(Automation::P2c),
+            off: Automation::ALL
+                .into_iter()
+                .filter(|toggle| !self.automation_on(*toggle))
+                .collect(),
             retry: self.level.retry_by_hand,
         }
     }
 
-    fn check_enabled(&self, action: &Action) -> Result<(), PlayError> {
-        if matches!(action, Action::Amnesia(_)) {
-            return Err(PlayError::NotEnabled(
-                "amnesia is a negative control, not a move".into(),
-            ));
-        }
-        if self.run.world.enabled().contains(action) {
-            return Ok(());
-        }
-        // Not enabled: ask the world on a clone why, so the error says it in the world's words.
-        match self.run.world.clone().apply(action) {
-            Err(refused) => Err(PlayError::Refused(refused)),
-            Ok(_) => Err(PlayError::NotEnabled(format!(
-                "{} is not enabled",
-                self.run.world.describe(action)
-            ))),
+    fn check_enabled(&self, action: &B::Action) -> Result<(), PlayError> {
+        if self.run.world.moves().contains(action) {
+            Ok(())
+        } else {
+            Err(self.run.world.refusal(action))
         }
     }
 
-    fn receiver_name(&self, entry: &Move) -> Option<String> {
-        let Move::Act(Action::Deliver(id)) = entry else {
-            return None;
-        };
-        let message = self.run.world.message(*id)?;
-        Some(self.run.world.name(message.envelope.to))
+    fn receiver_name(&self, entry: &Move<B::Action>) -> Option<String> {
+        match entry {
+            Move::Act(action) => self.run.world.receiver(action),
+            _ => None,
+        }
     }
 
     fn after_move(&mut self) {
@@ -617,21 +593,4 @@ impl Game {
             Goal::Open => {}
         }
     }
-
-    /// Whether the player plays this node by hand on the next move.
-    pub fn node_by_hand(&self, role: Role) -> bool {
-        match role {
-            Role::Acceptor(_) => !self.automation_on(Automation::AcceptorReplies),
-            Role::Proposer(_) => !self.automation_on(Automation::P2c) || self.level.retry_by_hand,
-        }
-    }
-}
-
-impl ByHand {
-    /// Every part by hand: what a held action's prompt is built with.
-    pub const ALL: ByHand = ByHand {
-        acceptors: true,
-        p2c: true,
-        retry: true,
-    };
 }

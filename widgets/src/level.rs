@@ -4,9 +4,10 @@
 //! A level is static data plus a [`Rules`] value, so the registry is a plain slice and a level
 //! costs nothing until a [`Game`](crate::Game) mounts it.
 
+use crate::board::Board;
 use crate::game::{Memory, Run};
 use crate::prompt::Prompt;
-use paros_sim::{Action, Step, World, WorldConfig};
+use paros_sim::World;
 use serde::Serialize;
 use std::fmt;
 
@@ -82,63 +83,41 @@ pub struct ChecklistItem {
 }
 
 /// What changed in one world step, for a level deciding whether to ask a question.
-pub struct Change<'a> {
-    /// The world before the step.
-    pub before: &'a Summary,
+pub struct Change<'a, B: Board = World> {
+    /// The world before the step, summed up.
+    pub before: &'a B::Summary,
     /// The world after the step.
-    pub world: &'a World,
+    pub world: &'a B,
     /// The action applied.
-    pub action: &'a Action,
+    pub action: &'a B::Action,
     /// What the action did.
-    pub step: &'a Step,
-}
-
-/// The few facts of a world that level questions compare across a step, cheap to take.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Summary {
-    /// How many ballots have been chosen.
-    pub chosen_count: usize,
-    /// Whether any proposer had learned a value.
-    pub learned: bool,
-}
-
-impl Summary {
-    /// The summary of `world`.
-    pub fn of(world: &World) -> Summary {
-        Summary {
-            chosen_count: world.chosen().len(),
-            learned: world
-                .proposers()
-                .iter()
-                .any(|proposer| proposer.learned().is_some()),
-        }
-    }
+    pub step: &'a B::Step,
 }
 
 /// The judging half of a level: what it means to win a stage, and what it asks along the way.
-pub trait Rules: Sync {
+pub trait Rules<B: Board = World>: Sync {
     /// The goal of the current stage of `run`. For the last stage this is the level's goal.
-    fn goal(&self, run: &Run, memory: &Memory) -> Goal;
+    fn goal(&self, run: &Run<B>, memory: &Memory) -> Goal;
 
     /// A question to ask after a world step, if this step raises one.
-    fn question(&self, _change: &Change<'_>) -> Option<Prompt> {
+    fn question(&self, _change: &Change<'_, B>) -> Option<Prompt> {
         None
     }
 
     /// What the level tracks beyond the world, for the stage's checklist.
-    fn checklist(&self, _run: &Run, _memory: &Memory) -> Vec<ChecklistItem> {
+    fn checklist(&self, _run: &Run<B>, _memory: &Memory) -> Vec<ChecklistItem> {
         Vec::new()
     }
 }
 
 /// One world of a level: most levels have one stage, a few play several short worlds in turn.
-pub struct Stage {
+pub struct Stage<B: Board = World> {
     /// A short title (`Nothing reported`).
     pub title: &'static str,
     /// One or two sentences of markdown that set the stage.
     pub note: &'static str,
     /// The world's configuration.
-    pub world: fn() -> WorldConfig,
+    pub world: fn() -> B::Config,
     /// Steps applied before the player arrives, in the script language of
     /// [`Game::play`](crate::Game::play) (world actions only). The player cannot undo them.
     pub prelude: &'static [&'static str],
@@ -154,7 +133,7 @@ pub struct Pin {
 }
 
 /// A level of paros play.
-pub struct Level {
+pub struct Level<B: Board = World> {
     /// The stable id, e.g. `act1/choose-a-value`; `play/#<id>` opens it.
     pub id: &'static str,
     /// The act, 1 to 4.
@@ -182,17 +161,17 @@ pub struct Level {
     /// Whether a retry opens a prompt asking for the new ballot.
     pub retry_by_hand: bool,
     /// The worlds played in turn. Invariant: at least one.
-    pub stages: &'static [Stage],
+    pub stages: &'static [Stage<B>],
     /// A reference solution in the script language of [`Game::play`](crate::Game::play),
     /// played from the start with [`Level::solution_unlocked`] earned.
     pub solution: &'static [&'static str],
     /// What the reference solution assumes the player has earned.
     pub solution_unlocked: &'static [Automation],
     /// The goal, questions and checklist.
-    pub rules: &'static dyn Rules,
+    pub rules: &'static dyn Rules<B>,
 }
 
-impl Level {
+impl<B: Board> Level<B> {
     /// The pin this level puts on `automation`, if any.
     pub fn pin(&self, automation: Automation) -> Option<bool> {
         self.pins
@@ -237,7 +216,7 @@ pub struct LevelSummary {
     pub unlocks: Option<&'static str>,
 }
 
-impl fmt::Debug for Level {
+impl<B: Board> fmt::Debug for Level<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Level")
             .field("id", &self.id)

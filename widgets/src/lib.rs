@@ -7,6 +7,10 @@
 //! world and is told what it would break. The game keeps a move log and derives the world by
 //! replay, so undo is exact.
 //!
+//! The game is written once against the [`Board`] trait; Act I's board is paros-sim's
+//! single-decree World ([`single_decree`]), and the replicated log of Act II plugs in as a
+//! second board with the same [`Level`], [`Game`] and [`View`].
+//!
 //! The browser sees all of this through [`View`], a JSON value rebuilt after every call, and
 //! through the wasm bindings (compiled only for wasm32; see `widgets/API.md`).
 //!
@@ -20,24 +24,28 @@
 //! assert_eq!(game.goal(), Goal::Reached);
 //! ```
 
+mod board;
 mod game;
 mod level;
 pub mod levels;
 mod prompt;
 mod script;
+pub mod single_decree;
 mod view;
 mod words;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 
+pub use board::{Board, ByHand};
 pub use game::{Game, GameAction, Memory, Mistake, Move, Outcome, OutcomeKind, Run};
-pub use level::{
-    Automation, Change, ChecklistItem, Goal, Level, LevelSummary, Pin, Rules, Stage, Summary,
-};
+pub use level::{Automation, Change, ChecklistItem, Goal, Level, LevelSummary, Pin, Rules, Stage};
 pub use prompt::{Choice, Prompt, PromptKind};
 pub use script::ScriptStep;
-pub use view::{View, automations_json, catalog_json, parse_action, parse_unlocked};
+pub use view::{
+    ActionJson, ChosenView, ControlView, MessageView, NodeView, View, automations_json,
+    catalog_json, parse_action, parse_unlocked,
+};
 
 use std::fmt;
 

@@ -10,13 +10,14 @@
 //!
 //! Routes keep solutions readable and independent of message numbering.
 
+use crate::board::Board;
 use paros_sim::{Action, World};
 
 /// One parsed step.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub enum ScriptStep {
+pub enum ScriptStep<A = Action> {
     /// A world action.
-    World(Action),
+    World(A),
     /// An answer, by choice key.
     Answer(String),
     /// Go on to the next stage.
@@ -26,7 +27,7 @@ pub enum ScriptStep {
 }
 
 /// Parses one step against the world it will be played in.
-pub fn parse(world: &World, text: &str) -> Result<ScriptStep, String> {
+pub fn parse<B: Board>(board: &B, text: &str) -> Result<ScriptStep<B::Action>, String> {
     let trimmed = text.trim();
     match trimmed {
         "next-stage" => return Ok(ScriptStep::NextStage),
@@ -36,10 +37,10 @@ pub fn parse(world: &World, text: &str) -> Result<ScriptStep, String> {
     if let Some(key) = trimmed.strip_prefix("answer ") {
         return Ok(ScriptStep::Answer(key.trim().to_string()));
     }
-    world_action(world, trimmed).map(ScriptStep::World)
+    board.parse_step(trimmed).map(ScriptStep::World)
 }
 
-/// Parses a world action, by message id, by route or by node name.
+/// Parses an Act I world action, by message id, by route or by node name.
 pub fn world_action(world: &World, text: &str) -> Result<Action, String> {
     let mut words = text.trim().splitn(3, ' ');
     let verb = words.next().unwrap_or_default();

@@ -3,13 +3,11 @@
 //! The browser animates nothing by itself and keeps no game state: it renders the last view.
 //! The JSON shape is documented in `widgets/API.md`; the field names here are that contract.
 
+use crate::board::Board;
 use crate::game::{Game, OutcomeKind};
 use crate::level::{Automation, ChecklistItem, Goal};
 use crate::prompt::PromptKind;
-use crate::words::names;
 use crate::{GameAction, PlayError};
-use paros_core::{Envelope, Message, NodeSet, Phase, Vote};
-use paros_sim::{Action, MessageId, Role, World};
 use serde::{Deserialize, Serialize};
 
 /// The whole stage.
@@ -316,34 +314,18 @@ pub struct ChosenView {
 }
 
 /// Parses an action as the browser sends it.
-pub fn parse_action(world: &World, json: &str) -> Result<GameAction, PlayError> {
+pub fn parse_action<B: Board>(board: &B, json: &str) -> Result<GameAction<B::Action>, PlayError> {
     let parsed: ActionJson = serde_json::from_str(json)
         .map_err(|error| PlayError::BadInput(format!("action {json:?}: {error}")))?;
-    let node = |name: &str| {
-        world
-            .parse_action(&format!("start {name}"))
-            .ok()
-            .and_then(|action| match action {
-                Action::Start(node) if world.name(node) == name => Some(node),
-                _ => None,
-            })
-            .ok_or_else(|| PlayError::BadInput(format!("no node named {name:?}")))
-    };
-    Ok(match parsed {
-        ActionJson::Deliver { message } => GameAction::World(Action::Deliver(MessageId(message))),
-        ActionJson::Drop { message } => GameAction::World(Action::Drop(MessageId(message))),
-        ActionJson::Duplicate { message } => {
-            GameAction::World(Action::Duplicate(MessageId(message)))
-        }
-        ActionJson::Start { node: name } => GameAction::World(Action::Start(node(&name)?)),
-        ActionJson::Retry { node: name } => GameAction::World(Action::Retry(node(&name)?)),
-        ActionJson::NextStage => GameAction::NextStage,
-    })
+    match parsed {
+        ActionJson::NextStage => Ok(GameAction::NextStage),
+        action => board.parse_json(action).map(GameAction::World),
+    }
 }
 
 impl View {
     /// The view of `game` now.
-    pub fn of(game: &Game) -> View {
+    pub fn of<B: Board>(game: &Game<B>) -> View {
         let level = game.level();
         let world = game.world();
         let stage_index = game.run().stage();
@@ -351,6 +333,7 @@ impl View {
         let memory = game.memory();
         let goal = game.goal();
         let stage_goal = game.stage_goal();
+        let moves = game.enabled();
         let goal_text = if game.next_stage_open() {
             format!("Stage done. Next: {}", level.stages[stage_index + 1].title)
         } else {
@@ -375,13 +358,13 @@ impl View {
                 title: stage.title,
                 note: stage.note,
             },
-            nodes: nodes(game, world),
-            messages: messages(game, world),
-            controls: controls(game, world),
+            nodes: world.nodes(&game.by_hand()),
+            messages: world.messages(&moves),
+            controls: controls(game, &moves),
             prompt: game.prompt().map(|prompt| PromptView {
                 kind: prompt.kind,
-                node: prompt.node.map(|node| world.name(node)),
-                message: prompt.message.map(|id| id.0),
+                node: prompt.node.clone(),
+                message: prompt.message,
                 question: prompt.question.clone(),
                 facts: prompt.facts.clone(),
                 choices: prompt
@@ -430,8 +413,9 @@ impl View {
                     explanation: mistake.explanation.clone(),
                 })
                 .collect(),
-            automation: Automation::ALL
-                .into_iter()
+            automation: B::AUTOMATION
+                .iter()
+                .copied()
                 .map(|toggle| ToggleView {
                     name: toggle.name(),
                     label: toggle.label(),
@@ -440,11 +424,7 @@ impl View {
                     pinned: level.pin(toggle).map(|on| if on { "on" } else { "off" }),
                 })
                 .collect(),
-            chosen: world.chosen().first().map(|votes| ChosenView {
-                value: votes.value.to_string(),
-                ballot: world.ballot_name(votes.ballot),
-                by: names(world, votes.voters),
-            }),
+            chosen: world.chosen(),
             moves: game.log().len(),
             can_undo: !game.log().is_empty(),
             log: game.log_text().to_vec(),
@@ -459,166 +439,17 @@ impl View {
 }
 
 /// Hints are earned by mistakes, and by failing the goal (a livelock is a lesson too).
-fn earned_hints(game: &Game) -> Vec<&'static str> {
+fn earned_hints<B: Board>(game: &Game<B>) -> Vec<&'static str> {
     let memory = game.memory();
     let earned = memory.mistakes.len() + usize::try_from(memory.failures).unwrap_or(usize::MAX);
     game.level().hints.iter().copied().take(earned).collect()
 }
 
-fn vote_view(world: &World, vote: &Vote) -> VoteView {
-    VoteView {
-        ballot: world.ballot_name(vote.ballot),
-        value: vote.value.to_string(),
-    }
-}
-
-fn nodes(game: &Game, world: &World) -> Vec<NodeView> {
-    let silent = world.config().silent;
-    let chosen_value = world.chosen().first().map(|votes| votes.value.clone());
-    let acceptors = world.acceptors().iter().map(|acceptor| {
-        let accepted = acceptor.accepted();
-        let state = match accepted {
-            None => "empty",
-            Some(vote) if Some(&vote.value) == chosen_value.as_ref() => "chosen",
-            Some(_) => "undecided",
-        };
-        NodeView {
-            name: world.name(acceptor.id()),
-            role: "acceptor",
-            silent: silent.contains(acceptor.id()),
-            by_hand: game.node_by_hand(Role::Acceptor(0)),
-            promised: Some(acceptor.promised().map(|ballot| world.ballot_name(ballot))),
-            accepted: Some(accepted.map(|vote| vote_view(world, vote))),
-            value: None,
-            phase: None,
-            ballot: None,
-            promises: None,
-            proposal: None,
-            accepted_by: None,
-            learned: None,
-            retries_left: None,
-            slots: vec![SlotView {
-                slot: 1,
-                state,
-                ballot: accepted.map(|vote| world.ballot_name(vote.ballot)),
-                value: accepted.map(|vote| vote.value.to_string()),
-            }],
-        }
-    });
-    let proposers = world
-        .proposers()
-        .iter()
-        .enumerate()
-        .map(|(index, proposer)| NodeView {
-            name: world.name(proposer.id()),
-            role: "proposer",
-            silent: silent.contains(proposer.id()),
-            by_hand: game.node_by_hand(Role::Proposer(index)),
-            promised: None,
-            accepted: None,
-            value: Some(proposer.own_value().to_string()),
-            phase: Some(match proposer.phase() {
-                Phase::Idle => "idle",
-                Phase::Preparing => "preparing",
-                Phase::Accepting => "accepting",
-                Phase::Learned => "learned",
-            }),
-            ballot: Some(proposer.ballot().map(|ballot| world.ballot_name(ballot))),
-            promises: Some(
-                proposer
-                    .promises()
-                    .iter()
-                    .map(|(node, vote)| PromiseView {
-                        from: world.name(*node),
-                        accepted: vote.as_ref().map(|vote| vote_view(world, vote)),
-                    })
-                    .collect(),
-            ),
-            proposal: Some(proposer.proposal().map(|value| value.to_string())),
-            accepted_by: Some(names(world, proposer.accepted_by())),
-            learned: Some(proposer.learned().map(|value| value.to_string())),
-            retries_left: world.retries_left().get(index).copied(),
-            slots: Vec::new(),
-        });
-    acceptors.chain(proposers).collect()
-}
-
-fn messages(game: &Game, world: &World) -> Vec<MessageView> {
-    let enabled = game.enabled();
-    let silent = world.config().silent;
-    world
-        .in_flight()
-        .iter()
-        .map(|message| {
-            let envelope = &message.envelope;
-            let actions = [
-                (Action::Deliver(message.id), "deliver"),
-                (Action::Drop(message.id), "drop"),
-                (Action::Duplicate(message.id), "duplicate"),
-            ]
-            .into_iter()
-            .filter(|(action, _)| enabled.contains(action))
-            .map(|(_, verb)| verb)
-            .collect();
-            message_view(world, message.id, envelope, silent, actions)
-        })
-        .collect()
-}
-
-fn message_view(
-    world: &World,
-    id: MessageId,
-    envelope: &Envelope,
-    silent: NodeSet,
-    actions: Vec<&'static str>,
-) -> MessageView {
-    MessageView {
-        id: id.0,
-        from: world.name(envelope.from),
-        to: world.name(envelope.to),
-        kind: match envelope.message {
-            Message::Prepare { .. } => "prepare",
-            Message::Promise { .. } => "promise",
-            Message::Accept { .. } => "accept",
-            Message::Accepted { .. } => "accepted",
-            Message::Nack { .. } => "nack",
-        },
-        text: world.message_name(&envelope.message),
-        ballot: world.ballot_name(envelope.message.ballot()),
-        cut: silent.contains(envelope.from) || silent.contains(envelope.to),
-        actions,
-    }
-}
-
-fn controls(game: &Game, world: &World) -> Vec<ControlView> {
-    let mut controls: Vec<ControlView> = game
-        .enabled()
-        .into_iter()
-        .filter_map(|action| match action {
-            Action::Start(node) => Some(ControlView {
-                action: ActionJson::Start {
-                    node: world.name(node),
-                },
-                label: format!("Start {}", world.name(node)),
-            }),
-            Action::Retry(node) => {
-                let left = match world.role(node) {
-                    Some(Role::Proposer(index)) => world.retries_left()[index],
-                    _ => 0,
-                };
-                Some(ControlView {
-                    action: ActionJson::Retry {
-                        node: world.name(node),
-                    },
-                    label: format!("Retry {} ({left} left)", world.name(node)),
-                })
-            }
-            _ => None,
-        })
-        .collect();
+/// The board's buttons, and the next stage's once this one is won.
+fn controls<B: Board>(game: &Game<B>, moves: &[B::Action]) -> Vec<ControlView> {
+    let mut controls = game.world().controls(moves);
     if game.next_stage_open() {
-        let level = game.level();
-        let next = &level.stages[game.run().stage() + 1];
+        let next = &game.level().stages[game.run().stage() + 1];
         controls.push(ControlView {
             action: ActionJson::NextStage,
             label: format!("Next: {}", next.title),

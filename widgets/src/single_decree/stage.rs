@@ -1,0 +1,169 @@
+//! How Act I's world is drawn: acceptors with their slot box, proposers with their phase, the
+//! messages on the wires, and the start and retry buttons.
+
+use crate::board::ByHand;
+use crate::level::Automation;
+use crate::view::{
+    ActionJson, ControlView, MessageView, NodeView, PromiseView, SlotView, VoteView,
+};
+use crate::words::names;
+use paros_core::{Envelope, Message, NodeSet, Phase, Vote};
+use paros_sim::{Action, MessageId, Role, World};
+
+/// A vote as the stage prints it.
+pub fn vote_view(world: &World, vote: &Vote) -> VoteView {
+    VoteView {
+        ballot: world.ballot_name(vote.ballot),
+        value: vote.value.to_string(),
+    }
+}
+
+/// Acceptors with their promise, record and slot box; proposers with their phase and Promises.
+pub fn nodes(world: &World, by_hand: &ByHand) -> Vec<NodeView> {
+    let silent = world.config().silent;
+    let chosen_value = world.chosen().first().map(|votes| votes.value.clone());
+    let acceptors = world.acceptors().iter().map(|acceptor| {
+        let accepted = acceptor.accepted();
+        let state = match accepted {
+            None => "empty",
+            Some(vote) if Some(&vote.value) == chosen_value.as_ref() => "chosen",
+            Some(_) => "undecided",
+        };
+        NodeView {
+            name: world.name(acceptor.id()),
+            role: "acceptor",
+            silent: silent.contains(acceptor.id()),
+            by_hand: by_hand.has(Automation::AcceptorReplies),
+            promised: Some(acceptor.promised().map(|ballot| world.ballot_name(ballot))),
+            accepted: Some(accepted.map(|vote| vote_view(world, vote))),
+            value: None,
+            phase: None,
+            ballot: None,
+            promises: None,
+            proposal: None,
+            accepted_by: None,
+            learned: None,
+            retries_left: None,
+            slots: vec![SlotView {
+                slot: 1,
+                state,
+                ballot: accepted.map(|vote| world.ballot_name(vote.ballot)),
+                value: accepted.map(|vote| vote.value.to_string()),
+            }],
+        }
+    });
+    let proposers = world
+        .proposers()
+        .iter()
+        .enumerate()
+        .map(|(index, proposer)| NodeView {
+            name: world.name(proposer.id()),
+            role: "proposer",
+            silent: silent.contains(proposer.id()),
+            by_hand: by_hand.has(Automation::P2c) || by_hand.retry,
+            promised: None,
+            accepted: None,
+            value: Some(proposer.own_value().to_string()),
+            phase: Some(match proposer.phase() {
+                Phase::Idle => "idle",
+                Phase::Preparing => "preparing",
+                Phase::Accepting => "accepting",
+                Phase::Learned => "learned",
+            }),
+            ballot: Some(proposer.ballot().map(|ballot| world.ballot_name(ballot))),
+            promises: Some(
+                proposer
+                    .promises()
+                    .iter()
+                    .map(|(node, vote)| PromiseView {
+                        from: world.name(*node),
+                        accepted: vote.as_ref().map(|vote| vote_view(world, vote)),
+                    })
+                    .collect(),
+            ),
+            proposal: Some(proposer.proposal().map(|value| value.to_string())),
+            accepted_by: Some(names(world, proposer.accepted_by())),
+            learned: Some(proposer.learned().map(|value| value.to_string())),
+            retries_left: world.retries_left().get(index).copied(),
+            slots: Vec::new(),
+        });
+    acceptors.chain(proposers).collect()
+}
+
+/// The messages in flight, each with the actions `moves` allows on it.
+pub fn messages(world: &World, moves: &[Action]) -> Vec<MessageView> {
+    let enabled = moves;
+    let silent = world.config().silent;
+    world
+        .in_flight()
+        .iter()
+        .map(|message| {
+            let envelope = &message.envelope;
+            let actions = [
+                (Action::Deliver(message.id), "deliver"),
+                (Action::Drop(message.id), "drop"),
+                (Action::Duplicate(message.id), "duplicate"),
+            ]
+            .into_iter()
+            .filter(|(action, _)| enabled.contains(action))
+            .map(|(_, verb)| verb)
+            .collect();
+            message_view(world, message.id, envelope, silent, actions)
+        })
+        .collect()
+}
+
+fn message_view(
+    world: &World,
+    id: MessageId,
+    envelope: &Envelope,
+    silent: NodeSet,
+    actions: Vec<&'static str>,
+) -> MessageView {
+    MessageView {
+        id: id.0,
+        from: world.name(envelope.from),
+        to: world.name(envelope.to),
+        kind: match envelope.message {
+            Message::Prepare { .. } => "prepare",
+            Message::Promise { .. } => "promise",
+            Message::Accept { .. } => "accept",
+            Message::Accepted { .. } => "accepted",
+            Message::Nack { .. } => "nack",
+        },
+        text: world.message_name(&envelope.message),
+        ballot: world.ballot_name(envelope.message.ballot()),
+        cut: silent.contains(envelope.from) || silent.contains(envelope.to),
+        actions,
+    }
+}
+
+/// Start and retry buttons.
+pub fn controls(world: &World, moves: &[Action]) -> Vec<ControlView> {
+    let controls: Vec<ControlView> = moves
+        .iter()
+        .copied()
+        .filter_map(|action| match action {
+            Action::Start(node) => Some(ControlView {
+                action: ActionJson::Start {
+                    node: world.name(node),
+                },
+                label: format!("Start {}", world.name(node)),
+            }),
+            Action::Retry(node) => {
+                let left = match world.role(node) {
+                    Some(Role::Proposer(index)) => world.retries_left()[index],
+                    _ => 0,
+                };
+                Some(ControlView {
+                    action: ActionJson::Retry {
+                        node: world.name(node),
+                    },
+                    label: format!("Retry {} ({left} left)", world.name(node)),
+                })
+            }
+            _ => None,
+        })
+        .collect();
+    controls
+}
