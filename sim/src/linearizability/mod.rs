@@ -26,11 +26,14 @@
 //! exponential in the length of the history into one bounded by the number of distinct
 //! configurations, which for a history with few concurrent clients is small.
 //!
-//! Two more reductions, both exact for registers, keep the search narrow when many clients
-//! overlap. A read that may go next and returns the register's current value is taken without
-//! trying alternatives: moving it to the front of any legal continuation keeps that continuation
-//! legal. And the memo records every value that no read returned as one value, since the rest of
-//! the search depends on the register's value only through which reads it lets through.
+//! Three refinements keep the search narrow when many clients overlap; the first two are exact
+//! for registers, the third changes only speed. A read that may go next and returns the
+//! register's current value is taken without trying alternatives: moving it to the front of any
+//! legal continuation keeps that continuation legal. The memo records every value that no read
+//! returned as one value, since the rest of the search depends on the register's value only
+//! through which reads it lets through. And the candidates are tried most urgent first, in the
+//! spirit of Lowe's just-in-time linearization: the write whose return comes first, or the writes
+//! of the value that the first-returning read returned.
 //!
 //! # One key at a time
 //!

@@ -200,20 +200,9 @@ impl<'a> Search<'a> {
             self.candidates.push(read);
             return;
         }
-        let mut node = self.events.first();
-        while let Event::Call(_) = self.events.event(node) {
-            node = self.events.next(node);
-        }
-        let urgent = match self.events.event(node) {
-            Event::Return(operation) => self.operations[operation].action,
-            other => unreachable!("a returned operation is left, so {other:?} is a return"),
-        };
-        let urgent_operation = match self.events.event(node) {
-            Event::Return(operation) => operation,
-            _ => unreachable!(),
-        };
-        let first_pick = |operation: usize, action: Action| match urgent {
-            Action::Write(_) => operation == urgent_operation,
+        let urgent = self.first_returning();
+        let first_pick = |operation: usize, action: Action| match self.operations[urgent].action {
+            Action::Write(_) => operation == urgent,
             Action::Read(value) => action == Action::Write(value),
         };
         for picking_first in [true, false] {
@@ -226,6 +215,18 @@ impl<'a> Search<'a> {
                 }
                 node = self.events.next(node);
             }
+        }
+    }
+
+    /// The remaining operation whose return comes first.
+    fn first_returning(&self) -> usize {
+        let mut node = self.events.first();
+        while let Event::Call(_) = self.events.event(node) {
+            node = self.events.next(node);
+        }
+        match self.events.event(node) {
+            Event::Return(operation) => operation,
+            other => unreachable!("a returned operation is left, so {other:?} is a return"),
         }
     }
 
