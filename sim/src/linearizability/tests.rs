@@ -593,6 +593,14 @@ fn agree(history: &History) -> Result<bool, TestCaseError> {
         }
         Verdict::TooLarge { .. } => prop_assert!(false, "a small history is never too large"),
     }
+    // The verdict and the failing key do not depend on the order operations were recorded in.
+    let reversed: Vec<Operation> = history.operations().iter().rev().cloned().collect();
+    let key_of = |verdict: &Verdict| match verdict {
+        Verdict::NotLinearizable { key, .. } | Verdict::TooLarge { key, .. } => Some(key.clone()),
+        Verdict::Linearizable { .. } => None,
+    };
+    let reversed = check(&History::new(reversed).expect("same operations, same shape"));
+    prop_assert_eq!(key_of(&reversed), key_of(&verdict));
     Ok(verdict.is_linearizable())
 }
 
