@@ -1,0 +1,372 @@
+//! Embeds: a paragraph that is exactly `{{ level "act1/choose-a-value" }}` or
+//! `{{ proven "act1-duel" }}`.
+//!
+//! Double braces never start a markdown construct, so an embed cannot be mistaken for text,
+//! and inside a code block it stays text. To show the syntax in prose, escape the first brace:
+//! `\{{ level "x" }}`.
+//!
+//! - `level` mounts the level inline (the game's `mount.js` finds `.paros-level`), links to
+//!   `play/#<id>`, and states what the simulator says about the level's scenario.
+//! - `proven` renders a scenario's report: the verdict in words that say how it was reached, a
+//!   table of figures and an SVG plot.
+
+use std::fmt::Write;
+
+use crate::levels::Level;
+use crate::reports::Report;
+
+/// A parsed embed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Embed {
+    /// A level, by id.
+    Level(String),
+    /// A scenario's report, by name.
+    Proven(String),
+}
+
+/// Parses a paragraph's source if it starts with `{{`. `None`: not an embed; `Some(Err)`: a
+/// malformed embed, with the reason.
+pub fn parse(source: &str) -> Option<Result<Embed, String>> {
+    let text = source.trim();
+    let inner = text.strip_prefix("{{")?;
+    let Some(inner) = inner.strip_suffix("}}") else {
+        return Some(Err(
+            "an embed must be alone in its paragraph and end with `}}`".into(),
+        ));
+    };
+    let inner = inner.trim();
+    let (kind, argument) = inner.split_once(char::is_whitespace).unwrap_or((inner, ""));
+    let argument = argument.trim();
+    let Some(name) = argument
+        .strip_prefix('"')
+        .and_then(|rest| rest.strip_suffix('"'))
+    else {
+        return Some(Err(format!(
+            "expected `{{{{ {kind} \"name\" }}}}`: the name must be in double quotes"
+        )));
+    };
+    if name.is_empty() || name.contains('"') || name.chars().any(char::is_whitespace) {
+        return Some(Err(format!("malformed name `{name}` in the embed")));
+    }
+    Some(match kind {
+        "level" => Ok(Embed::Level(name.to_string())),
+        "proven" => Ok(Embed::Proven(name.to_string())),
+        other => Err(format!("unknown embed `{other}`: use `level` or `proven`")),
+    })
+}
+
+/// Escapes text for HTML.
+pub fn escape(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => escaped.push_str("&amp;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            '"' => escaped.push_str("&quot;"),
+            '\'' => escaped.push_str("&#39;"),
+            _ => escaped.push(c),
+        }
+    }
+    escaped
+}
+
+/// Checks that a report may be published: a VIOLATION only from a negative control, and PASS
+/// only from an exhaustive search (a seeded run can find no violation, never prove there is none).
+pub fn validate(report: &Report) -> Result<(), String> {
+    match (report.verdict.as_str(), report.mode.as_str()) {
+        ("VIOLATION", _) if !report.negative_control => Err(format!(
+            "scenario `{}` found a VIOLATION of \"{}\": {}",
+            report.scenario,
+            report.claim,
+            report.violations.join("; ")
+        )),
+        ("VIOLATION", _) => Ok(()),
+        (_, _) if report.negative_control => Err(format!(
+            "negative control `{}` did not catch its planted fault (verdict {}): its checker cannot fail",
+            report.scenario, report.verdict
+        )),
+        ("PASS", "exhaustive") | ("INCOMPLETE", "exhaustive" | "simulation") => Ok(()),
+        ("PASS", mode) => Err(format!(
+            "scenario `{}` claims PASS in {mode} mode; only an exhaustive search can pass",
+            report.scenario
+        )),
+        (verdict, mode) => Err(format!(
+            "scenario `{}` has an unknown verdict `{verdict}` or mode `{mode}`",
+            report.scenario
+        )),
+    }
+}
+
+fn count(number: u64) -> String {
+    let digits = number.to_string();
+    let mut grouped = String::new();
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    grouped
+}
+
+fn faults_in_words(report: &Report) -> String {
+    let injected: Vec<String> = report
+        .faults
+        .iter()
+        .filter(|(_, number)| **number > 0)
+        .map(|(kind, number)| format!("{} {kind}", count(*number)))
+        .collect();
+    if injected.is_empty() {
+        "no faults injected".into()
+    } else {
+        format!("faults injected: {}", injected.join(", "))
+    }
+}
+
+/// The verdict in one honest sentence: it says how the result was reached.
+pub fn verdict_sentence(report: &Report) -> String {
+    let claim = escape(&report.claim);
+    let scenario = escape(&report.scenario);
+    match (report.verdict.as_str(), report.mode.as_str()) {
+        ("PASS", _) => format!(
+            "Every reachable state of <code>{scenario}</code> was visited: {} states, {} transitions, up to depth {}. \
+             None violates “{claim}”.",
+            count(report.states),
+            count(report.transitions),
+            count(report.depth)
+        ),
+        ("INCOMPLETE", "exhaustive") => format!(
+            "The search of <code>{scenario}</code> stopped after {} states (depth {}){because} with no violation of \
+             “{claim}”; it did not visit every state, so this is evidence, not proof.",
+            count(report.states),
+            count(report.depth),
+            because = if report.incomplete_because.is_empty() {
+                String::new()
+            } else {
+                format!(", {}", escape(&report.incomplete_because))
+            }
+        ),
+        ("INCOMPLETE", _) => format!(
+            "{} seeded runs of <code>{scenario}</code> ({} steps, {}) found no violation of “{claim}”. \
+             Random runs are evidence, not proof.",
+            count(report.seeds),
+            count(report.steps),
+            faults_in_words(report)
+        ),
+        _ => format!(
+            "As intended, the checker caught the planted fault in the negative control <code>{scenario}</code>: \
+             “{claim}” is violated, and the shortest run that shows it has {} steps.",
+            report.counterexample.len()
+        ),
+    }
+}
+
+/// The figure rows shown in a report's table.
+fn figures(report: &Report) -> Vec<(&'static str, String)> {
+    let mut rows = vec![
+        ("verdict", report.verdict.clone()),
+        ("mode", report.mode.clone()),
+    ];
+    if report.mode == "exhaustive" {
+        rows.push(("states", count(report.states)));
+        rows.push(("transitions", count(report.transitions)));
+        rows.push(("depth", count(report.depth)));
+    } else {
+        rows.push(("seeded runs", count(report.seeds)));
+        rows.push(("steps", count(report.steps)));
+    }
+    rows.push(("decisions", count(report.decisions)));
+    rows.push(("faults", faults_in_words(report)));
+    // The run's duration is left out: it is the one figure that differs between runs, and the
+    // site must be the same bytes for the same inputs.
+    if !report.replay_command.is_empty() {
+        rows.push(("replay", report.replay_command.clone()));
+    }
+    if !report.tool_version.is_empty() {
+        rows.push(("simulator", report.tool_version.clone()));
+    }
+    if !report.input_hash.is_empty() {
+        rows.push(("input hash", report.input_hash.chars().take(16).collect()));
+    }
+    rows
+}
+
+/// A horizontal bar chart of the report's figures, on a log scale so states and faults share it.
+pub fn plot(report: &Report) -> String {
+    let mut bars: Vec<(String, u64)> = if report.mode == "exhaustive" {
+        vec![
+            ("states".into(), report.states),
+            ("transitions".into(), report.transitions),
+            ("depth".into(), report.depth),
+        ]
+    } else {
+        vec![
+            ("runs".into(), report.seeds),
+            ("steps".into(), report.steps),
+        ]
+    };
+    bars.push(("decisions".into(), report.decisions));
+    bars.extend(
+        report
+            .faults
+            .iter()
+            .map(|(kind, number)| (kind.clone(), *number)),
+    );
+    let label_width = 110.0;
+    let bar_width_max = 300.0;
+    let row_height = 22.0;
+    let height = row_height * bars.len() as f64 + 8.0;
+    let scale_max = bars
+        .iter()
+        .map(|(_, value)| ((*value as f64) + 1.0).log10())
+        .fold(1.0_f64, f64::max);
+    let mut svg = String::new();
+    let _ = write!(
+        svg,
+        "<svg class=\"proven-plot\" role=\"img\" viewBox=\"0 0 {width} {height}\" width=\"{width}\" height=\"{height}\" \
+         xmlns=\"http://www.w3.org/2000/svg\"><title>Figures of {title} (log scale)</title>",
+        width = label_width + bar_width_max + 90.0,
+        title = escape(&report.scenario)
+    );
+    for (row, (label, value)) in bars.iter().enumerate() {
+        let y = 4.0 + row_height * row as f64;
+        let width = (((*value as f64) + 1.0).log10() / scale_max * bar_width_max).max(1.0);
+        let _ = write!(
+            svg,
+            "<text x=\"{label_x}\" y=\"{text_y}\" text-anchor=\"end\">{label}</text>\
+             <rect x=\"{label_width}\" y=\"{y}\" width=\"{width:.1}\" height=\"{bar_height}\" rx=\"2\"/>\
+             <text x=\"{value_x:.1}\" y=\"{text_y}\">{value}</text>",
+            label_x = label_width - 8.0,
+            text_y = y + 14.0,
+            label = escape(label),
+            bar_height = row_height - 6.0,
+            value_x = label_width + width + 6.0,
+            value = count(*value)
+        );
+    }
+    svg.push_str("</svg>");
+    svg
+}
+
+/// The HTML of a `{{ proven "..." }}` embed. The report must have passed [`validate`].
+pub fn render_proven(report: &Report) -> String {
+    let mut html = String::new();
+    let verdict_class = report.verdict.to_lowercase();
+    let _ = write!(
+        html,
+        "<section class=\"proven proven-{verdict_class}\" data-scenario=\"{scenario}\">\n<p class=\"proven-verdict\">\
+         <strong>{verdict}</strong> {sentence}</p>\n<div class=\"proven-body\">\n<table class=\"proven-figures\">\n<tbody>\n",
+        scenario = escape(&report.scenario),
+        verdict = escape(&report.verdict),
+        sentence = verdict_sentence(report)
+    );
+    for (name, value) in figures(report) {
+        let _ = writeln!(
+            html,
+            "<tr><th scope=\"row\">{name}</th><td>{}</td></tr>",
+            escape(&value)
+        );
+    }
+    html.push_str("</tbody>\n</table>\n");
+    html.push_str(&plot(report));
+    html.push_str("\n</div>\n");
+    if !report.counterexample.is_empty() {
+        html.push_str("<details open><summary>Counterexample, shortest first</summary>\n<ol class=\"counterexample\">\n");
+        for action in &report.counterexample {
+            let _ = writeln!(html, "<li><code>{}</code></li>", escape(action));
+        }
+        html.push_str("</ol>\n</details>\n");
+    }
+    html.push_str("</section>\n");
+    html
+}
+
+/// The HTML of a `{{ level "..." }}` embed; `root` leads from the page to the site's root.
+pub fn render_level(level: &Level, report: &Report, root: &str) -> String {
+    let id = escape(&level.id);
+    format!(
+        "<figure class=\"level-embed\">\n<div class=\"paros-level\" data-level=\"{id}\"></div>\n<figcaption>\
+         <a class=\"level-link\" href=\"{root}play/#{id}\">Play “{title}” full screen</a> \
+         <span class=\"level-teaches\">{teaches}</span>\
+         <span class=\"level-verdict\"><strong>{verdict}</strong> {sentence}</span></figcaption>\n</figure>\n",
+        title = escape(&level.title),
+        teaches = escape(&level.teaches),
+        verdict = escape(&report.verdict),
+        sentence = verdict_sentence(report)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_embeds_and_explains_malformed_ones() {
+        // Proves the two embeds parse and every malformed shape has a reason.
+        assert_eq!(
+            parse("{{ level \"act1/choose-a-value\" }}"),
+            Some(Ok(Embed::Level("act1/choose-a-value".into())))
+        );
+        assert_eq!(
+            parse("{{proven \"act1-duel\"}}\n"),
+            Some(Ok(Embed::Proven("act1-duel".into())))
+        );
+        assert_eq!(parse("Some text {{ level \"x\" }}"), None);
+        assert!(matches!(parse("{{ level act1 }}"), Some(Err(_))));
+        assert!(
+            matches!(parse("{{ lvl \"x\" }}"), Some(Err(message)) if message.contains("unknown embed `lvl`"))
+        );
+        assert!(matches!(parse("{{ level \"x\" "), Some(Err(_))));
+    }
+
+    fn report(verdict: &str, mode: &str) -> Report {
+        Report {
+            scenario: "act1-duel".into(),
+            claim: "one value is chosen".into(),
+            mode: mode.into(),
+            verdict: verdict.into(),
+            states: 12345,
+            transitions: 40000,
+            depth: 14,
+            seeds: 200,
+            steps: 90000,
+            ..Report::default()
+        }
+    }
+
+    #[test]
+    fn verdicts_say_how_they_were_reached() {
+        // Proves exhaustive and seeded verdicts read differently, as the verdict standard requires.
+        assert!(verdict_sentence(&report("PASS", "exhaustive")).starts_with(
+            "Every reachable state of <code>act1-duel</code> was visited: 12,345 states"
+        ));
+        let seeded = verdict_sentence(&report("INCOMPLETE", "simulation"));
+        assert!(
+            seeded.starts_with("200 seeded runs") && seeded.contains("evidence, not proof"),
+            "{seeded}"
+        );
+    }
+
+    #[test]
+    fn only_honest_reports_are_published() {
+        // Proves an unexpected VIOLATION, a seeded PASS and a silent negative control fail.
+        assert!(validate(&report("PASS", "exhaustive")).is_ok());
+        assert!(validate(&report("INCOMPLETE", "simulation")).is_ok());
+        assert!(validate(&report("VIOLATION", "exhaustive")).is_err());
+        assert!(validate(&report("PASS", "simulation")).is_err());
+        let mut control = report("VIOLATION", "exhaustive");
+        control.negative_control = true;
+        assert!(validate(&control).is_ok());
+        control.verdict = "PASS".into();
+        assert!(validate(&control).is_err());
+    }
+
+    #[test]
+    fn plot_is_deterministic_svg() {
+        // Proves the plot is the same bytes every time and shows each figure.
+        let report = report("PASS", "exhaustive");
+        assert_eq!(plot(&report), plot(&report));
+        assert!(plot(&report).contains(">12,345</text>"));
+    }
+}

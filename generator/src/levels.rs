@@ -1,0 +1,89 @@
+//! The game's level catalog, as the book needs it: ids, titles, what each level teaches and
+//! unlocks, the chapter it belongs to and the simulator scenario that checks its world.
+//!
+//! The catalog comes from paros-play's `catalog()` when the generator is built with the game,
+//! or from a `levels.json` of the same shape (fixtures, benchmarks).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// One level of the game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Level {
+    /// Stable id, `act1/choose-a-value`; `play/#<id>` opens it.
+    pub id: String,
+    /// Act number, from 1.
+    pub act: u8,
+    /// Title shown on the level map.
+    pub title: String,
+    /// The role the player answers for by hand.
+    pub by_hand: String,
+    /// What the level teaches.
+    pub teaches: String,
+    /// The chapter that explains it.
+    pub chapter: String,
+    /// The paros-sim scenario whose report sits beside the level.
+    pub scenario: String,
+    /// The automation passing it unlocks, if any.
+    #[serde(default)]
+    pub unlocks: Option<String>,
+}
+
+/// Every level, in the level map's order.
+#[derive(Clone, Debug, Default)]
+pub struct LevelCatalog {
+    levels: Vec<Level>,
+    by_id: BTreeMap<String, usize>,
+}
+
+impl LevelCatalog {
+    /// A catalog of `levels`, in the order given.
+    pub fn new(levels: Vec<Level>) -> LevelCatalog {
+        let by_id = levels
+            .iter()
+            .enumerate()
+            .map(|(index, level)| (level.id.clone(), index))
+            .collect();
+        LevelCatalog { levels, by_id }
+    }
+
+    /// The level with this id.
+    pub fn get(&self, id: &str) -> Option<&Level> {
+        self.by_id.get(id).map(|&index| &self.levels[index])
+    }
+
+    /// All levels, by act then in catalog order.
+    pub fn by_act(&self) -> BTreeMap<u8, Vec<&Level>> {
+        let mut acts: BTreeMap<u8, Vec<&Level>> = BTreeMap::new();
+        for level in &self.levels {
+            acts.entry(level.act).or_default().push(level);
+        }
+        acts
+    }
+
+    /// Number of levels.
+    pub fn len(&self) -> usize {
+        self.levels.len()
+    }
+
+    /// Whether there are no levels.
+    pub fn is_empty(&self) -> bool {
+        self.levels.is_empty()
+    }
+
+    /// The ids closest to `wanted`.
+    pub fn nearest(&self, wanted: &str) -> Vec<String> {
+        let mut scored: Vec<(usize, &String)> = self
+            .by_id
+            .keys()
+            .map(|id| (crate::symbols::edit_distance(wanted, id), id))
+            .collect();
+        scored.sort();
+        scored
+            .into_iter()
+            .take(3)
+            .map(|(_, id)| id.clone())
+            .collect()
+    }
+}

@@ -1,0 +1,601 @@
+//! One chapter from markdown to HTML: symbol links, chapter links, heading anchors, highlighted
+//! code, embeds, and the text the search index needs.
+//!
+//! Rendering one chapter reads nothing but its own source and the shared [`RenderContext`], so
+//! chapters render in parallel and `serve` re-renders only the chapter that changed. Links into
+//! other chapters' anchors are recorded as [`LinkCheck`]s and checked once every chapter's
+//! anchors are known.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::sync::Mutex;
+
+use pulldown_cmark::{
+    BrokenLink, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd,
+};
+
+use crate::diagnostic::{Diagnostic, LineIndex};
+use crate::embeds::{self, Embed};
+use crate::glossary::Glossary;
+use crate::levels::LevelCatalog;
+use crate::reports::{Report, ReportSource};
+use crate::symbols::{Resolution, Symbol, SymbolIndex, looks_like_path};
+
+/// Scheme that marks a reference link pulldown-cmark could not resolve, for us to resolve.
+const REFERENCE_SCHEME: &str = "paros-reference:";
+
+/// Reports fetched once per build and shared by every chapter.
+pub struct ReportCache {
+    source: Box<dyn ReportSource>,
+    fetched: Mutex<BTreeMap<String, Result<Option<Report>, String>>>,
+}
+
+impl ReportCache {
+    /// A cache in front of `source`.
+    pub fn new(source: Box<dyn ReportSource>) -> ReportCache {
+        ReportCache {
+            source,
+            fetched: Mutex::new(BTreeMap::new()),
+        }
+    }
+
+    /// The report of `scenario`, fetched at most once until [`ReportCache::clear`].
+    pub fn get(&self, scenario: &str) -> Result<Option<Report>, String> {
+        let mut fetched = self
+            .fetched
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        fetched
+            .entry(scenario.to_string())
+            .or_insert_with(|| {
+                self.source
+                    .report(scenario)
+                    .map_err(|error| format!("{error:#}"))
+            })
+            .clone()
+    }
+
+    /// Forgets every report, here and in the source's cache.
+    pub fn clear(&self) {
+        self.fetched
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clear();
+        self.source.invalidate();
+    }
+}
+
+/// What every chapter is rendered against.
+pub struct RenderContext<'book> {
+    /// paros-core's items.
+    pub symbols: &'book SymbolIndex,
+    /// Protocol names.
+    pub glossary: &'book Glossary,
+    /// The game's levels.
+    pub levels: &'book LevelCatalog,
+    /// Scenario reports.
+    pub reports: &'book ReportCache,
+    /// Sources of the chapters that have a page, relative to `chapters/`.
+    pub pages: &'book BTreeSet<String>,
+    /// The chapters folder, to check links to files beside the chapters.
+    pub chapters_dir: &'book Path,
+}
+
+/// An entry of the "on this page" list.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct TocEntry {
+    /// 2 or 3.
+    pub level: u8,
+    /// The heading's id.
+    pub id: String,
+    /// The heading's text.
+    pub title: String,
+}
+
+/// A run of text under one heading, for search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Section {
+    /// The heading's id; empty for the text before the first heading.
+    pub anchor: String,
+    /// The heading's text.
+    pub title: String,
+    /// The words under it.
+    pub text: String,
+}
+
+/// A link to an anchor in some chapter, checked once all anchors are known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkCheck {
+    /// Where the link is.
+    pub line: usize,
+    /// Where the link is.
+    pub column: usize,
+    /// The chapter it points into.
+    pub target: String,
+    /// The anchor it needs.
+    pub anchor: String,
+}
+
+/// A heading being read: its level, explicit id, classes, inner events and plain text.
+type OpenHeading<'text> = (
+    HeadingLevel,
+    Option<String>,
+    Vec<String>,
+    Vec<Event<'text>>,
+    String,
+);
+
+/// A rendered chapter.
+#[derive(Clone, Debug, Default)]
+pub struct RenderedChapter {
+    /// The page's body.
+    pub html: String,
+    /// Headings of level 2 and 3.
+    pub toc: Vec<TocEntry>,
+    /// Text for search, by heading.
+    pub sections: Vec<Section>,
+    /// Every heading id on the page.
+    pub anchors: BTreeSet<String>,
+    /// Links to anchors, checked later.
+    pub link_checks: Vec<LinkCheck>,
+    /// Whether the page embeds a level (and so loads the game's script).
+    pub has_levels: bool,
+}
+
+/// The relative path from a page to the site's root: `""`, `"../"`, ...
+pub fn root_prefix(source: &str) -> String {
+    "../".repeat(source.matches('/').count())
+}
+
+/// The page a chapter becomes: `a/b.md` -> `a/b.html`.
+pub fn page_path(source: &str) -> String {
+    format!("{}.html", source.strip_suffix(".md").unwrap_or(source))
+}
+
+/// Turns heading text into an id: lower-case letters, digits, `-` and `_`.
+pub fn slug(text: &str) -> String {
+    let mut slug = String::new();
+    for c in text.trim().chars() {
+        if c.is_alphanumeric() || c == '_' || c == '-' {
+            slug.extend(c.to_lowercase());
+        } else if c.is_whitespace() && !slug.ends_with('-') {
+            slug.push('-');
+        }
+    }
+    let slug = slug.trim_matches('-').to_string();
+    if slug.is_empty() {
+        "section".into()
+    } else {
+        slug
+    }
+}
+
+/// Joins `relative` onto the folder of `source`, refusing to leave `chapters/`.
+fn join_relative(source: &str, relative: &str) -> Option<String> {
+    let mut parts: Vec<&str> = source.split('/').collect();
+    parts.pop();
+    for part in relative.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            other => parts.push(other),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// Renders one chapter. `file` names it in errors (`chapters/x.md`), `source` is its path
+/// under `chapters/`.
+pub fn render(
+    text: &str,
+    source: &str,
+    file: &str,
+    context: &RenderContext<'_>,
+) -> Result<RenderedChapter, Vec<Diagnostic>> {
+    let lines = LineIndex::new(text);
+    let root = root_prefix(source);
+    let mut errors: Vec<Diagnostic> = Vec::new();
+    let error_at = |offset: usize, message: String| {
+        let (line, column) = lines.locate(text, offset);
+        Diagnostic::new(file, line, column, message)
+    };
+
+    let options = Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_HEADING_ATTRIBUTES;
+    let mut callback = |link: BrokenLink<'_>| -> Option<(CowStr<'_>, CowStr<'_>)> {
+        Some((
+            format!("{REFERENCE_SCHEME}{}", link.reference).into(),
+            "".into(),
+        ))
+    };
+    let parser = Parser::new_with_broken_link_callback(text, options, Some(&mut callback))
+        .into_offset_iter();
+
+    let mut chapter = RenderedChapter::default();
+    let mut out: Vec<Event<'_>> = Vec::new();
+    let mut heading: Option<OpenHeading<'_>> = None;
+    let mut code: Option<(String, String)> = None;
+    let mut skipping_embed = false;
+    let mut section = Section {
+        anchor: String::new(),
+        title: String::new(),
+        text: String::new(),
+    };
+    let mut used_ids: BTreeSet<String> = BTreeSet::new();
+
+    for (event, range) in parser {
+        if skipping_embed {
+            if matches!(event, Event::End(TagEnd::Paragraph)) {
+                skipping_embed = false;
+            }
+            continue;
+        }
+        if let Some((_, buffer)) = &mut code {
+            match event {
+                Event::Text(content) => buffer.push_str(&content),
+                Event::End(TagEnd::CodeBlock) => {
+                    let (language, buffer) = code.take().expect("inside a code block");
+                    let class = if language.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" class=\"language-{}\"", embeds::escape(&language))
+                    };
+                    let body = crate::highlight::highlight(&buffer, &language);
+                    out.push(Event::Html(
+                        format!("<pre class=\"code\"><code{class}>{body}</code></pre>\n").into(),
+                    ));
+                }
+                _ => {}
+            }
+            continue;
+        }
+        let event = match event {
+            Event::Start(Tag::Paragraph) if text[range.clone()].trim_start().starts_with("{{") => {
+                skipping_embed = true;
+                match embeds::parse(&text[range.clone()]) {
+                    Some(Ok(embed)) => match render_embed(&embed, &root, context) {
+                        Ok(html) => {
+                            chapter.has_levels |= matches!(embed, Embed::Level(_));
+                            out.push(Event::Html(html.into()));
+                        }
+                        Err(message) => errors.push(error_at(range.start, message)),
+                    },
+                    Some(Err(message)) => errors.push(error_at(range.start, message)),
+                    None => unreachable!("the paragraph starts with braces"),
+                }
+                continue;
+            }
+            Event::Start(Tag::CodeBlock(kind)) => {
+                let language = match kind {
+                    CodeBlockKind::Fenced(info) => info
+                        .split([',', ' '])
+                        .next()
+                        .unwrap_or("")
+                        .trim()
+                        .to_string(),
+                    CodeBlockKind::Indented => String::new(),
+                };
+                code = Some((language, String::new()));
+                continue;
+            }
+            Event::Start(Tag::Heading {
+                level, id, classes, ..
+            }) => {
+                heading = Some((
+                    level,
+                    id.map(|id| id.to_string()),
+                    classes.iter().map(|class| class.to_string()).collect(),
+                    Vec::new(),
+                    String::new(),
+                ));
+                continue;
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                let Some((level, explicit_id, classes, inner, title)) = heading.take() else {
+                    continue;
+                };
+                let base = explicit_id.clone().unwrap_or_else(|| slug(&title));
+                let mut id = base.clone();
+                let mut suffix = 1;
+                while used_ids.contains(&id) {
+                    if explicit_id.is_some() {
+                        errors.push(error_at(
+                            range.start,
+                            format!("heading id `{base}` is used twice on this page"),
+                        ));
+                        break;
+                    }
+                    id = format!("{base}-{suffix}");
+                    suffix += 1;
+                }
+                used_ids.insert(id.clone());
+                let mut inner_html = String::new();
+                pulldown_cmark::html::push_html(&mut inner_html, inner.into_iter());
+                let level_number = level as u8;
+                let class_attribute = if classes.is_empty() {
+                    String::new()
+                } else {
+                    format!(" class=\"{}\"", embeds::escape(&classes.join(" ")))
+                };
+                out.push(Event::Html(
+                    format!(
+                        "<h{level_number} id=\"{id}\"{class_attribute}><a class=\"anchor\" href=\"#{id}\" aria-hidden=\"true\" tabindex=\"-1\"></a>{inner_html}</h{level_number}>\n",
+                        id = embeds::escape(&id)
+                    )
+                    .into(),
+                ));
+                if matches!(level_number, 2 | 3) {
+                    chapter.toc.push(TocEntry {
+                        level: level_number,
+                        id: id.clone(),
+                        title: title.clone(),
+                    });
+                }
+                chapter.sections.push(std::mem::replace(
+                    &mut section,
+                    Section {
+                        anchor: id.clone(),
+                        title,
+                        text: String::new(),
+                    },
+                ));
+                chapter.anchors.insert(id);
+                continue;
+            }
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                title,
+                id,
+            }) => {
+                let destination = resolve_link(
+                    &dest_url,
+                    source,
+                    &root,
+                    context,
+                    &mut chapter,
+                    &lines,
+                    text,
+                    range.start,
+                )
+                .unwrap_or_else(|message| {
+                    errors.push(error_at(range.start, message));
+                    dest_url.to_string()
+                });
+                Event::Start(Tag::Link {
+                    link_type,
+                    dest_url: destination.into(),
+                    title,
+                    id,
+                })
+            }
+            Event::Start(Tag::Image {
+                link_type,
+                dest_url,
+                title,
+                id,
+            }) => {
+                if let Err(message) = check_asset(&dest_url, source, context) {
+                    errors.push(error_at(range.start, message));
+                }
+                Event::Start(Tag::Image {
+                    link_type,
+                    dest_url,
+                    title,
+                    id,
+                })
+            }
+            other => other,
+        };
+        if let Event::Text(content) | Event::Code(content) = &event {
+            match &mut heading {
+                Some((.., title)) => title.push_str(content),
+                None => {
+                    section.text.push_str(content);
+                    section.text.push(' ');
+                }
+            }
+        }
+        match &mut heading {
+            Some((_, _, _, inner, _)) => inner.push(event),
+            None => out.push(event),
+        }
+    }
+    chapter.sections.push(section);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    pulldown_cmark::html::push_html(&mut chapter.html, out.into_iter());
+    Ok(chapter)
+}
+
+fn symbol_href(symbol: &Symbol, root: &str, context: &RenderContext<'_>) -> String {
+    format!("{root}api/{}", context.symbols.url(symbol))
+}
+
+/// Resolves a link's destination to the URL the page uses, or says why it is broken.
+#[allow(clippy::too_many_arguments)]
+fn resolve_link(
+    destination: &str,
+    source: &str,
+    root: &str,
+    context: &RenderContext<'_>,
+    chapter: &mut RenderedChapter,
+    lines: &LineIndex,
+    text: &str,
+    offset: usize,
+) -> Result<String, String> {
+    if let Some(reference) = destination.strip_prefix(REFERENCE_SCHEME) {
+        let name = reference.trim().trim_matches('`');
+        if let Some(term) = context.glossary.get(name) {
+            return Ok(symbol_href(&term.symbol, root, context));
+        }
+        if !looks_like_path(name) {
+            let nearest = context.glossary.nearest(name);
+            let hint = if nearest.is_empty() {
+                String::new()
+            } else {
+                format!("; nearest names: {}", nearest.join(", "))
+            };
+            return Err(format!(
+                "`[{name}]` is neither a glossary name nor a symbol{hint}"
+            ));
+        }
+        return resolve_symbol(name, root, context);
+    }
+    if destination.contains("://")
+        || destination.starts_with("mailto:")
+        || destination.starts_with("//")
+    {
+        return Ok(destination.to_string());
+    }
+    let (path, anchor) = destination.split_once('#').unwrap_or((destination, ""));
+    let (line, column) = lines.locate(text, offset);
+    if path.is_empty() {
+        chapter.link_checks.push(LinkCheck {
+            line,
+            column,
+            target: source.to_string(),
+            anchor: anchor.to_string(),
+        });
+        return Ok(destination.to_string());
+    }
+    if path.ends_with(".md") {
+        let target = join_relative(source, path)
+            .ok_or_else(|| format!("link `{destination}` leaves chapters/"))?;
+        if !context.pages.contains(&target) {
+            let why = if context.chapters_dir.join(&target).is_file() {
+                "is not listed in SUMMARY.md"
+            } else {
+                "does not exist"
+            };
+            return Err(format!("broken link: chapter `{target}` {why}"));
+        }
+        if !anchor.is_empty() {
+            chapter.link_checks.push(LinkCheck {
+                line,
+                column,
+                target: target.clone(),
+                anchor: anchor.to_string(),
+            });
+        }
+        let fragment = if anchor.is_empty() {
+            String::new()
+        } else {
+            format!("#{anchor}")
+        };
+        return Ok(format!("{root}{}{fragment}", page_path(&target)));
+    }
+    if looks_like_path(path) && anchor.is_empty() {
+        return resolve_symbol(path, root, context);
+    }
+    check_asset(destination, source, context)?;
+    Ok(destination.to_string())
+}
+
+fn resolve_symbol(name: &str, root: &str, context: &RenderContext<'_>) -> Result<String, String> {
+    match context.symbols.resolve(name) {
+        Resolution::Found(symbol) => Ok(symbol_href(symbol, root, context)),
+        Resolution::Unknown { nearest } => Err(format!(
+            "unknown symbol `{name}` in {}; nearest: {}",
+            context.symbols.crate_name,
+            nearest.join(", ")
+        )),
+        Resolution::Ambiguous { candidates } => Err(format!(
+            "ambiguous symbol `{name}`: it names {}; add the disambiguator, as in `{}`",
+            candidates.join(", "),
+            candidates[0]
+        )),
+    }
+}
+
+/// A relative link to a file beside the chapters must name a file that exists.
+fn check_asset(destination: &str, source: &str, context: &RenderContext<'_>) -> Result<(), String> {
+    if destination.contains("://")
+        || destination.starts_with("data:")
+        || destination.starts_with('/')
+    {
+        return Ok(());
+    }
+    let path = destination.split(['#', '?']).next().unwrap_or("");
+    let is_file_like = path
+        .rsplit('/')
+        .next()
+        .is_some_and(|name| name.contains('.'));
+    if !is_file_like {
+        return Ok(());
+    }
+    match join_relative(source, path) {
+        // Links above chapters/ point at the site's own folders (play/, api/), built elsewhere.
+        None => Ok(()),
+        Some(target) if context.chapters_dir.join(&target).is_file() => Ok(()),
+        Some(target)
+            if target.ends_with(".html")
+                && context.pages.contains(&target.replace(".html", ".md")) =>
+        {
+            Ok(())
+        }
+        Some(target) if target.starts_with("play/") || target.starts_with("api/") => Ok(()),
+        Some(target) => Err(format!(
+            "broken link: `{target}` is not a file in chapters/"
+        )),
+    }
+}
+
+fn render_embed(embed: &Embed, root: &str, context: &RenderContext<'_>) -> Result<String, String> {
+    let report_for = |scenario: &str| -> Result<Report, String> {
+        let report = context
+            .reports
+            .get(scenario)
+            .map_err(|error| format!("the simulator failed on scenario `{scenario}`: {error}"))?
+            .ok_or_else(|| format!("unknown report: no scenario named `{scenario}`"))?;
+        embeds::validate(&report)?;
+        Ok(report)
+    };
+    match embed {
+        Embed::Level(id) => {
+            let level = context.levels.get(id).ok_or_else(|| {
+                let nearest = context.levels.nearest(id);
+                if context.levels.is_empty() {
+                    format!("unknown level `{id}`: the level catalog is empty")
+                } else {
+                    format!("unknown level `{id}`; nearest: {}", nearest.join(", "))
+                }
+            })?;
+            let report = report_for(&level.scenario)
+                .map_err(|message| format!("level `{id}`: {message}"))?;
+            Ok(embeds::render_level(level, &report, root))
+        }
+        Embed::Proven(scenario) => Ok(embeds::render_proven(&report_for(scenario)?)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_are_stable_ids() {
+        // Proves heading ids are predictable from their text.
+        assert_eq!(slug("Why one value is safe"), "why-one-value-is-safe");
+        assert_eq!(slug("  P2c: the rule!  "), "p2c-the-rule");
+        assert_eq!(slug("???"), "section");
+    }
+
+    #[test]
+    fn paths_between_pages_are_relative() {
+        // Proves pages in folders reach the root and each other relatively.
+        assert_eq!(root_prefix("intro.md"), "");
+        assert_eq!(root_prefix("act1/duel.md"), "../");
+        assert_eq!(page_path("act1/duel.md"), "act1/duel.html");
+        assert_eq!(
+            join_relative("act1/duel.md", "../intro.md").as_deref(),
+            Some("intro.md")
+        );
+        assert_eq!(join_relative("intro.md", "../outside.md"), None);
+    }
+}
