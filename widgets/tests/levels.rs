@@ -224,7 +224,7 @@ fn be_the_acceptor_refuses_a_promise_below_the_one_held() {
     let text = refused(&mut game, "promise");
     assert!(text.contains("A1 has promised 1.P2, above 1.P1"), "{text}");
     assert!(
-        text.contains("x at 1.P1") && text.contains("y at 1.P2"),
+        text.contains("{A1, A2} could choose x at 1.P1 while {A1, A3} choose y at 1.P2"),
         "{text}"
     );
 }
@@ -274,6 +274,10 @@ fn be_the_acceptor_votes_at_exactly_the_promise_and_refuses_below_it() {
     );
     let text = refused(&mut game, "accepted");
     assert!(text.contains("A2 has promised 1.P2, above 1.P1"), "{text}");
+    assert!(
+        text.contains("help {A1, A2} choose x at 1.P1 while {A2, A3} choose y at 1.P2"),
+        "{text}"
+    );
     play(&mut game, &["answer nack"]);
     assert_eq!(game.goal(), Goal::Open, "nothing is chosen yet");
 }

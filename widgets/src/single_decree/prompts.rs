@@ -125,7 +125,7 @@ fn promise_or_nack(
     } else {
         let promised = promised.expect("a Nack implies a promise");
         (
-            promising_is_wrong(world, &name, ballot, proposer, promised),
+            promising_is_wrong(world, acceptor, ballot, proposer, promised),
             nack_is_right(world, &name, ballot, promised),
         )
     };
@@ -225,11 +225,12 @@ fn nack_is_right(world: &World, name: &str, ballot: Ballot, promised: Ballot) ->
 
 fn promising_is_wrong(
     world: &World,
-    name: &str,
+    acceptor: NodeId,
     ballot: Ballot,
     proposer: NodeId,
     promised: Ballot,
 ) -> String {
+    let name = world.name(acceptor);
     let asked = world.ballot_name(ballot);
     let held = world.ballot_name(promised);
     if ballot == promised {
@@ -249,11 +250,10 @@ fn promising_is_wrong(
             world.name(owner)
         )
     } else {
+        let (first, second) = two_quorums_through(world, acceptor);
         format!(
-            "{} could send {mine} at {asked} while {} sends {theirs} at {held}: two values \
-             chosen, and agreement broken",
-            world.name(proposer),
-            world.name(owner)
+            "{first} could choose {mine} at {asked} while {second} choose {theirs} at {held}: \
+             two values chosen, and agreement broken"
         )
     };
     format!(
@@ -296,7 +296,7 @@ fn accepted_or_nack(world: &World, id: MessageId, acceptor: NodeId, ballot: Ball
     } else {
         let held = promised.expect("a Nack implies a promise");
         (
-            voting_is_wrong(world, &name, ballot, &value, held),
+            voting_is_wrong(world, acceptor, ballot, &value, held),
             format!(
                 "{name} has promised {}, above {asked}: the vote rule (`>=`) refuses the Accept, \
                  keeping the promise that {} relies on.",
@@ -333,7 +333,14 @@ fn accepted_or_nack(world: &World, id: MessageId, acceptor: NodeId, ballot: Ball
     }
 }
 
-fn voting_is_wrong(world: &World, name: &str, ballot: Ballot, value: &str, held: Ballot) -> String {
+fn voting_is_wrong(
+    world: &World,
+    acceptor: NodeId,
+    ballot: Ballot,
+    value: &str,
+    held: Ballot,
+) -> String {
+    let name = world.name(acceptor);
     let asked = world.ballot_name(ballot);
     let promised = world.ballot_name(held);
     let owner = world.name(held.node);
@@ -344,10 +351,11 @@ fn voting_is_wrong(world: &World, name: &str, ballot: Ballot, value: &str, held:
              looks at ballots, never at values"
         )
     } else {
+        let (first, second) = two_quorums_through(world, acceptor);
         format!(
-            "if {name}'s Promise reported no vote, {owner} may propose {theirs} at {promised}, \
-             while this vote helps choose {value} at {asked}: two values chosen, and agreement \
-             broken"
+            "if {name}'s Promise reported no vote, {owner} may propose {theirs} at {promised}; \
+             this vote could help {first} choose {value} at {asked} while {second} choose \
+             {theirs} at {promised}: two values chosen, and agreement broken"
         )
     };
     format!(
@@ -356,6 +364,24 @@ fn voting_is_wrong(world: &World, name: &str, ballot: Ballot, value: &str, held:
          {}.",
         capitalize(&danger)
     )
+}
+
+/// Two quorums that share only `acceptor` (as far as the acceptors allow): the pair an acceptor
+/// that breaks its promise lets choose two values. Printed as `{A1, A2}` and `{A1, A3}`.
+fn two_quorums_through(world: &World, acceptor: NodeId) -> (String, String) {
+    let others: Vec<NodeId> = world
+        .config()
+        .acceptors()
+        .iter()
+        .filter(|node| *node != acceptor)
+        .collect();
+    let quorum_size = usize::from(world.config().acceptor_count) / 2 + 1;
+    let with = |picked: &mut dyn Iterator<Item = &NodeId>| {
+        let mut set: NodeSet = picked.take(quorum_size - 1).copied().collect();
+        set.insert(acceptor);
+        set_name(world, set)
+    };
+    (with(&mut others.iter()), with(&mut others.iter().rev()))
 }
 
 fn capitalize(text: &str) -> String {
