@@ -1,4 +1,25 @@
 //! The registry of levels, by stable string id, in the order of the level map.
+//!
+//! # Adding a level
+//!
+//! 1. Write `levels/actN/<name>.rs` with a `pub static LEVEL: Level` and its briefing in
+//!    `<name>.md` beside it (markdown, our own words). A level is one or more [`Stage`]s, each
+//!    a world configuration and a prelude written in the script language of
+//!    [`Game::play`](crate::Game::play) (`deliver P1->A2 Prepare`, `drop A1->P1 Accepted`,
+//!    `start P2`). Give the world exactly the fault budget its prelude spends plus what the
+//!    player may use: budgets are how a level says what the player may do.
+//! 2. Implement [`Rules`] for it: the stage goal (`Open`, `Reached`, `Failed(reason)`), any
+//!    question asked after a step (judged from the world, never from the level's opinion), and
+//!    a checklist for what it tracks beyond the world.
+//! 3. Pin the automation the level teaches off, and what it does not teach on if it would only
+//!    get in the way.
+//! 4. Write a reference solution (script steps, `answer KEY`, `undo`, `next-stage`) and list it
+//!    here. `tests/levels.rs` then plays it to its goal, undoes every move, tries every wrong
+//!    choice on the way and plays the level at random; add one test that names the ballots of
+//!    the level's own wrong answers.
+//!
+//! [`Stage`]: crate::Stage
+//! [`Rules`]: crate::Rules
 
 pub mod act1;
 
