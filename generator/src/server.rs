@@ -84,6 +84,9 @@ pub struct Work {
     pub reports: bool,
     /// Rebuild the game's wasm package.
     pub wasm: bool,
+    /// The simulator or the game's Rust changed: reports and the level catalog come from the
+    /// code linked into this process, so only a restart picks those changes up.
+    pub linked_code: bool,
 }
 
 /// Whether a watcher event's path is a source worth a rebuild: inside a watched folder, not
@@ -146,10 +149,13 @@ pub fn classify(
             "sim" => {
                 work.reports = true;
                 work.full = true;
+                work.linked_code |= rest.ends_with(".rs");
             }
+            "widgets" if rest.starts_with("www/") => work.full = true,
             "widgets" => {
                 work.wasm = true;
                 work.full = true;
+                work.linked_code |= rest.ends_with(".rs");
             }
             _ => {}
         }
@@ -329,6 +335,11 @@ fn rebuild_loop(mut session: Session, changed: mpsc::Receiver<PathBuf>, shared: 
         });
         if work == Work::default() {
             continue;
+        }
+        if work.linked_code {
+            eprintln!(
+                "paros-book: the simulator or the game changed; restart serve to use them for reports and the level map"
+            );
         }
         let started = Instant::now();
         match session.apply(&work) {
@@ -527,6 +538,8 @@ mod tests {
         assert!(theme.full && theme.chapters.is_empty());
         let core = classify(root, &paths(&["core/src/lib.rs"]), known);
         assert!(core.symbols && core.reports && core.wasm && core.full);
-        assert!(classify(root, &paths(&["sim/src/lib.rs"]), known).reports);
+        let sim = classify(root, &paths(&["sim/src/lib.rs"]), known);
+        assert!(sim.reports && sim.linked_code);
+        assert!(!classify(root, &paths(&["widgets/www/mount.js"]), known).linked_code);
     }
 }

@@ -671,6 +671,15 @@ mod tests {
     }
 
     #[test]
+    fn another_format_version_says_what_to_do() {
+        // Proves a toolchain whose rustdoc writes another JSON format fails with the fix.
+        let error = SymbolIndex::from_rustdoc_json(br#"{"format_version": 1}"#).unwrap_err();
+        let message = format!("{error:#}");
+        assert!(message.contains("format_version 1"), "{message}");
+        assert!(message.contains("rust-toolchain.toml"), "{message}");
+    }
+
+    #[test]
     fn paths_are_recognised() {
         // Proves prose and file links are not mistaken for symbols.
         assert!(looks_like_path("Acceptor::on_prepare"));
