@@ -350,7 +350,7 @@ impl Book {
     }
 
     /// Re-renders one chapter after an edit. On success the book holds the new chapter and the
-    /// caller writes [`Book::chapter_outputs`]; on failure the book is unchanged.
+    /// caller writes [`Book::chapter_page`] and [`Book::search_index_file`]; on failure the book is unchanged.
     pub fn update_chapter(&mut self, source: &str, inputs: &Inputs) -> Result<(), Diagnostics> {
         let &index = self.by_source.get(source).ok_or_else(|| {
             Diagnostics(vec![Diagnostic::new(
@@ -678,16 +678,18 @@ impl Book {
         Ok(files)
     }
 
-    /// The files one chapter's edit changes: its page and the search index.
-    pub fn chapter_outputs(&self, source: &str) -> Result<BTreeMap<String, Vec<u8>>, Diagnostics> {
+    /// The page of one chapter, after [`Book::update_chapter`].
+    pub fn chapter_page(&self, source: &str) -> Result<(String, Vec<u8>), Diagnostics> {
         let chapter = &self.chapters[*self.by_source.get(source).expect("a chapter of the book")];
         let page = self
             .render_chapter_page(chapter)
             .map_err(|error| Diagnostics(vec![error]))?;
-        let mut files = BTreeMap::new();
-        files.insert(page_path(source), page.into_bytes());
-        files.insert(SEARCH_INDEX.into(), self.search_index().into_bytes());
-        Ok(files)
+        Ok((page_path(source), page.into_bytes()))
+    }
+
+    /// The search index, as a file of the site.
+    pub fn search_index_file(&self) -> (String, Vec<u8>) {
+        (SEARCH_INDEX.into(), self.search_index().into_bytes())
     }
 
     /// Chapter sources in reading order.

@@ -9,7 +9,7 @@
 //! - static files are served only from inside the site folder: `..` (plain or percent-encoded)
 //!   is refused, and so is any path whose real location (after symbolic links) is outside.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
@@ -199,30 +199,50 @@ impl Session {
         Ok(())
     }
 
-    fn chapters(&mut self, chapters: &BTreeSet<String>) -> anyhow::Result<()> {
+    /// Re-renders edited chapters and writes their pages; returns the search index to write
+    /// once open pages have been told to reload (they do not need it).
+    fn chapters(&mut self, chapters: &BTreeSet<String>) -> anyhow::Result<Deferred> {
         let (Some(book), Some(inputs)) = (self.book.as_mut(), self.inputs.as_ref()) else {
-            return self.full(&Work {
+            self.full(&Work {
                 full: true,
                 ..Work::default()
-            });
+            })?;
+            return Ok(Deferred::new());
         };
-        for chapter in chapters {
-            book.update_chapter(chapter, inputs)?;
+        let mut pages = BTreeMap::new();
+        let mut rendered = || -> anyhow::Result<()> {
+            for chapter in chapters {
+                book.update_chapter(chapter, inputs)?;
+            }
+            for chapter in chapters {
+                let (path, bytes) = book.chapter_page(chapter)?;
+                pages.insert(path, bytes);
+            }
+            Ok(())
+        };
+        if let Err(error) = rendered() {
+            // Chapters before the failing one may already be updated in memory but not on
+            // disk: forget the book so the next good edit renders everything.
+            self.book = None;
+            return Err(error);
         }
-        for chapter in chapters {
-            site::write_in_place(&self.config.out, &book.chapter_outputs(chapter)?)?;
-        }
-        Ok(())
+        site::write_in_place(&self.config.out, &pages)?;
+        let (path, bytes) = book.search_index_file();
+        Ok(BTreeMap::from([(path, bytes)]))
     }
 
-    fn apply(&mut self, work: &Work) -> anyhow::Result<()> {
+    fn apply(&mut self, work: &Work) -> anyhow::Result<Deferred> {
         if work.full || self.book.is_none() {
-            self.full(work)
+            self.full(work)?;
+            Ok(Deferred::new())
         } else {
             self.chapters(&work.chapters)
         }
     }
 }
+
+/// Files written after the reload message.
+type Deferred = BTreeMap<String, Vec<u8>>;
 
 fn set_status(shared: &Shared, status: Status) {
     *shared
@@ -343,7 +363,7 @@ fn rebuild_loop(mut session: Session, changed: mpsc::Receiver<PathBuf>, shared: 
         }
         let started = Instant::now();
         match session.apply(&work) {
-            Ok(()) => {
+            Ok(deferred) => {
                 let what = if work.full {
                     "the book".to_string()
                 } else {
@@ -354,6 +374,9 @@ fn rebuild_loop(mut session: Session, changed: mpsc::Receiver<PathBuf>, shared: 
                     started.elapsed().as_millis()
                 );
                 set_status(&shared, Status::Ok);
+                if let Err(error) = site::write_in_place(&session.config.out, &deferred) {
+                    eprintln!("error: {error:#}");
+                }
             }
             Err(error) => {
                 eprintln!("error: {error:#}");
