@@ -16,6 +16,16 @@ pub enum Property {
     Validity,
     /// A proposer learned only the value that is chosen.
     LearnedIsChosen,
+    /// Every slot up to a node's chosen index is known chosen, and nothing past it is applied.
+    ChosenPrefix,
+    /// A node applies slots in order, one after another, within each incarnation.
+    AppliedInOrder,
+    /// A client request takes effect at most once per incarnation of a node.
+    AppliedOnce,
+    /// The client history is linearizable.
+    Linearizability,
+    /// A checker could not decide within its limits: an error, never a pass.
+    CheckLimit,
 }
 
 impl fmt::Display for Property {
@@ -24,12 +34,17 @@ impl fmt::Display for Property {
             Property::Agreement => "agreement",
             Property::Validity => "validity",
             Property::LearnedIsChosen => "learned-is-chosen",
+            Property::ChosenPrefix => "chosen-prefix",
+            Property::AppliedInOrder => "applied-in-order",
+            Property::AppliedOnce => "applied-once",
+            Property::Linearizability => "linearizability",
+            Property::CheckLimit => "check-limit",
         })
     }
 }
 
 /// A broken property, with what broke it in the world's own names.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Violation {
     /// The property broken.
     pub property: Property,

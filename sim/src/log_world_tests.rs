@@ -1,0 +1,326 @@
+//! Tests of the replicated-log World: a fair schedule finishes every client, replay is exact,
+//! and each negative control is caught.
+
+use super::*;
+use crate::check::Property;
+
+/// A fair schedule with no faults: deliver (and persist and send) what is pending, oldest
+/// first; once N1 leads, let a client send to it; otherwise tick N1.
+fn run_fair(world: &mut LogWorld, steps_max: usize) {
+    for _ in 0..steps_max {
+        if world.all_clients_done() {
+            return;
+        }
+        let enabled = world.enabled();
+        let n1_leads = world.servers()[0]
+            .node
+            .as_ref()
+            .is_some_and(|node| node.role() == paros_core::log::LogRole::Leader);
+        let pending = |action: &&LogAction| {
+            matches!(
+                action,
+                LogAction::Deliver(_) | LogAction::Persist(_) | LogAction::Send(_)
+            )
+        };
+        let request_n1 = |action: &&LogAction| {
+            n1_leads && matches!(action, LogAction::Request { node, .. } if node.get() == 1)
+        };
+        let tick_n1 =
+            |action: &&LogAction| matches!(action, LogAction::Tick(node) if node.get() == 1);
+        let pick = enabled
+            .iter()
+            .find(pending)
+            .or_else(|| enabled.iter().find(request_n1))
+            .or_else(|| enabled.iter().find(tick_n1))
+            .copied()
+            .expect("something to do");
+        world.apply(&pick).expect("enabled actions apply");
+    }
+}
+
+fn program() -> Vec<ClientOp> {
+    vec![
+        ClientOp::write("x", "1"),
+        ClientOp::read("x"),
+        ClientOp::write("x", "2"),
+        ClientOp::read("x"),
+    ]
+}
+
+#[test]
+fn a_fair_schedule_finishes_every_client_safely() {
+    let mut config = LogWorldConfig::three_nodes(program());
+    config.budget.ticks = 20;
+    let mut world = LogWorld::new(config).unwrap();
+    run_fair(&mut world, 500);
+    assert!(world.all_clients_done());
+    assert!(world.violations().is_empty(), "{:?}", world.violations());
+    let reads: Vec<Option<&str>> = world
+        .history()
+        .iter()
+        .filter(|call| matches!(call.op, ClientOp::Read { .. }))
+        .map(|call| call.read.as_ref().map(Value::as_str))
+        .collect();
+    assert_eq!(reads, vec![Some("1"), Some("2")]);
+}
+
+#[test]
+fn stepwise_ready_processes_the_same_run() {
+    let mut config = LogWorldConfig::three_nodes(program());
+    config.budget.ticks = 20;
+    config.stepwise_ready = true;
+    let mut world = LogWorld::new(config).unwrap();
+    run_fair(&mut world, 2_000);
+    assert!(world.all_clients_done());
+    assert!(world.violations().is_empty(), "{:?}", world.violations());
+}
+
+#[test]
+fn replay_gives_the_same_fingerprint() {
+    let mut config = LogWorldConfig::three_nodes(program());
+    config.budget = LogBudget {
+        drops: 2,
+        duplicates: 2,
+        crashes: 1,
+        torn_writes: 0,
+        partitions: 1,
+        ticks: 12,
+        client_resends: 2,
+    };
+    let mut seed = 7u64;
+    for _ in 0..30 {
+        let mut world = LogWorld::new(config.clone()).unwrap();
+        let mut log = Vec::new();
+        for _ in 0..200 {
+            let enabled = world.enabled();
+            if enabled.is_empty() {
+                break;
+            }
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let action = enabled[(seed >> 33) as usize % enabled.len()];
+            world.apply(&action).unwrap();
+            log.push(action);
+        }
+        assert!(
+            world.violations().is_empty(),
+            "{:?} after {:?}",
+            world.violations(),
+            log
+        );
+        let replayed = LogWorld::replay(config.clone(), &log).unwrap();
+        assert_eq!(replayed.fingerprint(), world.fingerprint());
+    }
+}
+
+#[test]
+fn a_crash_loses_nothing_chosen_and_a_torn_tail_is_dropped() {
+    let mut config = LogWorldConfig::three_nodes(vec![ClientOp::write("x", "1")]);
+    config.budget = LogBudget {
+        crashes: 1,
+        torn_writes: 1,
+        ticks: 20,
+        ..LogBudget::default()
+    };
+    config.stepwise_ready = true;
+    let mut world = LogWorld::new(config).unwrap();
+    run_fair(&mut world, 2_000);
+    let n2 = world.config().node_id(1);
+    world.apply(&LogAction::Crash(n2)).unwrap();
+    world.apply(&LogAction::Restart(n2)).unwrap();
+    let restarted = world.servers()[1].node.as_ref().unwrap();
+    assert_eq!(restarted.accepts().len(), 1, "N2's vote survived the crash");
+    assert!(world.violations().is_empty());
+}
+
+/// Applies the delivery of the one in-flight message `from -> to` of `kind`, then, in a
+/// stepwise world, persists and sends whatever the receiver holds.
+fn deliver(world: &mut LogWorld, from: &str, to: &str, kind: &str) {
+    let found = world.in_flight().iter().find(|message| {
+        world.name(message.envelope.from) == from
+            && world.name(message.envelope.to) == to
+            && message.envelope.message.kind() == kind
+    });
+    let id = found
+        .unwrap_or_else(|| panic!("no {kind} {from}->{to} in flight"))
+        .id;
+    world.apply(&LogAction::Deliver(id)).unwrap();
+    if let Some(node) = node_named(world, to) {
+        finish(world, node);
+    }
+}
+
+fn node_named(world: &LogWorld, name: &str) -> Option<NodeId> {
+    (0..world.servers().len())
+        .map(|index| world.config().node_id(index))
+        .find(|node| world.name(*node) == name)
+}
+
+/// Persists and sends until the node holds nothing.
+fn finish(world: &mut LogWorld, node: NodeId) {
+    let index = usize::from(node.get()) - 1;
+    while let Some(held) = world.servers()[index].held.clone() {
+        let action = if held.persisted {
+            LogAction::Send(node)
+        } else {
+            LogAction::Persist(node)
+        };
+        world.apply(&action).unwrap();
+    }
+}
+
+fn act(world: &mut LogWorld, text: &str) {
+    let (verb, target) = text.split_once(' ').unwrap();
+    let node = node_named(world, target).unwrap();
+    let action = match verb {
+        "tick" => LogAction::Tick(node),
+        "crash" => LogAction::Crash(node),
+        "restart" => LogAction::Restart(node),
+        "send" => LogAction::Send(node),
+        "request" => LogAction::Request {
+            client: world.config().client_id(0),
+            node,
+        },
+        _ => panic!("unknown verb {verb}"),
+    };
+    world.apply(&action).unwrap();
+    if verb != "send" && verb != "crash" && verb != "request" {
+        finish(world, node);
+    }
+}
+
+/// N1 leads over {N1, N2}; C1's write of x=1 is chosen by {N1, N2} and N1 learns it.
+fn choose_x1_at_n1_n2(world: &mut LogWorld) {
+    act(world, "tick N1");
+    deliver(world, "N1", "N2", "Prepare");
+    deliver(world, "N2", "N1", "Promise");
+    act(world, "request N1");
+    deliver(world, "C1", "N1", "Write");
+}
+
+/// N3 leads over {N2, N3}, then C1's next write reaches it.
+fn n3_leads_over_n2_and_writes(world: &mut LogWorld) {
+    act(world, "tick N3");
+    deliver(world, "N3", "N2", "Prepare");
+    deliver(world, "N2", "N3", "Promise");
+    deliver(world, "N1", "C1", "Reply");
+    act(world, "request N3");
+    deliver(world, "C1", "N3", "Write");
+    deliver(world, "N3", "N2", "Accept");
+    deliver(world, "N2", "N3", "Accepted");
+}
+
+fn control_world(control: LogNegativeControl, stepwise: bool) -> LogWorld {
+    let mut config =
+        LogWorldConfig::three_nodes(vec![ClientOp::write("x", "1"), ClientOp::write("x", "2")]);
+    config.election_timeout_ticks = 1;
+    config.budget = LogBudget {
+        ticks: 2,
+        crashes: 1,
+        ..LogBudget::default()
+    };
+    config.stepwise_ready = stepwise;
+    config.negative_control = Some(control);
+    LogWorld::new(config).unwrap()
+}
+
+fn assert_caught(world: &LogWorld, property: Property) {
+    let violations = world.violations();
+    assert!(
+        violations
+            .iter()
+            .any(|violation| violation.property == property),
+        "not caught: {violations:?}"
+    );
+}
+
+#[test]
+fn the_blank_restart_control_is_caught_as_a_lost_decision() {
+    // N2's vote completes {N1, N2} for x=1; N2 comes back blank, as if new; N3 leads over
+    // {N2, N3}, where no Promise reports slot 1, and gives slot 1 to x=2.
+    let mut world = control_world(LogNegativeControl::BlankRestart, false);
+    choose_x1_at_n1_n2(&mut world);
+    deliver(&mut world, "N1", "N2", "Accept");
+    deliver(&mut world, "N2", "N1", "Accepted");
+    assert!(world.violations().is_empty());
+    act(&mut world, "crash N2");
+    act(&mut world, "restart N2");
+    n3_leads_over_n2_and_writes(&mut world);
+    assert_caught(&world, Property::Agreement);
+}
+
+#[test]
+fn the_same_schedule_is_safe_when_the_restart_reads_the_disk() {
+    // The control's own schedule without the fault: N2's Promise reports its vote for x=1, so
+    // N3 re-proposes x=1 in slot 1 and x=2 goes to slot 2.
+    let mut world = control_world(LogNegativeControl::BlankRestart, false);
+    let mut config = world.config().clone();
+    config.negative_control = None;
+    world = LogWorld::new(config).unwrap();
+    choose_x1_at_n1_n2(&mut world);
+    deliver(&mut world, "N1", "N2", "Accept");
+    deliver(&mut world, "N2", "N1", "Accepted");
+    act(&mut world, "crash N2");
+    act(&mut world, "restart N2");
+    act(&mut world, "tick N3");
+    deliver(&mut world, "N3", "N2", "Prepare");
+    deliver(&mut world, "N2", "N3", "Promise");
+    assert!(world.violations().is_empty(), "{:?}", world.violations());
+    let n3 = world.servers()[2].node.as_ref().unwrap();
+    assert!(
+        matches!(&n3.proposals()[&Slot(1)].entry, Entry::Command(command) if command.value.as_str() == "1")
+    );
+}
+
+#[test]
+fn the_send_before_persist_control_is_caught_as_an_unmade_decision() {
+    // N2's Accepted leaves before its vote is durable; N2 crashes, and its disk no longer
+    // holds the vote that completed the quorum.
+    let mut world = control_world(LogNegativeControl::SendBeforePersist, true);
+    choose_x1_at_n1_n2(&mut world);
+    let accept = world
+        .in_flight()
+        .iter()
+        .find(|message| {
+            world.name(message.envelope.to) == "N2" && message.envelope.message.kind() == "Accept"
+        })
+        .unwrap()
+        .id;
+    world.apply(&LogAction::Deliver(accept)).unwrap();
+    act(&mut world, "send N2");
+    act(&mut world, "crash N2");
+    deliver(&mut world, "N2", "N1", "Accepted");
+    assert!(world.violations().is_empty());
+    act(&mut world, "restart N2");
+    n3_leads_over_n2_and_writes(&mut world);
+    assert_caught(&world, Property::Agreement);
+}
+
+#[test]
+fn the_local_read_control_is_caught_by_exhaustive_search() {
+    // A read answered from the node's own log: the explorer finds the node that has not yet
+    // applied a completed write, and the linearizability checker names the stale read.
+    use crate::explore::{Ending, Limits, explore};
+    let mut config =
+        LogWorldConfig::three_nodes(vec![ClientOp::write("x", "1"), ClientOp::read("x")]);
+    config.election_timeout_ticks = 1;
+    config.budget.ticks = 1;
+    config.negative_control = Some(LogNegativeControl::LocalRead);
+    let world = LogWorld::new(config.clone()).unwrap();
+    let exploration = explore(world, Limits::default()).unwrap();
+    let Ending::Violation { path, violations } = exploration.ending else {
+        panic!("the control was not caught: {:?}", exploration.ending);
+    };
+    assert!(
+        violations
+            .iter()
+            .any(|violation| violation.property == Property::Linearizability)
+    );
+    let replayed = LogWorld::replay(config, &path).unwrap();
+    assert_eq!(
+        replayed.violations(),
+        &violations[..],
+        "the counterexample replays"
+    );
+}
