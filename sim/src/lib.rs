@@ -35,3 +35,7 @@ pub use world::{
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod scenario_tests;
+#[cfg(test)]
+mod verdict_tests;

@@ -71,6 +71,17 @@ pub const CHAPTER_SAFETY: &str = "Why one value is safe";
 
 const BOTH_MODES: &[Mode] = &[Mode::Exhaustive, Mode::Simulation];
 
+/// A prelude: P1 gets x chosen at 1.P1 by A1 and A2 (nobody has learned it yet), then P2 starts.
+const X_CHOSEN_THEN_P2: &[&str] = &[
+    "deliver m1 P1->A1 Prepare(1.P1)",
+    "deliver m2 P1->A2 Prepare(1.P1)",
+    "deliver m4 A1->P1 Promise(1.P1)",
+    "deliver m5 A2->P1 Promise(1.P1)",
+    "deliver m6 P1->A1 Accept(1.P1, x)",
+    "deliver m7 P1->A2 Accept(1.P1, x)",
+    "start P2",
+];
+
 /// Every scenario, in the order `paros-sim list` prints them.
 pub fn all() -> Vec<Scenario> {
     vec![
@@ -88,20 +99,23 @@ pub fn all() -> Vec<Scenario> {
         Scenario {
             name: "act1-one-proposer",
             claim: "A lone proposer only ever gets its own value chosen, whatever the network drops or duplicates.",
-            world: "A1-A3 and P1 (x); 1 drop, 1 duplicate, 1 retry.",
+            world: "A1-A3 and P1 (x); 1 drop, 1 duplicate, no retries.",
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
             chapter: Some(CHAPTER_CHOOSING),
             negative_control: false,
-            setup: act1(&["x"], NodeSet::EMPTY, budget(1, 1, 1), vec![]),
+            setup: act1(&["x"], NodeSet::EMPTY, budget(1, 1, 0), vec![]),
         },
         Scenario {
             name: "act1-duel",
             claim: "Two dueling proposers never get two values chosen; a duel may end undecided (liveness), never unsafe.",
-            world: "A1-A3, P1 (x) and P2 (y) both started; 1 drop, 1 duplicate, 2 retries per proposer.",
+            world: "A1-A3, P1 (x) and P2 (y) both started; 1 drop, 1 duplicate, 2 retries per proposer. Too large to finish exhaustively (over 3 million states); the book samples it.",
             modes: BOTH_MODES,
-            book_mode: BookMode::Exhaustive,
+            book_mode: BookMode::Simulation {
+                seeds: 10_000,
+                max_steps: 1000,
+            },
             levels: &["act1/be-the-acceptor", "act1/the-duel"],
             chapter: Some(CHAPTER_CHOOSING),
             negative_control: false,
@@ -109,26 +123,26 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act1-duel-silent-acceptor",
-            claim: "With one acceptor silent, every quorum is {A1, A2}; the duel stays safe and stalls more often.",
-            world: "A1-A3 with A3 silent, P1 (x) and P2 (y) both started; 1 drop, 1 duplicate, 2 retries per proposer.",
+            claim: "With one acceptor silent, every quorum is {A1, A2}: two proposers stay safe, and one lost message can stall them for good.",
+            world: "A1-A3 with A3 silent, P1 (x) and P2 (y) both started; 1 drop, 1 duplicate, no retries.",
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
             chapter: Some(CHAPTER_CHOOSING),
             negative_control: false,
-            setup: act1(&["x", "y"], silent_a3(), budget(1, 1, 2), vec![]),
+            setup: act1(&["x", "y"], silent_a3(), budget(1, 1, 0), vec![]),
         },
         Scenario {
             name: "act1-adopt-the-value",
             claim: "Once A1 has voted for x, a second proposer that hears of the vote adopts x (P2c), so at most one value is chosen.",
-            world: "A1-A3, P1 (x), P2 (y). Prelude: P1 completes Phase 1 with A1 and A2 and its Accept reaches A1 only; then P2 starts. Then 1 drop, 1 duplicate, 1 retry per proposer.",
+            world: "A1-A3, P1 (x), P2 (y). Prelude: P1 completes Phase 1 with A1 and A2 and its Accept reaches A1 only; then P2 starts. Then no faults and no retries: every schedule of the messages in flight.",
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &["act1/adopt-the-value"],
             chapter: Some(CHAPTER_SAFETY),
             negative_control: false,
             setup: act1_with_p2_idle(
-                budget(1, 1, 1),
+                budget(0, 0, 0),
                 vec![
                     "deliver m1 P1->A1 Prepare(1.P1)",
                     "deliver m2 P1->A2 Prepare(1.P1)",
@@ -142,29 +156,18 @@ pub fn all() -> Vec<Scenario> {
         Scenario {
             name: "act1-quorum-intersection",
             claim: "After x is chosen by {A1, A2}, every Phase-1 quorum of P2 meets it, so x is the only value ever chosen.",
-            world: "A1-A3, P1 (x), P2 (y). Prelude: x is chosen at 1.P1 by A1 and A2; then P2 starts. Then 1 drop, 1 duplicate, 1 retry per proposer.",
+            world: "A1-A3, P1 (x), P2 (y). Prelude: x is chosen at 1.P1 by A1 and A2; then P2 starts. Then no faults and no retries: every schedule of the messages in flight.",
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &["act1/quorum-intersection"],
             chapter: Some(CHAPTER_SAFETY),
             negative_control: false,
-            setup: act1_with_p2_idle(
-                budget(1, 1, 1),
-                vec![
-                    "deliver m1 P1->A1 Prepare(1.P1)",
-                    "deliver m2 P1->A2 Prepare(1.P1)",
-                    "deliver m4 A1->P1 Promise(1.P1)",
-                    "deliver m5 A2->P1 Promise(1.P1)",
-                    "deliver m6 P1->A1 Accept(1.P1, x)",
-                    "deliver m7 P1->A2 Accept(1.P1, x)",
-                    "start P2",
-                ],
-            ),
+            setup: act1_with_p2_idle(budget(0, 0, 0), X_CHOSEN_THEN_P2.to_vec()),
         },
         Scenario {
             name: "act1-recovery",
             claim: "When P1's Accept reached only A1, nothing is chosen yet; P2 may adopt x or choose y, and exactly one value is ever chosen.",
-            world: "A1-A3, P1 (x), P2 (y). Prelude: P1's Accept reaches A1, its Accepts to A2 and A3 are dropped, P1 stops; P2 starts. Then 1 drop, 1 duplicate, no retries.",
+            world: "A1-A3, P1 (x), P2 (y). Prelude: P1's Accept reaches A1, its Accepts to A2 and A3 are dropped, P1 stops; P2 starts. Then 1 drop, no duplicates, no retries.",
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &["act1/recovery-is-not-catch-up"],
@@ -172,7 +175,7 @@ pub fn all() -> Vec<Scenario> {
             negative_control: false,
             setup: act1_with_p2_idle(
                 // Two more drops than the search may use: the prelude spends them.
-                budget(3, 1, 0),
+                budget(3, 0, 0),
                 vec![
                     "deliver m1 P1->A1 Prepare(1.P1)",
                     "deliver m2 P1->A2 Prepare(1.P1)",
@@ -188,21 +191,18 @@ pub fn all() -> Vec<Scenario> {
         Scenario {
             name: "act1-amnesia-control",
             claim: "Negative control: an acceptor that forgets its promise and vote lets two values be chosen; the agreement checker must catch it.",
-            world: "A1-A3, P1 (x) and P2 (y) both started; 1 amnesia fault, no drops or duplicates, 1 retry per proposer.",
+            world: "A1-A3, P1 (x), P2 (y). Prelude: x is chosen at 1.P1 by A1 and A2; then P2 starts. Then 1 amnesia fault (an acceptor forgets everything), no other faults, no retries.",
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
             chapter: Some(CHAPTER_SAFETY),
             negative_control: true,
             setup: {
-                let mut config = WorldConfig::act1(&["x", "y"]);
-                config.budget = budget(0, 0, 1);
+                let mut setup = act1_with_p2_idle(budget(0, 0, 0), X_CHOSEN_THEN_P2.to_vec());
+                let Setup::Act1 { config, .. } = &mut setup;
                 config.budget.amnesia = 1;
                 config.negative_control = Some(NegativeControl::Amnesia);
-                Setup::Act1 {
-                    config,
-                    prelude: vec![],
-                }
+                setup
             },
         },
     ]

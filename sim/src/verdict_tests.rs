@@ -1,0 +1,239 @@
+//! Tests of the explorer, the simulator and their verdicts: PASS only for a finished search,
+//! INCOMPLETE for any bound, VIOLATION with a counterexample that replays, and the same seed
+//! giving the same walk.
+
+use crate::check;
+use crate::explore::{self, Ending, Limits};
+use crate::report::{self, Mode, Report, Verdict};
+use crate::runner;
+use crate::scenarios::{self, Setup};
+use crate::simulate::{self, Sweep};
+use crate::{Action, World};
+
+fn explore_named(name: &str, limits: Limits) -> Report {
+    runner::explore(&scenarios::find(name).unwrap(), limits).unwrap()
+}
+
+fn simulate_named(name: &str, seeds: std::ops::Range<u64>) -> Report {
+    let sweep = Sweep {
+        seeds,
+        max_steps: 1000,
+    };
+    runner::simulate(&scenarios::find(name).unwrap(), &sweep, &|_| {}).unwrap()
+}
+
+/// Parses a report's counterexample against a fresh world of its scenario and replays it with
+/// `World::replay`, returning the final world.
+fn replay_counterexample(report: &Report) -> World {
+    let scenario = scenarios::find(&report.scenario).unwrap();
+    let Setup::Act1 { config, .. } = &scenario.setup;
+    let mut world = World::new(config.clone()).unwrap();
+    let mut actions: Vec<Action> = Vec::new();
+    for text in &report.counterexample {
+        let action = world.parse_action(text).unwrap();
+        assert_eq!(&world.describe(&action), text, "described as it reads");
+        world.apply(&action).unwrap();
+        actions.push(action);
+    }
+    World::replay(config.clone(), &actions).unwrap()
+}
+
+#[test]
+fn state_counts_of_finished_searches_are_pinned() {
+    // A change in these counts is a change in the state space: look at it before updating.
+    for (name, states, transitions, depth) in [
+        ("act1-choose-a-value", 17, 24, 8),
+        ("act1-one-proposer", 14_786, 64_206, 14),
+        ("act1-recovery", 12_681, 53_621, 15),
+    ] {
+        let report = explore_named(name, Limits::default());
+        assert_eq!(report.verdict, Verdict::Pass, "{name}");
+        assert_eq!(
+            (report.states, report.transitions, report.depth),
+            (states, transitions, depth),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn a_silent_acceptor_duel_can_end_undecided_but_stays_safe() {
+    // Liveness is reported apart from safety: some schedules end with nothing chosen.
+    let report = explore_named("act1-duel-silent-acceptor", Limits::default());
+    assert_eq!(report.verdict, Verdict::Pass);
+    assert_eq!(report.states, 36_778);
+    assert_eq!(
+        (report.terminal_states, report.terminal_undecided),
+        (146, 56)
+    );
+}
+
+#[test]
+fn any_bound_that_cuts_states_off_is_incomplete() {
+    let by_depth = explore_named(
+        "act1-one-proposer",
+        Limits {
+            max_depth: Some(3),
+            max_states: None,
+        },
+    );
+    assert_eq!(by_depth.verdict, Verdict::Incomplete);
+    assert_eq!(by_depth.depth, 3);
+    assert!(by_depth.incomplete_because.contains("depth bound 3"));
+    let by_states = explore_named(
+        "act1-one-proposer",
+        Limits {
+            max_depth: None,
+            max_states: Some(100),
+        },
+    );
+    assert_eq!(by_states.verdict, Verdict::Incomplete);
+    assert_eq!(by_states.states, 100);
+    assert_eq!(by_states.verdict.exit_code(), 2);
+}
+
+#[test]
+fn a_bound_that_cuts_nothing_off_still_passes() {
+    // choose-a-value's deepest state is at depth 8 with nothing enabled: a bound of 8 loses
+    // nothing, a bound of 7 loses the last level.
+    let at_eight = Limits {
+        max_depth: Some(8),
+        max_states: Some(17),
+    };
+    assert_eq!(
+        explore_named("act1-choose-a-value", at_eight).verdict,
+        Verdict::Pass
+    );
+    let at_seven = Limits {
+        max_depth: Some(7),
+        max_states: None,
+    };
+    assert_eq!(
+        explore_named("act1-choose-a-value", at_seven).verdict,
+        Verdict::Incomplete
+    );
+}
+
+#[test]
+fn the_explorer_catches_the_amnesia_control_with_a_shortest_replayable_counterexample() {
+    let report = explore_named("act1-amnesia-control", Limits::default());
+    assert_eq!(report.verdict, Verdict::Violation);
+    assert!(report.negative_control);
+    // 7 prelude actions, then the shortest path: amnesia, 2 Prepares, 2 Promises, 2 Accepts.
+    assert_eq!(
+        report.counterexample.len(),
+        14,
+        "{:#?}",
+        report.counterexample
+    );
+    assert_eq!(report.depth, 7);
+    assert!(report.violations[0].starts_with("agreement: "));
+    let world = replay_counterexample(&report);
+    let violations = check::safety(&world);
+    assert_eq!(violations[0].to_string(), report.violations[0]);
+}
+
+#[test]
+fn the_simulator_catches_the_amnesia_control_and_its_walk_replays() {
+    let report = simulate_named("act1-amnesia-control", 0..300);
+    assert_eq!(report.verdict, Verdict::Violation);
+    assert!(report.violating_runs > 0, "caught in no walk of 300");
+    let seed = report.failing_seed.expect("a failing seed");
+    assert_eq!(
+        report.replay_command,
+        format!("paros-sim run act1-amnesia-control --seeds 1 --seed {seed} --max-steps 1000")
+    );
+    let world = replay_counterexample(&report);
+    assert!(!check::safety(&world).is_empty());
+    // The replay command's single seed finds the same walk.
+    let again = simulate_named("act1-amnesia-control", seed..seed + 1);
+    assert_eq!(again.counterexample, report.counterexample);
+}
+
+#[test]
+fn the_same_seed_gives_the_same_walk() {
+    let start = scenarios::find("act1-duel").unwrap().act1_start().unwrap();
+    let first = simulate::walk(&start, 42, 1000).unwrap();
+    let second = simulate::walk(&start, 42, 1000).unwrap();
+    assert_eq!(first.actions, second.actions);
+    let other = simulate::walk(&start, 43, 1000).unwrap();
+    assert_ne!(first.actions, other.actions);
+}
+
+#[test]
+fn a_simulation_that_finds_nothing_is_incomplete_and_counts_liveness() {
+    let report = simulate_named("act1-duel", 0..200);
+    assert_eq!(report.verdict, Verdict::Incomplete);
+    assert_eq!(report.mode, Mode::Simulation);
+    assert_eq!(report.seeds, 200);
+    assert!(report.steps > 0 && report.decisions <= 200);
+    assert!(report.faults.contains_key("drop"));
+    assert!(report.sentence().contains("200 seeded runs"));
+}
+
+#[test]
+fn the_step_bound_is_counted_not_hidden() {
+    let start = scenarios::find("act1-duel").unwrap().act1_start().unwrap();
+    let sweep = Sweep {
+        seeds: 0..10,
+        max_steps: 5,
+    };
+    let summary = simulate::simulate(&start, &sweep, &|_| {}).unwrap();
+    assert_eq!(summary.step_bound_hits, 10);
+    assert_eq!(summary.steps, 50);
+}
+
+#[test]
+fn shards_merge_into_the_report_of_the_whole_sweep() {
+    let whole = simulate_named("act1-amnesia-control", 0..120);
+    let shards = vec![
+        simulate_named("act1-amnesia-control", 60..120),
+        simulate_named("act1-amnesia-control", 0..60),
+    ];
+    let merged = report::merge(shards).unwrap();
+    assert_eq!(merged.seeds, whole.seeds);
+    assert_eq!(merged.steps, whole.steps);
+    assert_eq!(merged.violating_runs, whole.violating_runs);
+    assert_eq!(merged.decisions, whole.decisions);
+    assert_eq!(merged.faults, whole.faults);
+    assert_eq!(merged.failing_seed, whole.failing_seed);
+    assert_eq!(merged.counterexample, whole.counterexample);
+    assert_eq!(merged.seed_ranges, whole.seed_ranges);
+    assert_eq!(merged.verdict, whole.verdict);
+    assert_eq!(merged.replay_command, whole.replay_command);
+}
+
+#[test]
+fn overlapping_or_exhaustive_reports_do_not_merge() {
+    let overlap = vec![
+        simulate_named("act1-duel", 0..20),
+        simulate_named("act1-duel", 10..30),
+    ];
+    assert!(report::merge(overlap).is_err());
+    let exhaustive = explore_named("act1-choose-a-value", Limits::default());
+    assert!(report::merge(vec![exhaustive]).is_err());
+    assert!(report::merge(Vec::new()).is_err());
+}
+
+#[test]
+fn reports_round_trip_through_json_with_the_documented_strings() {
+    let report = explore_named("act1-choose-a-value", Limits::default());
+    let json = report.to_json();
+    assert!(json.contains("\"verdict\": \"PASS\""), "{json}");
+    assert!(json.contains("\"mode\": \"exhaustive\""), "{json}");
+    assert_eq!(Report::from_json(&json).unwrap(), report);
+    assert!(report.verdict == "PASS" && report.mode == "exhaustive");
+}
+
+#[test]
+fn explorer_verdicts_match_the_explore_function() {
+    // The runner adds nothing the explorer did not find: a direct search agrees.
+    let start = scenarios::find("act1-recovery")
+        .unwrap()
+        .act1_start()
+        .unwrap();
+    let found = explore::explore(start, Limits::default()).unwrap();
+    assert!(matches!(found.ending, Ending::Complete));
+    assert_eq!(found.states, 12_681);
+    assert!(found.seen_bytes <= found.states * 16);
+}
