@@ -101,6 +101,30 @@ pub struct Section {
     pub title: String,
     /// The words under it.
     pub text: String,
+    /// The indexable words of the title and text, sorted and without repeats.
+    pub words: Vec<String>,
+}
+
+impl Section {
+    fn new(anchor: String, title: String) -> Section {
+        Section {
+            anchor,
+            title,
+            text: String::new(),
+            words: Vec::new(),
+        }
+    }
+
+    /// Fills `words` from the title and text.
+    fn finish(mut self) -> Section {
+        let mut words: Vec<String> = crate::search::words(&self.title)
+            .chain(crate::search::words(&self.text))
+            .collect();
+        words.sort_unstable();
+        words.dedup();
+        self.words = words;
+        self
+    }
 }
 
 /// A link to an anchor in some chapter, checked once all anchors are known.
@@ -220,11 +244,7 @@ pub fn render(
     let mut heading: Option<OpenHeading<'_>> = None;
     let mut code: Option<(String, String)> = None;
     let mut skipping_embed = false;
-    let mut section = Section {
-        anchor: String::new(),
-        title: String::new(),
-        text: String::new(),
-    };
+    let mut section = Section::new(String::new(), String::new());
     let mut used_ids: BTreeSet<String> = BTreeSet::new();
 
     for (event, range) in parser {
@@ -335,14 +355,8 @@ pub fn render(
                         title: title.clone(),
                     });
                 }
-                chapter.sections.push(std::mem::replace(
-                    &mut section,
-                    Section {
-                        anchor: id.clone(),
-                        title,
-                        text: String::new(),
-                    },
-                ));
+                let finished = std::mem::replace(&mut section, Section::new(id.clone(), title));
+                chapter.sections.push(finished.finish());
                 chapter.anchors.insert(id);
                 continue;
             }
@@ -405,7 +419,7 @@ pub fn render(
             None => out.push(event),
         }
     }
-    chapter.sections.push(section);
+    chapter.sections.push(section.finish());
     if !errors.is_empty() {
         return Err(errors);
     }

@@ -58,10 +58,12 @@ pub fn build(pages: &[PageEntry<'_>]) -> String {
                 section.title.as_str()
             };
             section_rows.push(json!([page_number, section.anchor, title]));
-            for word in words(&section.title).chain(words(&section.text)) {
-                let list = postings.entry(word).or_default();
-                if list.last() != Some(&section_number) {
-                    list.push(section_number);
+            for word in &section.words {
+                match postings.get_mut(word.as_str()) {
+                    Some(list) => list.push(section_number),
+                    None => {
+                        postings.insert(word.clone(), vec![section_number]);
+                    }
                 }
             }
         }
@@ -89,6 +91,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn words_are_lower_case_without_stop_words() {
+        // Proves what the index keeps of a text: the page tokenises queries the same way.
+        let kept: Vec<String> = words("The Ballot, a vote_rule x P2c").collect();
+        assert_eq!(kept, ["ballot", "vote_rule", "p2c"]);
+    }
+
+    #[test]
     fn index_lists_sections_by_word_as_gaps() {
         // Proves the encoding the page decodes: word -> gaps between section numbers.
         let sections = vec![
@@ -96,11 +105,13 @@ mod tests {
                 anchor: String::new(),
                 title: String::new(),
                 text: "The ballot grows".into(),
+                words: vec!["ballot".into(), "grows".into()],
             },
             Section {
                 anchor: "votes".into(),
                 title: "Votes".into(),
                 text: "a ballot and a vote".into(),
+                words: vec!["ballot".into(), "vote".into(), "votes".into()],
             },
         ];
         let json = build(&[PageEntry {

@@ -199,15 +199,16 @@ impl Session {
         Ok(())
     }
 
-    /// Re-renders edited chapters and writes their pages; returns the search index to write
-    /// once open pages have been told to reload (they do not need it).
-    fn chapters(&mut self, chapters: &BTreeSet<String>) -> anyhow::Result<Deferred> {
+    /// Re-renders edited chapters and writes their pages. The search index is left for
+    /// [`Session::write_search_index`], after open pages have been told to reload: they do not
+    /// need it, and over hundreds of chapters it takes longer than the page.
+    fn chapters(&mut self, chapters: &BTreeSet<String>) -> anyhow::Result<bool> {
         let (Some(book), Some(inputs)) = (self.book.as_mut(), self.inputs.as_ref()) else {
             self.full(&Work {
                 full: true,
                 ..Work::default()
             })?;
-            return Ok(Deferred::new());
+            return Ok(false);
         };
         let mut pages = BTreeMap::new();
         let mut rendered = || -> anyhow::Result<()> {
@@ -227,22 +228,27 @@ impl Session {
             return Err(error);
         }
         site::write_in_place(&self.config.out, &pages)?;
-        let (path, bytes) = book.search_index_file();
-        Ok(BTreeMap::from([(path, bytes)]))
+        Ok(true)
     }
 
-    fn apply(&mut self, work: &Work) -> anyhow::Result<Deferred> {
+    fn write_search_index(&self) -> anyhow::Result<()> {
+        let Some(book) = &self.book else {
+            return Ok(());
+        };
+        let (path, bytes) = book.search_index_file();
+        site::write_in_place(&self.config.out, &BTreeMap::from([(path, bytes)]))
+    }
+
+    /// Applies the work; `Ok(true)` when the search index is still to be written.
+    fn apply(&mut self, work: &Work) -> anyhow::Result<bool> {
         if work.full || self.book.is_none() {
             self.full(work)?;
-            Ok(Deferred::new())
+            Ok(false)
         } else {
             self.chapters(&work.chapters)
         }
     }
 }
-
-/// Files written after the reload message.
-type Deferred = BTreeMap<String, Vec<u8>>;
 
 fn set_status(shared: &Shared, status: Status) {
     *shared
@@ -363,7 +369,7 @@ fn rebuild_loop(mut session: Session, changed: mpsc::Receiver<PathBuf>, shared: 
         }
         let started = Instant::now();
         match session.apply(&work) {
-            Ok(deferred) => {
+            Ok(search_index_pending) => {
                 let what = if work.full {
                     "the book".to_string()
                 } else {
@@ -374,7 +380,7 @@ fn rebuild_loop(mut session: Session, changed: mpsc::Receiver<PathBuf>, shared: 
                     started.elapsed().as_millis()
                 );
                 set_status(&shared, Status::Ok);
-                if let Err(error) = site::write_in_place(&session.config.out, &deferred) {
+                if search_index_pending && let Err(error) = session.write_search_index() {
                     eprintln!("error: {error:#}");
                 }
             }
