@@ -16,7 +16,7 @@ export class LevelWidget {
    * @param {HTMLElement} root where to draw
    * @param {object} engine the wasm module: `Game` and friends
    * @param {object} level the level's catalog entry
-   * @param {object} options `{ next, inline, playLink(id), automationLabel(name), taughtBy(name) }`
+   * @param {object} options `{ next, playLink(id), automationLabel(name), taughtBy(name) }`
    */
   constructor(root, engine, level, options) {
     this.root = root;
@@ -47,7 +47,6 @@ export class LevelWidget {
       <header class="pp-head">
         <p class="pp-kicker">${escape(actName(level.act))}${level.chapter ? ` · ${escape(level.chapter)}` : ''}</p>
         <h2 class="pp-title">${escape(level.title)}</h2>
-        ${this.options.inline ? `<a class="pp-open" href="${escape(this.options.playLink(level.id))}">Open in paros play</a>` : ''}
       </header>
       <details class="pp-briefing"${progress.isPassed(level.id) ? '' : ' open'}><summary>Briefing</summary>
         <div class="pp-briefing-text">${markdown(this.view.level.briefing || level.briefing || '')}</div>

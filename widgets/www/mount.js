@@ -62,7 +62,6 @@ class Book {
     try {
       const widget = new LevelWidget(root, this.engine, level, {
         next: this.levels[index + 1] || null,
-        inline: !this.playPage,
         playLink: (target) => this.playLink(target),
         automationLabel: (name) => this.automationLabel(name),
         taughtBy: (name) => this.taughtBy(name),
