@@ -133,6 +133,25 @@ test('dots are played from the keyboard: Tab to a dot, Enter delivers, focus sta
   await context.close();
 });
 
+test('a prompt is answered from the keyboard: focus goes to the choices, then back to the wire', async () => {
+  const { page, context, errors } = await openPage(browser);
+  await page.goto(level('act1/be-the-acceptor'));
+  await ready(page);
+  await page.locator('.pp-dot[data-msg="1"]').focus();
+  await page.keyboard.press('Enter');
+  const active = () => page.evaluate(() => document.activeElement.className.baseVal ?? document.activeElement.className);
+  assert.equal(await active(), 'pp-choice', 'the first choice takes focus');
+  await page.keyboard.press('2');
+  assert.match(await page.locator('.pp-outcome-wrong').textContent(), /Not what the real node does/);
+  assert.equal(await active(), 'pp-choice', 'a wrong answer keeps the question in focus');
+  await page.keyboard.press('Enter');
+  await page.locator('.pp-outcome-right').waitFor();
+  assert.match(await active(), /pp-dot/, 'focus is back on the wire');
+  assert.equal(await moves(page), 2, 'the delivery and the answer');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('faults are played from the wire list and the keyboard: duplicate a Prepare twice', async () => {
   const { page, context, errors } = await openPage(browser);
   await page.goto(level('act1/be-the-acceptor'));
