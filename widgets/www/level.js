@@ -2,7 +2,7 @@
 // automation toggles, all re-derived from the engine's view after every move. The engine owns
 // every rule; this file only shows the view and turns clicks and keys into actions.
 
-import { renderStage, describeMessage, GLYPHS } from './stage.js';
+import { renderStage, describeMessage, GLYPHS, SINGLE_DECREE_KINDS } from './stage.js';
 import { escape, inline, markdown } from './text.js';
 import { adaptView } from './view.js';
 import * as progress from './progress.js';
@@ -270,7 +270,10 @@ function errorText(error) {
 /** What the dots and boxes mean: every message kind, the slot colours, and who you answer for. */
 function legend(view) {
   const item = (svg, name) => `<span class="pp-legend-item"><svg viewBox="0 0 20 20" aria-hidden="true">${svg}</svg>${name}</span>`;
-  const dots = Object.entries(GLYPHS).map(([kind, [glyph, name]]) =>
+  const seen = new Set(view.messages.map((message) => message.kind));
+  const singleDecree = view.nodes.every((node) => node.role === 'proposer' || node.role === 'acceptor');
+  const kinds = Object.keys(GLYPHS).filter((kind) => seen.has(kind) || (singleDecree && SINGLE_DECREE_KINDS.includes(kind)));
+  const dots = kinds.map((kind) => [kind, GLYPHS[kind]]).map(([kind, [glyph, name]]) =>
     item(`<g class="pp-dot pp-kind-${kind}"><circle cx="10" cy="10" r="9"/><text x="10" y="13.5" text-anchor="middle" class="pp-dot-glyph">${glyph}</text></g>`, name));
   const box = (state, name) => item(`<g class="pp-slot pp-slot-${state}"><rect x="2" y="4" width="16" height="12" rx="2"/></g>`, name);
   const slots = [box('chosen', 'chosen'), box('undecided', 'undecided')];

@@ -2,8 +2,9 @@
 // same markup for the same view, animates nothing, and keeps no state of its own, so an undo
 // that restores the view restores the picture exactly.
 //
-// Proposers stand in the top row and acceptors in the bottom row; a wire joins every proposer
-// to every acceptor. A message in flight is a dot on its wire, near the node that sent it.
+// Act I: proposers stand in the top row and acceptors in the bottom row, with a wire from every
+// proposer to every acceptor. The replicated log: clients on top, the nodes in a row joined by
+// arcs, each node's log below it. A message in flight is a dot on its wire, near its sender.
 
 import { escape } from './text.js';
 
@@ -17,6 +18,8 @@ const SLOT_STEP = 24;
 const TOP = 10;
 const GAP = 128;
 const DOT_RADIUS = 10;
+const CLIENT_HEIGHT = 30;
+const LOG_NODE_HEIGHT = 62;
 
 /** The glyph in a message's dot, by kind. The legend under the stage explains them. */
 export const GLYPHS = {
@@ -25,73 +28,146 @@ export const GLYPHS = {
   accept: ['2a', 'Accept'],
   accepted: ['2b', 'Accepted'],
   nack: ['N', 'Nack'],
+  heartbeat: ['hb', 'Heartbeat'],
+  'heartbeat-ack': ['ha', 'Heartbeat ack'],
+  chosen: ['ch', 'Chosen'],
+  'read-index': ['ri', 'Read index'],
+  'read-index-reply': ['rr', 'Read index reply'],
+  write: ['W', 'Write'],
+  read: ['R', 'Read'],
+  reply: ['re', 'Reply'],
 };
 
-function columns(count) {
-  const step = WIDTH / count;
-  return Array.from({ length: count }, (_, index) => step * (index + 0.5));
+/** The message kinds of Act I, always in its legend. */
+export const SINGLE_DECREE_KINDS = ['prepare', 'promise', 'accept', 'accepted', 'nack'];
+
+function columns(count, width = WIDTH) {
+  const step = width / count;
+  const margin = (WIDTH - width) / 2;
+  return Array.from({ length: count }, (_, index) => margin + step * (index + 0.5));
 }
 
-/** Positions every node: proposers on top, acceptors (and anything else) below. */
-function layout(nodes) {
-  const proposers = nodes.filter((node) => node.role === 'proposer');
-  const others = nodes.filter((node) => node.role !== 'proposer');
-  const places = new Map();
-  columns(proposers.length).forEach((x, index) => {
-    places.set(proposers[index].name, { x, y: TOP, height: PROPOSER_HEIGHT, row: 0, index });
-  });
-  const bottom = TOP + PROPOSER_HEIGHT + GAP;
-  columns(others.length).forEach((x, index) => {
-    places.set(others[index].name, { x, y: bottom, height: ACCEPTOR_HEIGHT, row: 1, index });
-  });
-  const slots = Math.max(0, ...others.map((node) => node.slots.length));
-  const logHeight = slots ? 6 + SLOT_STEP * slots : 0;
-  return { places, height: bottom + ACCEPTOR_HEIGHT + logHeight + 8, proposers, others };
-}
+const SINGLE_DECREE_ROLES = new Set(['proposer', 'acceptor']);
 
-/** Where a wire leaves a node: spread along its facing edge, one anchor per peer. */
-function anchor(place, peerIndex, peerCount) {
+/** Where a wire meets a node: spread along its facing edge, one anchor per peer. */
+function anchor(place, peerIndex, peerCount, edge) {
   const spread = Math.min(NODE_WIDTH - 24, 26 * (peerCount - 1));
   const offset = peerCount > 1 ? (peerIndex / (peerCount - 1) - 0.5) * spread : 0;
-  const y = place.row === 0 ? place.y + place.height : place.y;
-  return { x: place.x + offset, y };
+  return { x: place.x + offset, y: edge === 'top' ? place.y : place.y + place.height };
 }
 
-function wireEnds(places, a, b, counts) {
-  const from = places.get(a);
-  const to = places.get(b);
-  const top = from.row === 0 ? from : to;
-  const bottom = from.row === 0 ? to : from;
-  const topEnd = anchor(top, bottom.index, counts[1]);
-  const bottomEnd = anchor(bottom, top.index, counts[0]);
-  return from.row === 0 ? [topEnd, bottomEnd] : [bottomEnd, topEnd];
+const wireKey = (a, b) => (a < b ? `${a}|${b}` : `${b}|${a}`);
+
+function addWire(wires, a, b, start, end, control = null) {
+  wires.set(wireKey(a, b), { a, b, start, end, control });
+}
+
+/** Act I: proposers in the top row, acceptors in the bottom row, a wire for every pair. */
+function singleDecreeLayout(nodes) {
+  const proposers = nodes.filter((node) => node.role === 'proposer');
+  const acceptors = nodes.filter((node) => node.role !== 'proposer');
+  const places = new Map();
+  columns(proposers.length).forEach((x, index) => {
+    places.set(proposers[index].name, { x, y: TOP, height: PROPOSER_HEIGHT, index });
+  });
+  const bottom = TOP + PROPOSER_HEIGHT + GAP;
+  columns(acceptors.length).forEach((x, index) => {
+    places.set(acceptors[index].name, { x, y: bottom, height: ACCEPTOR_HEIGHT, index });
+  });
+  const wires = new Map();
+  for (const proposer of proposers) {
+    for (const acceptor of acceptors) {
+      const top = places.get(proposer.name);
+      const low = places.get(acceptor.name);
+      const start = anchor(top, low.index, acceptors.length, 'bottom');
+      addWire(wires, proposer.name, acceptor.name, start, anchor(low, top.index, proposers.length, 'top'));
+    }
+  }
+  return { places, wires, slotsTop: bottom + ACCEPTOR_HEIGHT + 6, slotNodes: acceptors };
+}
+
+/** The replicated log: clients on top, the nodes in a row with arcs between every two of them,
+ *  and each node's log below it, slot by slot, so the same slot lines up across nodes. */
+function logLayout(view) {
+  const nodes = view.nodes;
+  const known = new Set(nodes.map((node) => node.name));
+  const clientNames = new Set((view.cluster?.clients || []).map((client) => client.name));
+  for (const message of view.messages) {
+    for (const end of [message.from, message.to]) if (!known.has(end)) clientNames.add(end);
+  }
+  const clients = [...clientNames];
+  const places = new Map();
+  const clientRow = clients.length ? CLIENT_HEIGHT + 96 : 0;
+  columns(clients.length, Math.min(WIDTH, 90 * clients.length)).forEach((x, index) => {
+    places.set(clients[index], { x, y: TOP, height: CLIENT_HEIGHT, width: 64, index, client: true });
+  });
+  const nodesTop = TOP + clientRow + 24 * Math.max(0, nodes.length - 1);
+  columns(nodes.length).forEach((x, index) => {
+    places.set(nodes[index].name, { x, y: nodesTop, height: LOG_NODE_HEIGHT, index });
+  });
+  const wires = new Map();
+  nodes.forEach((first, i) => {
+    nodes.slice(i + 1).forEach((second, offset) => {
+      const [left, right] = [places.get(first.name), places.get(second.name)];
+      const start = { x: left.x + 22, y: left.y };
+      const end = { x: right.x - 22, y: right.y };
+      const control = { x: (start.x + end.x) / 2, y: nodesTop - 40 - 44 * offset };
+      addWire(wires, first.name, second.name, start, end, control);
+    });
+  });
+  for (const client of clients) {
+    const from = places.get(client);
+    for (const node of nodes) {
+      const to = places.get(node.name);
+      const start = anchor({ ...from, x: from.x }, to.index, nodes.length, 'bottom');
+      addWire(wires, client, node.name, { x: from.x + (start.x - from.x) * 0.5, y: start.y }, { x: to.x, y: to.y });
+    }
+  }
+  return { places, wires, slotsTop: nodesTop + LOG_NODE_HEIGHT + 6, slotNodes: nodes, clients };
+}
+
+/** Positions every node and wire, and the height the slot columns need below. */
+function layout(view) {
+  const singleDecree = view.nodes.every((node) => SINGLE_DECREE_ROLES.has(node.role));
+  const geometry = singleDecree ? singleDecreeLayout(view.nodes) : logLayout(view);
+  const numbers = geometry.slotNodes.flatMap((node) => node.slots.map((slot) => slot.slot ?? 1));
+  geometry.firstSlot = numbers.length ? Math.min(...numbers) : 1;
+  const rows = numbers.length ? Math.max(...numbers) - geometry.firstSlot + 1 : 0;
+  geometry.height = geometry.slotsTop + SLOT_STEP * rows + 8;
+  return geometry;
+}
+
+/** The point a fraction `along` of the way from `from`'s end of a wire. */
+function pointOn(wire, from, along) {
+  const t = wire.a === from ? along : 1 - along;
+  const { start, end, control } = wire;
+  if (!control) return { x: start.x + (end.x - start.x) * t, y: start.y + (end.y - start.y) * t };
+  const u = 1 - t;
+  return {
+    x: u * u * start.x + 2 * u * t * control.x + t * t * end.x,
+    y: u * u * start.y + 2 * u * t * control.y + t * t * end.y,
+  };
 }
 
 function round(number) {
   return Math.round(number * 10) / 10;
 }
 
-function line(x1, y1, x2, y2, cls) {
-  return `<line class="${cls}" x1="${round(x1)}" y1="${round(y1)}" x2="${round(x2)}" y2="${round(y2)}"/>`;
-}
-
 function text(x, y, content, cls, anchorAt = 'middle') {
   return `<text class="${cls}" x="${round(x)}" y="${round(y)}" text-anchor="${anchorAt}">${escape(content)}</text>`;
 }
 
-const isCut = (silent, a, b) => silent.has(a) || silent.has(b);
-
-function drawWires(view, geometry, silent) {
-  const counts = [geometry.proposers.length, geometry.others.length];
-  const parts = [];
-  for (const top of geometry.proposers) {
-    for (const bottom of geometry.others) {
-      const [start, end] = wireEnds(geometry.places, top.name, bottom.name, counts);
-      const cls = isCut(silent, top.name, bottom.name) ? 'pp-wire pp-cut' : 'pp-wire';
-      parts.push(line(start.x, start.y, end.x, end.y, cls));
-    }
-  }
-  return parts.join('');
+function drawWires(geometry, silent) {
+  return [...geometry.wires.values()]
+    .map((wire) => {
+      const cls = silent.has(wire.a) || silent.has(wire.b) ? 'pp-wire pp-cut' : 'pp-wire';
+      const { start, end, control } = wire;
+      const path = control
+        ? `M${round(start.x)} ${round(start.y)} Q${round(control.x)} ${round(control.y)} ${round(end.x)} ${round(end.y)}`
+        : `M${round(start.x)} ${round(start.y)} L${round(end.x)} ${round(end.y)}`;
+      return `<path class="${cls}" d="${path}"/>`;
+    })
+    .join('');
 }
 
 const SLOT_STATES = ['chosen', 'hole', 'undecided', 'empty'];
@@ -119,10 +195,12 @@ function slotTitle(state, slot) {
   return `${where}: no vote`;
 }
 
-/** A node's log as a column of slot boxes under it, slot number on the left (Act I: one). */
-function slotColumn(node, place) {
-  const top = place.y + place.height + 6;
-  return node.slots.map((slot, index) => slotBox(slot, place.x, top + SLOT_STEP * index)).join('');
+/** A node's log as a column of slot boxes under it, slot number on the left; a slot sits at
+ *  the same height under every node (Act I: one box). */
+function slotColumn(node, place, geometry) {
+  return node.slots
+    .map((slot) => slotBox(slot, place.x, geometry.slotsTop + SLOT_STEP * ((slot.slot ?? 1) - geometry.firstSlot)))
+    .join('');
 }
 
 const record = (vote) => (vote ? `${vote.ballot} ${vote.value}` : '');
@@ -139,13 +217,41 @@ function nodeLines(node) {
     if (node.learned != null) value = `learned ${node.learned}`;
     return [phase, heard, value];
   }
-  return [`promised ${node.promised || '—'}`, node.accepted ? `voted ${record(node.accepted)}` : 'no vote'];
+  if (node.role === 'acceptor') {
+    return [`promised ${node.promised || '—'}`, node.accepted ? `voted ${record(node.accepted)}` : 'no vote'];
+  }
+  const indexes = node.chosen_index == null ? '' : `chosen ${node.chosen_index} · applied ${node.applied_index ?? 0}`;
+  return [`promised ${node.promised || '—'}`, node.up === false ? 'disk only' : indexes];
 }
 
-function drawNode(node, place, asking) {
+/** The election arc: a ring that fills as a node's ticks approach its election timeout. */
+function electionArc(node, right, top) {
+  if (node.ticks == null || !node.timeout_ticks || node.up === false) return '';
+  const filled = Math.min(100, Math.round((100 * node.ticks) / node.timeout_ticks));
+  const [x, y] = [round(right - 14), round(top + 14)];
+  return (
+    `<g class="pp-arc"><title>${escape(`${node.ticks} of ${node.timeout_ticks} ticks toward an election`)}</title>` +
+    `<circle class="pp-arc-track" cx="${x}" cy="${y}" r="8"/>` +
+    `<circle class="pp-arc-fill" cx="${x}" cy="${y}" r="8" pathLength="100" stroke-dasharray="${filled} 100" transform="rotate(-90 ${x} ${y})"/>` +
+    '</g>'
+  );
+}
+
+function drawClient(name, place) {
+  const left = place.x - place.width / 2;
+  return (
+    `<g class="pp-node pp-client" data-node="${escape(name)}">` +
+    `<rect x="${round(left)}" y="${place.y}" width="${place.width}" height="${place.height}" rx="15"/>` +
+    text(place.x, place.y + 19, name, 'pp-node-name') +
+    '</g>'
+  );
+}
+
+function drawNode(node, place, asking, geometry) {
   const left = place.x - NODE_WIDTH / 2;
   const classes = ['pp-node', `pp-${node.role}`];
   if (node.silent) classes.push('pp-silent');
+  if (node.up === false) classes.push('pp-down');
   if (node.by_hand) classes.push('pp-by-hand');
   if (asking) classes.push('pp-asking');
   const parts = [
@@ -159,33 +265,27 @@ function drawNode(node, place, asking) {
     .forEach((content, index) => {
       parts.push(text(left + 8, place.y + 36 + 15 * index, content, 'pp-node-line', 'start'));
     });
-  parts.push('</g>');
-  if (node.role !== 'proposer') parts.push(slotColumn(node, place));
+  parts.push(electionArc(node, left + NODE_WIDTH, place.y), '</g>');
+  parts.push(slotColumn(node, place, geometry));
   return parts.join('');
 }
 
 /** Places every message on its wire, spread from the sender's end toward the receiver's. */
 function placeMessages(view, geometry) {
-  const counts = [geometry.proposers.length, geometry.others.length];
   const byWire = new Map();
   for (const message of view.messages) {
-    if (!geometry.places.has(message.from) || !geometry.places.has(message.to)) continue;
     const key = `${message.from}>${message.to}`;
+    if (!geometry.wires.has(wireKey(message.from, message.to))) continue;
     if (!byWire.has(key)) byWire.set(key, []);
     byWire.get(key).push(message);
   }
   const placed = [];
   for (const messages of byWire.values()) {
     const { from, to } = messages[0];
-    const [start, end] = wireEnds(geometry.places, from, to, counts);
+    const wire = geometry.wires.get(wireKey(from, to));
     const step = Math.min(0.16, 0.5 / Math.max(1, messages.length - 1));
     messages.forEach((message, index) => {
-      const along = 0.2 + step * index;
-      placed.push({
-        message,
-        x: start.x + (end.x - start.x) * along,
-        y: start.y + (end.y - start.y) * along,
-      });
+      placed.push({ message, ...pointOn(wire, from, 0.2 + step * index) });
     });
   }
   return placed.sort((a, b) => a.message.id - b.message.id);
@@ -216,22 +316,34 @@ function drawMessage({ message, x, y }, held) {
   );
 }
 
+/** The stage's one-line summary: the chosen value (Act I) or the decided log (Act II). */
+function summary(view) {
+  if (view.chosen) {
+    return `chosen: ${view.chosen.value} at ${view.chosen.ballot} by ${(view.chosen.by || []).join(', ')}`;
+  }
+  const decided = view.cluster?.decided;
+  if (decided) {
+    return decided.length ? `decided: ${decided.map((entry) => `${entry.slot} ${entry.entry}`).join(' · ')}` : 'nothing decided yet';
+  }
+  return 'nothing chosen yet';
+}
+
 /** The stage's SVG markup for a view. */
 export function renderStage(view) {
-  const geometry = layout(view.nodes);
+  const geometry = layout(view);
   const silent = new Set(view.nodes.filter((node) => node.silent).map((node) => node.name));
   const asking = view.prompt ? view.prompt.node : null;
   const held = view.prompt ? view.prompt.message : null;
-  const chosen = view.chosen
-    ? `chosen: ${view.chosen.value} at ${view.chosen.ballot} by ${(view.chosen.by || []).join(', ')}`
-    : 'nothing chosen yet';
+  const line = summary(view);
+  const done = Boolean(view.chosen || view.cluster?.decided?.length);
   const height = geometry.height + 20;
   return [
-    `<svg class="pp-stage" viewBox="0 0 ${WIDTH} ${height}" role="group" aria-label="The world: ${escape(chosen)}">`,
-    drawWires(view, geometry, silent),
-    ...view.nodes.map((node) => drawNode(node, geometry.places.get(node.name), node.name === asking)),
+    `<svg class="pp-stage" viewBox="0 0 ${WIDTH} ${height}" role="group" aria-label="The world: ${escape(line)}">`,
+    drawWires(geometry, silent),
+    ...(geometry.clients || []).map((name) => drawClient(name, geometry.places.get(name))),
+    ...view.nodes.map((node) => drawNode(node, geometry.places.get(node.name), node.name === asking, geometry)),
     ...placeMessages(view, geometry).map((placed) => drawMessage(placed, held)),
-    text(WIDTH / 2, height - 8, chosen, view.chosen ? 'pp-chosen pp-chosen-yes' : 'pp-chosen'),
+    text(WIDTH / 2, height - 8, line, done ? 'pp-chosen pp-chosen-yes' : 'pp-chosen'),
     '</svg>',
   ].join('');
 }
