@@ -66,6 +66,7 @@ export class LevelWidget {
           <div class="pp-prompt"></div>
           <div class="pp-explanation" aria-live="polite"></div>
           <div class="pp-hints"></div>
+          <div class="pp-world"></div>
           <div class="pp-tools">
             <button type="button" class="pp-undo" title="Undo (u or Ctrl+Z)">Undo</button>
             <button type="button" class="pp-restart">Restart</button>
@@ -76,7 +77,7 @@ export class LevelWidget {
         </div>
       </div>`;
     this.parts = {};
-    for (const name of ['stage-box', 'focus-line', 'controls', 'wire-list', 'goal', 'prompt', 'explanation', 'hints', 'counts', 'toggles', 'undo', 'restart', 'steps', 'log', 'legend']) {
+    for (const name of ['stage-box', 'focus-line', 'controls', 'wire-list', 'goal', 'prompt', 'explanation', 'hints', 'counts', 'toggles', 'undo', 'restart', 'steps', 'log', 'legend', 'world']) {
       this.parts[name] = this.root.querySelector(`.pp-${name}`);
     }
     this.root.addEventListener('click', (event) => this.onClick(event));
@@ -107,6 +108,7 @@ export class LevelWidget {
       : '';
     this.parts.counts.textContent = `moves ${view.moves} · mistakes ${view.mistakes.length}`;
     this.parts.log.innerHTML = moveLog(view);
+    this.parts.world.innerHTML = worldDetails(view);
     this.parts.undo.disabled = !view.can_undo;
     this.parts.toggles.innerHTML = view.automation.map((toggle) => toggleRow(toggle, this.options.taughtBy)).join('') || '<p class="pp-empty">None in this level.</p>';
     this.root.dataset.goal = view.goal.status;
@@ -326,6 +328,39 @@ function checklist(items) {
   if (!items.length) return '';
   const rows = items.map((item) => `<li class="${item.done ? 'pp-done' : ''}"><span aria-hidden="true">${item.done ? '✓' : '○'}</span> ${inline(item.label)}${item.done ? '<span class="pp-sr"> (done)</span>' : ''}</li>`);
   return `<ul class="pp-checklist" aria-label="Checklist">${rows.join('')}</ul>`;
+}
+
+/** The replicated log's state beyond the picture: each node's disk, store and waiting reads,
+ *  and each client's program and history. Empty for Act I. */
+function worldDetails(view) {
+  const rows = [];
+  for (const node of view.nodes) {
+    const facts = [];
+    if (node.leader !== undefined) facts.push(`leader ${node.leader ?? 'unknown'}`);
+    if (node.ticks != null && node.timeout_ticks) facts.push(`${node.ticks}/${node.timeout_ticks} ticks`);
+    if (node.chosen_gap != null) facts.push(`hole at slot ${node.chosen_gap}`);
+    if (node.store?.length) facts.push(`store ${node.store.map((item) => `${item.key}=${item.value}`).join(', ')}`);
+    for (const read of node.reads || []) facts.push(`read ${read.key} for ${read.client} waits for slot ${read.watermark} (${read.answered_by.join(', ') || 'no answers'})`);
+    const disk = node.disk;
+    if (disk) {
+      const accepts = disk.accepts.map((item) => `${item.slot}: ${item.entry} at ${item.ballot}`).join('; ') || 'none';
+      facts.push(`disk: promised ${disk.promised || '—'}, accepts ${accepts}, chosen through ${disk.chosen_through}${disk.torn ? ', last write torn' : ''}`);
+      if (disk.held) {
+        const held = disk.held;
+        facts.push(`held: writes ${held.writes.join('; ') || 'none'} (${held.persisted ? 'durable' : 'not durable'}); messages ${held.messages.join('; ') || 'none'} (${held.sent ? 'sent' : 'not sent'})`);
+      }
+    }
+    if (facts.length) rows.push(`<li><strong>${escape(node.name)}</strong> ${escape(node.role)}: ${facts.map(escape).join(' · ')}</li>`);
+  }
+  for (const client of view.cluster?.clients || []) {
+    const history = client.history.map((call) => `${call.op}${call.ret == null ? ' (waiting)' : call.read !== undefined && call.op.startsWith('read') ? ` → ${call.read ?? 'nothing'}` : ' ✓'}`);
+    const next = client.next ? `next ${client.next}` : 'done';
+    rows.push(`<li><strong>${escape(client.name)}</strong> client: ${escape(next)}${history.length ? ` · ${escape(history.join(', '))}` : ''}</li>`);
+  }
+  if (view.cluster?.violations?.length) {
+    rows.push(...view.cluster.violations.map((violation) => `<li class="pp-error">${escape(violation)}</li>`));
+  }
+  return rows.length ? `<details class="pp-world-box" open><summary>Nodes and clients</summary><ul>${rows.join('')}</ul></details>` : '';
 }
 
 function moveLog(view) {

@@ -19,7 +19,7 @@ const TOP = 10;
 const GAP = 128;
 const DOT_RADIUS = 10;
 const CLIENT_HEIGHT = 30;
-const LOG_NODE_HEIGHT = 62;
+const LOG_NODE_HEIGHT = 76;
 
 /** The glyph in a message's dot, by kind. The legend under the stage explains them. */
 export const GLYPHS = {
@@ -174,9 +174,7 @@ const SLOT_STATES = ['chosen', 'hole', 'undecided', 'empty'];
 
 function slotBox(slot, x, y) {
   const state = SLOT_STATES.includes(slot.state) ? slot.state : 'empty';
-  const value = slot.value == null || slot.value === '' ? '' : String(slot.value);
-  const short = value.length > 6 ? `${value.slice(0, 5)}…` : value;
-  const label = state === 'hole' ? 'hole' : short ? `${short}${slot.ballot ? ` ${slot.ballot}` : ''}` : 'no vote';
+  const label = state === 'hole' ? 'hole' : slotLabel(slot);
   return (
     `<g class="pp-slot pp-slot-${state}"><title>${escape(slotTitle(state, slot))}</title>` +
     text(x - SLOT_WIDTH / 2 - 4, y + 14, String(slot.slot ?? 1), 'pp-slot-number', 'end') +
@@ -184,6 +182,15 @@ function slotBox(slot, x, y) {
     text(x, y + 14, label, 'pp-slot-value') +
     '</g>'
   );
+}
+
+/** What fits in a box: `x 1.P1` in Act I; a log entry's command alone (`a=1`), cut to fit. */
+function slotLabel(slot) {
+  if (slot.value == null || slot.value === '') return 'no vote';
+  const value = String(slot.value).split(' (')[0];
+  const withBallot = slot.ballot ? `${value} ${slot.ballot}` : value;
+  if (withBallot.length <= 9) return withBallot;
+  return value.length <= 9 ? value : `${value.slice(0, 8)}…`;
 }
 
 function slotTitle(state, slot) {
@@ -220,8 +227,12 @@ function nodeLines(node) {
   if (node.role === 'acceptor') {
     return [`promised ${node.promised || '—'}`, node.accepted ? `voted ${record(node.accepted)}` : 'no vote'];
   }
-  const indexes = node.chosen_index == null ? '' : `chosen ${node.chosen_index} · applied ${node.applied_index ?? 0}`;
-  return [`promised ${node.promised || '—'}`, node.up === false ? 'disk only' : indexes];
+  if (node.up === false) return [`promised ${node.promised || '—'}`, 'down: disk only'];
+  return [
+    `promised ${node.promised || '—'}`,
+    node.chosen_index == null ? '' : `chosen to ${node.chosen_index}`,
+    node.applied_index == null ? '' : `applied to ${node.applied_index}`,
+  ];
 }
 
 /** The election arc: a ring that fills as a node's ticks approach its election timeout. */
