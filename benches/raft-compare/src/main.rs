@@ -44,6 +44,7 @@ impl Loop {
 }
 
 /// The command line.
+#[derive(Debug)]
 struct Options {
     workload: Workload,
     repetitions: usize,
@@ -215,5 +216,83 @@ fn main() -> ExitCode {
             eprintln!("error: {message}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small() -> Workload {
+        Workload {
+            commands: 500,
+            window: 8,
+            payload_bytes: 64,
+        }
+    }
+
+    #[test]
+    fn every_loop_applies_every_command_on_the_leader() {
+        for (name, each) in LOOPS {
+            let measurement = each
+                .measure(&small())
+                .unwrap_or_else(|error| panic!("{error}"));
+            assert_eq!(measurement.commands, 500, "{name}");
+            assert!(measurement.messages > 0, "{name} sent no message");
+        }
+    }
+
+    #[test]
+    fn paros_sends_one_accept_and_one_accepted_per_node_and_command() {
+        let measurement = paros_loop::measure(&small()).unwrap();
+        assert_eq!(measurement.messages, 6 * 500);
+    }
+
+    #[test]
+    fn batched_appends_send_fewer_messages_than_one_entry_per_append() {
+        let batched = raft_loop::measure(&small(), Appends::Batched).unwrap();
+        let one_each = raft_loop::measure(&small(), Appends::OnePerMessage).unwrap();
+        assert!(batched.messages < one_each.messages / 4);
+    }
+
+    fn parse(args: &[&str]) -> Result<Options, String> {
+        parse_options(args.iter().map(|arg| arg.to_string()))
+    }
+
+    #[test]
+    fn options_parse_and_bad_ones_are_refused_with_a_reason() {
+        let options = parse(&["--commands", "10", "--window", "2"]).unwrap();
+        assert_eq!(options.workload.commands, 10);
+        assert_eq!(options.workload.window, 2);
+        assert!(
+            parse(&["--commands"])
+                .unwrap_err()
+                .contains("needs a value")
+        );
+        assert!(
+            parse(&["--commands", "many"])
+                .unwrap_err()
+                .contains("whole number")
+        );
+        assert!(
+            parse(&["--speed", "1"])
+                .unwrap_err()
+                .contains("unknown option")
+        );
+        assert!(
+            parse(&["--window", "0"])
+                .unwrap_err()
+                .contains("at least 1")
+        );
+        assert!(
+            parse(&["--window", "300"])
+                .unwrap_err()
+                .contains("at most 256")
+        );
+        assert!(
+            parse(&["--payload", "8"])
+                .unwrap_err()
+                .contains("at least 36")
+        );
     }
 }
