@@ -241,16 +241,19 @@ pub struct BallotVotes {
 #[derive(Clone, Debug)]
 pub struct World {
     config: Arc<WorldConfig>,
-    acceptors: Vec<Acceptor>,
-    proposers: Vec<Proposer<Majority>>,
+    /// Shared with the worlds this one was cloned from until one of them changes it: a step
+    /// changes one or two parts of a world, and the explorer clones a world per transition.
+    acceptors: Arc<Vec<Acceptor>>,
+    /// Shared until changed, as `acceptors`.
+    proposers: Arc<Vec<Proposer<Majority>>>,
     /// Invariant: in ascending id order, which is send order.
     in_flight: Vec<InFlight>,
     next_message: u32,
     budget_left: Budget,
     /// Retries left, per proposer.
-    retries_left: Vec<u32>,
+    retries_left: Arc<Vec<u32>>,
     /// Invariant: in ascending ballot order, one entry per ballot that received a vote.
-    votes: Vec<BallotVotes>,
+    votes: Arc<Vec<BallotVotes>>,
 }
 
 impl World {
@@ -269,18 +272,21 @@ impl World {
             })
             .collect();
         let mut world = World {
-            retries_left: vec![config.budget.retries_per_proposer; config.proposers.len()],
+            retries_left: Arc::new(vec![
+                config.budget.retries_per_proposer;
+                config.proposers.len()
+            ]),
             budget_left: config.budget,
             config: Arc::new(config),
-            acceptors,
-            proposers,
+            acceptors: Arc::new(acceptors),
+            proposers: Arc::new(proposers),
             in_flight: Vec::new(),
             next_message: 1,
-            votes: Vec::new(),
+            votes: Arc::new(Vec::new()),
         };
         for index in 0..world.proposers.len() {
             if world.config.proposers[index].started {
-                let sent = world.proposers[index].start();
+                let sent = Arc::make_mut(&mut world.proposers)[index].start();
                 world.send(sent);
             }
         }
@@ -497,7 +503,7 @@ impl World {
                 if self.proposers[index].ballot().is_some() {
                     return Err(Refused::AlreadyStarted(node));
                 }
-                let sent = self.proposers[index].start();
+                let sent = Arc::make_mut(&mut self.proposers)[index].start();
                 Ok(Step {
                     sent: self.send(sent),
                     ..Step::default()
@@ -509,8 +515,8 @@ impl World {
                 if proposer.ballot().is_none() || proposer.learned().is_some() {
                     return Err(Refused::NothingToRetry(node));
                 }
-                spend(&mut self.retries_left[index], "retry")?;
-                let sent = self.proposers[index].retry();
+                spend(&mut Arc::make_mut(&mut self.retries_left)[index], "retry")?;
+                let sent = Arc::make_mut(&mut self.proposers)[index].retry();
                 Ok(Step {
                     sent: self.send(sent),
                     ..Step::default()
@@ -521,7 +527,7 @@ impl World {
                     return Err(Refused::NoSuchNode(node));
                 };
                 spend(&mut self.budget_left.amnesia, "amnesia")?;
-                self.acceptors[index] = Acceptor::new(node);
+                Arc::make_mut(&mut self.acceptors)[index] = Acceptor::new(node);
                 Ok(Step::default())
             }
         }
@@ -557,15 +563,17 @@ impl World {
         let envelope = self.take(id);
         let mut step = Step::default();
         match self.role(envelope.to) {
-            Some(Role::Acceptor(index)) => match self.acceptors[index].handle(&envelope) {
-                Ok(reply) => {
-                    self.record_vote(&reply);
-                    step.sent = self.send(vec![reply]);
+            Some(Role::Acceptor(index)) => {
+                match Arc::make_mut(&mut self.acceptors)[index].handle(&envelope) {
+                    Ok(reply) => {
+                        self.record_vote(&reply);
+                        step.sent = self.send(vec![reply]);
+                    }
+                    Err(ignored) => step.ignored = Some(ignored),
                 }
-                Err(ignored) => step.ignored = Some(ignored),
-            },
+            }
             Some(Role::Proposer(index)) => {
-                let proposer = &mut self.proposers[index];
+                let proposer = &mut Arc::make_mut(&mut self.proposers)[index];
                 let learned_before = proposer.learned().is_some();
                 match proposer.handle(&envelope) {
                     Ok(sent) => {
@@ -592,7 +600,7 @@ impl World {
         {
             Ok(at) => {
                 debug_assert_eq!(&self.votes[at].value, value, "one value per ballot");
-                self.votes[at].voters.insert(reply.from);
+                Arc::make_mut(&mut self.votes)[at].voters.insert(reply.from);
             }
             Err(at) => {
                 let mut voters = NodeSet::EMPTY;
@@ -602,7 +610,7 @@ impl World {
                     value: value.clone(),
                     voters,
                 };
-                self.votes.insert(at, votes);
+                Arc::make_mut(&mut self.votes).insert(at, votes);
             }
         }
     }
