@@ -8,8 +8,8 @@
 
 use crate::PlayError;
 use crate::level::Automation;
-use crate::prompt::Prompt;
-use crate::view::{ActionJson, ChosenView, ControlView, MessageView, NodeView};
+use crate::prompt::{Prompt, PromptKind};
+use crate::view::{ActionJson, ChosenView, ClusterView, ControlView, MessageView, NodeView};
 use std::collections::BTreeSet;
 use std::fmt;
 use std::hash::Hash;
@@ -29,11 +29,20 @@ impl ByHand {
         self.off.contains(&automation)
     }
 
-    /// Everything by hand: what a held action's prompt is rebuilt with during replay.
+    /// Everything by hand.
     pub fn all() -> ByHand {
         ByHand {
             off: Automation::ALL.into_iter().collect(),
             retry: true,
+        }
+    }
+
+    /// Just the part a prompt of `kind` plays by hand: what a held action's prompt is rebuilt
+    /// with during replay, so it opens the same kind of prompt it opened when played.
+    pub fn only(kind: PromptKind) -> ByHand {
+        ByHand {
+            off: kind.automation().into_iter().collect(),
+            retry: kind == PromptKind::RetryBallot,
         }
     }
 }
@@ -101,4 +110,16 @@ pub trait Board: Clone + fmt::Debug + Sized + 'static {
 
     /// The decision, if one is made.
     fn chosen(&self) -> Option<ChosenView>;
+
+    /// The automation an action needs switched on to be offered at all (a shortcut such as
+    /// Act II's `beat`), if any.
+    fn requires(&self, _action: &Self::Action) -> Option<Automation> {
+        None
+    }
+
+    /// What a world of many slots adds to the stage (Act II): the decided log, the clients,
+    /// budgets and partitions. `None` for a single-decree world.
+    fn cluster(&self) -> Option<ClusterView> {
+        None
+    }
 }

@@ -148,12 +148,18 @@ impl<B: Board> Run<B> {
 
     /// Builds the prompt of a held action, if one is held and not yet built.
     fn build_prompt(&mut self) -> Result<(), PlayError> {
-        if let Some(Pending::Held(action, _)) = &self.pending
+        if let Some(Pending::Held(action, kind)) = &self.pending
             && self.held_prompt.is_none()
         {
-            let prompt = self.world.prompt(action, &ByHand::all()).ok_or_else(|| {
-                PlayError::NotEnabled(format!("{} opens no prompt", self.world.describe(action)))
-            })?;
+            let prompt = self
+                .world
+                .prompt(action, &ByHand::only(*kind))
+                .ok_or_else(|| {
+                    PlayError::NotEnabled(format!(
+                        "{} opens no prompt",
+                        self.world.describe(action)
+                    ))
+                })?;
             self.held_prompt = Some(prompt);
         }
         Ok(())
@@ -387,7 +393,20 @@ impl<B: Board> Game<B> {
         if self.run.pending.is_some() || matches!(self.goal(), Goal::Failed(_)) {
             return Vec::new();
         }
-        self.run.world.moves()
+        self.offered(self.run.world.moves())
+    }
+
+    /// Drops the moves whose automation is off (a shortcut the player has not switched on).
+    fn offered(&self, moves: Vec<B::Action>) -> Vec<B::Action> {
+        moves
+            .into_iter()
+            .filter(|action| {
+                self.run
+                    .world
+                    .requires(action)
+                    .is_none_or(|toggle| self.automation_on(toggle))
+            })
+            .collect()
     }
 
     /// A 64-bit fingerprint of the stage, the world and the open prompt: equal fingerprints
@@ -572,7 +591,7 @@ impl<B: Board> Game<B> {
     }
 
     fn check_enabled(&self, action: &B::Action) -> Result<(), PlayError> {
-        if self.run.world.moves().contains(action) {
+        if self.offered(self.run.world.moves()).contains(action) {
             Ok(())
         } else {
             Err(self.run.world.refusal(action))

@@ -16,19 +16,33 @@ use std::fmt;
 pub enum Automation {
     /// Acceptors answer Prepare and Accept by themselves (the promise and vote rules).
     AcceptorReplies,
-    /// A proposer fills its Accept by P2c value selection by itself.
+    /// A proposer fills its Accept by P2c value selection by itself; in the replicated log, a
+    /// new leader recovers each slot by itself (P2c per slot).
     P2c,
+    /// A node applies its chosen prefix by itself (the apply walk).
+    ApplyWalk,
+    /// One `beat` control ticks a leader and delivers its heartbeats, the acks and the
+    /// catch-up they cause.
+    Heartbeats,
 }
 
 impl Automation {
     /// Every toggle, in the order the stage lists them.
-    pub const ALL: [Automation; 2] = [Automation::AcceptorReplies, Automation::P2c];
+    pub const ALL: [Automation; 4] = [
+        Automation::AcceptorReplies,
+        Automation::P2c,
+        Automation::ApplyWalk,
+        Automation::Heartbeats,
+    ];
 
-    /// The stable name used in JSON and localStorage: `acceptor-replies`, `p2c`.
+    /// The stable name used in JSON and localStorage: `acceptor-replies`, `p2c`, `apply-walk`,
+    /// `heartbeats`.
     pub fn name(self) -> &'static str {
         match self {
             Automation::AcceptorReplies => "acceptor-replies",
             Automation::P2c => "p2c",
+            Automation::ApplyWalk => "apply-walk",
+            Automation::Heartbeats => "heartbeats",
         }
     }
 
@@ -37,6 +51,8 @@ impl Automation {
         match self {
             Automation::AcceptorReplies => "Acceptor replies",
             Automation::P2c => "P2c value selection",
+            Automation::ApplyWalk => "The apply walk",
+            Automation::Heartbeats => "Heartbeat delivery",
         }
     }
 
@@ -45,6 +61,8 @@ impl Automation {
         match self {
             Automation::AcceptorReplies => "act1/be-the-acceptor",
             Automation::P2c => "act1/adopt-the-value",
+            Automation::ApplyWalk => "act2/a-log-of-decisions",
+            Automation::Heartbeats => "act2/steady-state",
         }
     }
 

@@ -28,7 +28,9 @@ mod board;
 mod game;
 mod level;
 pub mod levels;
+mod mounted;
 mod prompt;
+pub mod replicated_log;
 mod script;
 pub mod single_decree;
 mod view;
@@ -40,6 +42,7 @@ mod wasm;
 pub use board::{Board, ByHand};
 pub use game::{Game, GameAction, Memory, Mistake, Move, Outcome, OutcomeKind, Run};
 pub use level::{Automation, Change, ChecklistItem, Goal, Level, LevelSummary, Pin, Rules, Stage};
+pub use mounted::Mounted;
 pub use prompt::{Choice, Prompt, PromptKind};
 pub use script::ScriptStep;
 pub use view::{
@@ -51,7 +54,9 @@ use std::fmt;
 
 /// Every level, in the order of the level map, as the level map and the book list them.
 pub fn catalog() -> Vec<LevelSummary> {
-    levels::ALL.iter().map(|level| level.summary()).collect()
+    let act1 = levels::ALL.iter().map(|level| level.summary());
+    let act2 = levels::ACT2.iter().map(|level| level.summary());
+    act1.chain(act2).collect()
 }
 
 /// Why the game refused a call. The game is unchanged.
@@ -63,6 +68,8 @@ pub enum PlayError {
     BadInput(String),
     /// The world refused the action.
     Refused(paros_sim::Refused),
+    /// The replicated-log world refused the action.
+    LogRefused(paros_sim::log_world::LogRefused),
     /// The action is not one the player may take now.
     NotEnabled(String),
     /// A prompt is open: answer it or undo first.
@@ -87,6 +94,7 @@ impl fmt::Display for PlayError {
             PlayError::UnknownLevel(id) => write!(f, "unknown level {id:?}"),
             PlayError::BadInput(why) => write!(f, "bad input: {why}"),
             PlayError::Refused(refused) => write!(f, "{refused}"),
+            PlayError::LogRefused(refused) => write!(f, "{refused}"),
             PlayError::NotEnabled(why) => write!(f, "{why}"),
             PlayError::PromptOpen => write!(f, "answer the open question first, or undo"),
             PlayError::NoPrompt => write!(f, "no question is open"),

@@ -19,6 +19,30 @@ pub enum PromptKind {
     RetryBallot,
     /// A question the level asks after a move.
     Question,
+    /// Act II: a node learned a slot is chosen with the apply walk played by hand: what may it
+    /// apply?
+    ApplyWalk,
+    /// Act II: a Promise completed a candidate's Phase-1 quorum with P2c played by hand: what
+    /// goes in each slot of its recovery?
+    RecoverSlots,
+    /// Act II: a delivery to a node holding a client's read: serve it now, or wait?
+    ServeOrWait,
+}
+
+impl PromptKind {
+    /// The automation whose being off opens a prompt of this kind (`None` for level questions
+    /// and reads, which are always asked).
+    pub fn automation(self) -> Option<crate::Automation> {
+        use crate::Automation;
+        match self {
+            PromptKind::PromiseOrNack | PromptKind::AcceptedOrNack => {
+                Some(Automation::AcceptorReplies)
+            }
+            PromptKind::ChooseValue | PromptKind::RecoverSlots => Some(Automation::P2c),
+            PromptKind::ApplyWalk => Some(Automation::ApplyWalk),
+            PromptKind::RetryBallot | PromptKind::Question | PromptKind::ServeOrWait => None,
+        }
+    }
 }
 
 /// One answer the player may give.

@@ -2,8 +2,8 @@
 //! both ways (shapes in `widgets/API.md`), and every error becomes a JavaScript `Error` here,
 //! in [`fail`].
 
-use crate::game::Game as Engine;
-use crate::view::{View, automations_json, catalog_json, parse_action, parse_unlocked};
+use crate::mounted::Mounted as Engine;
+use crate::view::{automations_json, catalog_json, parse_unlocked};
 use crate::{Automation, PlayError};
 use wasm_bindgen::prelude::*;
 
@@ -42,13 +42,12 @@ impl GameHandle {
 
     /// The view now.
     pub fn view(&self) -> String {
-        View::of(&self.engine).to_json()
+        self.engine.view_json()
     }
 
     /// Takes an action (`{"kind":"deliver","message":7}`, ...); returns the new view.
     pub fn act(&mut self, action_json: &str) -> Result<String, JsError> {
-        let action = parse_action(self.engine.world(), action_json).map_err(fail)?;
-        self.engine.act(action).map_err(fail)?;
+        self.engine.act_json(action_json).map_err(fail)?;
         Ok(self.view())
     }
 

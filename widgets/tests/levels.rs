@@ -553,6 +553,8 @@ fn the_catalog_keeps_the_contract_with_the_book() {
         .collect();
     let how = "How Paxos chooses one value";
     let why = "Why one value is safe";
+    let crash = "Crash and restart safety";
+    let stable = "The stable leader";
     assert_eq!(
         rows,
         [
@@ -577,13 +579,45 @@ fn the_catalog_keeps_the_contract_with_the_book() {
                 None
             ),
             ("act1/recovery-is-not-catch-up", why, "act1-recovery", None),
+            (
+                "act2/persist-before-send",
+                crash,
+                "act2-persist-before-send",
+                None
+            ),
+            (
+                "act2/a-log-of-decisions",
+                "From one value to a log",
+                "act2-log-of-decisions",
+                Some("apply-walk")
+            ),
+            ("act2/elect-a-leader", stable, "act2-elect-a-leader", None),
+            (
+                "act2/steady-state",
+                stable,
+                "act2-steady-state",
+                Some("heartbeats")
+            ),
+            ("act2/the-permanent-gap", stable, "act2-permanent-gap", None),
+            (
+                "act2/what-survives-a-crash",
+                crash,
+                "act2-what-survives-a-crash",
+                None
+            ),
+            (
+                "act2/the-read-that-lies",
+                "Why reads are not free",
+                "act2-read-that-lies",
+                None
+            ),
         ]
     );
-    assert!(
-        summaries
-            .iter()
-            .all(|level| level.act == 1 && !level.teaches.is_empty())
-    );
+    assert!(summaries.iter().all(|level| {
+        level.act == if level.id.starts_with("act1/") { 1 } else { 2 }
+            && !level.teaches.is_empty()
+            && !level.by_hand.is_empty()
+    }));
     let json: serde_json::Value = serde_json::from_str(&catalog_json()).unwrap();
     assert_eq!(json[1]["unlocks"], "acceptor-replies");
     assert_eq!(json[0]["unlocks"], serde_json::Value::Null);
@@ -776,3 +810,6 @@ fn random_play_never_panics_keeps_safety_and_undoes_to_the_start() {
         }
     }
 }
+
+#[path = "levels/act2.rs"]
+mod act2;

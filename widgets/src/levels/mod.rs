@@ -22,8 +22,10 @@
 //! [`Rules`]: crate::Rules
 
 pub mod act1;
+pub mod act2;
 
 use crate::Level;
+use paros_sim::log_world::LogWorld;
 
 /// Every level, in the order of the level map.
 pub static ALL: &[&Level] = &[
@@ -35,7 +37,23 @@ pub static ALL: &[&Level] = &[
     &act1::recovery_is_not_catch_up::LEVEL,
 ];
 
-/// The level with this id.
+/// Act II's levels, on the replicated-log world, in the order of the level map.
+pub static ACT2: &[&Level<LogWorld>] = &[
+    &act2::persist_before_send::LEVEL,
+    &act2::a_log_of_decisions::LEVEL,
+    &act2::elect_a_leader::LEVEL,
+    &act2::steady_state::LEVEL,
+    &act2::the_permanent_gap::LEVEL,
+    &act2::what_survives_a_crash::LEVEL,
+    &act2::the_read_that_lies::LEVEL,
+];
+
+/// The Act I level with this id.
 pub fn find(id: &str) -> Option<&'static Level> {
     ALL.iter().copied().find(|level| level.id == id)
+}
+
+/// The Act II level with this id.
+pub fn find_act2(id: &str) -> Option<&'static Level<LogWorld>> {
+    ACT2.iter().copied().find(|level| level.id == id)
 }

@@ -101,6 +101,11 @@ impl Board for World {
                     "next-stage is not a world action".into(),
                 ));
             }
+            other => {
+                return Err(PlayError::BadInput(format!(
+                    "{other:?} is an action of the replicated log, not of this world"
+                )));
+            }
         })
     }
 

@@ -49,7 +49,9 @@ pub fn nodes(world: &World, by_hand: &ByHand) -> Vec<NodeView> {
                 state,
                 ballot: accepted.map(|vote| world.ballot_name(vote.ballot)),
                 value: accepted.map(|vote| vote.value.to_string()),
+                applied: None,
             }],
+            ..NodeView::default()
         }
     });
     let proposers = world
@@ -86,6 +88,7 @@ pub fn nodes(world: &World, by_hand: &ByHand) -> Vec<NodeView> {
             learned: Some(proposer.learned().map(|value| value.to_string())),
             retries_left: world.retries_left().get(index).copied(),
             slots: Vec::new(),
+            ..NodeView::default()
         });
     acceptors.chain(proposers).collect()
 }
@@ -133,6 +136,7 @@ fn message_view(
         },
         text: world.message_name(&envelope.message),
         ballot: world.ballot_name(envelope.message.ballot()),
+        slot: None,
         cut: silent.contains(envelope.from) || silent.contains(envelope.to),
         actions,
     }

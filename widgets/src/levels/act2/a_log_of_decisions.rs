@@ -1,0 +1,114 @@
+//! `act2/a-log-of-decisions`: slot 3 is chosen before slot 2, and the player plays the apply
+//! walk: what may N1 apply when it knows slot 3 chosen and slot 2 not?
+//!
+//! The apply walk is pinned off, so every move that teaches a node a chosen slot asks what it
+//! may apply; the core's own walk (run on a clone) is the right answer.
+
+use super::{N1_LEADS, ONE_VALUE_TO_A_LOG, applied_through, cluster, pin};
+use crate::game::{Memory, Run};
+use crate::level::{Automation, ChecklistItem, Goal, Level, Rules, Stage};
+use crate::prompt::PromptKind;
+use paros_sim::log_world::{LogBudget, LogWorld, LogWorldConfig};
+
+/// The level.
+pub static LEVEL: Level<LogWorld> = Level {
+    id: "act2/a-log-of-decisions",
+    act: 2,
+    title: "A log of decisions",
+    briefing: include_str!("a_log_of_decisions.md"),
+    by_hand: "Deliver slot 3's Accepted before slot 2's, then decide what may apply",
+    teaches: "Slots are chosen out of order and applied in order: `chosen_index` is a contiguous prefix",
+    goal: "Slot 3 is chosen before slot 2, and N1 applies slots 1 to 3 in order",
+    chapter: ONE_VALUE_TO_A_LOG,
+    scenario: "act2-log-of-decisions",
+    unlocks: Some(Automation::ApplyWalk),
+    hints: [
+        "A node applies a slot only when every slot below it is applied: look for the lowest \
+         slot N1 does not know is chosen.",
+        "chosen_index is the end of the contiguous run of chosen slots from slot 1. The apply \
+         walk goes exactly that far.",
+    ],
+    pins: &[
+        pin(Automation::ApplyWalk, false),
+        pin(Automation::Heartbeats, false),
+    ],
+    retry_by_hand: false,
+    stages: &[Stage {
+        title: "Three slots in flight",
+        note: "N1 leads at 1.N1. Slot 1 (a=1) is chosen and applied; C2's b=2 and C3's c=3 have \
+               slots 2 and 3, and their Accepts are on the wire.",
+        world,
+        prelude: &[
+            N1_LEADS[0],
+            N1_LEADS[1],
+            N1_LEADS[2],
+            N1_LEADS[3],
+            "request C1 N1",
+            "deliver C1->N1 Write",
+            "deliver N1->N2 Accept",
+            "deliver N2->N1 Accepted",
+            "deliver N1->C1 Reply",
+            "tick N1",
+            "deliver N1->N2 Heartbeat",
+            "request C2 N1",
+            "deliver C2->N1 Write",
+            "request C3 N1",
+            "deliver C3->N1 Write",
+        ],
+    }],
+    solution: &[
+        "deliver N1->N2 Accept(1.N1, slot 3",
+        "deliver N2->N1 Accepted(1.N1, slot 3)",
+        "answer nothing",
+        "deliver N1->N2 Accept(1.N1, slot 2",
+        "deliver N2->N1 Accepted(1.N1, slot 2)",
+        "answer 2-3",
+    ],
+    solution_unlocked: &[Automation::AcceptorReplies, Automation::P2c],
+    rules: &LogOfDecisions,
+};
+
+fn world() -> LogWorldConfig {
+    let budget = LogBudget {
+        ticks: 6,
+        ..LogBudget::default()
+    };
+    cluster(&[&[("a", "1")], &[("b", "2")], &[("c", "3")]], budget)
+}
+
+struct LogOfDecisions;
+
+/// Whether the player held N1 back with slot 3 chosen above a hole.
+fn waited_above_a_hole(run: &Run<LogWorld>) -> bool {
+    run.answers()
+        .iter()
+        .any(|(kind, key)| *kind == PromptKind::ApplyWalk && key == "nothing")
+}
+
+impl Rules<LogWorld> for LogOfDecisions {
+    fn goal(&self, run: &Run<LogWorld>, _memory: &Memory) -> Goal {
+        let applied = applied_through(run.world(), 1, 3);
+        match (applied, waited_above_a_hole(run)) {
+            (true, true) => Goal::Reached,
+            (true, false) => Goal::Failed(
+                "slot 2 was chosen before slot 3, so N1 never faced a hole: undo, and let slot \
+                 3's Accepted reach N1 first"
+                    .into(),
+            ),
+            _ => Goal::Open,
+        }
+    }
+
+    fn checklist(&self, run: &Run<LogWorld>, _memory: &Memory) -> Vec<ChecklistItem> {
+        vec![
+            ChecklistItem {
+                label: "N1 knows slot 3 chosen while slot 2 is not".into(),
+                done: waited_above_a_hole(run),
+            },
+            ChecklistItem {
+                label: "N1 applies slots 1 to 3".into(),
+                done: applied_through(run.world(), 1, 3),
+            },
+        ]
+    }
+}

@@ -1,0 +1,79 @@
+//! Act II: the replicated log. Three `ColocatedNode`s N1-N3 with clocks and disks, and clients
+//! C1.. with programs of writes and reads. Each level is a file here with its briefing in a
+//! markdown file beside it.
+//!
+//! Acceptor replies and P2c are earned in Act I and on by default; the apply walk and heartbeat
+//! delivery are earned here. A level pins off what it teaches, and pins on what would only get
+//! in the way of it.
+
+pub mod a_log_of_decisions;
+pub mod elect_a_leader;
+pub mod persist_before_send;
+pub mod steady_state;
+pub mod the_permanent_gap;
+pub mod the_read_that_lies;
+pub mod what_survives_a_crash;
+
+use crate::level::{Automation, Pin};
+use paros_core::log::{ColocatedNode, Slot};
+use paros_sim::log_world::{ClientOp, LogBudget, LogWorld, LogWorldConfig};
+
+/// The chapter beside `act2/persist-before-send` and `act2/what-survives-a-crash`.
+pub const CRASH_AND_RESTART: &str = "Crash and restart safety";
+/// The chapter beside `act2/a-log-of-decisions`.
+pub const ONE_VALUE_TO_A_LOG: &str = "From one value to a log";
+/// The chapter beside `act2/elect-a-leader`, `act2/steady-state` and `act2/the-permanent-gap`.
+pub const STABLE_LEADER: &str = "The stable leader";
+/// The chapter beside `act2/the-read-that-lies`.
+pub const READS_ARE_NOT_FREE: &str = "Why reads are not free";
+
+/// Three nodes, one client per program, an election timeout of 2 ticks, and `budget`.
+pub fn cluster(programs: &[&[(&str, &str)]], budget: LogBudget) -> LogWorldConfig {
+    let clients = programs
+        .iter()
+        .map(|program| {
+            program
+                .iter()
+                .map(|(key, value)| {
+                    if value.is_empty() {
+                        ClientOp::read(key)
+                    } else {
+                        ClientOp::write(key, value)
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    LogWorldConfig {
+        node_count: 3,
+        clients,
+        election_timeout_ticks: 2,
+        heartbeat_interval_ticks: 1,
+        budget,
+        stepwise_ready: false,
+        negative_control: None,
+    }
+}
+
+/// A pin forcing `automation` on or off.
+pub const fn pin(automation: Automation, on: bool) -> Pin {
+    Pin { automation, on }
+}
+
+/// Node `number` (1-based) of a log world, if it is up.
+pub fn running(world: &LogWorld, number: usize) -> Option<&ColocatedNode> {
+    world.servers().get(number - 1)?.node.as_ref()
+}
+
+/// Whether node `number` is up and has applied through `slot`.
+pub fn applied_through(world: &LogWorld, number: usize, slot: u64) -> bool {
+    running(world, number).is_some_and(|node| node.applied_index() >= Slot(slot))
+}
+
+/// The leader's election: N1 ticks to its timeout and N2's Promise completes its quorum.
+pub const N1_LEADS: &[&str] = &[
+    "tick N1",
+    "tick N1",
+    "deliver N1->N2 Prepare",
+    "deliver N2->N1 Promise",
+];

@@ -1,0 +1,332 @@
+//! `act2/persist-before-send`: N2's `Ready` holds its vote for slot 1 (a write) and its
+//! Accepted (a message). The player orders the two steps, then crashes N2 at each seam: before
+//! the write is durable, between the write and the send, and after the send.
+//!
+//! The world is stepwise, so `persist` and `send` are moves of their own. The order question
+//! is judged by the world: the core's `Ready` releases its messages only with the proof that
+//! its writes are durable, so the world offers `send` only after `persist`. After each crash of
+//! N2 at a seam, the level asks whether N2's disk still holds its vote, read off the disk.
+
+use super::{CRASH_AND_RESTART, N1_LEADS, cluster, pin};
+use crate::game::{Memory, Run};
+use crate::level::{Automation, Change, ChecklistItem, Goal, Level, Rules, Stage};
+use crate::prompt::{Choice, Prompt};
+use crate::replicated_log::stage::{durable_record, write_name};
+use crate::replicated_log::{LogMove, ballot_name};
+use paros_core::log::{LogMessage, Slot};
+use paros_sim::log_world::{LogAction, LogBudget, LogWorld, LogWorldConfig};
+
+/// The level.
+pub static LEVEL: Level<LogWorld> = Level {
+    id: "act2/persist-before-send",
+    act: 2,
+    title: "Persist before send",
+    briefing: include_str!("persist_before_send.md"),
+    by_hand: "Order a `Ready` batch's writes and messages, then crash at each seam",
+    teaches: "A Promise or Accepted sent before its write is durable can un-make a decision",
+    goal: "x=1 is chosen and C1 hears so, after N2 crashed at each of the three seams of its Ready",
+    chapter: CRASH_AND_RESTART,
+    scenario: "act2-persist-before-send",
+    unlocks: None,
+    hints: [
+        "A message is a promise to the rest of the cluster about what the sender will remember. \
+         Ask what N2 remembers after a crash: only what reached its disk.",
+        "Crash N2 three times: while its vote is only in memory, after `persist` but before \
+         `send`, and after `send`. After each restart N1's next tick sends the Accept again.",
+    ],
+    pins: &[
+        pin(Automation::ApplyWalk, true),
+        pin(Automation::Heartbeats, false),
+    ],
+    retry_by_hand: false,
+    stages: &[Stage {
+        title: "A vote in a Ready",
+        note: "N1 leads at 1.N1 and has sent Accept(slot 1, x=1) to N2 and N3. Every Ready is \
+               yours to persist and send.",
+        world,
+        prelude: &[
+            N1_LEADS[0],
+            N1_LEADS[1],
+            "send N1",
+            "persist N1",
+            "send N1",
+            "deliver N1->N2 Prepare",
+            "persist N2",
+            "send N2",
+            "deliver N2->N1 Promise",
+            "request C1 N1",
+            "deliver C1->N1 Write",
+            "send N1",
+            "persist N1",
+            "send N1",
+        ],
+    }],
+    solution: &[
+        // Seam 1: crash before the write is durable.
+        "deliver N1->N2 Accept",
+        "answer persist",
+        "crash N2",
+        "answer no",
+        "restart N2",
+        "tick N1",
+        "send N1",
+        // Seam 2: crash between the write and the send.
+        "deliver N1->N2 Accept",
+        "answer persist",
+        "persist N2",
+        "crash N2",
+        "answer yes",
+        "restart N2",
+        "tick N1",
+        "send N1",
+        // Seam 3: crash after the send.
+        "deliver N1->N2 Accept",
+        "answer persist",
+        "persist N2",
+        "send N2",
+        "crash N2",
+        "answer yes",
+        "deliver N2->N1 Accepted",
+        "persist N1",
+        "send N1",
+        "deliver N1->C1 Reply",
+        "restart N2",
+    ],
+    solution_unlocked: &[Automation::AcceptorReplies, Automation::P2c],
+    rules: &PersistBeforeSend,
+};
+
+fn world() -> LogWorldConfig {
+    let budget = LogBudget {
+        crashes: 3,
+        ticks: 8,
+        ..LogBudget::default()
+    };
+    let mut config = cluster(&[&[("x", "1")]], budget);
+    config.stepwise_ready = true;
+    config
+}
+
+/// N2, the node whose Ready the level is about.
+const N2: usize = 1;
+
+/// The three seams, as the level records them.
+const SEAMS: [(&str, &str); 3] = [
+    ("before-persist", "Crash N2 before its vote is durable"),
+    ("before-send", "Crash N2 after persist, before send"),
+    ("after-send", "Crash N2 after its Accepted left"),
+];
+
+struct PersistBeforeSend;
+
+impl Rules<LogWorld> for PersistBeforeSend {
+    fn goal(&self, run: &Run<LogWorld>, memory: &Memory) -> Goal {
+        let world = run.world();
+        let written = world
+            .history()
+            .first()
+            .is_some_and(|call| call.ret.is_some());
+        let seams = SEAMS.iter().all(|(key, _)| memory.records.contains(*key));
+        if written && seams && world.servers()[N2].node.is_some() {
+            Goal::Reached
+        } else {
+            Goal::Open
+        }
+    }
+
+    fn question(&self, change: &Change<'_, LogWorld>) -> Option<Prompt> {
+        match change.action {
+            LogMove::World(LogAction::Crash(node)) if usize::from(node.get()) == N2 + 1 => {
+                crash_question(change)
+            }
+            // A delivery that leaves N2 holding a fresh Ready: which step first?
+            LogMove::World(LogAction::Deliver(_)) if change.before.held[N2].is_none() => {
+                order_question(change.world)
+            }
+            _ => None,
+        }
+    }
+
+    fn checklist(&self, run: &Run<LogWorld>, memory: &Memory) -> Vec<ChecklistItem> {
+        let mut items: Vec<ChecklistItem> = SEAMS
+            .iter()
+            .map(|(key, label)| ChecklistItem {
+                label: (*label).to_string(),
+                done: memory.records.contains(*key),
+            })
+            .collect();
+        items.push(ChecklistItem {
+            label: "C1 hears that x=1 is written".into(),
+            done: run
+                .world()
+                .history()
+                .first()
+                .is_some_and(|call| call.ret.is_some()),
+        });
+        items
+    }
+}
+
+/// After a delivery leaves N2 holding a Ready whose messages carry a vote or a promise: which
+/// step comes first?
+fn order_question(world: &LogWorld) -> Option<Prompt> {
+    let held = world.servers()[N2].held.as_ref()?;
+    if held.persisted || held.writes.is_empty() {
+        return None;
+    }
+    let message = held.messages.iter().find(|envelope| {
+        matches!(
+            envelope.message,
+            LogMessage::Accepted { .. } | LogMessage::Promise { .. }
+        )
+    })?;
+    let n2 = world.config().node_id(N2);
+    // The world (the core's Ready) decides: which step is offered first?
+    let persist_first = world.enabled().contains(&LogAction::Persist(n2))
+        && !world.enabled().contains(&LogAction::Send(n2));
+    let writes: Vec<String> = held
+        .writes
+        .iter()
+        .map(|write| write_name(world, write))
+        .collect();
+    let sent = world.message_name(&message.message);
+    let to = world.name(message.to);
+    let (vote_text, slot, ballot) = match &message.message {
+        LogMessage::Accepted { ballot, slot } => (
+            format!("its vote for slot {slot}"),
+            *slot,
+            ballot_name(world, *ballot),
+        ),
+        LogMessage::Promise { ballot, .. } => (
+            "its promise".to_string(),
+            Slot(1),
+            ballot_name(world, *ballot),
+        ),
+        _ => return None,
+    };
+    let send_first = format!(
+        "Say N2 sends {sent} to {to} first. {to} counts it: with {to}'s own vote, {{N1, N2}} is a \
+         Phase-2 quorum at {ballot}, so slot {slot} is chosen and {to} tells the client. Now N2 \
+         crashes before {} reaches its disk. It restarts with no trace of {vote_text}. A new \
+         leader's Phase 1 over {{N2, N3}} hears no vote for slot {slot}, fills it with a no-op or \
+         a new command, and gets that chosen: slot {slot} decided twice, a decision un-made. (The \
+         simulator's send-before-persist control plays exactly this and its agreement checker \
+         catches it.)",
+        writes.join(", ")
+    );
+    let persist = format!(
+        "Persist first: the core's Ready releases {sent} only with the proof that {} is durable \
+         (Ready::into_messages takes a Persisted). Whatever N2 tells {to} at {ballot}, it will \
+         still know after any crash.",
+        writes.join(", ")
+    );
+    Some(Prompt::question(
+        format!(
+            "N2's Ready holds the write {} and the message {sent}. Which goes first?",
+            writes.join(", ")
+        ),
+        vec![
+            format!("writes: {}", writes.join(", ")),
+            format!("messages: {sent} to {to}"),
+            "a crash loses everything not yet on disk".to_string(),
+        ],
+        vec![
+            Choice {
+                key: "persist".into(),
+                label: "Persist the write, then send".into(),
+                right: persist_first,
+                explanation: persist.clone(),
+            },
+            Choice {
+                key: "send".into(),
+                label: "Send the message, then persist".into(),
+                right: !persist_first,
+                explanation: send_first,
+            },
+        ],
+    ))
+}
+
+/// After N2 crashes at a seam of a Ready that carried its vote: is the vote on its disk?
+fn crash_question(change: &Change<'_, LogWorld>) -> Option<Prompt> {
+    let world = change.world;
+    let (record, _) = durable_record(&world.servers()[N2]);
+    let vote = record.accepts.get(&Slot(1));
+    let seam = match change.before.held[N2] {
+        Some((false, _)) => "before-persist",
+        Some((true, false)) => "before-send",
+        None if vote.is_some() => "after-send",
+        _ => return None,
+    };
+    let on_disk = vote.is_some();
+    let leader_ballot = world.servers()[0]
+        .node
+        .as_ref()
+        .and_then(|leader| leader.ballot())
+        .map_or_else(String::new, |ballot| {
+            format!(" at {}", ballot_name(world, ballot))
+        });
+    let vote_text = vote.map_or_else(String::new, |vote| {
+        format!(
+            "{} at {}",
+            world.entry_name(&vote.entry),
+            ballot_name(world, vote.ballot)
+        )
+    });
+    let what = match seam {
+        "before-persist" => "before its write was durable",
+        "before-send" => "after persisting, before sending",
+        _ => "after its Accepted left",
+    };
+    let (yes, no) = if on_disk {
+        (
+            format!(
+                "Yes: the vote ({vote_text}) was written before the crash, so it survives it. \
+                 Whoever counted N2's Accepted can keep counting it: N2 will report this vote to \
+                 any Phase 1 after it restarts."
+            ),
+            format!(
+                "The vote ({vote_text}) reached the disk before the crash; only volatile state \
+                 is lost. That is the point of persisting first: every vote anyone heard about \
+                 is one N2 still holds."
+            ),
+        )
+    } else {
+        (
+            format!(
+                "The write was still in N2's Ready when it crashed: it never reached the disk, so \
+                 N2 restarts with no vote for slot 1{leader_ballot}. No harm done: its Accepted \
+                 never left either, so nobody counted a vote that is now gone, and N1's next beat \
+                 sends the Accept again."
+            ),
+            format!(
+                "No: the vote for slot 1{leader_ballot} was still in N2's Ready, not on disk. \
+                 Nothing was lost that anyone relied on, because its Accepted had not left: N1 \
+                 will send the Accept again."
+            ),
+        )
+    };
+    let mut prompt = Prompt::question(
+        format!("N2 crashed {what}. Does its disk hold its vote for slot 1?"),
+        vec![format!(
+            "N2's disk holds {} framed writes",
+            world.servers()[N2].disk.len()
+        )],
+        vec![
+            Choice {
+                key: "yes".into(),
+                label: "Yes".into(),
+                right: on_disk,
+                explanation: yes,
+            },
+            Choice {
+                key: "no".into(),
+                label: "No".into(),
+                right: !on_disk,
+                explanation: no,
+            },
+        ],
+    );
+    prompt.record = Some(seam.to_string());
+    Some(prompt)
+}

@@ -1,0 +1,140 @@
+//! `act2/the-read-that-lies`: N3 was cut off while N2 took over and got x=2 chosen; N3's log
+//! still says x = 1. C1, whose write of x=2 completed, reads x at N3.
+//!
+//! Every delivery to a node holding a read asks: serve now, or wait? The right answer is what
+//! the real node does on a clone, which is `read_may_be_served`: a Phase-1 quorum has reported
+//! its highest accepted slot, and the node has applied through the highest of them.
+
+use super::{READS_ARE_NOT_FREE, cluster, pin};
+use crate::game::{Memory, Run};
+use crate::level::{Automation, ChecklistItem, Goal, Level, Rules, Stage};
+use paros_sim::log_world::{ClientOp, LogBudget, LogWorld, LogWorldConfig};
+
+/// The level.
+pub static LEVEL: Level<LogWorld> = Level {
+    id: "act2/the-read-that-lies",
+    act: 2,
+    title: "The read that lies",
+    briefing: include_str!("the_read_that_lies.md"),
+    by_hand: "Ask a follower that missed a leader change for a read, and decide if it can answer now",
+    teaches: "A node cannot know its log is current; a read asks a Phase-1 quorum how far to read",
+    goal: "C1's read of x at N3 returns 2",
+    chapter: READS_ARE_NOT_FREE,
+    scenario: "act2-read-that-lies",
+    unlocks: None,
+    hints: [
+        "N3's log is complete as far as N3 knows. That is exactly the problem: a write can be \
+         chosen by a quorum N3 never heard from.",
+        "N3 needs two things: a Phase-1 quorum's highest accepted slots (the watermark), and its \
+         own log applied through that watermark. A heartbeat's ack brings it the chosen entries \
+         it lacks.",
+    ],
+    pins: &[
+        pin(Automation::ApplyWalk, true),
+        pin(Automation::Heartbeats, false),
+    ],
+    retry_by_hand: false,
+    stages: &[Stage {
+        title: "A leader change N3 never saw",
+        note: "N1 led and got x=1 chosen everywhere. Then N3 was cut off, N2 took over at 2.N2 \
+               and got C1's x=2 chosen with N1. The partition has healed.",
+        world,
+        prelude: &[
+            "tick N1",
+            "tick N1",
+            "deliver N1->N2 Prepare",
+            "deliver N2->N1 Promise",
+            "request C1 N1",
+            "deliver C1->N1 Write",
+            "deliver N1->N2 Accept",
+            "deliver N1->N3 Accept",
+            "deliver N2->N1 Accepted",
+            "deliver N1->C1 Reply",
+            "tick N1",
+            "deliver N1->N2 Heartbeat",
+            "deliver N1->N3 Heartbeat",
+            "partition N3",
+            "tick N2",
+            "tick N2",
+            "deliver N2->N1 Prepare",
+            "deliver N1->N2 Promise",
+            "request C1 N2",
+            "deliver C1->N2 Write",
+            "deliver N2->N1 Accept",
+            "deliver N1->N2 Accepted",
+            "deliver N2->C1 Reply",
+            "heal",
+        ],
+    }],
+    solution: &[
+        "request C1 N3",
+        "deliver C1->N3 Read",
+        "answer wait",
+        "deliver N3->N1 ReadIndex",
+        "deliver N1->N3 ReadIndexReply",
+        "answer wait",
+        "tick N2",
+        "deliver N2->N3 Heartbeat",
+        "answer wait",
+        "deliver N3->N2 HeartbeatAck",
+        "deliver N2->N3 Chosen",
+        "answer serve",
+        "deliver N3->C1 Reply",
+    ],
+    solution_unlocked: &[
+        Automation::AcceptorReplies,
+        Automation::P2c,
+        Automation::ApplyWalk,
+    ],
+    rules: &ReadThatLies,
+};
+
+fn world() -> LogWorldConfig {
+    let budget = LogBudget {
+        partitions: 1,
+        ticks: 10,
+        ..LogBudget::default()
+    };
+    cluster(&[&[("x", "1"), ("x", "2"), ("x", "")]], budget)
+}
+
+struct ReadThatLies;
+
+/// C1's read, once it returned: the value it read.
+fn read_result(world: &LogWorld) -> Option<Option<String>> {
+    world
+        .history()
+        .iter()
+        .find(|call| matches!(call.op, ClientOp::Read { .. }) && call.ret.is_some())
+        .map(|call| call.read.as_ref().map(ToString::to_string))
+}
+
+impl Rules<LogWorld> for ReadThatLies {
+    fn goal(&self, run: &Run<LogWorld>, _memory: &Memory) -> Goal {
+        match read_result(run.world()) {
+            Some(Some(value)) if value == "2" => Goal::Reached,
+            Some(other) => Goal::Failed(format!(
+                "the read returned {}, not the 2 that C1 wrote before it began",
+                other.unwrap_or_else(|| "nothing".into())
+            )),
+            None => Goal::Open,
+        }
+    }
+
+    fn checklist(&self, run: &Run<LogWorld>, _memory: &Memory) -> Vec<ChecklistItem> {
+        let world = run.world();
+        vec![
+            ChecklistItem {
+                label: "C1 asks N3 to read x".into(),
+                done: world
+                    .history()
+                    .iter()
+                    .any(|call| matches!(call.op, ClientOp::Read { .. })),
+            },
+            ChecklistItem {
+                label: "The read returns 2".into(),
+                done: read_result(world) == Some(Some("2".into())),
+            },
+        ]
+    }
+}

@@ -1,0 +1,309 @@
+//! `act2/what-survives-a-crash`: N2 votes for a=1 in slot 1 as a leader whose Accepts never
+//! land; N3 then gets b=2 chosen in slot 1 without it; N2 learns b. The player crashes and
+//! restarts N2 at each step, and after each restart says what N2's durable record holds.
+//!
+//! The right answer is read off N2's disk (`DurableRecord::recover`). The lesson is the chosen
+//! overwrite rule (`ColocatedNode::learn_chosen`): once N2 learns b, b replaces the stale vote
+//! for a in the record, or a restart would bring a back as if it were chosen.
+
+use super::{CRASH_AND_RESTART, cluster, pin};
+use crate::game::{Memory, Run};
+use crate::level::{Automation, Change, ChecklistItem, Goal, Level, Rules, Stage};
+use crate::prompt::{Choice, Prompt};
+use crate::replicated_log::stage::durable_record;
+use crate::replicated_log::{LogMove, ballot_name};
+use paros_core::log::{DurableRecord, Slot, SlotVote};
+use paros_sim::log_world::{LogAction, LogBudget, LogWorld, LogWorldConfig};
+
+/// The level.
+pub static LEVEL: Level<LogWorld> = Level {
+    id: "act2/what-survives-a-crash",
+    act: 2,
+    title: "What survives a crash",
+    briefing: include_str!("what_survives_a_crash.md"),
+    by_hand: "Crash and restart at each step of a decision, and say what the durable record keeps",
+    teaches: "A chosen value must overwrite a stale lower-ballot accept, or a restart resurrects it",
+    goal: "Say what N2's disk holds after a restart with its own vote, with a stale vote, and after learning the decision",
+    chapter: CRASH_AND_RESTART,
+    scenario: "act2-what-survives-a-crash",
+    unlocks: None,
+    hints: [
+        "A disk holds only what its own node wrote. N2 writes a vote when it votes, and writes \
+         again only when it learns something is chosen.",
+        "When N2 learns b is chosen in slot 1, where does b go? If the record kept a and only \
+         marked slot 1 chosen, what would N2 believe after its next restart?",
+    ],
+    pins: &[pin(Automation::ApplyWalk, true)],
+    retry_by_hand: false,
+    stages: &[Stage {
+        title: "A vote that will go stale",
+        note: "N2 leads at 1.N2 and has voted for C1's a=1 in slot 1; its Accepts to N1 and N3 \
+               are on the wire. You may crash N2 three times.",
+        world,
+        prelude: &[
+            "tick N2",
+            "tick N2",
+            "deliver N2->N1 Prepare",
+            "deliver N1->N2 Promise",
+            "request C1 N2",
+            "deliver C1->N2 Write",
+        ],
+    }],
+    solution: &[
+        "crash N2",
+        "restart N2",
+        "answer record",
+        "tick N3",
+        "tick N3",
+        "deliver N3->N1 Prepare",
+        "deliver N1->N3 Promise",
+        "request C2 N3",
+        "deliver C2->N3 Write",
+        "deliver N3->N1 Accept",
+        "deliver N1->N3 Accepted",
+        "crash N2",
+        "restart N2",
+        "answer record",
+        "tick N3",
+        "deliver N3->N2 Heartbeat",
+        "deliver N2->N3 HeartbeatAck",
+        "deliver N3->N2 Chosen",
+        "crash N2",
+        "restart N2",
+        "answer record",
+    ],
+    solution_unlocked: &[
+        Automation::AcceptorReplies,
+        Automation::P2c,
+        Automation::ApplyWalk,
+    ],
+    rules: &WhatSurvives,
+};
+
+fn world() -> LogWorldConfig {
+    let budget = LogBudget {
+        crashes: 3,
+        ticks: 10,
+        ..LogBudget::default()
+    };
+    cluster(&[&[("a", "1")], &[("b", "2")]], budget)
+}
+
+/// N2, the node whose disk the level is about.
+const N2: usize = 1;
+
+/// The three steps the level records, with their checklist labels.
+const STEPS: [(&str, &str); 3] = [
+    (
+        "own-vote",
+        "Restart N2 holding its own vote, nothing chosen",
+    ),
+    (
+        "stale-vote",
+        "Restart N2 after another value was chosen without it",
+    ),
+    ("overwritten", "Restart N2 after it learned the decision"),
+];
+
+struct WhatSurvives;
+
+impl Rules<LogWorld> for WhatSurvives {
+    fn goal(&self, _run: &Run<LogWorld>, memory: &Memory) -> Goal {
+        if STEPS.iter().all(|(key, _)| memory.records.contains(*key)) {
+            Goal::Reached
+        } else {
+            Goal::Open
+        }
+    }
+
+    fn question(&self, change: &Change<'_, LogWorld>) -> Option<Prompt> {
+        match change.action {
+            LogMove::World(LogAction::Restart(node)) if usize::from(node.get()) == N2 + 1 => {
+                record_question(change.world)
+            }
+            _ => None,
+        }
+    }
+
+    fn checklist(&self, _run: &Run<LogWorld>, memory: &Memory) -> Vec<ChecklistItem> {
+        STEPS
+            .iter()
+            .map(|(key, label)| ChecklistItem {
+                label: (*label).to_string(),
+                done: memory.records.contains(*key),
+            })
+            .collect()
+    }
+}
+
+/// A record as a choice reads: `promise 1.N2; slot 1: a=1 (C1#1) at 1.N2; chosen through 0`.
+fn record_text(
+    world: &LogWorld,
+    promised: Option<String>,
+    vote: Option<&SlotVote>,
+    chosen: u64,
+) -> String {
+    let promise = promised.map_or_else(
+        || "no promise".to_string(),
+        |ballot| format!("promise {ballot}"),
+    );
+    let slot = vote.map_or_else(
+        || "no vote in slot 1".to_string(),
+        |vote| {
+            format!(
+                "slot 1: {} at {}",
+                world.entry_name(&vote.entry),
+                ballot_name(world, vote.ballot)
+            )
+        },
+    );
+    format!("{promise}; {slot}; chosen through {chosen}")
+}
+
+/// After N2 restarts: what does its durable record hold?
+fn record_question(world: &LogWorld) -> Option<Prompt> {
+    let (record, _) = durable_record(&world.servers()[N2]);
+    let vote = record.accepts.get(&Slot(1));
+    let decided = world.decided().get(&Slot(1));
+    let step = match (vote, decided) {
+        (Some(_), None) => "own-vote",
+        (Some(vote), Some(entry)) if vote.entry != *entry => "stale-vote",
+        (Some(_), Some(_)) if record.chosen_through >= Slot(1) => "overwritten",
+        _ => return None,
+    };
+    let promised = record.promised.map(|ballot| ballot_name(world, ballot));
+    let actual = record_text(world, promised.clone(), vote, record.chosen_through.0);
+    let mut choices = vec![Choice {
+        key: "record".into(),
+        label: actual.clone(),
+        right: true,
+        explanation: right_text(world, step, &record),
+    }];
+    choices.push(Choice {
+        key: "blank".into(),
+        label: "Nothing but its identity: a crash wipes the rest".into(),
+        right: false,
+        explanation: format!(
+            "A crash loses volatile state, never the disk: N2 wrote {actual} and synced it before \
+             any message that depended on it left. Had the promise and the vote gone, N2 could \
+             promise a lower ballot than {} or forget a vote a quorum counted.",
+            promised.clone().unwrap_or_default()
+        ),
+    });
+    match step {
+        "own-vote" => {
+            let vote = vote?;
+            choices.push(Choice {
+                key: "marked-chosen".into(),
+                label: record_text(world, promised.clone(), Some(vote), 1),
+                right: false,
+                explanation: format!(
+                    "N2 voted for {} at {}, but nothing is chosen: its Accepts never landed, so \
+                     no quorum voted. A node writes ChosenThrough only when it learns a slot is \
+                     chosen; N2 has learned nothing.",
+                    world.entry_name(&vote.entry),
+                    ballot_name(world, vote.ballot)
+                ),
+            });
+        }
+        "stale-vote" => {
+            let (vote, entry) = (vote?, decided?);
+            choices.push(Choice {
+                key: "decided".into(),
+                label: format!(
+                    "{}; slot 1: {}; chosen through 1",
+                    promised
+                        .clone()
+                        .map_or_else(String::new, |ballot| format!("promise {ballot}")),
+                    world.entry_name(entry)
+                ),
+                right: false,
+                explanation: format!(
+                    "{} is chosen in slot 1, but N2 took no part and has heard nothing of it: a \
+                     disk holds only what its node wrote. N2's record still says {} at {}, a \
+                     stale vote, until N2 learns the decision.",
+                    world.entry_name(entry),
+                    world.entry_name(&vote.entry),
+                    ballot_name(world, vote.ballot)
+                ),
+            });
+        }
+        _ => {
+            let vote = vote?;
+            let stale = SlotVote {
+                ballot: paros_core::Ballot::new(1, world.config().node_id(N2)),
+                entry: paros_core::log::Entry::Command(paros_core::log::Command {
+                    client: world.config().client_id(0),
+                    seq: 1,
+                    key: paros_core::Value::new("a"),
+                    value: paros_core::Value::new("1"),
+                }),
+            };
+            choices.push(Choice {
+                key: "stale-chosen".into(),
+                label: record_text(world, promised.clone(), Some(&stale), 1),
+                right: false,
+                explanation: format!(
+                    "That record is the bug the chosen overwrite rule prevents. It says slot 1 is \
+                     chosen and holds {} at {}: on restart N2 rebuilds its chosen prefix from it \
+                     and applies {}, while the cluster chose {} at {}. Agreement broken by a \
+                     restart. So learn_chosen writes the chosen entry over the stale vote before \
+                     it writes ChosenThrough.",
+                    world.entry_name(&stale.entry),
+                    ballot_name(world, stale.ballot),
+                    world.entry_name(&stale.entry),
+                    world.entry_name(&vote.entry),
+                    ballot_name(world, vote.ballot)
+                ),
+            });
+        }
+    }
+    let mut prompt = Prompt::question(
+        "N2 has restarted from its disk. What does its durable record hold?".to_string(),
+        vec![
+            format!(
+                "N2's disk holds {} framed writes",
+                world.servers()[N2].disk.len()
+            ),
+            match decided {
+                Some(entry) => format!(
+                    "the cluster has chosen {} in slot 1",
+                    world.entry_name(entry)
+                ),
+                None => "nothing is chosen in slot 1".to_string(),
+            },
+        ],
+        choices,
+    );
+    prompt.record = Some(step.to_string());
+    Some(prompt)
+}
+
+fn right_text(world: &LogWorld, step: &str, record: &DurableRecord) -> String {
+    let vote = record.accepts.get(&Slot(1));
+    let vote_text = vote.map_or_else(String::new, |vote| {
+        format!(
+            "{} at {}",
+            world.entry_name(&vote.entry),
+            ballot_name(world, vote.ballot)
+        )
+    });
+    match step {
+        "own-vote" => format!(
+            "The promise and the vote ({vote_text}) were durable before N2 sent anything that \
+             depended on them, so both survive. Nothing marks slot 1 chosen: nothing is."
+        ),
+        "stale-vote" => format!(
+            "N2's record still holds {vote_text}: N2 heard nothing of the decision, and a disk \
+             changes only when its node writes. The vote is stale, and harmless while slot 1 is \
+             not marked chosen: a leader's Phase 1 that hears it sees a lower ballot than the \
+             chosen one."
+        ),
+        _ => format!(
+            "When N2 learned the decision, learn_chosen wrote it over the stale vote, and only \
+             then ChosenThrough(1): the record holds {vote_text}, chosen through {}. On restart, \
+             N2 rebuilds its chosen prefix from exactly that.",
+            record.chosen_through
+        ),
+    }
+}

@@ -1,0 +1,88 @@
+//! A level of any act, mounted: the one handle the wasm bindings hold.
+//!
+//! Act I's levels play on the single-decree `World`, Act II's on the replicated-log
+//! `LogWorld`; the game is the same generic [`Game`] over either board. [`Mounted`] picks the
+//! right one by level id and speaks JSON both ways, so the browser never knows which board a
+//! level runs on.
+
+use crate::game::Game;
+use crate::level::Automation;
+use crate::view::{View, parse_action};
+use crate::{PlayError, levels};
+use paros_sim::World;
+use paros_sim::log_world::LogWorld;
+
+/// One level being played, whichever board it runs on.
+#[derive(Clone, Debug)]
+pub enum Mounted {
+    /// An Act I level.
+    SingleDecree(Game<World>),
+    /// An Act II level.
+    ReplicatedLog(Game<LogWorld>),
+}
+
+/// Calls `$body` with `$game` bound to the game inside, whichever board it runs on.
+macro_rules! with_game {
+    ($mounted:expr, $game:ident => $body:expr) => {
+        match $mounted {
+            Mounted::SingleDecree($game) => $body,
+            Mounted::ReplicatedLog($game) => $body,
+        }
+    };
+}
+
+impl Mounted {
+    /// Mounts the level with this id, with the automation the player has earned.
+    pub fn new(level_id: &str, unlocked: &[Automation]) -> Result<Mounted, PlayError> {
+        if let Some(level) = levels::find(level_id) {
+            return Game::with_level(level, unlocked).map(Mounted::SingleDecree);
+        }
+        if let Some(level) = levels::find_act2(level_id) {
+            return Game::with_level(level, unlocked).map(Mounted::ReplicatedLog);
+        }
+        Err(PlayError::UnknownLevel(level_id.into()))
+    }
+
+    /// The view now, as JSON.
+    pub fn view_json(&self) -> String {
+        with_game!(self, game => View::of(game).to_json())
+    }
+
+    /// The view now.
+    pub fn view(&self) -> View {
+        with_game!(self, game => View::of(game))
+    }
+
+    /// Takes an action given as JSON (`{"kind":"deliver","message":7}`).
+    pub fn act_json(&mut self, action_json: &str) -> Result<(), PlayError> {
+        with_game!(self, game => {
+            let action = parse_action(game.world(), action_json)?;
+            game.act(action).map(|_| ())
+        })
+    }
+
+    /// Answers the open prompt with the choice at `index`.
+    pub fn answer(&mut self, index: usize) -> Result<(), PlayError> {
+        with_game!(self, game => game.answer(index).map(|_| ()))
+    }
+
+    /// Takes the last move back.
+    pub fn undo(&mut self) -> Result<(), PlayError> {
+        with_game!(self, game => game.undo().map(|_| ()))
+    }
+
+    /// Goes back to the level's beginning.
+    pub fn restart(&mut self) {
+        with_game!(self, game => game.restart())
+    }
+
+    /// Turns an earned, unpinned toggle on or off.
+    pub fn set_automation(&mut self, automation: Automation, on: bool) -> Result<(), PlayError> {
+        with_game!(self, game => game.set_automation(automation, on))
+    }
+
+    /// Plays one step of the script language.
+    pub fn play(&mut self, text: &str) -> Result<(), PlayError> {
+        with_game!(self, game => game.play(text).map(|_| ()))
+    }
+}

@@ -1,0 +1,435 @@
+//! How Act II's world is drawn: each node with its log as a column of slot boxes, its election
+//! arc and its disk; the messages on the wires; the clients; the buttons for ticks, crashes,
+//! restarts, the steps of a `Ready`, partitions and client requests.
+
+use super::{LogMove, ballot_name};
+use crate::board::ByHand;
+use crate::level::Automation;
+use crate::view::{
+    ActionJson, BudgetView, CallView, ClientView, ClusterView, ControlView, DecidedView, DiskView,
+    HeldView, KeyValueView, MessageView, NodeView, ReadView, RecordSlotView, SlotView,
+};
+use paros_core::NodeSet;
+use paros_core::log::{ColocatedNode, DurableRecord, LogMessage, LogRole, Slot, Write};
+use paros_sim::log_world::{ClientCall, LogAction, LogWorld, Server};
+
+/// A durable write as players read it: `Accept(slot 1, x=1 (C1#1) at 1.N1)`.
+pub fn write_name(world: &LogWorld, write: &Write) -> String {
+    match write {
+        Write::Identity(node) => format!("Identity({})", world.name(*node)),
+        Write::Promise(ballot) => format!("Promise({})", ballot_name(world, *ballot)),
+        Write::Accept(slot, vote) => format!(
+            "Accept(slot {slot}, {} at {})",
+            world.entry_name(&vote.entry),
+            ballot_name(world, vote.ballot)
+        ),
+        Write::ChosenThrough(slot) => format!("ChosenThrough({slot})"),
+    }
+}
+
+/// The record a server's disk holds now, and whether its last frame is torn.
+pub fn durable_record(server: &Server) -> (DurableRecord, bool) {
+    match DurableRecord::recover(&server.disk) {
+        Ok((record, torn)) => (record, torn > 0),
+        Err(_) => (DurableRecord::default(), true),
+    }
+}
+
+fn names(world: &LogWorld, set: NodeSet) -> Vec<String> {
+    set.iter().map(|node| world.name(node)).collect()
+}
+
+/// One box per slot from 1 to the highest slot the node votes for or knows chosen.
+fn slot_boxes(world: &LogWorld, node: &ColocatedNode) -> Vec<SlotView> {
+    let highest_vote = node
+        .accepts()
+        .keys()
+        .next_back()
+        .copied()
+        .unwrap_or_default();
+    let highest_chosen = node
+        .chosen()
+        .keys()
+        .next_back()
+        .copied()
+        .unwrap_or_default();
+    let last = highest_vote.max(highest_chosen).0;
+    (1..=last)
+        .map(|number| {
+            let slot = Slot(number);
+            let vote = node
+                .chosen()
+                .get(&slot)
+                .or_else(|| node.accepts().get(&slot));
+            let state = if node.chosen().contains_key(&slot) {
+                "chosen"
+            } else if slot < highest_chosen {
+                "hole"
+            } else if vote.is_some() {
+                "undecided"
+            } else {
+                "empty"
+            };
+            SlotView {
+                slot: u32::try_from(number).unwrap_or(u32::MAX),
+                state,
+                ballot: vote.map(|vote| ballot_name(world, vote.ballot)),
+                value: vote.map(|vote| world.entry_name(&vote.entry)),
+                applied: Some(slot <= node.applied_index()),
+            }
+        })
+        .collect()
+}
+
+/// The boxes of a crashed node: its durable record, chosen through `chosen_through`.
+fn record_boxes(world: &LogWorld, record: &DurableRecord) -> Vec<SlotView> {
+    let last = record
+        .accepts
+        .keys()
+        .next_back()
+        .copied()
+        .unwrap_or_default()
+        .0;
+    (1..=last)
+        .map(|number| {
+            let slot = Slot(number);
+            let vote = record.accepts.get(&slot);
+            let state = match vote {
+                _ if slot <= record.chosen_through => "chosen",
+                Some(_) => "undecided",
+                None => "empty",
+            };
+            SlotView {
+                slot: u32::try_from(number).unwrap_or(u32::MAX),
+                state,
+                ballot: vote.map(|vote| ballot_name(world, vote.ballot)),
+                value: vote.map(|vote| world.entry_name(&vote.entry)),
+                applied: Some(false),
+            }
+        })
+        .collect()
+}
+
+fn disk_view(world: &LogWorld, server: &Server) -> DiskView {
+    let (record, torn) = durable_record(server);
+    DiskView {
+        promised: record.promised.map(|ballot| ballot_name(world, ballot)),
+        accepts: record
+            .accepts
+            .iter()
+            .map(|(slot, vote)| RecordSlotView {
+                slot: slot.0,
+                ballot: ballot_name(world, vote.ballot),
+                entry: world.entry_name(&vote.entry),
+            })
+            .collect(),
+        chosen_through: record.chosen_through.0,
+        frames: server.disk.len(),
+        torn,
+        held: server.held.as_ref().map(|held| HeldView {
+            writes: held
+                .writes
+                .iter()
+                .map(|write| write_name(world, write))
+                .collect(),
+            messages: held
+                .messages
+                .iter()
+                .map(|envelope| {
+                    format!(
+                        "{}->{} {}",
+                        world.name(envelope.from),
+                        world.name(envelope.to),
+                        world.message_name(&envelope.message)
+                    )
+                })
+                .collect(),
+            persisted: held.persisted,
+            sent: held.sent,
+        }),
+    }
+}
+
+/// The nodes N1.. with their log, election arc, disk and reads.
+pub fn nodes(world: &LogWorld, by_hand: &ByHand) -> Vec<NodeView> {
+    let timeout = world.config().election_timeout_ticks;
+    let hand = by_hand.has(Automation::ApplyWalk) || by_hand.has(Automation::P2c);
+    world
+        .servers()
+        .iter()
+        .enumerate()
+        .map(|(index, server)| {
+            let name = world.name(world.config().node_id(index));
+            let disk = Some(disk_view(world, server));
+            let Some(node) = &server.node else {
+                let (record, _) = durable_record(server);
+                return NodeView {
+                    name,
+                    role: "crashed",
+                    silent: world.isolated().contains(world.config().node_id(index)),
+                    by_hand: false,
+                    promised: Some(record.promised.map(|ballot| ballot_name(world, ballot))),
+                    slots: record_boxes(world, &record),
+                    up: Some(false),
+                    timeout_ticks: Some(timeout),
+                    disk,
+                    ..NodeView::default()
+                };
+            };
+            NodeView {
+                name,
+                role: match node.role() {
+                    LogRole::Follower => "follower",
+                    LogRole::Candidate => "candidate",
+                    LogRole::Leader => "leader",
+                },
+                silent: world.isolated().contains(node.id()),
+                by_hand: hand,
+                promised: Some(node.promised().map(|ballot| ballot_name(world, ballot))),
+                ballot: Some(node.ballot().map(|ballot| ballot_name(world, ballot))),
+                slots: slot_boxes(world, node),
+                up: Some(true),
+                leader: Some(node.leader_hint().map(|leader| world.name(leader))),
+                ticks: Some(node.ticks_since_heard()),
+                timeout_ticks: Some(timeout),
+                chosen_index: Some(node.chosen_index().0),
+                applied_index: Some(node.applied_index().0),
+                chosen_gap: Some(node.chosen_gap().map(|slot| slot.0)),
+                promised_by: node
+                    .election()
+                    .map(|election| names(world, election.promised_by)),
+                accepted_by: (node.role() == LogRole::Leader).then(|| {
+                    let voters = node
+                        .proposals()
+                        .values()
+                        .fold(NodeSet::EMPTY, |all, proposal| {
+                            all.union(proposal.accepted_by)
+                        });
+                    names(world, voters)
+                }),
+                store: Some(
+                    node.store()
+                        .iter()
+                        .map(|(key, value)| KeyValueView {
+                            key: key.to_string(),
+                            value: value.to_string(),
+                        })
+                        .collect(),
+                ),
+                reads: Some(
+                    node.pending_reads()
+                        .iter()
+                        .map(|read| ReadView {
+                            client: world.name(read.client),
+                            key: read.key.to_string(),
+                            answered_by: names(world, read.answered_by),
+                            watermark: read.watermark.0,
+                        })
+                        .collect(),
+                ),
+                disk,
+                ..NodeView::default()
+            }
+        })
+        .collect()
+}
+
+/// The kind of a log message in the view's words.
+pub fn kind(message: &LogMessage) -> &'static str {
+    match message {
+        LogMessage::Prepare { .. } => "prepare",
+        LogMessage::Promise { .. } => "promise",
+        LogMessage::Accept { .. } => "accept",
+        LogMessage::Accepted { .. } => "accepted",
+        LogMessage::Nack { .. } => "nack",
+        LogMessage::Heartbeat { .. } => "heartbeat",
+        LogMessage::HeartbeatAck { .. } => "heartbeat-ack",
+        LogMessage::Chosen { .. } => "chosen",
+        LogMessage::ReadIndex { .. } => "read-index",
+        LogMessage::ReadIndexReply { .. } => "read-index-reply",
+        LogMessage::Write { .. } => "write",
+        LogMessage::Read { .. } => "read",
+        LogMessage::Reply { .. } => "reply",
+    }
+}
+
+fn message_ballot(world: &LogWorld, message: &LogMessage) -> String {
+    let ballot = match message {
+        LogMessage::Prepare { ballot, .. }
+        | LogMessage::Promise { ballot, .. }
+        | LogMessage::Accept { ballot, .. }
+        | LogMessage::Accepted { ballot, .. }
+        | LogMessage::Nack { ballot, .. }
+        | LogMessage::Heartbeat { ballot, .. }
+        | LogMessage::HeartbeatAck { ballot, .. } => Some(*ballot),
+        _ => None,
+    };
+    ballot.map_or_else(String::new, |ballot| ballot_name(world, ballot))
+}
+
+/// The messages in flight, each with the actions `moves` allows on it.
+pub fn messages(world: &LogWorld, moves: &[LogMove]) -> Vec<MessageView> {
+    world
+        .in_flight()
+        .iter()
+        .map(|message| {
+            let envelope = &message.envelope;
+            let actions = [
+                (LogAction::Deliver(message.id), "deliver"),
+                (LogAction::Drop(message.id), "drop"),
+                (LogAction::Duplicate(message.id), "duplicate"),
+            ]
+            .into_iter()
+            .filter(|(action, _)| moves.contains(&LogMove::World(*action)))
+            .map(|(_, verb)| verb)
+            .collect();
+            let cut =
+                world.isolated().contains(envelope.from) != world.isolated().contains(envelope.to);
+            MessageView {
+                id: message.id.0,
+                from: world.name(envelope.from),
+                to: world.name(envelope.to),
+                kind: kind(&envelope.message),
+                text: world.message_name(&envelope.message),
+                ballot: message_ballot(world, &envelope.message),
+                slot: match &envelope.message {
+                    LogMessage::Accept { slot, .. } | LogMessage::Accepted { slot, .. } => {
+                        Some(slot.0)
+                    }
+                    _ => None,
+                },
+                cut,
+                actions,
+            }
+        })
+        .collect()
+}
+
+/// The buttons for every move that is not about one message.
+pub fn controls(world: &LogWorld, moves: &[LogMove]) -> Vec<ControlView> {
+    moves
+        .iter()
+        .filter_map(|action| {
+            let named = |node| world.name(node);
+            let (json, label) = match *action {
+                LogMove::Beat(node) => (
+                    ActionJson::Beat { node: named(node) },
+                    format!("Beat {}: tick and deliver its heartbeats", named(node)),
+                ),
+                LogMove::World(action) => match action {
+                    LogAction::Tick(node) => (
+                        ActionJson::Tick { node: named(node) },
+                        format!("Tick {}", named(node)),
+                    ),
+                    LogAction::Crash(node) => (
+                        ActionJson::Crash { node: named(node) },
+                        format!("Crash {}", named(node)),
+                    ),
+                    LogAction::TornCrash(node) => (
+                        ActionJson::TornCrash { node: named(node) },
+                        format!("Crash {} mid-write", named(node)),
+                    ),
+                    LogAction::Restart(node) => (
+                        ActionJson::Restart { node: named(node) },
+                        format!("Restart {}", named(node)),
+                    ),
+                    LogAction::Persist(node) => (
+                        ActionJson::Persist { node: named(node) },
+                        format!("Persist {}'s writes", named(node)),
+                    ),
+                    LogAction::Send(node) => (
+                        ActionJson::Send { node: named(node) },
+                        format!("Send {}'s messages", named(node)),
+                    ),
+                    LogAction::Partition(node) => (
+                        ActionJson::Partition { node: named(node) },
+                        format!("Cut {} off", named(node)),
+                    ),
+                    LogAction::Heal => (ActionJson::Heal, "Heal the partition".to_string()),
+                    LogAction::Request { client, node } => (
+                        ActionJson::Request {
+                            client: named(client),
+                            node: named(node),
+                        },
+                        world.describe(&action).replacen("request ", "Request: ", 1),
+                    ),
+                    LogAction::Deliver(_) | LogAction::Drop(_) | LogAction::Duplicate(_) => {
+                        return None;
+                    }
+                },
+            };
+            Some(ControlView {
+                action: json,
+                label,
+            })
+        })
+        .collect()
+}
+
+fn call_view(call: &ClientCall) -> CallView {
+    CallView {
+        op: call.op.to_string(),
+        call: call.call,
+        ret: call.ret,
+        read: call.read.as_ref().map(|value| value.to_string()),
+    }
+}
+
+/// The decided log, the clients, budgets and partitions.
+pub fn cluster(world: &LogWorld) -> ClusterView {
+    let config = world.config();
+    let clients = world
+        .clients()
+        .iter()
+        .enumerate()
+        .map(|(index, state)| {
+            let client = config.client_id(index);
+            let program = &config.clients[index];
+            let outstanding = state.outstanding.map(|at| &world.history()[at]);
+            let next = match outstanding {
+                Some(call) => Some(call.op.to_string()),
+                None => program.get(state.next_op).map(ToString::to_string),
+            };
+            ClientView {
+                name: world.name(client),
+                program: program.iter().map(ToString::to_string).collect(),
+                next,
+                outstanding: outstanding.map(call_view),
+                history: world
+                    .history()
+                    .iter()
+                    .filter(|call| call.client == client)
+                    .map(call_view)
+                    .collect(),
+            }
+        })
+        .collect();
+    let budget = world.budget_left();
+    ClusterView {
+        decided: world
+            .decided()
+            .iter()
+            .map(|(slot, entry)| DecidedView {
+                slot: slot.0,
+                entry: world.entry_name(entry),
+            })
+            .collect(),
+        clients,
+        partitioned: names(world, world.isolated()),
+        budget: BudgetView {
+            drops: budget.drops,
+            duplicates: budget.duplicates,
+            crashes: budget.crashes,
+            torn_writes: budget.torn_writes,
+            partitions: budget.partitions,
+            ticks: budget.ticks,
+            client_resends: budget.client_resends,
+        },
+        stepwise: config.stepwise_ready,
+        violations: world
+            .violations()
+            .iter()
+            .map(|violation| format!("{:?}: {}", violation.property, violation.detail))
+            .collect(),
+    }
+}
