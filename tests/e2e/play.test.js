@@ -224,6 +224,28 @@ test('unlocked automation is offered in later levels, and switching it off is re
   await context.close();
 });
 
+test('the replicated log draws nodes, clients and their logs; a request puts a Write on the wire', async (t) => {
+  const { page, context, errors } = await openPage(browser);
+  await page.goto(level('act2/steady-state'));
+  await ready(page);
+  if (!(await page.locator('.pp-level').count())) {
+    t.skip('this build has no act2/steady-state');
+    await context.close();
+    return;
+  }
+  assert.equal(await page.locator('.pp-stage .pp-client').count(), 2, 'C1 and C2');
+  assert.equal(await page.locator('.pp-stage .pp-leader').count(), 1, 'N1 leads');
+  assert.equal(await page.locator('.pp-stage .pp-arc').count(), 3, 'an election arc per node');
+  const request = page.locator('.pp-controls button', { hasText: /^Request: C1 N1/ });
+  await request.click();
+  assert.match(await page.locator('.pp-wire-list').textContent(), /C1→N1 Write/);
+  await page.locator('.pp-wire-list li', { hasText: 'C1→N1 Write' }).locator('button[data-action="deliver"]').click();
+  assert.ok((await page.locator('.pp-stage .pp-slot-undecided').count()) >= 1, 'the leader voted for slot 1');
+  assert.match(await page.locator('.pp-world-box').textContent(), /C1 client/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a level mounts inline in a page with a .paros-level div', async () => {
   const { page, context, errors } = await openPage(browser);
   await page.goto(`${server.url}/e2e/chapter.html`);
