@@ -2,14 +2,15 @@
 //!
 //! Each round delivers every message in flight, then takes each node's `Ready`, persists its
 //! writes to the node's `DurableRecord`, and only then queues its messages: persist, then send.
-//! The client is a node of the network; a command is done when its `Written` reply arrives,
-//! which the leader sends once the command is chosen and applied.
+//! The client is a node of the network that sends `Write`s to the leader; a command is done when
+//! the leader's `Ready` reports it applied (its reply to the client leaves in the same `Ready`),
+//! the same point at which the raft-rs loop counts a command done.
 
 use crate::counting_alloc::allocations;
 use crate::cpu_clock::thread_cpu_time;
 use crate::workload::{Measurement, Workload};
 use paros_core::log::{
-    ColocatedNode, DurableRecord, LogConfig, LogEnvelope, LogMessage, LogRole, Outcome,
+    ColocatedNode, DurableRecord, Entry, LogConfig, LogEnvelope, LogMessage, LogRole,
 };
 use paros_core::{NodeId, NodeSet, Value};
 use std::collections::VecDeque;
@@ -40,7 +41,6 @@ struct Delivered {
     any: u64,
     /// Messages from node to node.
     messages: u64,
-    written_replies: u64,
 }
 
 impl Cluster {
@@ -57,17 +57,30 @@ impl Cluster {
         }
     }
 
-    /// Persist, then send: the only order `Ready` allows.
-    fn flush(&mut self, index: usize) {
+    /// Persist, then send: the only order `Ready` allows. Returns the client commands the
+    /// node applied.
+    fn flush(&mut self, index: usize) -> u64 {
         let ready = self.nodes[index].take_ready();
+        let applied = ready
+            .applied()
+            .iter()
+            .filter(|applied| applied.fresh && matches!(applied.entry, Entry::Command(_)))
+            .count();
         let proof = self.disks[index].persist(ready.writes());
         self.network.extend(ready.into_messages(proof));
+        applied as u64
     }
 
-    fn flush_all(&mut self) {
+    /// Flushes every node; returns the client commands the leader applied.
+    fn flush_all(&mut self) -> u64 {
+        let mut applied_on_leader = 0;
         for index in 0..self.nodes.len() {
-            self.flush(index);
+            let applied = self.flush(index);
+            if index == usize::from(LEADER - 1) {
+                applied_on_leader = applied;
+            }
         }
+        applied_on_leader
     }
 
     /// Delivers every message in flight. A node's answers wait in its `Ready` until the next
@@ -77,14 +90,7 @@ impl Cluster {
         while let Some(envelope) = self.network.pop_front() {
             delivered.any += 1;
             if envelope.to == node_id(CLIENT) {
-                if let LogMessage::Reply {
-                    outcome: Outcome::Written,
-                    ..
-                } = envelope.message
-                {
-                    delivered.written_replies += 1;
-                }
-                continue;
+                continue; // a reply: the client counts its commands by the leader's apply
             }
             if envelope.from != node_id(CLIENT) {
                 delivered.messages += 1;
@@ -113,7 +119,7 @@ impl Cluster {
         let leader = usize::from(LEADER - 1);
         for _ in 0..self.nodes[leader].config().election_timeout_ticks {
             self.nodes[leader].tick();
-            self.flush(leader);
+            let _nothing_applied = self.flush(leader);
         }
         self.settle();
         match self.nodes[leader].role() {
@@ -137,27 +143,26 @@ impl Cluster {
         });
     }
 
-    /// Proposes every command with at most `window` unanswered; returns the messages delivered
-    /// between nodes.
+    /// Proposes every command with at most `window` not yet applied on the leader; returns the
+    /// messages delivered between nodes.
     fn run(&mut self, inputs: &[(Value, Value)], window: u64) -> Result<u64, String> {
         let total = inputs.len() as u64;
-        let (mut sent, mut answered, mut messages, mut idle_rounds) = (0, 0, 0, 0);
-        while answered < total {
-            while sent < total && sent - answered < window {
+        let (mut sent, mut applied, mut messages, mut idle_rounds) = (0, 0, 0, 0);
+        while applied < total {
+            while sent < total && sent - applied < window {
                 self.client_write(sent + 1, &inputs[sent as usize]);
                 sent += 1;
             }
             let delivered = self.deliver_all();
-            self.flush_all();
+            applied += self.flush_all();
             messages += delivered.messages;
-            answered += delivered.written_replies;
             idle_rounds = if delivered.any == 0 {
                 idle_rounds + 1
             } else {
                 0
             };
             if idle_rounds > STALL_ROUNDS {
-                return Err(format!("paros: stuck with {answered} of {total} answered"));
+                return Err(format!("paros: stuck with {applied} of {total} applied"));
             }
         }
         Ok(messages)
