@@ -2,11 +2,13 @@
 //!
 //! # Adding a level
 //!
-//! 1. Write `levels/actN/<name>.rs` with a `pub static LEVEL: Level` and its briefing in
+//! 1. Write `levels/actN/<name>.rs` with a `pub static LEVEL: Level` (Act II:
+//!    `Level<LogWorld>`, listed in [`ACT2`]) and its briefing in
 //!    `<name>.md` beside it (markdown, our own words). A level is one or more [`Stage`]s, each
 //!    a world configuration and a prelude written in the script language of
 //!    [`Game::play`](crate::Game::play) (`deliver P1->A2 Prepare`, `drop A1->P1 Accepted`,
-//!    `start P2`). Give the world exactly the fault budget its prelude spends plus what the
+//!    `start P2`; in Act II `tick N1`, `deliver N1->N2 Accept(1.N1, slot 2`, `crash N2`,
+//!    `request C1 N1`, see [`parse_step`](crate::replicated_log::parse_step)). Give the world exactly the fault budget its prelude spends plus what the
 //!    player may use: budgets are how a level says what the player may do.
 //! 2. Implement [`Rules`] for it: the stage goal (`Open`, `Reached`, `Failed(reason)`), any
 //!    question asked after a step (judged from the world, never from the level's opinion), and
@@ -14,9 +16,9 @@
 //! 3. Pin the automation the level teaches off, and what it does not teach on if it would only
 //!    get in the way.
 //! 4. Write a reference solution (script steps, `answer KEY`, `undo`, `next-stage`) and list it
-//!    here. `tests/levels.rs` then plays it to its goal, undoes every move, tries every wrong
-//!    choice on the way and plays the level at random; add one test that names the ballots of
-//!    the level's own wrong answers.
+//!    here. `tests/levels.rs` (Act II: `tests/levels/act2.rs`) then plays it to its goal, undoes
+//!    every move, tries every wrong choice on the way and plays the level at random; add one
+//!    test that names the ballots of the level's own wrong answers.
 //!
 //! [`Stage`]: crate::Stage
 //! [`Rules`]: crate::Rules
