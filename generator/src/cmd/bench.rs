@@ -42,25 +42,28 @@ fn median(mut values: Vec<f64>) -> f64 {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let me = std::env::current_exe().context("finding paros-book")?;
     println!(
-        "| chapters | full build median (s) | peak RSS (MB) | edit-to-reload median (ms) | site (MB) | search index (KB, gzip KB) |"
+        "| chapters | full build median (s) | CPU median (s) | peak RSS (MB) | edit-to-reload median (ms) | site (MB) | search index (KB, gzip KB) |"
     );
-    println!("|---:|---:|---:|---:|---:|---:|");
+    println!("|---:|---:|---:|---:|---:|---:|---:|");
     for &count in &args.chapters {
         let folder = args.folder.join(format!("book-{count}"));
         synthetic::write_book(&folder, count, &args.theme)?;
         let mut times = Vec::new();
+        let mut cpu_times = Vec::new();
         let mut peak_kilobytes = 0u64;
         for _ in 0..args.builds {
-            let (seconds, kilobytes) = timed_build(&me, &folder)?;
+            let (seconds, kilobytes, cpu) = timed_build(&me, &folder)?;
             times.push(seconds);
+            cpu_times.push(cpu);
             peak_kilobytes = peak_kilobytes.max(kilobytes);
         }
         let reload = edit_to_reload(&me, &folder, args.edits)?;
         let site = folder.join("site");
         let index = site.join(paros_book::book::SEARCH_INDEX);
         println!(
-            "| {count} | {:.3} | {:.0} | {:.1} | {:.1} | {:.0}, {:.0} |",
+            "| {count} | {:.3} | {:.3} | {:.0} | {:.1} | {:.1} | {:.0}, {:.0} |",
             median(times),
+            median(cpu_times),
             peak_kilobytes as f64 / 1024.0,
             reload,
             folder_bytes(&site) as f64 / 1e6,
@@ -85,10 +88,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn timed_build(me: &Path, folder: &Path) -> anyhow::Result<(f64, u64)> {
+/// Wall seconds, peak resident kilobytes and CPU seconds (user + system) of one build.
+fn timed_build(me: &Path, folder: &Path) -> anyhow::Result<(f64, u64, f64)> {
     let started = Instant::now();
     let output = Command::new("/usr/bin/time")
-        .args(["-f", "%M"])
+        .args(["-f", "%M %U %S"])
         .arg(me)
         .args(["build", "--root"])
         .arg(folder)
@@ -104,12 +108,22 @@ fn timed_build(me: &Path, folder: &Path) -> anyhow::Result<(f64, u64)> {
         );
     }
     let stderr = String::from_utf8_lossy(&output.stderr);
-    let kilobytes = stderr
+    let figures: Vec<&str> = stderr
         .lines()
         .last()
-        .and_then(|line| line.trim().parse().ok())
+        .unwrap_or("")
+        .split_whitespace()
+        .collect();
+    let kilobytes = figures
+        .first()
+        .and_then(|figure| figure.parse().ok())
         .unwrap_or(0);
-    Ok((seconds, kilobytes))
+    let cpu: f64 = figures
+        .iter()
+        .skip(1)
+        .filter_map(|figure| figure.parse::<f64>().ok())
+        .sum();
+    Ok((seconds, kilobytes, cpu))
 }
 
 fn edit_to_reload(me: &Path, folder: &Path, edits: usize) -> anyhow::Result<f64> {
