@@ -36,6 +36,11 @@ export async function attach(base, input, list) {
         if (scores.has(section)) total.set(section, score + scores.get(section)); else total.delete(section);
       }
     }
+    // A section whose heading holds a word ranks above one that only mentions it.
+    for (const [section, score] of total) {
+      const heading = index.sections[section][2].toLowerCase();
+      total.set(section, score + 3 * terms.filter((term) => heading.includes(term)).length);
+    }
     const ranked = [...total].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, 30);
     for (const [section] of ranked) {
       const [page, anchor, title] = index.sections[section];
