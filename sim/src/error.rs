@@ -41,6 +41,12 @@ pub enum Error {
         /// States held when it failed.
         states: usize,
     },
+    /// The explorer's frontier could not grow: memory ran out.
+    #[error("the frontier could not grow after {states} states: out of memory")]
+    FrontierFull {
+        /// States visited when it failed.
+        states: usize,
+    },
     /// Reports that cannot be merged.
     #[error("cannot merge reports: {0}")]
     Merge(String),

@@ -7,7 +7,7 @@
 //!
 //! The outcome says exactly how the search ended ([`Ending`]): it visited the whole space, a
 //! depth or state bound stopped it, or it found a violation. A refused enabled action or a table
-//! that cannot grow is an [`Error`], never a silent drop.
+//! or frontier that cannot grow is an [`Error`], never a silent drop.
 
 use crate::Error;
 use crate::check::Violation;
@@ -187,6 +187,9 @@ impl Search {
                 }));
             }
             self.decided_states += u64::from(successor.is_decided());
+            next.try_reserve(1).map_err(|_| Error::FrontierFull {
+                states: self.seen.len(),
+            })?;
             next.push((successor, Some(node)));
         }
         Ok(None)
