@@ -472,6 +472,20 @@ impl LogWorld {
         Ok(world)
     }
 
+    /// A copy of this world that, from now on, also allows the fault outside the model
+    /// `control`: how the game shows what a wrong answer would break, by playing it on.
+    pub fn with_negative_control(
+        &self,
+        control: LogNegativeControl,
+    ) -> Result<LogWorld, LogRefused> {
+        let mut config = (*self.config).clone();
+        config.negative_control = Some(control);
+        config.validate()?;
+        let mut world = self.clone();
+        world.config = Arc::new(config);
+        Ok(world)
+    }
+
     /// The configuration.
     pub fn config(&self) -> &LogWorldConfig {
         &self.config

@@ -324,3 +324,34 @@ fn the_local_read_control_is_caught_by_exhaustive_search() {
         "the counterexample replays"
     );
 }
+
+#[test]
+fn a_world_turned_into_a_negative_control_keeps_its_state_and_allows_the_fault() {
+    let mut config = LogWorldConfig::three_nodes(vec![ClientOp::write("x", "1")]);
+    config.budget.ticks = 2;
+    config.stepwise_ready = true;
+    let mut world = LogWorld::new(config).unwrap();
+    let n1 = world.config().node_id(0);
+    world.apply(&LogAction::Tick(n1)).unwrap();
+    world.apply(&LogAction::Tick(n1)).unwrap();
+    world.apply(&LogAction::Send(n1)).unwrap();
+    assert!(
+        !world.enabled().contains(&LogAction::Send(n1)),
+        "N1 holds an unpersisted Promise"
+    );
+    let control = world
+        .with_negative_control(LogNegativeControl::SendBeforePersist)
+        .unwrap();
+    assert_eq!(control.servers(), world.servers());
+    assert!(control.enabled().contains(&LogAction::Send(n1)));
+    assert!(
+        world.config().negative_control.is_none(),
+        "the original is untouched"
+    );
+    let unstepped = LogWorld::new(LogWorldConfig::three_nodes(Vec::new())).unwrap();
+    assert!(
+        unstepped
+            .with_negative_control(LogNegativeControl::SendBeforePersist)
+            .is_err()
+    );
+}
