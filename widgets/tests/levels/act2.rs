@@ -176,9 +176,13 @@ fn persist_before_send_explains_send_first_with_the_decision_it_would_unmake() {
         "{text}"
     );
     assert!(
-        text.contains("slot 1 decided twice, a decision un-made"),
-        "{text}"
+        text.contains(
+            "The agreement checker reports: slot 1: N3 learned y=2 (C2#1), but x=1 (C1#1) was \
+             decided."
+        ),
+        "the wrong answer is played on and caught: {text}"
     );
+    assert!(text.contains("Slot 1 decided twice"), "{text}");
     assert_eq!(View::of(&game).hints.len(), 1, "a hint after a mistake");
     play(&mut game, &["answer persist"]);
     let send = parse_action(game.world(), r#"{"kind":"send","node":"N2"}"#).unwrap();

@@ -11,10 +11,12 @@ use super::{CRASH_AND_RESTART, N1_LEADS, cluster, pin};
 use crate::game::{Memory, Run};
 use crate::level::{Automation, Change, ChecklistItem, Goal, Level, Rules, Stage};
 use crate::prompt::{Choice, Prompt};
+use crate::replicated_log::parse_step;
 use crate::replicated_log::stage::{durable_record, write_name};
 use crate::replicated_log::{LogMove, ballot_name};
 use paros_core::log::{LogMessage, Slot};
-use paros_sim::log_world::{LogAction, LogBudget, LogWorld, LogWorldConfig};
+use paros_sim::check::Property;
+use paros_sim::log_world::{LogAction, LogBudget, LogNegativeControl, LogWorld, LogWorldConfig};
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {
@@ -102,7 +104,9 @@ fn world() -> LogWorldConfig {
         ticks: 8,
         ..LogBudget::default()
     };
-    let mut config = cluster(&[&[("x", "1")]], budget);
+    // C2's y=2 is not needed to win; it is the other command a wrong answer's demonstration
+    // gets chosen in slot 1.
+    let mut config = cluster(&[&[("x", "1")], &[("y", "2")]], budget);
     config.stepwise_ready = true;
     config
 }
@@ -204,16 +208,27 @@ fn order_question(world: &LogWorld) -> Option<Prompt> {
         ),
         _ => return None,
     };
-    let send_first = format!(
-        "Say N2 sends {sent} to {to} first. {to} counts it: with {to}'s own vote, {{N1, N2}} is a \
-         Phase-2 quorum at {ballot}, so slot {slot} is chosen and {to} tells the client. Now N2 \
-         crashes before {} reaches its disk. It restarts with no trace of {vote_text}. A new \
-         leader's Phase 1 over {{N2, N3}} hears no vote for slot {slot}, fills it with a no-op or \
-         a new command, and gets that chosen: slot {slot} decided twice, a decision un-made. (The \
-         simulator's send-before-persist control plays exactly this and its agreement checker \
-         catches it.)",
-        writes.join(", ")
-    );
+    let send_first = match send_first_played_on(world) {
+        Some(violation) => format!(
+            "Say N2 sends {sent} to {to} first. Played on in a copy of this world that allows it \
+             (the simulator's send-before-persist control): N2 sends, then crashes before {} \
+             reaches its disk; {to} counts the Accepted, so {{N1, N2}} is a Phase-2 quorum at \
+             {ballot} and slot {slot} is chosen; N2 restarts with no trace of {vote_text}; N3 \
+             stands for election, its Phase 1 over {{N2, N3}} hears no vote for slot {slot}, \
+             and it gives slot {slot} to C2's command. The agreement checker reports: \
+             {violation}. Slot {slot} decided twice: a decision un-made.",
+            writes.join(", ")
+        ),
+        None => format!(
+            "Say N2 sends {sent} to {to} first. {to} counts it: with {to}'s own vote, {{N1, N2}} \
+             is a Phase-2 quorum at {ballot}, so slot {slot} is chosen. If N2 crashes before {} \
+             reaches its disk, it may restart with no trace of {vote_text} (here only an \
+             earlier persist would save it, and N2 cannot count on one). A new leader's Phase 1 \
+             over {{N2, N3}} would hear no vote for slot {slot} and give it to another command: \
+             slot {slot} decided twice, a decision un-made.",
+            writes.join(", ")
+        ),
+    };
     let persist = format!(
         "Persist first: the core's Ready releases {sent} only with the proof that {} is durable \
          (Ready::into_messages takes a Persisted). Whatever N2 tells {to} at {ballot}, it will \
@@ -329,4 +344,82 @@ fn crash_question(change: &Change<'_, LogWorld>) -> Option<Prompt> {
     );
     prompt.record = Some(seam.to_string());
     Some(prompt)
+}
+
+/// Plays "send first" on, in a copy of the world that allows it, up to the violation the
+/// World's checkers find: N2 sends and crashes, N1 learns slot 1 chosen, N2 restarts without
+/// its vote, N3 leads over {N2, N3} and gets C2's command chosen in slot 1. `None` when the
+/// schedule does not apply (a spent budget, an earlier durable vote) or finds nothing.
+fn send_first_played_on(world: &LogWorld) -> Option<String> {
+    let mut demo = world
+        .with_negative_control(LogNegativeControl::SendBeforePersist)
+        .ok()?;
+    let (n1, n2, n3) = (
+        world.config().node_id(0),
+        world.config().node_id(1),
+        world.config().node_id(2),
+    );
+    let c2 = world.config().client_id(1);
+    demo.apply(&LogAction::Send(n2)).ok()?;
+    demo.apply(&LogAction::Crash(n2)).ok()?;
+    step(&mut demo, "deliver N2->N1 Accepted")?;
+    finish(&mut demo, n1)?;
+    demo.apply(&LogAction::Restart(n2)).ok()?;
+    finish(&mut demo, n2)?;
+    for _ in 0..world.config().election_timeout_ticks {
+        if demo.servers()[2].held.is_some() {
+            break;
+        }
+        demo.apply(&LogAction::Tick(n3)).ok()?;
+    }
+    finish(&mut demo, n3)?;
+    for (text, node) in [
+        ("deliver N3->N2 Prepare", n2),
+        ("deliver N2->N3 Promise", n3),
+    ] {
+        step(&mut demo, text)?;
+        finish(&mut demo, node)?;
+    }
+    demo.apply(&LogAction::Request {
+        client: c2,
+        node: n3,
+    })
+    .ok()?;
+    for (text, node) in [
+        ("deliver C2->N3 Write", n3),
+        ("deliver N3->N2 Accept", n2),
+        ("deliver N2->N3 Accepted", n3),
+    ] {
+        step(&mut demo, text)?;
+        finish(&mut demo, node)?;
+    }
+    demo.violations()
+        .iter()
+        .find(|violation| violation.property == Property::Agreement)
+        .map(|violation| violation.detail.clone())
+}
+
+/// Applies one script step to a demonstration world.
+fn step(world: &mut LogWorld, text: &str) -> Option<()> {
+    let LogMove::World(action) = parse_step(world, text).ok()? else {
+        return None;
+    };
+    world.apply(&action).ok()
+}
+
+/// Persists and sends whatever `node` holds, until it holds nothing (a few rounds at most).
+fn finish(world: &mut LogWorld, node: paros_core::NodeId) -> Option<()> {
+    let index = usize::from(node.get()) - 1;
+    for _ in 0..8 {
+        let Some(held) = world.servers()[index].held.clone() else {
+            return Some(());
+        };
+        let action = if held.persisted {
+            LogAction::Send(node)
+        } else {
+            LogAction::Persist(node)
+        };
+        world.apply(&action).ok()?;
+    }
+    None
 }
