@@ -18,7 +18,10 @@
     const open = document.body.classList.toggle("sidebar-open");
     sidebarButton.setAttribute("aria-expanded", String(open));
   });
-  document.querySelector("#sidebar [aria-current]")?.scrollIntoView({ block: "center" });
+  // Show the current chapter in the sidebar without scrolling the page itself.
+  const sidebar = byId("sidebar");
+  const current = sidebar?.querySelector("[aria-current]");
+  if (current) sidebar.scrollTop = current.offsetTop - sidebar.clientHeight / 2;
 
   const panel = byId("search");
   const input = byId("search-input");
