@@ -1,0 +1,119 @@
+// Browser tests of the field guide's first chapters: each opens without a script error, shows
+// its figures, mounts every level it embeds and ends with its "Proven, not asserted" reports; an
+// inline level is played to its goal; a symbol link reaches the API page of the item it names,
+// and a level link opens that level on the play page.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, openPage, ready } from './harness.js';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Each chapter, with the levels it embeds and how many reports its last section shows. */
+const CHAPTERS = [
+  { page: 'how-to-play.html', title: 'How to play', levels: [], reports: 1 },
+  {
+    page: 'choosing-one-value.html',
+    title: 'How Paxos chooses one value',
+    levels: ['act1/choose-a-value', 'act1/be-the-acceptor', 'act1/the-duel'],
+    reports: 4,
+  },
+  {
+    page: 'one-value-is-safe.html',
+    title: 'Why one value is safe',
+    levels: ['act1/adopt-the-value', 'act1/quorum-intersection', 'act1/recovery-is-not-catch-up'],
+    reports: 4,
+  },
+];
+
+for (const chapter of CHAPTERS) {
+  test(`${chapter.title}: figures load, levels mount, the reports close the chapter`, async () => {
+    const { page, context, errors } = await openPage(browser);
+    await page.goto(`${server.url}/${chapter.page}`);
+    if (chapter.levels.length) await ready(page);
+    assert.equal((await page.locator('main h1, article h1, h1').first().textContent()).trim(), chapter.title);
+
+    const figures = page.locator('img[src^="figures/"]');
+    assert.ok((await figures.count()) >= 1, 'at least one figure');
+    for (const figure of await figures.all()) {
+      const width = await figure.evaluate((img) => img.complete && img.naturalWidth);
+      assert.ok(width > 0, `${await figure.getAttribute('src')} loads`);
+      assert.ok((await figure.getAttribute('alt')).length > 20, 'the figure is described in words');
+    }
+
+    for (const id of chapter.levels) {
+      const embed = page.locator(`.paros-level[data-level="${id}"]`);
+      assert.equal(await embed.count(), 1, `${id} is embedded once`);
+      assert.equal(await embed.locator('.pp-stage').count(), 1, `${id} mounted its stage`);
+    }
+
+    // "Proven, not asserted" is the last section, and it holds the reports.
+    const headings = await page.locator('h2').allTextContents();
+    assert.equal(headings.at(-1).trim(), 'Proven, not asserted');
+    const reports = page.locator('#proven-not-asserted ~ .proven');
+    assert.equal(await reports.count(), chapter.reports);
+    for (const report of await reports.all()) {
+      assert.match(await report.locator('.proven-verdict').textContent(), /^\s*(PASS|INCOMPLETE|VIOLATION)/);
+    }
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
+test('a level embedded in a chapter is played to its goal where it stands', async () => {
+  const { page, context, errors } = await openPage(browser);
+  await page.goto(`${server.url}/choosing-one-value.html`);
+  await ready(page);
+  const embed = page.locator('.paros-level[data-level="act1/choose-a-value"]');
+  const goal = () => embed.locator('.pp-level').first().getAttribute('data-goal');
+  assert.equal(await goal(), 'open');
+  // Deliver the oldest deliverable message; answer "is x chosen yet?" by counting the votes.
+  for (let step = 0; step < 40 && (await goal()) !== 'reached'; step += 1) {
+    if (await embed.locator('.pp-choice').count()) {
+      const votes = await embed.locator('.pp-stage .pp-slot-undecided, .pp-stage .pp-slot-chosen').count();
+      await embed.locator(`.pp-choice[data-key="${votes >= 2 ? 'yes' : 'no'}"]`).click();
+    } else {
+      await embed.locator('.pp-dot[tabindex]').first().click();
+    }
+  }
+  assert.equal(await goal(), 'reached');
+  assert.match(await embed.locator('.pp-stage .pp-chosen').textContent(), /chosen: x/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a symbol link leads to the API page of the item it names', async () => {
+  const { page, context, errors } = await openPage(browser);
+  await page.goto(`${server.url}/choosing-one-value.html`);
+  const link = page.locator('a', { hasText: 'The promise rule' }).first();
+  assert.equal(await link.getAttribute('href'), 'api/paros_core/fn.promise_rule.html');
+  await Promise.all([page.waitForURL(/api\/paros_core\/fn\.promise_rule\.html$/), link.click()]);
+  assert.match(await page.locator('h1').first().textContent(), /promise_rule/);
+  assert.match(await page.textContent('body'), /greater/);
+  await context.close();
+  assert.deepEqual(errors.filter((error) => !/api\//.test(error)), []);
+});
+
+test('a level link in How to play opens that level on the play page', async () => {
+  const { page, context, errors } = await openPage(browser);
+  await page.goto(`${server.url}/how-to-play.html`);
+  const link = page.locator('a[href="play/#act1/the-duel"]');
+  assert.equal(await link.count(), 1);
+  await link.click();
+  await page.waitForURL(/play\/#act1\/the-duel$/);
+  await ready(page);
+  assert.equal(await page.locator('.pp-title').textContent(), 'The duel');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
