@@ -476,7 +476,15 @@ fn serve_keeps_the_last_good_site_on_every_bad_edit() {
         events.next("reload");
     }
 
-    // A good edit re-renders the chapter and the page shows it.
+    // A good edit re-renders that chapter alone, and the page shows it.
+    let site = book.join("target/book-serve/site");
+    let modified = |page: &str| {
+        std::fs::metadata(site.join(page))
+            .unwrap()
+            .modified()
+            .unwrap()
+    };
+    let other_page_before = modified("part/two.html");
     let intro = book.join("chapters/intro.md");
     let text = read(&intro).replace("Nothing more.", "Nothing more, edited.");
     std::fs::write(&intro, text).unwrap();
@@ -484,6 +492,11 @@ fn serve_keeps_the_last_good_site_on_every_bad_edit() {
     let (status, body) = server.get("/intro.html");
     assert_eq!(status, 200);
     assert!(String::from_utf8_lossy(&body).contains("Nothing more, edited."));
+    assert_eq!(
+        modified("part/two.html"),
+        other_page_before,
+        "an untouched chapter is not rewritten"
+    );
 }
 
 #[test]
