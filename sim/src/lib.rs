@@ -34,8 +34,8 @@ pub use world::{
 };
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod scenario_tests;
+#[cfg(test)]
+mod tests;
 #[cfg(test)]
 mod verdict_tests;
