@@ -171,7 +171,7 @@ impl Search {
             if self.seen.contains(fingerprint) {
                 continue;
             }
-            if self.limits.max_states == Some(self.seen.len() as u64) {
+            if (self.limits.max_states).is_some_and(|max| self.seen.len() as u64 >= max) {
                 return Ok(Some(Ending::StateBound(self.seen.len() as u64)));
             }
             self.seen.insert(fingerprint).map_err(table_full)?;

@@ -93,6 +93,25 @@ fn any_bound_that_cuts_states_off_is_incomplete() {
 }
 
 #[test]
+fn zero_bounds_stop_at_the_first_state() {
+    // honest-verdicts' durlog-bug probe: a search bounded at depth 0 must not say PASS.
+    for limits in [
+        Limits {
+            max_depth: Some(0),
+            max_states: None,
+        },
+        Limits {
+            max_depth: None,
+            max_states: Some(0),
+        },
+    ] {
+        let report = explore_named("act1-choose-a-value", limits);
+        assert_eq!(report.verdict, Verdict::Incomplete, "{limits:?}");
+        assert_eq!(report.states, 1, "{limits:?}");
+    }
+}
+
+#[test]
 fn a_bound_that_cuts_nothing_off_still_passes() {
     // choose-a-value's deepest state is at depth 8 with nothing enabled: a bound of 8 loses
     // nothing, a bound of 7 loses the last level.
