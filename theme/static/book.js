@@ -31,7 +31,16 @@
     panel.hidden = false;
     searchButton?.setAttribute("aria-expanded", "true");
     input.focus();
-    searchModule ??= import(base + "static/search.js").then((module) => module.attach(base, input, byId("search-results")));
+    const results = byId("search-results");
+    searchModule ??= import(base + "static/search.js")
+      .then((module) => module.attach(base, input, results))
+      .catch(() => {
+        // Browsers refuse modules and fetches from file:// pages: search needs the site served.
+        const item = document.createElement("li");
+        item.textContent = "Search could not load its index; open the book through a web server.";
+        results.replaceChildren(item);
+        searchModule = null;
+      });
   };
   const closeSearch = () => {
     panel.hidden = true;
