@@ -138,4 +138,32 @@ fn main() {
             view.as_secs_f64() * 1e6
         );
     }
+
+    println!("Act II: mount, view+json, and undo at the end of the reference solution:");
+    for level in levels::ACT2 {
+        let mount = time(200, || {
+            Game::with_level(level, level.solution_unlocked).expect("mounts")
+        });
+        let mut game = Game::with_level(level, level.solution_unlocked).expect("mounts");
+        let view = time(200, || View::of(&game).to_json());
+        for step in level.solution {
+            game.play(step).expect("the solution plays");
+        }
+        let rounds: u32 = 50;
+        let mut copies: Vec<_> = (0..rounds).map(|_| game.clone()).collect();
+        let start = Instant::now();
+        for copy in &mut copies {
+            copy.undo().expect("undo");
+        }
+        let undo = start.elapsed() / rounds;
+        black_box(&copies);
+        println!(
+            "  {:<32} mount {:>7.1} us, view+json {:>7.1} us, undo after {:>2} moves {:>7.1} us",
+            level.id,
+            mount.as_secs_f64() * 1e6,
+            view.as_secs_f64() * 1e6,
+            game.log().len(),
+            undo.as_secs_f64() * 1e6
+        );
+    }
 }

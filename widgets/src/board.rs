@@ -2,8 +2,8 @@
 //!
 //! The game (move log, replay, prompts held and answered, goal, memory) is written once against
 //! this trait. Act I plays on paros-sim's single-decree [`World`](paros_sim::World) (see
-//! `single_decree`); the replicated log of Act II plugs in as a second implementation, with its
-//! own actions (ticks, crashes, client requests), its own role prompts and its own stage
+//! `single_decree`); Act II plays on its replicated-log `LogWorld` (see `replicated_log`), with
+//! its own actions (ticks, crashes, client requests), its own role prompts and its own stage
 //! drawing, and the same [`View`](crate::View) shape.
 
 use crate::PlayError;

@@ -8,8 +8,9 @@
 //! replay, so undo is exact.
 //!
 //! The game is written once against the [`Board`] trait; Act I's board is paros-sim's
-//! single-decree World ([`single_decree`]), and the replicated log of Act II plugs in as a
-//! second board with the same [`Level`], [`Game`] and [`View`].
+//! single-decree World ([`single_decree`]), and Act II's is its replicated-log `LogWorld`
+//! ([`replicated_log`]), with the same [`Level`], [`Game`] and [`View`]. [`Mounted`] holds a
+//! level of either act, which is what the wasm bindings play.
 //!
 //! The browser sees all of this through [`View`], a JSON value rebuilt after every call, and
 //! through the wasm bindings (compiled only for wasm32; see `widgets/API.md`).

@@ -168,13 +168,13 @@ impl Board for LogWorld {
         match Board::apply(&mut clone, action) {
             Err(error) => error,
             Ok(()) => {
-                PlayError::NotEnabled(format!("{} is not enabled", self.describe_move(action)))
+                PlayError::NotEnabled(format!("{} is not enabled", describe_move(self, action)))
             }
         }
     }
 
     fn describe(&self, action: &LogMove) -> String {
-        self.describe_move(action)
+        describe_move(self, action)
     }
 
     fn fingerprint(&self) -> u64 {
@@ -298,17 +298,11 @@ impl Board for LogWorld {
     }
 }
 
-/// How a move reads, against this world.
-trait DescribeMove {
-    fn describe_move(&self, action: &LogMove) -> String;
-}
-
-impl DescribeMove for LogWorld {
-    fn describe_move(&self, action: &LogMove) -> String {
-        match action {
-            LogMove::World(action) => LogWorld::describe(self, action),
-            LogMove::Beat(node) => format!("beat {}", self.name(*node)),
-        }
+/// How a move reads, against this world: `deliver m4 N1->N2 Accept(...)`, `beat N1`.
+fn describe_move(world: &LogWorld, action: &LogMove) -> String {
+    match action {
+        LogMove::World(action) => world.describe(action),
+        LogMove::Beat(node) => format!("beat {}", world.name(*node)),
     }
 }
 

@@ -52,6 +52,7 @@ pub fn cluster(programs: &[&[(&str, &str)]], budget: LogBudget) -> LogWorldConfi
         budget,
         stepwise_ready: false,
         negative_control: None,
+        client_target: None,
     }
 }
 
