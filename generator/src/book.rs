@@ -130,6 +130,16 @@ pub struct Book {
     sidebar_by_root: BTreeMap<String, String>,
 }
 
+/// The site URL as a path prefix: `/`, `/paros/` (a full URL keeps its scheme and host).
+pub fn site_root(site_url: &str) -> String {
+    let trimmed = site_url.trim().trim_end_matches('/');
+    if trimmed.contains("://") || trimmed.starts_with('/') {
+        format!("{trimmed}/")
+    } else {
+        format!("/{trimmed}/").replace("//", "/")
+    }
+}
+
 /// One chapter's rendering, or every problem found in it.
 type ChapterResult = Result<RenderedChapter, Vec<Diagnostic>>;
 
@@ -556,11 +566,7 @@ impl Book {
     }
 
     fn render_not_found(&self) -> Result<String, Diagnostic> {
-        let root = if self.options.site_url.ends_with('/') {
-            self.options.site_url.clone()
-        } else {
-            format!("{}/", self.options.site_url)
-        };
+        let root = site_root(&self.options.site_url);
         let mut context = self.base_context(&root, "404.html");
         context.insert(
             "sidebar",
@@ -700,5 +706,24 @@ impl Book {
     /// The rendered chapters.
     pub fn chapters(&self) -> &[Chapter] {
         &self.chapters
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::site_root;
+
+    #[test]
+    fn site_urls_become_path_prefixes() {
+        // Proves the 404 page's prefix is absolute and ends with one slash, however it is given.
+        assert_eq!(site_root("/"), "/");
+        assert_eq!(site_root(""), "/");
+        assert_eq!(site_root("/paros"), "/paros/");
+        assert_eq!(site_root("paros/"), "/paros/");
+        assert_eq!(site_root("/paros/"), "/paros/");
+        assert_eq!(
+            site_root("https://example.org/paros"),
+            "https://example.org/paros/"
+        );
     }
 }
