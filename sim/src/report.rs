@@ -149,6 +149,15 @@ pub struct Report {
     /// Liveness, apart from safety: simulation, walks that ended with a decision; exhaustive,
     /// visited states in which a decision had been reached.
     pub decisions: u64,
+    /// Simulation: over the walks that reached a decision, the actions each took to first
+    /// reach it, summed; divided by `decisions` it is the mean (in Act I a decision, once
+    /// reached, stays). 0 in exhaustive mode.
+    #[serde(default)]
+    pub decision_steps_total: u64,
+    /// Simulation: the most actions any walk took to first reach a decision. 0 in exhaustive
+    /// mode.
+    #[serde(default)]
+    pub decision_steps_max: u64,
     /// Exhaustive: states with no enabled action, where a schedule ends. 0 in simulation.
     pub terminal_states: u64,
     /// Exhaustive: terminal states with no decision (schedules that ended undecided, e.g. a
@@ -282,6 +291,8 @@ fn merge_pair(mut merged: Report, report: Report) -> Result<Report, Error> {
     merged.depth = merged.depth.max(report.depth);
     merged.step_bound_hits += report.step_bound_hits;
     merged.decisions += report.decisions;
+    merged.decision_steps_total += report.decision_steps_total;
+    merged.decision_steps_max = merged.decision_steps_max.max(report.decision_steps_max);
     merged.violating_runs += report.violating_runs;
     merged.duration_ms += report.duration_ms;
     for (kind, count) in report.faults {

@@ -109,6 +109,8 @@ fn simulate_model<M: Model>(
     report.step_bound_hits = summary.step_bound_hits;
     report.faults = summary.faults;
     report.decisions = summary.decided;
+    report.decision_steps_total = summary.decision_steps_total;
+    report.decision_steps_max = summary.decision_steps_max;
     report.violating_runs = summary.violating;
     match summary.first_violation {
         None => {
@@ -175,6 +177,8 @@ fn blank(scenario: &Scenario, mode: Mode) -> Result<Report, Error> {
         budgets: scenario.budgets()?,
         faults: Default::default(),
         decisions: 0,
+        decision_steps_total: 0,
+        decision_steps_max: 0,
         terminal_states: 0,
         terminal_undecided: 0,
         violating_runs: 0,

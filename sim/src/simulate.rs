@@ -35,8 +35,10 @@ pub struct Walk<A> {
     pub actions: Vec<A>,
     /// The properties broken at the end of the walk, if any.
     pub violations: Vec<Violation>,
-    /// Whether the walk reached a decision.
+    /// Whether the walk ended with a decision.
     pub decided: bool,
+    /// How many actions the walk took to first reach a decision, if it did.
+    pub decided_after: Option<u32>,
     /// Faults injected, by kind.
     pub faults: BTreeMap<&'static str, u64>,
 }
@@ -50,6 +52,7 @@ pub fn walk<M: Model>(start: &M, seed: u64, max_steps: u32) -> Result<Walk<M::Ac
         actions: Vec::new(),
         violations: world.violations(),
         decided: world.is_decided(),
+        decided_after: world.is_decided().then_some(0),
         faults: BTreeMap::new(),
     };
     while walk.violations.is_empty() && walk.actions.len() < max_steps as usize {
@@ -67,6 +70,9 @@ pub fn walk<M: Model>(start: &M, seed: u64, max_steps: u32) -> Result<Walk<M::Ac
         })?;
         walk.actions.push(action);
         walk.violations = world.violations();
+        if walk.decided_after.is_none() && world.is_decided() {
+            walk.decided_after = Some(walk.actions.len() as u32);
+        }
     }
     walk.decided = world.is_decided();
     Ok(walk)
@@ -94,8 +100,12 @@ pub struct Summary<A> {
     pub steps: u64,
     /// The longest walk, in actions.
     pub longest_walk: u64,
-    /// Walks that reached a decision.
+    /// Walks that ended with a decision.
     pub decided: u64,
+    /// Over the walks that reached a decision, the actions each took to reach it, summed.
+    pub decision_steps_total: u64,
+    /// The most actions any walk took to reach a decision.
+    pub decision_steps_max: u64,
     /// Walks that broke a property.
     pub violating: u64,
     /// Walks stopped by the step bound before they ended on their own.
@@ -113,6 +123,8 @@ impl<A> Default for Summary<A> {
             steps: 0,
             longest_walk: 0,
             decided: 0,
+            decision_steps_total: 0,
+            decision_steps_max: 0,
             violating: 0,
             step_bound_hits: 0,
             faults: BTreeMap::new(),
@@ -130,6 +142,8 @@ impl<A: Clone> Summary<A> {
             steps,
             longest_walk: steps,
             decided: u64::from(walk.decided),
+            decision_steps_total: walk.decided_after.map_or(0, u64::from),
+            decision_steps_max: walk.decided_after.map_or(0, u64::from),
             violating: u64::from(violating),
             step_bound_hits: u64::from(!violating && steps == u64::from(max_steps)),
             faults: walk
@@ -147,6 +161,8 @@ impl<A: Clone> Summary<A> {
         self.steps += other.steps;
         self.longest_walk = self.longest_walk.max(other.longest_walk);
         self.decided += other.decided;
+        self.decision_steps_total += other.decision_steps_total;
+        self.decision_steps_max = self.decision_steps_max.max(other.decision_steps_max);
         self.violating += other.violating;
         self.step_bound_hits += other.step_bound_hits;
         for (kind, count) in other.faults {

@@ -187,6 +187,10 @@ fn a_simulation_that_finds_nothing_is_incomplete_and_counts_liveness() {
     assert_eq!(report.seeds, 200);
     assert!(report.steps > 0 && report.decisions <= 200);
     assert!(report.faults.contains_key("drop"));
+    // Every walk of the duel decides, after at least the 6 deliveries of two phases at a quorum.
+    assert_eq!(report.decisions, 200);
+    assert!(report.decision_steps_total >= 6 * report.decisions);
+    assert!(report.decision_steps_max <= report.depth);
     assert!(report.sentence().contains("200 seeded runs"));
 }
 

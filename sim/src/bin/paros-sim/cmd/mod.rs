@@ -50,10 +50,19 @@ fn print_report(report: &Report) {
             "liveness: {} of {} states decided; {} terminal states, {} of them undecided",
             report.decisions, report.states, report.terminal_states, report.terminal_undecided
         ),
-        paros_sim::report::Mode::Simulation => println!(
-            "liveness: {} of {} runs reached a decision; {} runs broke safety; {} hit the step bound",
-            report.decisions, report.seeds, report.violating_runs, report.step_bound_hits
-        ),
+        paros_sim::report::Mode::Simulation => {
+            println!(
+                "liveness: {} of {} runs reached a decision; {} runs broke safety; {} hit the step bound",
+                report.decisions, report.seeds, report.violating_runs, report.step_bound_hits
+            );
+            if report.decisions > 0 {
+                println!(
+                    "a decision took {:.1} actions on average, {} at most",
+                    report.decision_steps_total as f64 / report.decisions as f64,
+                    report.decision_steps_max
+                );
+            }
+        }
     }
     if report.verdict == Verdict::Violation {
         for violation in &report.violations {
