@@ -74,6 +74,7 @@ fn explorer() {
     let limits = Limits {
         max_depth: None,
         max_states: Some(STATES),
+        max_memory_bytes: None,
     };
     let (time, found) = best_of(|| explore::explore(start.clone(), limits).unwrap());
     println!("explorer, act1-duel, one thread, first {STATES} states:");

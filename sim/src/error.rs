@@ -47,6 +47,17 @@ pub enum Error {
         /// States visited when it failed.
         states: usize,
     },
+    /// The explorer went over its memory limit.
+    #[error(
+        "the search went over its memory limit of {} MiB after {states} states; bound it with --max-states or --max-depth (an INCOMPLETE verdict), or raise --max-memory-mb",
+        limit_bytes >> 20
+    )]
+    MemoryLimit {
+        /// The limit, in bytes.
+        limit_bytes: u64,
+        /// States visited when it was reached.
+        states: usize,
+    },
     /// Reports that cannot be merged.
     #[error("cannot merge reports: {0}")]
     Merge(String),

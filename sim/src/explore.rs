@@ -23,6 +23,22 @@ pub struct Limits {
     pub max_depth: Option<u32>,
     /// Do not visit more than this many distinct states.
     pub max_states: Option<u64>,
+    /// Stop with [`Error::MemoryLimit`] once the process holds more than this many bytes of
+    /// memory (resident set, read from Linux's `/proc/self/statm` every 65,536 new states; not
+    /// checked where that file does not exist). A guard against the out-of-memory killer,
+    /// which would end the run with no verdict and no message.
+    pub max_memory_bytes: Option<u64>,
+}
+
+/// How often, in new states, the explorer reads its memory use.
+const MEMORY_CHECK_STATES: usize = 1 << 16;
+
+/// The bytes this process holds in memory, where Linux says (`/proc/self/statm`'s resident
+/// pages, taken as 4 KiB each).
+pub fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
 }
 
 /// How a search ended.
@@ -175,6 +191,9 @@ impl Search {
                 return Ok(Some(Ending::StateBound(self.seen.len() as u64)));
             }
             self.seen.insert(fingerprint).map_err(table_full)?;
+            if self.seen.len().is_multiple_of(MEMORY_CHECK_STATES) {
+                self.check_memory()?;
+            }
             let node = Rc::new(PathNode {
                 action,
                 parent: path.clone(),
@@ -193,6 +212,19 @@ impl Search {
             next.push((successor, Some(node)));
         }
         Ok(None)
+    }
+
+    fn check_memory(&self) -> Result<(), Error> {
+        let (Some(limit), Some(used)) = (self.limits.max_memory_bytes, resident_bytes()) else {
+            return Ok(());
+        };
+        if used > limit {
+            return Err(Error::MemoryLimit {
+                limit_bytes: limit,
+                states: self.seen.len(),
+            });
+        }
+        Ok(())
     }
 
     /// The state `action` leads to from `world`, counted as a transition.

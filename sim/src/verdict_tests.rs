@@ -75,6 +75,7 @@ fn any_bound_that_cuts_states_off_is_incomplete() {
         Limits {
             max_depth: Some(3),
             max_states: None,
+            max_memory_bytes: None,
         },
     );
     assert_eq!(by_depth.verdict, Verdict::Incomplete);
@@ -85,6 +86,7 @@ fn any_bound_that_cuts_states_off_is_incomplete() {
         Limits {
             max_depth: None,
             max_states: Some(100),
+            max_memory_bytes: None,
         },
     );
     assert_eq!(by_states.verdict, Verdict::Incomplete);
@@ -99,10 +101,12 @@ fn zero_bounds_stop_at_the_first_state() {
         Limits {
             max_depth: Some(0),
             max_states: None,
+            max_memory_bytes: None,
         },
         Limits {
             max_depth: None,
             max_states: Some(0),
+            max_memory_bytes: None,
         },
     ] {
         let report = explore_named("act1-choose-a-value", limits);
@@ -118,6 +122,7 @@ fn a_bound_that_cuts_nothing_off_still_passes() {
     let at_eight = Limits {
         max_depth: Some(8),
         max_states: Some(17),
+        max_memory_bytes: None,
     };
     assert_eq!(
         explore_named("act1-choose-a-value", at_eight).verdict,
@@ -126,6 +131,7 @@ fn a_bound_that_cuts_nothing_off_still_passes() {
     let at_seven = Limits {
         max_depth: Some(7),
         max_states: None,
+        max_memory_bytes: None,
     };
     assert_eq!(
         explore_named("act1-choose-a-value", at_seven).verdict,

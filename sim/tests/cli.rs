@@ -168,6 +168,11 @@ fn bad_input_is_an_error_with_exit_1_not_a_panic() {
         assert!(error.starts_with("error: "), "{args:?}: {error}");
         assert!(!error.contains("panicked"), "{args:?}: {error}");
     }
+    // A search over its memory limit stops with an error, never a verdict.
+    let output = paros_sim(&["explore", "act1-adopt-the-value", "--max-memory-mb", "1"]);
+    assert_eq!(output.status.code(), Some(1));
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert!(error.contains("over its memory limit of 1 MiB"), "{error}");
     let not_a_report = scratch("not-a-report.json");
     std::fs::write(&not_a_report, "{}").unwrap();
     let output = paros_sim(&["merge", not_a_report.to_str().unwrap()]);

@@ -16,6 +16,10 @@ pub struct Args {
     /// Stop after this many distinct states; the verdict is then INCOMPLETE.
     #[arg(long)]
     max_states: Option<u64>,
+    /// Stop with an error (exit 1) once the process holds more than this much memory, in MiB,
+    /// rather than be ended by the out-of-memory killer.
+    #[arg(long, default_value_t = 8192)]
+    max_memory_mb: u64,
     /// Write the JSON report here.
     #[arg(long)]
     report: Option<PathBuf>,
@@ -27,6 +31,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     let limits = Limits {
         max_depth: args.max_depth,
         max_states: args.max_states,
+        max_memory_bytes: Some(args.max_memory_mb.saturating_mul(1 << 20)),
     };
     let report = runner::explore(&scenario, limits)?;
     super::finish(&report, args.report.as_deref())
