@@ -24,8 +24,10 @@
 //! # Implementing it for a new world
 //!
 //! Implement the trait, add a [`Setup`](crate::scenarios::Setup) variant that builds the world
-//! from a scenario's parameters, and list the scenarios in [`all`](crate::scenarios::all). The
-//! explorer, simulator, reports, `paros-sim` and the book need nothing else.
+//! from a scenario's parameters (with its arms in `Scenario::budgets` and `Scenario::prelude`,
+//! and the two dispatch arms in [`runner`](crate::runner)), and list the scenarios in
+//! [`all`](crate::scenarios::all). The explorer, simulator, reports, `paros-sim` and the book
+//! need nothing else.
 
 use crate::check::{self, Violation};
 use crate::{Action, World};
