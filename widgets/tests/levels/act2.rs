@@ -567,3 +567,31 @@ fn random_act2_play_never_panics_keeps_safety_and_undoes_to_the_start() {
         }
     }
 }
+
+#[test]
+fn persist_before_send_asks_the_order_of_a_promise_too() {
+    let mut game = mount("act2/persist-before-send");
+    play(
+        &mut game,
+        &[
+            "tick N3",
+            "tick N3",
+            "send N3",
+            "persist N3",
+            "send N3",
+            "deliver N3->N2 Prepare",
+        ],
+    );
+    let prompt = game.prompt().expect("the order question").clone();
+    assert!(
+        prompt.question.contains("Promise(1.N3)"),
+        "{}",
+        prompt.question
+    );
+    let text = refused(&mut game, "send");
+    assert!(
+        text.contains("counts it toward its Phase-1 quorum at 1.N3"),
+        "{text}"
+    );
+    play(&mut game, &["answer persist", "persist N2", "send N2"]);
+}

@@ -195,45 +195,60 @@ fn order_question(world: &LogWorld) -> Option<Prompt> {
         .collect();
     let sent = world.message_name(&message.message);
     let to = world.name(message.to);
-    let (vote_text, slot, ballot) = match &message.message {
-        LogMessage::Accepted { ballot, slot } => (
-            format!("its vote for slot {slot}"),
-            *slot,
-            ballot_name(world, *ballot),
-        ),
-        LogMessage::Promise { ballot, .. } => (
-            "its promise".to_string(),
-            Slot(1),
-            ballot_name(world, *ballot),
-        ),
+    let written = writes.join(", ");
+    let send_first = match &message.message {
+        LogMessage::Accepted { ballot, slot } => {
+            let ballot = ballot_name(world, *ballot);
+            let mut pair = paros_core::NodeSet::EMPTY;
+            pair.insert(message.to);
+            pair.insert(message.from);
+            let pair: Vec<String> = pair.iter().map(|node| world.name(node)).collect();
+            let pair = format!("{{{}}}", pair.join(", "));
+            match send_first_played_on(world) {
+                Some(violation) => format!(
+                    "Say N2 sends {sent} to {to} first. Played on in a copy of this world that \
+                     allows it (the simulator's send-before-persist control): N2 sends, then \
+                     crashes before {written} reaches its disk; {to} counts the Accepted, so \
+                     {pair} is a Phase-2 quorum at {ballot} and slot {slot} is chosen; N2 \
+                     restarts with no trace of its vote for slot {slot}; N3 stands for election, \
+                     its Phase 1 over {{N2, N3}} hears no vote for slot {slot}, and it gives slot \
+                     {slot} to C2's command. The agreement checker reports: {violation}. Slot \
+                     {slot} decided twice: a decision un-made."
+                ),
+                None => format!(
+                    "Say N2 sends {sent} to {to} first. {to} counts it: with {to}'s own vote, \
+                     {pair} is a Phase-2 quorum at {ballot}, so slot {slot} is chosen. If N2 \
+                     crashes before {written} reaches its disk, it may restart with no trace of \
+                     its vote for slot {slot} (here only an earlier persist would save it, and N2 \
+                     cannot count on one). A new leader's Phase 1 over N2 and N3 would hear no \
+                     vote for slot {slot} and give it to another command: slot {slot} decided \
+                     twice, a decision un-made."
+                ),
+            }
+        }
+        LogMessage::Promise { ballot, .. } => {
+            let ballot = ballot_name(world, *ballot);
+            format!(
+                "Say N2 sends {sent} to {to} first. {to} counts it toward its Phase-1 quorum at \
+                 {ballot}, trusting that N2 will refuse every lower ballot from now on. If N2 \
+                 crashes before {written} reaches its disk, it restarts with its older promise and \
+                 may vote for a lower ballot's Accept, a vote {to}'s Phase 1 never heard of: a \
+                 value can then be chosen at that lower ballot beside the one {to} proposes at \
+                 {ballot}, two decisions for one slot."
+            )
+        }
         _ => return None,
     };
-    let send_first = match send_first_played_on(world) {
-        Some(violation) => format!(
-            "Say N2 sends {sent} to {to} first. Played on in a copy of this world that allows it \
-             (the simulator's send-before-persist control): N2 sends, then crashes before {} \
-             reaches its disk; {to} counts the Accepted, so {{N1, N2}} is a Phase-2 quorum at \
-             {ballot} and slot {slot} is chosen; N2 restarts with no trace of {vote_text}; N3 \
-             stands for election, its Phase 1 over {{N2, N3}} hears no vote for slot {slot}, \
-             and it gives slot {slot} to C2's command. The agreement checker reports: \
-             {violation}. Slot {slot} decided twice: a decision un-made.",
-            writes.join(", ")
-        ),
-        None => format!(
-            "Say N2 sends {sent} to {to} first. {to} counts it: with {to}'s own vote, {{N1, N2}} \
-             is a Phase-2 quorum at {ballot}, so slot {slot} is chosen. If N2 crashes before {} \
-             reaches its disk, it may restart with no trace of {vote_text} (here only an \
-             earlier persist would save it, and N2 cannot count on one). A new leader's Phase 1 \
-             over {{N2, N3}} would hear no vote for slot {slot} and give it to another command: \
-             slot {slot} decided twice, a decision un-made.",
-            writes.join(", ")
-        ),
+    let ballot = match &message.message {
+        LogMessage::Accepted { ballot, .. } | LogMessage::Promise { ballot, .. } => {
+            ballot_name(world, *ballot)
+        }
+        _ => return None,
     };
     let persist = format!(
-        "Persist first: the core's Ready releases {sent} only with the proof that {} is durable \
-         (Ready::into_messages takes a Persisted). Whatever N2 tells {to} at {ballot}, it will \
-         still know after any crash.",
-        writes.join(", ")
+        "Persist first: the core's Ready releases {sent} only with the proof that {written} is \
+         durable (Ready::into_messages takes a Persisted). Whatever N2 tells {to} at {ballot}, it \
+         will still know after any crash."
     );
     Some(Prompt::question(
         format!(
