@@ -215,7 +215,7 @@ const names = (list) => list.map((item) => item.from || item).join(' ');
 
 function nodeLines(node) {
   if (node.role === 'proposer') {
-    const phase = `${node.phase || 'idle'}${node.ballot ? ` ${node.ballot}` : ''}`;
+    const phase = `${node.phase === 'learned' ? 'ballot' : node.phase || 'idle'}${node.ballot ? ` ${node.ballot}` : ''}`;
     let heard = '';
     if (node.phase === 'preparing') heard = `promises: ${names(node.promises || []) || 'none'}`;
     if (node.phase === 'accepting') heard = `votes: ${names(node.accepted_by || []) || 'none'}`;
