@@ -123,7 +123,13 @@ impl Board for LogWorld {
     type Step = ();
     type Summary = LogSummary;
 
-    const AUTOMATION: &'static [Automation] = &Automation::ALL;
+    /// Acceptor replies are never asked here: Act II's nodes answer Prepare and Accept by
+    /// themselves, so the toggle earned in Act I would switch nothing.
+    const AUTOMATION: &'static [Automation] = &[
+        Automation::P2c,
+        Automation::ApplyWalk,
+        Automation::Heartbeats,
+    ];
 
     fn build(config: LogWorldConfig) -> Result<LogWorld, PlayError> {
         LogWorld::new(config).map_err(PlayError::LogRefused)
