@@ -592,3 +592,62 @@ fn persist_before_send_asks_the_order_of_a_promise_too() {
     );
     play(&mut game, &["answer persist", "persist N2", "send N2"]);
 }
+
+#[test]
+fn every_act2_action_in_api_md_parses() {
+    let game = mount("act2/persist-before-send");
+    for json in [
+        r#"{"kind": "deliver", "message": 7}"#,
+        r#"{"kind": "drop", "message": 7}"#,
+        r#"{"kind": "duplicate", "message": 7}"#,
+        r#"{"kind": "tick", "node": "N2"}"#,
+        r#"{"kind": "crash", "node": "N2"}"#,
+        r#"{"kind": "torn-crash", "node": "N2"}"#,
+        r#"{"kind": "restart", "node": "N2"}"#,
+        r#"{"kind": "persist", "node": "N2"}"#,
+        r#"{"kind": "send", "node": "N2"}"#,
+        r#"{"kind": "partition", "node": "N3"}"#,
+        r#"{"kind": "heal"}"#,
+        r#"{"kind": "request", "client": "C1", "node": "N3"}"#,
+        r#"{"kind": "beat", "node": "N1"}"#,
+        r#"{"kind": "next-stage"}"#,
+    ] {
+        assert!(parse_action(game.world(), json).is_ok(), "{json}");
+    }
+    for json in [
+        r#"{"kind": "start", "node": "P1"}"#,
+        r#"{"kind": "tick", "node": "C1"}"#,
+        r#"{"kind": "request", "client": "C9", "node": "N1"}"#,
+    ] {
+        assert!(
+            matches!(
+                parse_action(game.world(), json),
+                Err(PlayError::BadInput(_))
+            ),
+            "{json}"
+        );
+    }
+}
+
+#[test]
+fn a_mounted_act2_game_restarts_and_switches_toggles() {
+    let mut game = Mounted::new("act2/the-permanent-gap", &Automation::ALL).unwrap();
+    let start = game.view().fingerprint;
+    game.play("drop N1->N2 Accept(1.N1, slot 1").unwrap();
+    assert_ne!(game.view().fingerprint, start);
+    game.restart();
+    assert_eq!(game.view().fingerprint, start);
+    assert_eq!(
+        game.set_automation(Automation::P2c, true),
+        Err(PlayError::Pinned(Automation::P2c)),
+        "the level teaches recovery"
+    );
+    game.set_automation(Automation::Heartbeats, false).unwrap();
+    let heartbeats = game
+        .view()
+        .automation
+        .into_iter()
+        .find(|toggle| toggle.name == "heartbeats")
+        .unwrap();
+    assert!(heartbeats.unlocked && !heartbeats.on && heartbeats.pinned.is_none());
+}

@@ -31,10 +31,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         "A log applies in slot order. If slot 1 is never decided, slot 2 and everything after it \
          waits behind it forever.",
     ],
-    pins: &[
-        pin(Automation::P2c, false),
-        pin(Automation::Heartbeats, false),
-    ],
+    pins: &[pin(Automation::P2c, false)],
     retry_by_hand: false,
     stages: &[Stage {
         title: "Two commands, one of them lost",
