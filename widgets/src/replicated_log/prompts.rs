@@ -303,6 +303,9 @@ fn recover_slots(world: &LogWorld, after: &LogWorld, message: u32) -> Option<Pro
         .iter()
         .map(|(slot, proposal)| (*slot, proposal.entry.clone()))
         .collect();
+    if plan.is_empty() {
+        return None; // nothing to recover: no slot to answer for
+    }
     let ballot = ballot_name(world, leader.ballot()?);
     let context = Recovery {
         world,

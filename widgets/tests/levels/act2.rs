@@ -651,3 +651,27 @@ fn a_mounted_act2_game_restarts_and_switches_toggles() {
         .unwrap();
     assert!(heartbeats.unlocked && !heartbeats.on && heartbeats.pinned.is_none());
 }
+
+#[test]
+fn a_leader_with_nothing_to_recover_is_not_asked() {
+    // With P2c not yet earned, N3 leads over {N1, N3} before any command was proposed: no
+    // Promise reports a vote, so there is no slot to answer for.
+    let level = levels::find_act2("act2/steady-state").unwrap();
+    let mut game = Game::with_level(level, &[]).unwrap();
+    assert!(!game.automation_on(Automation::P2c));
+    play(
+        &mut game,
+        &[
+            "tick N3",
+            "tick N3",
+            "deliver N3->N1 Prepare",
+            "deliver N1->N3 Promise",
+        ],
+    );
+    assert!(game.prompt().is_none());
+    let n3 = &View::of(&game).nodes[2];
+    assert_eq!(
+        (n3.role, n3.ballot.clone()),
+        ("leader", Some(Some("1.N3".into())))
+    );
+}
