@@ -246,7 +246,7 @@ export class LevelWidget {
 
 /** Whether a key press asks for undo: `u` outside text fields, or Ctrl/Cmd+Z. */
 export function isUndoKey(event) {
-  if (event.target.closest?.('input[type=text], textarea, [contenteditable]')) return false;
+  if (event.target.closest?.('input:not([type=checkbox]), textarea, select, [contenteditable]')) return false;
   const plain = !event.ctrlKey && !event.metaKey && !event.altKey;
   return (plain && event.key === 'u') || ((event.ctrlKey || event.metaKey) && !event.shiftKey && event.key === 'z');
 }

@@ -11,7 +11,7 @@ import * as progress from './progress.js';
 const ACT_TITLES = {
   1: 'One value',
   2: 'The replicated log',
-  3: 'Truncation and reads',
+  3: 'Reads and truncation',
   4: 'Beyond Multi-Paxos',
 };
 
@@ -87,7 +87,7 @@ function renderMap(root, book) {
       return `<li class="pp-map-level${done ? ' pp-map-passed' : ''}" data-level="${escape(level.id)}">
         <a href="#${escape(level.id)}">${done ? '<span class="pp-map-mark" aria-hidden="true">✓</span>' : ''}${escape(level.title)}</a>${done ? '<span class="pp-map-status">passed</span>' : ''}
         <span class="pp-map-teaches">${inline(level.teaches || '')}</span>
-        <span class="pp-map-hand"><strong>By hand:</strong> ${inline(level.by_hand || '')}</span>${unlocks}
+        <span class="pp-map-hand"><strong>By hand:</strong> ${inline(level.by_hand || '')}</span>${unlocks}${level.chapter ? `<span class="pp-map-hand">Field guide: ${escape(level.chapter)}</span>` : ''}
       </li>`;
     });
     const title = ACT_TITLES[Number(act)] ? ` — ${ACT_TITLES[Number(act)]}` : '';
