@@ -126,10 +126,7 @@ struct PersistBeforeSend;
 impl Rules<LogWorld> for PersistBeforeSend {
     fn goal(&self, run: &Run<LogWorld>, memory: &Memory) -> Goal {
         let world = run.world();
-        let written = world
-            .history()
-            .first()
-            .is_some_and(|call| call.ret.is_some());
+        let written = c1_heard_back(world);
         let seams = SEAMS.iter().all(|(key, _)| memory.records.contains(*key));
         if written && seams && world.servers()[N2].node.is_some() {
             Goal::Reached
@@ -161,14 +158,19 @@ impl Rules<LogWorld> for PersistBeforeSend {
             .collect();
         items.push(ChecklistItem {
             label: "C1 hears that x=1 is written".into(),
-            done: run
-                .world()
-                .history()
-                .first()
-                .is_some_and(|call| call.ret.is_some()),
+            done: c1_heard_back(run.world()),
         });
         items
     }
+}
+
+/// Whether C1's write of x=1 has returned (C2's y=2 may be in the history too).
+fn c1_heard_back(world: &LogWorld) -> bool {
+    let c1 = world.config().client_id(0);
+    world
+        .history()
+        .iter()
+        .any(|call| call.client == c1 && call.ret.is_some())
 }
 
 /// After a delivery leaves N2 holding a Ready whose messages carry a vote or a promise: which
