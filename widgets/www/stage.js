@@ -119,8 +119,10 @@ function logLayout(view) {
     const from = places.get(client);
     for (const node of nodes) {
       const to = places.get(node.name);
-      const start = anchor({ ...from, x: from.x }, to.index, nodes.length, 'bottom');
-      addWire(wires, client, node.name, { x: from.x + (start.x - from.x) * 0.5, y: start.y }, { x: to.x, y: to.y });
+      // A client is half a node wide, so its wires leave at half a node's spread.
+      const spread = anchor(from, to.index, nodes.length, 'bottom');
+      const start = { x: from.x + (spread.x - from.x) / 2, y: spread.y };
+      addWire(wires, client, node.name, start, { x: to.x, y: to.y });
     }
   }
   return { places, wires, slotsTop: nodesTop + LOG_NODE_HEIGHT + 6, slotNodes: nodes, clients };
