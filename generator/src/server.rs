@@ -167,14 +167,14 @@ pub fn classify(
 }
 
 /// The state the rebuild thread keeps between edits.
-struct Session {
+struct LiveBook {
     config: ServeConfig,
     inputs: Option<Inputs>,
     asset_copies: Vec<Copy>,
     book: Option<Book>,
 }
 
-impl Session {
+impl LiveBook {
     fn full(&mut self, work: &Work) -> anyhow::Result<()> {
         let repository = matches!(self.config.plan.sources, Sources::Repository(_));
         if self.inputs.is_none() || (repository && (work.symbols || work.wasm)) {
@@ -200,7 +200,7 @@ impl Session {
     }
 
     /// Re-renders edited chapters and writes their pages. The search index is left for
-    /// [`Session::write_search_index`], after open pages have been told to reload: they do not
+    /// [`LiveBook::write_search_index`], after open pages have been told to reload: they do not
     /// need it, and over hundreds of chapters it takes longer than the page.
     fn chapters(&mut self, chapters: &BTreeSet<String>) -> anyhow::Result<bool> {
         let (Some(book), Some(inputs)) = (self.book.as_mut(), self.inputs.as_ref()) else {
@@ -268,14 +268,14 @@ pub fn serve(config: ServeConfig, open: bool) -> anyhow::Result<()> {
         events: status_sender,
     };
 
-    let mut session = Session {
+    let mut live = LiveBook {
         config: config.clone(),
         inputs: None,
         asset_copies: Vec::new(),
         book: None,
     };
     let started = Instant::now();
-    match session.full(&Work {
+    match live.full(&Work {
         full: true,
         ..Work::default()
     }) {
@@ -321,7 +321,7 @@ pub fn serve(config: ServeConfig, open: bool) -> anyhow::Result<()> {
     }
 
     let rebuild_shared = shared.clone();
-    std::thread::spawn(move || rebuild_loop(session, changed, rebuild_shared));
+    std::thread::spawn(move || rebuild_loop(live, changed, rebuild_shared));
 
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -345,8 +345,8 @@ pub fn serve(config: ServeConfig, open: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn rebuild_loop(mut session: Session, changed: mpsc::Receiver<PathBuf>, shared: Shared) {
-    let root = session.config.plan.paths.root.clone();
+fn rebuild_loop(mut live: LiveBook, changed: mpsc::Receiver<PathBuf>, shared: Shared) {
+    let root = live.config.plan.paths.root.clone();
     while let Ok(first) = changed.recv() {
         let mut paths = BTreeSet::from([first]);
         // Editors save in several steps; wait until the burst is over.
@@ -354,8 +354,7 @@ fn rebuild_loop(mut session: Session, changed: mpsc::Receiver<PathBuf>, shared: 
             paths.insert(path);
         }
         let work = classify(&root, &paths, |source| {
-            session
-                .book
+            live.book
                 .as_ref()
                 .is_some_and(|book| book.has_chapter(source))
         });
@@ -368,7 +367,7 @@ fn rebuild_loop(mut session: Session, changed: mpsc::Receiver<PathBuf>, shared: 
             );
         }
         let started = Instant::now();
-        match session.apply(&work) {
+        match live.apply(&work) {
             Ok(search_index_pending) => {
                 let what = if work.full {
                     "the book".to_string()
@@ -380,7 +379,7 @@ fn rebuild_loop(mut session: Session, changed: mpsc::Receiver<PathBuf>, shared: 
                     started.elapsed().as_millis()
                 );
                 set_status(&shared, Status::Ok);
-                if search_index_pending && let Err(error) = session.write_search_index() {
+                if search_index_pending && let Err(error) = live.write_search_index() {
                     eprintln!("error: {error:#}");
                 }
             }
