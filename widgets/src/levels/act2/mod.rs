@@ -29,7 +29,7 @@ pub const READS_ARE_NOT_FREE: &str = "Why reads are not free";
 
 /// Three nodes, one client per program, an election timeout of 2 ticks, and `budget`.
 pub fn cluster(programs: &[&[(&str, &str)]], budget: LogBudget) -> LogWorldConfig {
-    let clients = programs
+    let clients: Vec<Vec<ClientOp>> = programs
         .iter()
         .map(|program| {
             program
@@ -44,16 +44,14 @@ pub fn cluster(programs: &[&[(&str, &str)]], budget: LogBudget) -> LogWorldConfi
                 .collect()
         })
         .collect();
-    LogWorldConfig {
-        node_count: 3,
-        clients,
-        election_timeout_ticks: 2,
-        heartbeat_interval_ticks: 1,
-        budget,
-        stepwise_ready: false,
-        negative_control: None,
-        client_target: None,
-    }
+    // Built from the World's own three-node preset, so a setting added to the World later
+    // keeps its default here.
+    let mut config = LogWorldConfig::three_nodes(Vec::new());
+    config.clients = clients;
+    config.election_timeout_ticks = 2;
+    config.heartbeat_interval_ticks = 1;
+    config.budget = budget;
+    config
 }
 
 /// A pin forcing `automation` on or off.
