@@ -238,14 +238,19 @@ impl Book {
             sidebar_by_root: BTreeMap::new(),
         };
         let results = book.render_all(&chapters, inputs);
+        let mut failed = BTreeSet::new();
         for (chapter, result) in chapters.iter_mut().zip(results) {
             match result {
                 Ok(rendered) => chapter.rendered = rendered,
-                Err(mut found) => errors.append(&mut found),
+                Err(mut found) => {
+                    errors.append(&mut found);
+                    failed.insert(chapter.source.clone());
+                }
             }
         }
         book.chapters = chapters;
-        errors.extend(book.check_links());
+        // A chapter that failed has no anchors yet: links into it are not broken, only unchecked.
+        errors.extend(book.check_links(&failed));
         if !errors.is_empty() {
             return Err(Diagnostics(errors));
         }
@@ -321,15 +326,22 @@ impl Book {
         markdown::render(&text, source, &label, context)
     }
 
-    fn check_links(&self) -> Vec<Diagnostic> {
+    /// Checks every chapter's links to anchors, except links into the `unchecked` chapters.
+    fn check_links(&self, unchecked: &BTreeSet<String>) -> Vec<Diagnostic> {
         let mut errors = Vec::new();
         for chapter in &self.chapters {
-            errors.extend(self.check_chapter_links(chapter));
+            errors.extend(
+                self.check_chapter_links(chapter)
+                    .into_iter()
+                    .filter(|(target, _)| !unchecked.contains(target))
+                    .map(|(_, error)| error),
+            );
         }
         errors
     }
 
-    fn check_chapter_links(&self, chapter: &Chapter) -> Vec<Diagnostic> {
+    /// The chapter's broken links to anchors, each with the chapter it points into.
+    fn check_chapter_links(&self, chapter: &Chapter) -> Vec<(String, Diagnostic)> {
         let label = self.paths.label(&self.paths.chapters.join(&chapter.source));
         chapter
             .rendered
@@ -337,14 +349,13 @@ impl Book {
             .iter()
             .filter(|check| !self.anchor_exists(check))
             .map(|check| {
-                Diagnostic::new(
-                    &label,
-                    check.line,
-                    check.column,
-                    format!(
-                        "broken link: no heading `#{}` in `{}`",
-                        check.anchor, check.target
-                    ),
+                let message = format!(
+                    "broken link: no heading `#{}` in `{}`",
+                    check.anchor, check.target
+                );
+                (
+                    check.target.clone(),
+                    Diagnostic::new(&label, check.line, check.column, message),
                 )
             })
             .collect()
@@ -379,8 +390,11 @@ impl Book {
         // Other chapters may link to anchors this edit removed.
         let errors = if previous.anchors == self.chapters[index].rendered.anchors {
             self.check_chapter_links(&self.chapters[index])
+                .into_iter()
+                .map(|(_, error)| error)
+                .collect()
         } else {
-            self.check_links()
+            self.check_links(&BTreeSet::new())
         };
         if !errors.is_empty() {
             self.chapters[index].rendered = previous;

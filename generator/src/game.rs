@@ -35,7 +35,15 @@ pub fn reports(root: &Path) -> Box<dyn ReportSource> {
         folder: root.join("target/book-reports"),
         input_hash: paros_sim::scenarios::input_hash,
         run: run_scenario,
+        names: scenario_names,
     })
+}
+
+fn scenario_names() -> Vec<String> {
+    paros_sim::scenarios::all()
+        .into_iter()
+        .map(|scenario| scenario.name.to_string())
+        .collect()
 }
 
 /// Runs a scenario in its book mode and reads the report in the book's terms.
@@ -54,6 +62,8 @@ pub struct CachedReports {
     pub input_hash: fn(&str) -> Option<String>,
     /// Runs the scenario.
     pub run: fn(&str) -> anyhow::Result<Report>,
+    /// Every scenario's name.
+    pub names: fn() -> Vec<String>,
 }
 
 impl ReportSource for CachedReports {
@@ -74,6 +84,10 @@ impl ReportSource for CachedReports {
         let json = serde_json::to_string_pretty(&report).context("encoding a report")?;
         std::fs::write(&path, json).with_context(|| format!("writing {}", path.display()))?;
         Ok(Some(report))
+    }
+
+    fn names(&self) -> Vec<String> {
+        (self.names)()
     }
 }
 
@@ -109,6 +123,7 @@ mod tests {
             folder: folder.clone(),
             input_hash: hash,
             run: fails,
+            names: Vec::new,
         };
         assert_eq!(source.report("known").unwrap(), Some(report));
         assert_eq!(source.report("unknown").unwrap(), None);

@@ -55,6 +55,18 @@ impl ReportCache {
             .clone()
     }
 
+    /// Up to three scenario names closest to `wanted`.
+    pub fn nearest(&self, wanted: &str) -> Vec<String> {
+        let mut scored: Vec<(usize, String)> = self
+            .source
+            .names()
+            .into_iter()
+            .map(|name| (crate::symbols::edit_distance(wanted, &name), name))
+            .collect();
+        scored.sort();
+        scored.into_iter().take(3).map(|(_, name)| name).collect()
+    }
+
     /// Forgets every report, here and in the source's cache.
     pub fn clear(&self) {
         self.fetched
@@ -566,7 +578,17 @@ fn render_embed(embed: &Embed, root: &str, context: &RenderContext<'_>) -> Resul
             .reports
             .get(scenario)
             .map_err(|error| format!("the simulator failed on scenario `{scenario}`: {error}"))?
-            .ok_or_else(|| format!("unknown report: no scenario named `{scenario}`"))?;
+            .ok_or_else(|| {
+                let nearest = context.reports.nearest(scenario);
+                if nearest.is_empty() {
+                    format!("unknown report: no scenario named `{scenario}`")
+                } else {
+                    format!(
+                        "unknown report: no scenario named `{scenario}`; nearest: {}",
+                        nearest.join(", ")
+                    )
+                }
+            })?;
         embeds::validate(&report)?;
         Ok(report)
     };

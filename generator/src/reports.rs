@@ -62,6 +62,11 @@ pub trait ReportSource: Send + Sync {
 
     /// Forgets cached reports (after the simulator's sources change).
     fn invalidate(&self) {}
+
+    /// Every scenario name this source knows, for suggestions.
+    fn names(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// Reports read from a folder of `<scenario>.json` files (fixtures and benchmarks).
@@ -87,6 +92,21 @@ impl ReportSource for FolderReports {
         let report =
             serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
         Ok(Some(report))
+    }
+
+    fn names(&self) -> Vec<String> {
+        let Ok(entries) = std::fs::read_dir(&self.folder) else {
+            return Vec::new();
+        };
+        let mut names: Vec<String> = entries
+            .filter_map(Result::ok)
+            .filter_map(|entry| {
+                let name = entry.file_name().to_string_lossy().to_string();
+                name.strip_suffix(".json").map(str::to_string)
+            })
+            .collect();
+        names.sort();
+        names
     }
 }
 

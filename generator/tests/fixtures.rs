@@ -288,6 +288,15 @@ fn bad_inputs_fail_naming_file_line_and_column() {
             stderr.contains(&expected),
             "{case}: expected `{expected}` in:\n{stderr}"
         );
+        let located = stderr.lines().filter(|line| {
+            let line = line.trim_start_matches("error: ");
+            line.starts_with("chapters/") || line.starts_with("theme/")
+        });
+        assert_eq!(
+            located.count(),
+            1,
+            "{case}: one problem, one message (no cascade):\n{stderr}"
+        );
     }
 }
 
