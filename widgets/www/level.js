@@ -4,11 +4,32 @@
 
 import { renderStage, describeMessage, GLYPHS, SINGLE_DECREE_KINDS } from './stage.js';
 import { escape, inline, markdown } from './text.js';
-import { adaptView } from './view.js';
 import * as progress from './progress.js';
 
 const ACTION_LABELS = { deliver: 'Deliver', drop: 'Drop', duplicate: 'Duplicate' };
 const KEY_ACTIONS = { Enter: 'deliver', ' ': 'deliver', x: 'drop', Delete: 'drop', d: 'duplicate' };
+
+const LISTS = ['nodes', 'messages', 'controls', 'checklist', 'hints', 'mistakes', 'automation', 'log'];
+
+/** The engine's view (widgets/API.md) with every list present, so renderers need no guards. */
+function adaptView(raw) {
+  const view = { ...raw };
+  for (const field of LISTS) {
+    if (!Array.isArray(view[field])) view[field] = [];
+  }
+  view.level ||= {};
+  view.goal ||= { status: 'open', text: '' };
+  if (view.prompt) view.prompt = { facts: [], choices: [], ...view.prompt };
+  view.stage ||= { index: 0, count: 1 };
+  view.moves ??= view.log.length;
+  for (const message of view.messages) {
+    if (!Array.isArray(message.actions)) message.actions = [];
+  }
+  for (const node of view.nodes) {
+    if (!Array.isArray(node.slots)) node.slots = [];
+  }
+  return view;
+}
 
 /** A level mounted into `root`. */
 export class LevelWidget {
@@ -130,9 +151,8 @@ export class LevelWidget {
     this.parts.goal.insertAdjacentHTML('beforeend', `<span class="pp-passed">Level passed.${escape(unlockedText)}${nextLink}</span>`);
   }
 
-  /** Runs one engine call that returns a view, then redraws. An engine error changes nothing
-   *  in the game: the last view is drawn again (undoing, say, a checkbox's own flip) and the
-   *  error is shown in its place. Returns whether the call succeeded. */
+  /** Runs one engine call and redraws. An error changes nothing in the game: the last view is
+   *  redrawn (undoing a checkbox's own flip) with the error beside it. True on success. */
   step(call, focusAfter) {
     let failure = null;
     try {
@@ -251,12 +271,9 @@ export function isUndoKey(event) {
   return (plain && event.key === 'u') || ((event.ctrlKey || event.metaKey) && !event.shiftKey && event.key === 'z');
 }
 
-const ROMAN = ['0', 'I', 'II', 'III', 'IV', 'V'];
-
-/** "Act I" from 1, "1", "act1" or "Act I". */
+/** "Act I" from the catalog's act number. */
 export function actName(act) {
-  const number = Number(String(act).replace(/\D/g, ''));
-  return number && ROMAN[number] ? `Act ${ROMAN[number]}` : String(act);
+  return `Act ${['0', 'I', 'II', 'III', 'IV', 'V'][act] ?? act}`;
 }
 
 /** A readable name for an automation toggle's id (`acceptor_replies` → `acceptor replies`). */
@@ -330,8 +347,7 @@ function checklist(items) {
   return `<ul class="pp-checklist" aria-label="Checklist">${rows.join('')}</ul>`;
 }
 
-/** The replicated log's state beyond the picture: each node's disk, store and waiting reads,
- *  and each client's program and history. Empty for Act I. */
+/** Act II beyond the picture: each node's disk, store and reads; each client's history. */
 function worldDetails(view) {
   const rows = [];
   for (const node of view.nodes) {

@@ -113,8 +113,8 @@ function onResetClick(event) {
   return true;
 }
 
-/** The play page: routes `#<level-id>` to a level and anything else to the map. The page's
- *  own heading and introduction stay; the server-rendered map is replaced by the live one. */
+/** The play page: `#<level-id>` opens a level, anything else the map, which replaces the
+ *  server-rendered one. */
 function startPlayPage(page, book) {
   const root = document.createElement('div');
   root.className = 'pp-play';

@@ -1,7 +1,5 @@
-// Progress kept in the browser: which levels are passed, which automation is unlocked, and
-// which unlocked toggles the player switched off. One JSON record under one localStorage key,
-// so a reset is one removal. Storage may be unavailable (private mode, file://): then progress
-// lives for the page only and nothing throws.
+// Progress in localStorage, one JSON record: passed levels, unlocked automation, toggles the
+// player switched off. Without storage (private mode) it lasts for the page; nothing throws.
 
 const KEY = 'paros-play.progress.v1';
 let memory = null;

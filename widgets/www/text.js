@@ -34,8 +34,6 @@ export function markdown(source) {
       if (lines.every((item) => /^[-*] /.test(item))) {
         return `<ul>${lines.map((item) => `<li>${inline(item.slice(2))}</li>`).join('')}</ul>`;
       }
-      const heading = /^#{1,6} (.*)$/.exec(lines[0]);
-      if (heading && lines.length === 1) return `<p><strong>${inline(heading[1])}</strong></p>`;
       return `<p>${inline(lines.join(' '))}</p>`;
     })
     .join('');
