@@ -114,6 +114,9 @@ pub struct LogWorldConfig {
     pub stepwise_ready: bool,
     /// The fault outside the model this world may use, if it is a negative control.
     pub negative_control: Option<LogNegativeControl>,
+    /// The one node clients send to, when they know it leads; `None` lets them ask any node.
+    /// A smaller world for the explorer, not a different protocol.
+    pub client_target: Option<NodeId>,
 }
 
 impl LogWorldConfig {
@@ -127,6 +130,7 @@ impl LogWorldConfig {
             budget: LogBudget::default(),
             stepwise_ready: false,
             negative_control: None,
+            client_target: None,
         }
     }
 
@@ -752,10 +756,17 @@ impl LogWorld {
             };
             if may_send {
                 for node_index in 0..self.servers.len() {
-                    actions.push(LogAction::Request {
-                        client: client_id,
-                        node: self.config.node_id(node_index),
-                    });
+                    let node = self.config.node_id(node_index);
+                    if self
+                        .config
+                        .client_target
+                        .is_none_or(|target| target == node)
+                    {
+                        actions.push(LogAction::Request {
+                            client: client_id,
+                            node,
+                        });
+                    }
                 }
             }
         }
@@ -1080,6 +1091,7 @@ impl LogWorld {
                 key: key.clone(),
             },
         };
+        self.clients[client_index].redirected = false;
         self.put_in_flight(LogEnvelope {
             from: client,
             to: node,
