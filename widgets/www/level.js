@@ -116,7 +116,7 @@ export class LevelWidget {
     this.parts.goal.innerHTML = goalLine(view.goal);
     this.parts.goal.dataset.status = view.goal.status;
     this.parts.controls.innerHTML = view.controls
-      .map((control, index) => `<button type="button" data-control="${index}">${escape(control.label)}</button>`)
+      .map((control, index) => `<button type="button" data-control="${index}"${control.action?.kind === 'next-stage' ? ' class="pp-primary"' : ''}>${escape(control.label)}</button>`)
       .join('');
     this.parts['wire-list'].innerHTML = view.messages.map(wireRow).join('') || '<li class="pp-empty">No message is in flight.</li>';
     this.parts.prompt.innerHTML = promptPanel(view.prompt);
