@@ -698,6 +698,48 @@ impl LogWorld {
         self.config.clients[index].get(op_index).cloned()
     }
 
+    /// Parses an action as [`LogWorld::describe`] or [`LogAction`]'s `Display` print it; nodes
+    /// and clients may be named (`tick N2`, `request C1 N1`) or numbered (`tick n2`). Words after
+    /// the action's own are ignored, so a described action parses back.
+    pub fn parse_action(&self, text: &str) -> Result<LogAction, String> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let node = |word: Option<&&str>| -> Result<NodeId, String> {
+            let word = word.ok_or_else(|| format!("{text:?} names no node"))?;
+            let count = usize::from(self.config.node_count) + self.clients.len();
+            (1..=count)
+                .map(id)
+                .find(|node| self.name(*node) == *word || node.to_string() == *word)
+                .ok_or_else(|| format!("no node or client {word:?}"))
+        };
+        let message = || -> Result<MessageId, String> {
+            let word = words
+                .get(1)
+                .ok_or_else(|| format!("{text:?} names no message"))?;
+            word.strip_prefix('m')
+                .and_then(|number| number.parse().ok())
+                .map(MessageId)
+                .ok_or_else(|| format!("expected a message id like m3, got {word:?}"))
+        };
+        match words.first().copied() {
+            Some("deliver") => message().map(LogAction::Deliver),
+            Some("drop") => message().map(LogAction::Drop),
+            Some("duplicate") => message().map(LogAction::Duplicate),
+            Some("tick") => node(words.get(1)).map(LogAction::Tick),
+            Some("crash") => node(words.get(1)).map(LogAction::Crash),
+            Some("torn-crash") => node(words.get(1)).map(LogAction::TornCrash),
+            Some("restart") => node(words.get(1)).map(LogAction::Restart),
+            Some("persist") => node(words.get(1)).map(LogAction::Persist),
+            Some("send") => node(words.get(1)).map(LogAction::Send),
+            Some("partition") => node(words.get(1)).map(LogAction::Partition),
+            Some("heal") => Ok(LogAction::Heal),
+            Some("request") => Ok(LogAction::Request {
+                client: node(words.get(1))?,
+                node: node(words.get(2))?,
+            }),
+            _ => Err(format!("unknown action {text:?}")),
+        }
+    }
+
     /// Every action [`LogWorld::apply`] would accept now, in a stable order.
     pub fn enabled(&self) -> Vec<LogAction> {
         let mut actions = Vec::new();

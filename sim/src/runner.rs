@@ -16,6 +16,7 @@ pub fn explore(scenario: &Scenario, limits: Limits) -> Result<Report, Error> {
     let clock = Stopwatch::start();
     let mut report = match &scenario.setup {
         Setup::Act1 { .. } => explore_model(scenario, scenario.act1_start()?, limits)?,
+        Setup::Log { .. } => explore_model(scenario, scenario.log_start()?, limits)?,
     };
     report.duration_ms = clock.elapsed_ms();
     Ok(report)
@@ -34,6 +35,7 @@ pub fn simulate(
     let clock = Stopwatch::start();
     let mut report = match &scenario.setup {
         Setup::Act1 { .. } => simulate_model(scenario, &scenario.act1_start()?, sweep, progress)?,
+        Setup::Log { .. } => simulate_model(scenario, &scenario.log_start()?, sweep, progress)?,
     };
     report.duration_ms = clock.elapsed_ms();
     Ok(report)

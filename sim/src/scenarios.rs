@@ -8,6 +8,7 @@
 //! Budgets (drops, duplicates, retries per proposer) keep every Act I world finite, so the
 //! explorer can finish it; they are the budgets left after the prelude.
 
+use crate::log_world::{LogWorld, LogWorldConfig};
 use crate::report::Mode;
 use crate::{Budget, Error, NegativeControl, World, WorldConfig};
 use paros_core::{NodeId, NodeSet};
@@ -38,7 +39,17 @@ pub enum Setup {
         /// Actions applied to the fresh world, as [`World::describe`] prints them.
         prelude: Vec<&'static str>,
     },
+    /// An Act II world of the replicated log.
+    Log {
+        /// The world's configuration; its budgets include what the prelude spends.
+        config: LogWorldConfig,
+        /// Actions applied to the fresh world, as [`LogWorld::describe`] prints them.
+        prelude: Vec<&'static str>,
+    },
 }
+
+#[path = "scenarios_act2.rs"]
+mod act2;
 
 /// A named world and the claim it checks.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -84,7 +95,7 @@ const X_CHOSEN_THEN_P2: &[&str] = &[
 
 /// Every scenario, in the order `paros-sim list` prints them.
 pub fn all() -> Vec<Scenario> {
-    vec![
+    let act1 = vec![
         Scenario {
             name: "act1-choose-a-value",
             claim: "One proposer gets its value chosen with two of three acceptors; the silent third never matters.",
@@ -198,14 +209,18 @@ pub fn all() -> Vec<Scenario> {
             chapter: Some(CHAPTER_SAFETY),
             negative_control: true,
             setup: {
-                let mut setup = act1_with_p2_idle(budget(0, 0, 0), X_CHOSEN_THEN_P2.to_vec());
-                let Setup::Act1 { config, .. } = &mut setup;
+                let mut config = WorldConfig::act1(&["x", "y"]);
+                config.proposers[1].started = false;
                 config.budget.amnesia = 1;
                 config.negative_control = Some(NegativeControl::Amnesia);
-                setup
+                Setup::Act1 {
+                    config,
+                    prelude: X_CHOSEN_THEN_P2.to_vec(),
+                }
             },
         },
-    ]
+    ];
+    act1.into_iter().chain(act2::all()).collect()
 }
 
 /// The scenario with this name.
@@ -247,6 +262,18 @@ impl Scenario {
     /// The fault and retry budgets left after the prelude, by kind.
     pub fn budgets(&self) -> Result<BTreeMap<String, u64>, Error> {
         match &self.setup {
+            Setup::Log { .. } => {
+                let left = self.log_start()?.budget_left();
+                Ok(BTreeMap::from([
+                    ("drops".to_owned(), u64::from(left.drops)),
+                    ("duplicates".to_owned(), u64::from(left.duplicates)),
+                    ("crashes".to_owned(), u64::from(left.crashes)),
+                    ("torn_writes".to_owned(), u64::from(left.torn_writes)),
+                    ("partitions".to_owned(), u64::from(left.partitions)),
+                    ("ticks".to_owned(), u64::from(left.ticks)),
+                    ("client_resends".to_owned(), u64::from(left.client_resends)),
+                ]))
+            }
             Setup::Act1 { .. } => {
                 let world = self.act1_start()?;
                 let left = world.budget_left();
@@ -269,8 +296,44 @@ impl Scenario {
     /// The Act I world after the prelude. Each prelude action is parsed, checked against its
     /// description, and applied; any mismatch is a [`Error::Replay`].
     pub fn act1_start(&self) -> Result<World, Error> {
-        let Setup::Act1 { config, prelude } = &self.setup;
+        let Setup::Act1 { config, prelude } = &self.setup else {
+            return Err(Error::BadParameters(format!(
+                "{} is not an Act I world",
+                self.name
+            )));
+        };
         let mut world = World::new(config.clone()).map_err(|refused| Error::Replay {
+            index: 0,
+            action: "(the world's configuration)".into(),
+            why: refused.to_string(),
+        })?;
+        for (index, text) in prelude.iter().enumerate() {
+            let fail = |why: String| Error::Replay {
+                index,
+                action: (*text).to_owned(),
+                why,
+            };
+            let action = world.parse_action(text).map_err(fail)?;
+            let described = world.describe(&action);
+            if described != *text {
+                return Err(fail(format!("the world describes it as `{described}`")));
+            }
+            world
+                .apply(&action)
+                .map_err(|refused| fail(refused.to_string()))?;
+        }
+        Ok(world)
+    }
+
+    /// The Act II world after the prelude, checked as [`Scenario::act1_start`] checks Act I's.
+    pub fn log_start(&self) -> Result<LogWorld, Error> {
+        let Setup::Log { config, prelude } = &self.setup else {
+            return Err(Error::BadParameters(format!(
+                "{} is not an Act II world",
+                self.name
+            )));
+        };
+        let mut world = LogWorld::new(config.clone()).map_err(|refused| Error::Replay {
             index: 0,
             action: "(the world's configuration)".into(),
             why: refused.to_string(),
@@ -295,7 +358,7 @@ impl Scenario {
 
     /// The prelude, as described actions.
     pub fn prelude(&self) -> Vec<String> {
-        let Setup::Act1 { prelude, .. } = &self.setup;
+        let (Setup::Act1 { prelude, .. } | Setup::Log { prelude, .. }) = &self.setup;
         prelude.iter().map(|text| (*text).to_owned()).collect()
     }
 }
@@ -324,10 +387,10 @@ fn act1(values: &[&str], silent: NodeSet, budget: Budget, prelude: Vec<&'static 
 
 /// P1 (x) started and P2 (y) idle, so a prelude can run P1 before P2 begins.
 fn act1_with_p2_idle(budget: Budget, prelude: Vec<&'static str>) -> Setup {
-    let mut setup = act1(&["x", "y"], NodeSet::EMPTY, budget, prelude);
-    let Setup::Act1 { config, .. } = &mut setup;
+    let mut config = WorldConfig::act1(&["x", "y"]);
+    config.budget = budget;
     config.proposers[1].started = false;
-    setup
+    Setup::Act1 { config, prelude }
 }
 
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;

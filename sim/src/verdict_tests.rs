@@ -26,7 +26,9 @@ fn simulate_named(name: &str, seeds: std::ops::Range<u64>) -> Report {
 /// `World::replay`, returning the final world.
 fn replay_counterexample(report: &Report) -> World {
     let scenario = scenarios::find(&report.scenario).unwrap();
-    let Setup::Act1 { config, .. } = &scenario.setup;
+    let Setup::Act1 { config, .. } = &scenario.setup else {
+        panic!("{} is not an Act I world", report.scenario)
+    };
     let mut world = World::new(config.clone()).unwrap();
     let mut actions: Vec<Action> = Vec::new();
     for text in &report.counterexample {

@@ -1,0 +1,393 @@
+//! Act II's scenarios: the replicated log of three `ColocatedNode`s, with clients, clocks,
+//! disks and faults. Most worlds are far too large to finish, so the book samples them with
+//! seeded walks and says so; `act2-exhaustive` is the world the explorer does finish.
+
+use super::{BookMode, Scenario, Setup};
+use crate::log_world::{ClientOp, LogBudget, LogNegativeControl, LogWorldConfig};
+use crate::report::Mode;
+use paros_core::NodeId;
+
+/// The chapter on the durable record and persist-before-send.
+pub const CHAPTER_CRASH: &str = "Crash and restart safety";
+/// The chapter on slots, the chosen index and the apply walk.
+pub const CHAPTER_LOG: &str = "From one value to a log";
+/// The chapter on elections, the recovery duty and steady state.
+pub const CHAPTER_LEADER: &str = "The stable leader";
+/// The chapter on linearizable reads.
+pub const CHAPTER_READS: &str = "Why reads are not free";
+
+const BOTH_MODES: &[Mode] = &[Mode::Exhaustive, Mode::Simulation];
+const SIMULATION: &[Mode] = &[Mode::Simulation];
+
+/// A level's world, sampled: this many seeds, each walk at most this many actions.
+const LEVEL_SWEEP: BookMode = BookMode::Simulation {
+    seeds: 2_000,
+    max_steps: 1_000,
+};
+
+/// A prelude: N1 leads over {N1, N2}, C1's write of x=1 is chosen by {N1, N2} and N1 learns it;
+/// then N2 crashes and restarts (from its disk, or blank in the control).
+const X1_CHOSEN_THEN_N2_RESTARTS: &[&str] = &[
+    "tick N1",
+    "deliver m1 N1->N2 Prepare(1.N1, from slot 1)",
+    "deliver m3 N2->N1 Promise(1.N1, [])",
+    "request C1 N1 write x=1",
+    "deliver m4 C1->N1 Write(#1, x=1)",
+    "deliver m5 N1->N2 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+    "deliver m7 N2->N1 Accepted(1.N1, slot 1)",
+    "crash N2",
+    "restart N2",
+];
+
+/// The same in a stepwise world where N2's Accepted leaves before its vote is durable.
+const X1_SENT_BEFORE_PERSIST_THEN_N2_RESTARTS: &[&str] = &[
+    "tick N1",
+    "send N1",
+    "persist N1",
+    "send N1",
+    "deliver m1 N1->N2 Prepare(1.N1, from slot 1)",
+    "persist N2",
+    "send N2",
+    "deliver m3 N2->N1 Promise(1.N1, [])",
+    "request C1 N1 write x=1",
+    "deliver m4 C1->N1 Write(#1, x=1)",
+    "send N1",
+    "persist N1",
+    "send N1",
+    "deliver m5 N1->N2 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+    "send N2",
+    "crash N2",
+    "deliver m7 N2->N1 Accepted(1.N1, slot 1)",
+    "persist N1",
+    "send N1",
+    "restart N2",
+];
+
+fn writes(key: &str, count: usize) -> Vec<ClientOp> {
+    (1..=count)
+        .map(|value| ClientOp::write(key, &value.to_string()))
+        .collect()
+}
+
+fn log(clients: Vec<Vec<ClientOp>>, budget: LogBudget, stepwise_ready: bool) -> LogWorldConfig {
+    let mut config = LogWorldConfig::three_nodes(Vec::new());
+    config.clients = clients;
+    config.budget = budget;
+    config.stepwise_ready = stepwise_ready;
+    config
+}
+
+fn setup(config: LogWorldConfig, prelude: &[&'static str]) -> Setup {
+    Setup::Log {
+        config,
+        prelude: prelude.to_vec(),
+    }
+}
+
+/// A program of `count` operations alternating a write of `key` and a read of it.
+fn writes_and_reads(key: &str, count: usize) -> Vec<ClientOp> {
+    (1..=count)
+        .map(|index| {
+            if index % 2 == 1 {
+                ClientOp::write(key, &index.to_string())
+            } else {
+                ClientOp::read(key)
+            }
+        })
+        .collect()
+}
+
+/// Every Act II scenario, in the order `paros-sim list` prints them.
+pub fn all() -> Vec<Scenario> {
+    let node1 = NodeId::new(1).expect("1 is a node id");
+    let mut exhaustive = log(
+        vec![writes("x", 2)],
+        LogBudget {
+            ticks: 1,
+            crashes: 1,
+            ..LogBudget::default()
+        },
+        false,
+    );
+    exhaustive.election_timeout_ticks = 1;
+    exhaustive.client_target = Some(node1);
+    let mut local_read = log(
+        vec![vec![ClientOp::write("x", "1"), ClientOp::read("x")]],
+        LogBudget {
+            ticks: 1,
+            ..LogBudget::default()
+        },
+        false,
+    );
+    local_read.election_timeout_ticks = 1;
+    local_read.negative_control = Some(LogNegativeControl::LocalRead);
+    let control = |control: LogNegativeControl, stepwise: bool| {
+        let mut config = log(
+            vec![writes("x", 2)],
+            LogBudget {
+                ticks: 2,
+                crashes: 1,
+                ..LogBudget::default()
+            },
+            stepwise,
+        );
+        config.election_timeout_ticks = 1;
+        config.negative_control = Some(control);
+        config
+    };
+    vec![
+        Scenario {
+            name: "act2-exhaustive",
+            claim: "Every schedule of a two-write log with one election and one crash keeps every decision, applies in order, and answers linearizably.",
+            world: "N1-N3 and C1 (writes x=1, x=2, sent to N1); election timeout 1 tick; 1 tick, 1 crash (and its restart), no other faults.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_LOG),
+            negative_control: false,
+            setup: setup(exhaustive, &[]),
+        },
+        Scenario {
+            name: "act2-persist-before-send",
+            claim: "With persist and send as separate steps and crashes at every seam, no decision is ever un-made.",
+            world: "N1-N3 stepwise (persist, then send, as actions); C1 writes x=1, x=2; 30 ticks, 2 crashes, 1 torn write, 1 drop.",
+            modes: SIMULATION,
+            book_mode: LEVEL_SWEEP,
+            levels: &["act2/persist-before-send"],
+            chapter: Some(CHAPTER_CRASH),
+            negative_control: false,
+            setup: setup(
+                log(
+                    vec![writes("x", 2)],
+                    LogBudget {
+                        ticks: 30,
+                        crashes: 2,
+                        torn_writes: 1,
+                        drops: 1,
+                        ..LogBudget::default()
+                    },
+                    true,
+                ),
+                &[],
+            ),
+        },
+        Scenario {
+            name: "act2-what-survives-a-crash",
+            claim: "A node that crashes and restarts from its disk keeps its promise, its votes and its chosen prefix; a torn last write is dropped, and nothing chosen is lost.",
+            world: "N1-N3 stepwise; C1 writes x=1, x=2, x=3; 40 ticks, 3 crashes, 2 torn writes, 1 drop, 1 duplicate.",
+            modes: SIMULATION,
+            book_mode: LEVEL_SWEEP,
+            levels: &["act2/what-survives-a-crash"],
+            chapter: Some(CHAPTER_CRASH),
+            negative_control: false,
+            setup: setup(
+                log(
+                    vec![writes("x", 3)],
+                    LogBudget {
+                        ticks: 40,
+                        crashes: 3,
+                        torn_writes: 2,
+                        drops: 1,
+                        duplicates: 1,
+                        ..LogBudget::default()
+                    },
+                    true,
+                ),
+                &[],
+            ),
+        },
+        Scenario {
+            name: "act2-log-of-decisions",
+            claim: "Slots are chosen out of order and applied in order: no node applies past a hole, and every slot holds one decision.",
+            world: "N1-N3; C1 and C2 write three values each; 30 ticks, 3 drops, 2 duplicates.",
+            modes: SIMULATION,
+            book_mode: LEVEL_SWEEP,
+            levels: &["act2/a-log-of-decisions"],
+            chapter: Some(CHAPTER_LOG),
+            negative_control: false,
+            setup: setup(
+                log(
+                    vec![writes("x", 3), writes("y", 3)],
+                    LogBudget {
+                        ticks: 30,
+                        drops: 3,
+                        duplicates: 2,
+                        ..LogBudget::default()
+                    },
+                    false,
+                ),
+                &[],
+            ),
+        },
+        Scenario {
+            name: "act2-elect-a-leader",
+            claim: "Leaders come and go by timeouts, crashes and partitions; each new leader's one Phase 1 and recovery duty keep every decision.",
+            world: "N1-N3; C1 writes x=1..3; 60 ticks, 2 crashes, 2 partitions, 2 drops, 2 client resends.",
+            modes: SIMULATION,
+            book_mode: LEVEL_SWEEP,
+            levels: &["act2/elect-a-leader"],
+            chapter: Some(CHAPTER_LEADER),
+            negative_control: false,
+            setup: setup(
+                log(
+                    vec![writes("x", 3)],
+                    LogBudget {
+                        ticks: 60,
+                        crashes: 2,
+                        partitions: 2,
+                        drops: 2,
+                        client_resends: 2,
+                        ..LogBudget::default()
+                    },
+                    false,
+                ),
+                &[],
+            ),
+        },
+        Scenario {
+            name: "act2-steady-state",
+            claim: "A stream of commands from two clients is chosen once each and applied in the same order everywhere, through lost and repeated messages.",
+            world: "N1-N3; C1 and C2 write five values each; 60 ticks, 4 drops, 4 duplicates, 2 client resends.",
+            modes: SIMULATION,
+            book_mode: LEVEL_SWEEP,
+            levels: &["act2/steady-state"],
+            chapter: Some(CHAPTER_LEADER),
+            negative_control: false,
+            setup: setup(
+                log(
+                    vec![writes("x", 5), writes("y", 5)],
+                    LogBudget {
+                        ticks: 60,
+                        drops: 4,
+                        duplicates: 4,
+                        client_resends: 2,
+                        ..LogBudget::default()
+                    },
+                    false,
+                ),
+                &[],
+            ),
+        },
+        Scenario {
+            name: "act2-permanent-gap",
+            claim: "When a leader dies with a hole in the log, the next leader fills it with a no-op or the reported value, and no retried command applies twice.",
+            world: "N1-N3; C1 writes a, b, c; 60 ticks, 2 crashes, 4 drops, 3 client resends.",
+            modes: SIMULATION,
+            book_mode: LEVEL_SWEEP,
+            levels: &["act2/the-permanent-gap"],
+            chapter: Some(CHAPTER_LEADER),
+            negative_control: false,
+            setup: setup(
+                log(
+                    vec![vec![
+                        ClientOp::write("k", "a"),
+                        ClientOp::write("k", "b"),
+                        ClientOp::write("k", "c"),
+                    ]],
+                    LogBudget {
+                        ticks: 60,
+                        crashes: 2,
+                        drops: 4,
+                        client_resends: 3,
+                        ..LogBudget::default()
+                    },
+                    false,
+                ),
+                &[],
+            ),
+        },
+        Scenario {
+            name: "act2-read-that-lies",
+            claim: "Reads at any node, across leader changes and partitions, are linearizable: a read waits for a Phase-1 quorum's watermark.",
+            world: "N1-N3; C1 writes x=1, x=2, x=3; C2 reads x three times, at any node; 60 ticks, 2 partitions, 1 crash, 2 drops, 2 client resends.",
+            modes: SIMULATION,
+            book_mode: LEVEL_SWEEP,
+            levels: &["act2/the-read-that-lies"],
+            chapter: Some(CHAPTER_READS),
+            negative_control: false,
+            setup: setup(
+                log(
+                    vec![writes("x", 3), vec![ClientOp::read("x"); 3]],
+                    LogBudget {
+                        ticks: 60,
+                        partitions: 2,
+                        crashes: 1,
+                        drops: 2,
+                        client_resends: 2,
+                        ..LogBudget::default()
+                    },
+                    false,
+                ),
+                &[],
+            ),
+        },
+        Scenario {
+            name: "act2-long",
+            claim: "Two clients' 200 writes and reads stay safe and linearizable through every kind of fault at once.",
+            world: "N1-N3 stepwise; C1 and C2 each run 100 operations (write, then read, of their own key); 3,000 ticks, 20 drops, 20 duplicates, 4 crashes, 2 torn writes, 4 partitions, 20 client resends.",
+            modes: SIMULATION,
+            book_mode: BookMode::Simulation {
+                seeds: 8,
+                max_steps: 30_000,
+            },
+            levels: &[],
+            chapter: Some(CHAPTER_READS),
+            negative_control: false,
+            setup: setup(
+                log(
+                    vec![writes_and_reads("x", 100), writes_and_reads("y", 100)],
+                    LogBudget {
+                        ticks: 3_000,
+                        drops: 20,
+                        duplicates: 20,
+                        crashes: 4,
+                        torn_writes: 2,
+                        partitions: 4,
+                        client_resends: 20,
+                    },
+                    true,
+                ),
+                &[],
+            ),
+        },
+        Scenario {
+            name: "act2-send-before-persist-control",
+            claim: "Negative control: a node whose Accepted leaves before its vote is durable can un-make a decision; the agreement checker must catch it.",
+            world: "N1-N3 stepwise, sends allowed before persists. Prelude: x=1 is chosen by {N1, N2} with N2's vote not yet durable, N2 crashes and restarts without it. Then 1 tick and every schedule.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_CRASH),
+            negative_control: true,
+            setup: setup(
+                control(LogNegativeControl::SendBeforePersist, true),
+                X1_SENT_BEFORE_PERSIST_THEN_N2_RESTARTS,
+            ),
+        },
+        Scenario {
+            name: "act2-blank-restart-control",
+            claim: "Negative control: a node restarted on a blank disk as if new forgets its vote and can un-make a decision; the agreement checker must catch it.",
+            world: "N1-N3. Prelude: x=1 is chosen by {N1, N2}; N2 crashes and comes back blank. Then 1 tick and every schedule.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_CRASH),
+            negative_control: true,
+            setup: setup(
+                control(LogNegativeControl::BlankRestart, false),
+                X1_CHOSEN_THEN_N2_RESTARTS,
+            ),
+        },
+        Scenario {
+            name: "act2-local-read-control",
+            claim: "Negative control: a node that answers a read from its own log can return a stale value; the linearizability checker must catch it.",
+            world: "N1-N3; C1 writes x=1 then reads x at any node, which answers from its applied state at once; 1 tick, no faults.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_READS),
+            negative_control: true,
+            setup: setup(local_read, &[]),
+        },
+    ]
+}
