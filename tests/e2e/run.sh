@@ -36,4 +36,5 @@ for file in play/mount.js play/play.css play/pkg/paros_play.js play/pkg/paros_pl
 done
 
 cd "$here"
-exec node --test --test-concurrency=1 "$here"/*.test.js
+# Not exec: the EXIT trap must still remove the temporary site.
+node --test --test-concurrency=1 "$here"/*.test.js
