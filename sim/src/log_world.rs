@@ -1385,6 +1385,82 @@ fn spend(left: &mut u32, kind: &'static str) -> Result<(), LogRefused> {
     Ok(())
 }
 
+impl LogWorld {
+    /// Liveness once faults stop: from this state, with every fault budget spent and clocks and
+    /// client retries unbounded, follow a fair schedule for at most `steps_max` actions: heal,
+    /// restart, persist and send, deliver the oldest message, let each idle client ask the
+    /// leader, and tick the leader (or, with none, the lowest live node). Returns whether every
+    /// client finished and how many actions it took, or the violations the schedule found.
+    pub fn settle(&self, steps_max: u32) -> Result<(bool, u32), Vec<Violation>> {
+        let mut world = self.clone();
+        world.budget_left = LogBudget {
+            ticks: u32::MAX / 2,
+            client_resends: u32::MAX / 2,
+            ..LogBudget::default()
+        };
+        for steps in 0..steps_max {
+            if world.all_clients_done() {
+                return Ok((true, steps));
+            }
+            let Some(action) = world.fair_action() else {
+                return Ok((false, steps));
+            };
+            if world.apply(&action).is_err() {
+                return Ok((false, steps));
+            }
+            if !world.violations.is_empty() {
+                return Err(world.violations);
+            }
+        }
+        Ok((world.all_clients_done(), steps_max))
+    }
+
+    /// The next action of the fair, fault-free schedule of [`LogWorld::settle`].
+    fn fair_action(&self) -> Option<LogAction> {
+        if !self.isolated.is_empty() {
+            return Some(LogAction::Heal);
+        }
+        for (index, server) in self.servers.iter().enumerate() {
+            let node = self.config.node_id(index);
+            match &server.held {
+                _ if server.node.is_none() => return Some(LogAction::Restart(node)),
+                Some(held) if !held.persisted => return Some(LogAction::Persist(node)),
+                Some(_) => return Some(LogAction::Send(node)),
+                None => {}
+            }
+        }
+        if let Some(message) = self.in_flight.first() {
+            return Some(LogAction::Deliver(message.id));
+        }
+        let leader = self
+            .servers
+            .iter()
+            .filter_map(|server| server.node.as_ref())
+            .filter(|node| node.role() == paros_core::log::LogRole::Leader)
+            .max_by_key(|node| node.ballot())
+            .map(ColocatedNode::id);
+        if let Some(leader) = leader {
+            for (index, client) in self.clients.iter().enumerate() {
+                let has_work = client.outstanding.is_some()
+                    || client.next_op < self.config.clients[index].len();
+                if has_work {
+                    let client = self.config.client_id(index);
+                    let node = self.config.client_target.unwrap_or(leader);
+                    return Some(LogAction::Request { client, node });
+                }
+            }
+        }
+        let ticking = leader.or_else(|| {
+            let live = self
+                .servers
+                .iter()
+                .position(|server| server.node.is_some())?;
+            Some(self.config.node_id(live))
+        })?;
+        Some(LogAction::Tick(ticking))
+    }
+}
+
 impl crate::model::Model for LogWorld {
     type Action = LogAction;
     type Refused = LogRefused;
@@ -1412,6 +1488,18 @@ impl crate::model::Model for LogWorld {
     /// Decided, for the log: every client finished its program.
     fn is_decided(&self) -> bool {
         self.all_clients_done()
+    }
+
+    /// The fair schedule of [`LogWorld::settle`], bounded by 200 actions per operation left.
+    fn settle(&self) -> Option<Result<(bool, u32), Vec<Violation>>> {
+        let operations_left: usize = self
+            .clients
+            .iter()
+            .zip(&self.config.clients)
+            .map(|(client, program)| program.len() - client.next_op)
+            .sum();
+        let steps_max = 200 + 200 * u32::try_from(operations_left).unwrap_or(u32::MAX / 400);
+        Some(LogWorld::settle(self, steps_max))
     }
 
     fn fault_kind(&self, action: &LogAction) -> Option<&'static str> {

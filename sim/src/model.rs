@@ -64,6 +64,13 @@ pub trait Model: Clone + Send + Sync {
     /// safety. In Act I, a value is chosen.
     fn is_decided(&self) -> bool;
 
+    /// Liveness once faults stop: whether a fair, fault-free schedule from this state reaches a
+    /// decision, and in how many actions; `Err` holds the violations it ran into. `None` for a
+    /// world with no such schedule (Act I's budgets already end every walk).
+    fn settle(&self) -> Option<Result<(bool, u32), Vec<Violation>>> {
+        None
+    }
+
     /// The fault this action injects, by kind (`"drop"`, `"duplicate"`, `"amnesia"`, ...), or
     /// `None` for an ordinary step. Reports count faults by these names.
     fn fault_kind(&self, action: &Self::Action) -> Option<&'static str>;

@@ -158,6 +158,17 @@ pub struct Report {
     /// mode.
     #[serde(default)]
     pub decision_steps_max: u64,
+    /// Simulation, liveness once faults stop: walks after which the world's fair, fault-free
+    /// schedule was run (0 for worlds without one, such as Act I's).
+    #[serde(default)]
+    pub settle_runs: u64,
+    /// Of `settle_runs`, the walks whose fair schedule reached a decision (in Act II: every
+    /// client request answered) within its step bound.
+    #[serde(default)]
+    pub settle_decided: u64,
+    /// The most actions a fair schedule took to reach that decision.
+    #[serde(default)]
+    pub settle_steps_max: u64,
     /// Exhaustive: states with no enabled action, where a schedule ends. 0 in simulation.
     pub terminal_states: u64,
     /// Exhaustive: terminal states with no decision (schedules that ended undecided, e.g. a
@@ -293,6 +304,9 @@ fn merge_pair(mut merged: Report, report: Report) -> Result<Report, Error> {
     merged.decisions += report.decisions;
     merged.decision_steps_total += report.decision_steps_total;
     merged.decision_steps_max = merged.decision_steps_max.max(report.decision_steps_max);
+    merged.settle_runs += report.settle_runs;
+    merged.settle_decided += report.settle_decided;
+    merged.settle_steps_max = merged.settle_steps_max.max(report.settle_steps_max);
     merged.violating_runs += report.violating_runs;
     merged.duration_ms += report.duration_ms;
     for (kind, count) in report.faults {

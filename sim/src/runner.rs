@@ -113,6 +113,9 @@ fn simulate_model<M: Model>(
     report.decisions = summary.decided;
     report.decision_steps_total = summary.decision_steps_total;
     report.decision_steps_max = summary.decision_steps_max;
+    report.settle_runs = summary.settle_runs;
+    report.settle_decided = summary.settle_decided;
+    report.settle_steps_max = summary.settle_steps_max;
     report.violating_runs = summary.violating;
     match summary.first_violation {
         None => {
@@ -181,6 +184,9 @@ fn blank(scenario: &Scenario, mode: Mode) -> Result<Report, Error> {
         decisions: 0,
         decision_steps_total: 0,
         decision_steps_max: 0,
+        settle_runs: 0,
+        settle_decided: 0,
+        settle_steps_max: 0,
         terminal_states: 0,
         terminal_undecided: 0,
         violating_runs: 0,

@@ -192,3 +192,27 @@ fn every_act2_negative_control_is_caught_by_the_explorer_and_replays() {
         );
     }
 }
+
+#[test]
+fn the_long_scenario_stays_safe_and_every_run_settles_once_faults_stop() {
+    // A few hundred seeds here; the benchmark runs many thousands.
+    let scenario = scenarios::find("act2-long").unwrap();
+    let sweep = crate::simulate::Sweep {
+        seeds: 0..200,
+        max_steps: 30_000,
+    };
+    let report = crate::runner::simulate(&scenario, &sweep, &|_| {}).unwrap();
+    assert_eq!(
+        report.verdict,
+        Verdict::Incomplete,
+        "{:?}",
+        report.violations
+    );
+    assert!(
+        report.faults.len() >= 5,
+        "every kind of fault was injected: {:?}",
+        report.faults
+    );
+    assert_eq!(report.settle_runs, 200);
+    assert_eq!(report.settle_decided, 200, "liveness once faults stop");
+}

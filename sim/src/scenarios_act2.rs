@@ -327,7 +327,7 @@ pub fn all() -> Vec<Scenario> {
             world: "N1-N3 stepwise; C1 and C2 each run 100 operations (write, then read, of their own key); 3,000 ticks, 20 drops, 20 duplicates, 4 crashes, 2 torn writes, 4 partitions, 20 client resends.",
             modes: SIMULATION,
             book_mode: BookMode::Simulation {
-                seeds: 8,
+                seeds: 100,
                 max_steps: 30_000,
             },
             levels: &[],

@@ -41,6 +41,9 @@ pub struct Walk<A> {
     pub decided_after: Option<u32>,
     /// Faults injected, by kind.
     pub faults: BTreeMap<&'static str, u64>,
+    /// Liveness once faults stop, for worlds that have a fair schedule: whether it reached a
+    /// decision, and in how many actions after the walk.
+    pub settled: Option<(bool, u32)>,
 }
 
 /// Runs the walk of one seed.
@@ -54,6 +57,7 @@ pub fn walk<M: Model>(start: &M, seed: u64, max_steps: u32) -> Result<Walk<M::Ac
         decided: world.is_decided(),
         decided_after: world.is_decided().then_some(0),
         faults: BTreeMap::new(),
+        settled: None,
     };
     while walk.violations.is_empty() && walk.actions.len() < max_steps as usize {
         let enabled = world.enabled();
@@ -75,6 +79,22 @@ pub fn walk<M: Model>(start: &M, seed: u64, max_steps: u32) -> Result<Walk<M::Ac
         }
     }
     walk.decided = world.is_decided();
+    if walk.violations.is_empty() {
+        match world.settle() {
+            None => {}
+            Some(Ok((decided, steps))) => walk.settled = Some((decided, steps)),
+            Some(Err(violations)) => {
+                return Err(Error::Model {
+                    action: format!("the fair schedule after seed {seed}'s faults stopped"),
+                    why: violations
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                });
+            }
+        }
+    }
     Ok(walk)
 }
 
@@ -110,6 +130,12 @@ pub struct Summary<A> {
     pub violating: u64,
     /// Walks stopped by the step bound before they ended on their own.
     pub step_bound_hits: u64,
+    /// Walks after which a fair, fault-free schedule was run.
+    pub settle_runs: u64,
+    /// Of those, the walks whose fair schedule reached a decision.
+    pub settle_decided: u64,
+    /// The most actions a fair schedule took to reach a decision.
+    pub settle_steps_max: u64,
     /// Faults injected over all walks, by kind.
     pub faults: BTreeMap<String, u64>,
     /// The violating walk of the lowest seed, if any.
@@ -127,6 +153,9 @@ impl<A> Default for Summary<A> {
             decision_steps_max: 0,
             violating: 0,
             step_bound_hits: 0,
+            settle_runs: 0,
+            settle_decided: 0,
+            settle_steps_max: 0,
             faults: BTreeMap::new(),
             first_violation: None,
         }
@@ -146,6 +175,12 @@ impl<A: Clone> Summary<A> {
             decision_steps_max: walk.decided_after.map_or(0, u64::from),
             violating: u64::from(violating),
             step_bound_hits: u64::from(!violating && steps == u64::from(max_steps)),
+            settle_runs: u64::from(walk.settled.is_some()),
+            settle_decided: u64::from(walk.settled.is_some_and(|(decided, _)| decided)),
+            settle_steps_max: walk
+                .settled
+                .filter(|(decided, _)| *decided)
+                .map_or(0, |(_, steps)| u64::from(steps)),
             faults: walk
                 .faults
                 .iter()
@@ -165,6 +200,9 @@ impl<A: Clone> Summary<A> {
         self.decision_steps_max = self.decision_steps_max.max(other.decision_steps_max);
         self.violating += other.violating;
         self.step_bound_hits += other.step_bound_hits;
+        self.settle_runs += other.settle_runs;
+        self.settle_decided += other.settle_decided;
+        self.settle_steps_max = self.settle_steps_max.max(other.settle_steps_max);
         for (kind, count) in other.faults {
             *self.faults.entry(kind).or_default() += count;
         }

@@ -62,6 +62,12 @@ fn print_report(report: &Report) {
                     report.decision_steps_max
                 );
             }
+            if report.settle_runs > 0 {
+                println!(
+                    "once faults stop: {} of {} runs answered every client request under a fair schedule, within {} actions at most",
+                    report.settle_decided, report.settle_runs, report.settle_steps_max
+                );
+            }
         }
     }
     if report.verdict == Verdict::Violation {
