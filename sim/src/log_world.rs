@@ -1481,6 +1481,10 @@ impl crate::model::Model for LogWorld {
         self.violations.clone()
     }
 
+    fn parse_action(&self, text: &str) -> Result<LogAction, String> {
+        LogWorld::parse_action(self, text)
+    }
+
     fn describe(&self, action: &LogAction) -> String {
         LogWorld::describe(self, action)
     }

@@ -56,6 +56,10 @@ pub trait Model: Clone + Send + Sync {
     /// The safety properties broken in this state; empty when it is safe so far.
     fn violations(&self) -> Vec<Violation>;
 
+    /// Reads an action back from the words [`Model::describe`] (or the action's `Display`)
+    /// prints, against this state.
+    fn parse_action(&self, text: &str) -> Result<Self::Action, String>;
+
     /// The action in full, read against this state (the state before it is applied):
     /// `deliver m3 P1->A2 Prepare(1.P1)`.
     fn describe(&self, action: &Self::Action) -> String;
@@ -94,6 +98,10 @@ impl Model for World {
 
     fn violations(&self) -> Vec<Violation> {
         check::safety(self)
+    }
+
+    fn parse_action(&self, text: &str) -> Result<Action, String> {
+        World::parse_action(self, text)
     }
 
     fn describe(&self, action: &Action) -> String {

@@ -9,6 +9,7 @@
 //! explorer can finish it; they are the budgets left after the prelude.
 
 use crate::log_world::{LogWorld, LogWorldConfig};
+use crate::model::Model;
 use crate::report::Mode;
 use crate::{Budget, Error, NegativeControl, World, WorldConfig};
 use paros_core::{NodeId, NodeSet};
@@ -302,27 +303,7 @@ impl Scenario {
                 self.name
             )));
         };
-        let mut world = World::new(config.clone()).map_err(|refused| Error::Replay {
-            index: 0,
-            action: "(the world's configuration)".into(),
-            why: refused.to_string(),
-        })?;
-        for (index, text) in prelude.iter().enumerate() {
-            let fail = |why: String| Error::Replay {
-                index,
-                action: (*text).to_owned(),
-                why,
-            };
-            let action = world.parse_action(text).map_err(fail)?;
-            let described = world.describe(&action);
-            if described != *text {
-                return Err(fail(format!("the world describes it as `{described}`")));
-            }
-            world
-                .apply(&action)
-                .map_err(|refused| fail(refused.to_string()))?;
-        }
-        Ok(world)
+        replay_prelude(World::new(config.clone()), prelude)
     }
 
     /// The Act II world after the prelude, checked as [`Scenario::act1_start`] checks Act I's.
@@ -333,27 +314,7 @@ impl Scenario {
                 self.name
             )));
         };
-        let mut world = LogWorld::new(config.clone()).map_err(|refused| Error::Replay {
-            index: 0,
-            action: "(the world's configuration)".into(),
-            why: refused.to_string(),
-        })?;
-        for (index, text) in prelude.iter().enumerate() {
-            let fail = |why: String| Error::Replay {
-                index,
-                action: (*text).to_owned(),
-                why,
-            };
-            let action = world.parse_action(text).map_err(fail)?;
-            let described = world.describe(&action);
-            if described != *text {
-                return Err(fail(format!("the world describes it as `{described}`")));
-            }
-            world
-                .apply(&action)
-                .map_err(|refused| fail(refused.to_string()))?;
-        }
-        Ok(world)
+        replay_prelude(LogWorld::new(config.clone()), prelude)
     }
 
     /// The prelude, as described actions.
@@ -361,6 +322,35 @@ impl Scenario {
         let (Setup::Act1 { prelude, .. } | Setup::Log { prelude, .. }) = &self.setup;
         prelude.iter().map(|text| (*text).to_owned()).collect()
     }
+}
+
+/// Builds a world and applies its prelude: each action is parsed, checked against the world's
+/// own description of it, and applied.
+fn replay_prelude<M: Model>(
+    world: Result<M, impl std::fmt::Display>,
+    prelude: &[&'static str],
+) -> Result<M, Error> {
+    let mut world = world.map_err(|refused| Error::Replay {
+        index: 0,
+        action: "(the world's configuration)".into(),
+        why: refused.to_string(),
+    })?;
+    for (index, text) in prelude.iter().enumerate() {
+        let fail = |why: String| Error::Replay {
+            index,
+            action: (*text).to_owned(),
+            why,
+        };
+        let action = world.parse_action(text).map_err(fail)?;
+        let described = world.describe(&action);
+        if described != *text {
+            return Err(fail(format!("the world describes it as `{described}`")));
+        }
+        world
+            .apply(&action)
+            .map_err(|refused| fail(refused.to_string()))?;
+    }
+    Ok(world)
 }
 
 fn budget(drops: u32, duplicates: u32, retries_per_proposer: u32) -> Budget {
