@@ -177,6 +177,15 @@ fn figures(report: &Report) -> Vec<(&'static str, String)> {
         rows.push(("steps", count(report.steps)));
     }
     rows.push(("decisions", count(report.decisions)));
+    if report.settle_runs > 0 {
+        let settled = format!(
+            "{} of {} runs answered every request under a fair schedule, within {} actions",
+            count(report.settle_decided),
+            count(report.settle_runs),
+            count(report.settle_steps_max)
+        );
+        rows.push(("once faults stop", settled));
+    }
     rows.push(("faults", faults_in_words(report)));
     // The run's duration is left out: it is the one figure that differs between runs, and the
     // site must be the same bytes for the same inputs.

@@ -37,6 +37,13 @@ pub struct Report {
     pub faults: BTreeMap<String, u64>,
     /// Values decided.
     pub decisions: u64,
+    /// Simulation: runs after which a fair, fault-free schedule was run (liveness once faults
+    /// stop).
+    pub settle_runs: u64,
+    /// Of those, the runs whose fair schedule answered every client request.
+    pub settle_decided: u64,
+    /// The most actions such a schedule took.
+    pub settle_steps_max: u64,
     /// Violations found.
     pub violations: Vec<String>,
     /// The shortest failing run, as named actions.
