@@ -30,7 +30,7 @@ pub enum BookMode {
 }
 
 /// How to build a scenario's world. One variant per world type; each implements
-/// [`Model`](crate::model::Model).
+/// [`Model`].
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Setup {
     /// An Act I world of single-decree Paxos.
