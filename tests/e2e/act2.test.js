@@ -1,0 +1,221 @@
+// Browser tests of Act II, the replicated log: `act2/the-permanent-gap` played to its goal by
+// clicking dots, wire-list buttons, controls and prompt choices, and a wrong answer in
+// `act2/persist-before-send`. Messages are found by their route and text in the wire list,
+// the way a player reads them; nothing here calls the engine directly.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { startServer, launchBrowser, openPage, ready } from './harness.js';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
+const PROGRESS_KEY = 'paros-play.progress.v1';
+
+const level = (id) => `${server.url}/play/#${id}`;
+const stage = (page) => page.locator('.pp-stage').evaluate((svg) => svg.outerHTML);
+const fingerprint = (page) => page.locator('.pp-level').getAttribute('data-fingerprint');
+const goal = (page) => page.locator('.pp-level').getAttribute('data-goal');
+const moves = async (page) => Number((await page.locator('.pp-counts').textContent()).match(/moves (\d+)/)[1]);
+
+/** Storage of a browser that has passed the levels `passed` and earned the automation
+ *  `unlocked`, as a player who reached a level in order would have: earned toggles start on. */
+function storageWithProgress(passed, unlocked) {
+  const value = JSON.stringify({ passed, unlocked, off: [] });
+  return { cookies: [], origins: [{ origin: server.url, localStorage: [{ name: PROGRESS_KEY, value }] }] };
+}
+
+/** The wire-list row of the first message in flight from `from` to `to` whose text starts
+ *  with `text` (`Accept(1.N1, slot 1,`), as the list prints it: `m5 N1→N2 Accept(...)`. */
+async function wireRow(page, from, to, text) {
+  const rows = page.locator('.pp-wire-list li[data-msg]');
+  const wanted = `${from}→${to} ${text}`;
+  for (const row of await rows.all()) {
+    const line = (await row.locator('.pp-msg-text').textContent()).replace(/^m\d+ /, '');
+    if (line.startsWith(wanted)) return row;
+  }
+  const wire = await page.locator('.pp-wire-list').textContent();
+  throw new Error(`no message "${wanted}…" is in flight; the wire holds: ${wire}`);
+}
+
+/** Delivers a message by clicking its dot on the stage. */
+async function deliver(page, from, to, text) {
+  const id = await (await wireRow(page, from, to, text)).getAttribute('data-msg');
+  const before = await moves(page);
+  await page.locator(`.pp-stage .pp-dot[data-msg="${id}"]`).click();
+  assert.equal(await moves(page), before + 1, `delivering ${from}→${to} ${text} is one move`);
+  // It leaves the wire, unless the prompt it raised holds it until answered.
+  const held = await page.locator(`.pp-stage .pp-dot-held[data-msg="${id}"]`).count();
+  assert.equal(await page.locator(`.pp-wire-list li[data-msg="${id}"]`).count(), held, `m${id} left the wire`);
+}
+
+/** Drops a message with its Drop button in the wire list. */
+async function drop(page, from, to, text) {
+  const row = await wireRow(page, from, to, text);
+  const id = await row.getAttribute('data-msg');
+  await row.locator('button[data-action="drop"]').click();
+  assert.equal(await page.locator(`.pp-wire-list li[data-msg="${id}"]`).count(), 0, `m${id} is gone`);
+}
+
+/** Clicks the control whose label starts with `label` (`Crash N1`, `Request: C1 N2`). */
+async function control(page, label) {
+  const buttons = page.locator('.pp-controls button');
+  for (const button of await buttons.all()) {
+    if ((await button.textContent()).startsWith(label)) {
+      await button.click();
+      return;
+    }
+  }
+  throw new Error(`no control "${label}"; offered: ${(await buttons.allTextContents()).join(' | ')}`);
+}
+
+/** The slot boxes under one node, as their titles read (`slot 2: chosen b=2 (C2#1) at 1.N1`). */
+function slotTitles(page, node) {
+  return page.locator('.pp-stage').evaluate((svg, name) => {
+    // Each node's slot boxes follow its own group in the markup, up to the next node's group.
+    const titles = [];
+    let current = null;
+    for (const child of svg.children) {
+      if (child.matches('g.pp-node:not(.pp-client)')) current = child.dataset.node;
+      else if (child.matches('g.pp-dot')) current = null;
+      else if (child.matches('g.pp-slot') && current === name) titles.push(child.querySelector('title').textContent);
+    }
+    return titles;
+  }, node);
+}
+
+test('the permanent gap is played to its goal by clicking: a hole at slot 1 is filled by the new leader', async () => {
+  // A player reaching this level in order has earned acceptor replies and P2c in Act I and the
+  // apply walk in a-log-of-decisions; the level pins P2c off for the recovery it teaches.
+  const storageState = storageWithProgress(
+    ['act1/be-the-acceptor', 'act1/adopt-the-value', 'act2/a-log-of-decisions'],
+    ['acceptor-replies', 'p2c', 'apply-walk'],
+  );
+  const { page, context, errors } = await openPage(browser, { storageState });
+  await page.goto(level('act2/the-permanent-gap'));
+  await ready(page);
+  assert.equal(await page.locator('.pp-title').textContent(), 'The permanent gap');
+  assert.equal(await goal(page), 'open');
+  assert.ok(await page.locator('input[data-automation="apply-walk"]').isChecked(), 'the earned apply walk is on');
+  assert.ok(!(await page.locator('input[data-automation="p2c"]').isChecked()), 'P2c is pinned off here');
+
+  // Slot 1's Accepts are lost; slot 2's reach N2, whose vote makes slot 2 chosen above a hole.
+  await drop(page, 'N1', 'N2', 'Accept(1.N1, slot 1,');
+  await drop(page, 'N1', 'N3', 'Accept(1.N1, slot 1,');
+  await deliver(page, 'N1', 'N2', 'Accept(1.N1, slot 2,');
+  await deliver(page, 'N2', 'N1', 'Accepted');
+  assert.equal(await page.locator('.pp-stage .pp-slot-hole').count(), 1, 'N1 shows slot 1 as a red hole');
+  const n1 = await slotTitles(page, 'N1');
+  assert.equal(n1.length, 2, `N1's log: ${n1.join(' | ')}`);
+  assert.match(n1[0], /^slot 1: a hole$/);
+  assert.match(n1[1], /^slot 2: chosen b=2/);
+
+  // The leader crashes with slot 1 unfilled; N2 ticks to its timeout and wins over {N2, N3}.
+  await control(page, 'Crash N1');
+  assert.equal(await page.locator('.pp-stage .pp-node.pp-down[data-node="N1"]').count(), 1, 'N1 is drawn down');
+  await control(page, 'Tick N2');
+  await control(page, 'Tick N2');
+  await deliver(page, 'N2', 'N3', 'Prepare');
+  await deliver(page, 'N3', 'N2', 'Promise');
+
+  // P2c is off: the player plans N2's recovery. No Promise reported slot 1.
+  const question = page.locator('.pp-question');
+  assert.match(await question.textContent(), /N2 now holds a Phase-1 quorum/);
+  const labels = await page.locator('.pp-choice').allTextContents();
+  assert.ok(labels.length >= 2, `a choice of plans: ${labels.join(' | ')}`);
+  assert.match(await page.locator('.pp-facts').textContent(), /slot 1: no Promise reports a vote/);
+  const plan = page.locator('.pp-choice[data-key="recover"]');
+  assert.match(await plan.textContent(), /^slot 1: fill with a no-op; slot 2: propose b=2/);
+  await plan.click();
+  await page.locator('.pp-outcome-right').waitFor();
+  assert.match(await page.locator('.pp-outcome-right').textContent(), /slot 1 gets a no-op/);
+  assert.equal(await page.locator('.pp-question').count(), 0, 'the prompt is answered');
+
+  // N2's recovery Accepts for slots 1 and 2 are voted by N3 and both slots are chosen.
+  await deliver(page, 'N2', 'N3', 'Accept(2.N2, slot 1,');
+  await deliver(page, 'N3', 'N2', 'Accepted');
+  await deliver(page, 'N2', 'N3', 'Accept(2.N2, slot 2,');
+  await deliver(page, 'N3', 'N2', 'Accepted');
+  assert.equal(await goal(page), 'open', 'a=1 was lost with slot 1: C1 must retry');
+
+  // C1 never heard back, so it sends a=1 again, to the new leader, which gives it slot 3.
+  await control(page, 'Request: C1 N2');
+  await deliver(page, 'C1', 'N2', 'Write');
+  await deliver(page, 'N2', 'N3', 'Accept(2.N2, slot 3,');
+  await deliver(page, 'N3', 'N2', 'Accepted');
+
+  assert.equal(await goal(page), 'reached');
+  assert.match(await page.locator('.pp-badge').textContent(), /Reached/);
+  assert.match(await page.locator('.pp-passed').textContent(), /Level passed/);
+  assert.equal(await page.locator('.pp-checklist li:not(.pp-done)').count(), 0, 'every checklist item is done');
+  const n2 = await slotTitles(page, 'N2');
+  assert.equal(n2.length, 3, `N2's log has three slots: ${n2.join(' | ')}`);
+  assert.ok(n2.every((title) => /: chosen /.test(title)), `every slot at N2 is chosen: ${n2.join(' | ')}`);
+  assert.match(n2[0], /^slot 1: chosen no-op at 2\.N2/);
+  assert.match(n2[1], /b=2/);
+  assert.match(n2[2], /a=1/);
+  assert.equal(await page.locator('.pp-stage .pp-slot-hole').count(), 0, 'no hole left anywhere');
+  assert.match(await page.locator('.pp-world-box').textContent(), /N2 leader: .*store a=1, b=2/);
+  assert.deepEqual(errors, []);
+  await mkdir(SHOTS, { recursive: true });
+  // A window as tall as the page, so the site's fixed header and sidebar frame it as a reader sees them.
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width: 1200, height });
+  await page.screenshot({ path: `${SHOTS}the-permanent-gap-reached.png` });
+  await context.close();
+});
+
+test('a wrong order in persist-before-send shows the decision it would un-make and leaves the stage as it was', async () => {
+  const { page, context, errors } = await openPage(browser);
+  await page.goto(level('act2/persist-before-send'));
+  await ready(page);
+  assert.equal(await page.locator('.pp-title').textContent(), 'Persist before send');
+  await deliver(page, 'N1', 'N2', 'Accept(');
+  const question = page.locator('.pp-question');
+  assert.match(await question.textContent(), /N2's Ready holds the write .* and the message Accepted.*Which goes first\?/);
+  assert.equal(await page.locator('.pp-dot[tabindex]').count(), 0, 'no dot is playable while a prompt is open');
+  const stageBefore = await stage(page);
+  const printBefore = await fingerprint(page);
+  const movesBefore = await moves(page);
+
+  // Sending N2's Accepted before its vote is on disk is what the real node never does.
+  await page.locator('.pp-choice[data-key="send"]').click();
+  const outcome = page.locator('.pp-outcome-wrong');
+  await outcome.waitFor();
+  assert.ok(await outcome.isVisible(), 'the explanation is shown');
+  const explanation = await outcome.textContent();
+  assert.match(explanation, /Not what the real node does/);
+  assert.match(explanation, /slot 1 is chosen/, 'it names the decision: slot 1');
+  assert.match(explanation, /x=1 \(C1#1\)/, 'it names the value that decision holds');
+  assert.match(explanation, /agreement checker reports: slot 1: N3 learned y=2 \(C2#1\), but x=1 \(C1#1\) was decided/,
+    'the simulator played the wrong order on in a copy and caught the un-made decision');
+  assert.match(explanation, /decision un-made/);
+  assert.equal(await stage(page), stageBefore, 'the stage is unchanged');
+  assert.equal(await fingerprint(page), printBefore, 'the world is unchanged');
+  assert.equal(await moves(page), movesBefore, 'a wrong answer is not a move');
+  assert.match(await page.locator('.pp-counts').textContent(), /mistakes 1/);
+  assert.match(await question.textContent(), /Which goes first\?/, 'the same prompt stays open');
+  assert.equal(await page.locator('.pp-hints li').count(), 1, 'one mistake earns the first hint');
+
+  // The right order: the question closes, and N2's write is offered before its send.
+  await page.locator('.pp-choice[data-key="persist"]').click();
+  await page.locator('.pp-outcome-right').waitFor();
+  const offered = await page.locator('.pp-controls button').allTextContents();
+  assert.ok(offered.some((label) => label.startsWith("Persist N2's writes")), `persist is offered: ${offered.join(' | ')}`);
+  assert.ok(!offered.some((label) => label.startsWith("Send N2's messages")), 'send waits for the write');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
