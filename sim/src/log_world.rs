@@ -942,6 +942,8 @@ impl LogWorld {
                 .expect("draining a live node");
             let ready = node.take_ready();
             if ready.is_empty() {
+                // A node can learn a slot chosen (above a hole, say) with nothing to write.
+                self.check_decisions(index);
                 return;
             }
             self.record_applied(index, ready.applied());

@@ -355,3 +355,53 @@ fn a_world_turned_into_a_negative_control_keeps_its_state_and_allows_the_fault()
             .is_err()
     );
 }
+
+#[test]
+fn a_slot_chosen_above_a_hole_is_recorded_as_decided_at_once() {
+    // Learning slot 2 chosen above the hole at slot 1 writes nothing (the vote already holds the
+    // entry, and the chosen index does not move), yet the decision exists and the checkers
+    // must see it.
+    let mut config = LogWorldConfig::three_nodes(vec![ClientOp::write("k", "a")]);
+    config.clients.push(vec![ClientOp::write("k", "b")]);
+    config.election_timeout_ticks = 1;
+    config.budget = LogBudget {
+        ticks: 1,
+        drops: 2,
+        ..LogBudget::default()
+    };
+    let mut world = LogWorld::new(config).unwrap();
+    act(&mut world, "tick N1");
+    deliver(&mut world, "N1", "N2", "Prepare");
+    deliver(&mut world, "N2", "N1", "Promise");
+    act(&mut world, "request N1");
+    deliver(&mut world, "C1", "N1", "Write");
+    for to in ["N2", "N3"] {
+        let accept = world
+            .in_flight()
+            .iter()
+            .find(|message| {
+                world.name(message.envelope.to) == to && message.envelope.message.kind() == "Accept"
+            })
+            .unwrap()
+            .id;
+        world.apply(&LogAction::Drop(accept)).unwrap();
+    }
+    let c2 = world.config().client_id(1);
+    let n1 = world.config().node_id(0);
+    world
+        .apply(&LogAction::Request {
+            client: c2,
+            node: n1,
+        })
+        .unwrap();
+    deliver(&mut world, "C2", "N1", "Write");
+    deliver(&mut world, "N1", "N2", "Accept");
+    deliver(&mut world, "N2", "N1", "Accepted");
+    let n1 = world.servers()[0].node.as_ref().unwrap();
+    assert_eq!(n1.chosen_gap(), Some(Slot(1)));
+    assert!(
+        world.decided().contains_key(&Slot(2)),
+        "slot 2 is decided: {:?}",
+        world.decided()
+    );
+}
