@@ -13,11 +13,13 @@ fn mount(id: &str) -> Game {
     Game::with_level(level, level.solution_unlocked).expect("mounts")
 }
 
-fn play(game: &mut Game, steps: &[&str]) {
+/// Plays `steps`, none of which may be a wrong answer. Shared with Act II's tests.
+fn play<B: paros_play::Board>(game: &mut Game<B>, steps: &[&str]) {
+    let id = game.level().id;
     for step in steps {
         let outcome = game
             .play(step)
-            .unwrap_or_else(|error| panic!("{step:?}: {error}"))
+            .unwrap_or_else(|error| panic!("{id}: {step:?}: {error}"))
             .clone();
         assert_ne!(
             outcome.kind,
@@ -29,8 +31,8 @@ fn play(game: &mut Game, steps: &[&str]) {
 }
 
 /// Answers the open prompt with `key` and returns the explanation of the refusal, after
-/// checking that nothing but the mistakes changed.
-fn refused(game: &mut Game, key: &str) -> String {
+/// checking that nothing but the mistakes changed. Shared with Act II's tests.
+fn refused<B: paros_play::Board>(game: &mut Game<B>, key: &str) -> String {
     let before = game.fingerprint();
     let mistakes = game.memory().mistakes.len();
     let log = game.log().len();

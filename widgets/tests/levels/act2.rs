@@ -8,49 +8,13 @@ use paros_play::{
 };
 use paros_sim::log_world::LogWorld;
 
+use super::{play, refused};
+
 type LogGame = Game<LogWorld>;
 
 fn mount(id: &str) -> LogGame {
     let level = levels::find_act2(id).expect("an Act II level");
     Game::with_level(level, level.solution_unlocked).expect("mounts")
-}
-
-fn play(game: &mut LogGame, steps: &[&str]) {
-    let id = game.level().id;
-    for step in steps {
-        let outcome = game
-            .play(step)
-            .unwrap_or_else(|error| panic!("{id}: {step:?}: {error}"))
-            .clone();
-        assert_ne!(
-            outcome.kind,
-            OutcomeKind::Wrong,
-            "{step:?}: {}",
-            outcome.text
-        );
-    }
-}
-
-/// Answers the open prompt with `key`; checks nothing but the mistakes changed and returns
-/// the explanation.
-fn refused(game: &mut LogGame, key: &str) -> String {
-    let before = game.fingerprint();
-    let mistakes = game.memory().mistakes.len();
-    let log = game.log().len();
-    let outcome = game
-        .play(&format!("answer {key}"))
-        .expect("answers")
-        .clone();
-    assert_eq!(outcome.kind, OutcomeKind::Wrong, "{key}: {}", outcome.text);
-    assert_eq!(
-        game.fingerprint(),
-        before,
-        "a wrong answer never enters the world"
-    );
-    assert_eq!(game.log().len(), log, "a wrong answer is not a move");
-    assert_eq!(game.memory().mistakes.len(), mistakes + 1);
-    assert!(game.prompt().is_some(), "the prompt stays open");
-    outcome.text
 }
 
 /// Plays the level's solution on from where the game is, up to (not including) its `nth`
