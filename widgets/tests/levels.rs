@@ -757,58 +757,67 @@ impl Dice {
     }
 }
 
+/// Plays `moves` random moves of `level` (answers, deliveries, faults, controls and undos),
+/// checking after each that a wrong answer changed nothing and `is_safe` holds; then undoes
+/// everything and checks the world is back where it began. Shared with Act II's tests.
+fn random_play<B: paros_play::Board>(
+    level: &'static paros_play::Level<B>,
+    unlocked: &[Automation],
+    seed: u64,
+    moves: usize,
+    is_safe: impl Fn(&B) -> bool,
+) {
+    let mut dice = Dice(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let mut game = Game::with_level(level, unlocked).unwrap();
+    let start = game.fingerprint();
+    for _ in 0..moves {
+        let view = View::of(&game);
+        if let Some(prompt) = &view.prompt {
+            let before = game.fingerprint();
+            let kind = game.answer(dice.below(prompt.choices.len())).unwrap().kind;
+            if kind == OutcomeKind::Wrong {
+                assert_eq!(game.fingerprint(), before, "{} seed {seed}", level.id);
+            }
+        } else if game.log().is_empty() || dice.below(8) != 0 {
+            let mut actions: Vec<String> =
+                view.messages
+                    .iter()
+                    .flat_map(|message| {
+                        message.actions.iter().map(move |verb| {
+                            format!(r#"{{"kind":"{verb}","message":{}}}"#, message.id)
+                        })
+                    })
+                    .collect();
+            actions.extend(
+                view.controls
+                    .iter()
+                    .map(|control| serde_json::to_string(&control.action).unwrap()),
+            );
+            if actions.is_empty() {
+                break;
+            }
+            let json = &actions[dice.below(actions.len())];
+            let action = parse_action(game.world(), json).unwrap();
+            game.act(action)
+                .unwrap_or_else(|error| panic!("{} seed {seed}: {json}: {error}", level.id));
+        } else {
+            game.undo().unwrap();
+        }
+        assert!(is_safe(game.world()), "{} seed {seed}", level.id);
+    }
+    while game.undo().is_ok() {}
+    assert_eq!(game.fingerprint(), start, "{} seed {seed}", level.id);
+}
+
 #[test]
 fn random_play_never_panics_keeps_safety_and_undoes_to_the_start() {
     let earned: [&[Automation]; 2] = [&[], &Automation::ALL];
     for level in levels::ALL {
         for seed in 1..=40u64 {
-            let mut dice = Dice(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
             let unlocked = earned[usize::try_from(seed % 2).unwrap()];
-            let mut game = Game::with_level(level, unlocked).unwrap();
-            let start = game.fingerprint();
-            for _ in 0..80 {
-                let view = View::of(&game);
-                if let Some(prompt) = &view.prompt {
-                    let index = dice.below(prompt.choices.len());
-                    let before = game.fingerprint();
-                    let kind = game.answer(index).unwrap().kind;
-                    if kind == OutcomeKind::Wrong {
-                        assert_eq!(game.fingerprint(), before, "{} seed {seed}", level.id);
-                    }
-                } else if game.log().is_empty() || dice.below(8) != 0 {
-                    let mut actions: Vec<String> = view
-                        .messages
-                        .iter()
-                        .flat_map(|message| {
-                            message.actions.iter().map(move |verb| {
-                                format!(r#"{{"kind":"{verb}","message":{}}}"#, message.id)
-                            })
-                        })
-                        .collect();
-                    actions.extend(
-                        view.controls
-                            .iter()
-                            .map(|control| serde_json::to_string(&control.action).unwrap()),
-                    );
-                    if actions.is_empty() {
-                        break;
-                    }
-                    let json = &actions[dice.below(actions.len())];
-                    let action = parse_action(game.world(), json).unwrap();
-                    game.act(action).unwrap_or_else(|error| {
-                        panic!("{} seed {seed}: {json}: {error}", level.id)
-                    });
-                } else {
-                    game.undo().unwrap();
-                }
-                assert!(
-                    check::safety(game.world()).is_empty(),
-                    "{} seed {seed}",
-                    level.id
-                );
-            }
-            while game.undo().is_ok() {}
-            assert_eq!(game.fingerprint(), start, "{} seed {seed}", level.id);
+            random_play(level, unlocked, seed, 80, |world| {
+                check::safety(world).is_empty()
+            });
         }
     }
 }

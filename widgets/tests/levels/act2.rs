@@ -3,8 +3,7 @@
 //! and is explained with the prompt's own slots and ballots, and the JSON keeps its shape.
 
 use paros_play::{
-    Automation, Game, Goal, Mounted, OutcomeKind, PlayError, PromptKind, View, catalog, levels,
-    parse_action,
+    Automation, Game, Goal, Mounted, PlayError, PromptKind, View, catalog, levels, parse_action,
 };
 use paros_sim::log_world::LogWorld;
 
@@ -460,71 +459,15 @@ fn a_mounted_game_plays_either_act_through_json() {
     assert_eq!(catalog().len(), 13);
 }
 
-/// A tiny deterministic generator (xorshift64*), so the random play below replays exactly.
-struct Dice(u64);
-
-impl Dice {
-    fn below(&mut self, bound: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        let roll = self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 32;
-        usize::try_from(roll).unwrap() % bound.max(1)
-    }
-}
-
 #[test]
 fn random_act2_play_never_panics_keeps_safety_and_undoes_to_the_start() {
     let earned: [&[Automation]; 2] = [&[], &Automation::ALL];
     for level in levels::ACT2 {
         for seed in 1..=12u64 {
-            let mut dice = Dice(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
             let unlocked = earned[usize::try_from(seed % 2).unwrap()];
-            let mut game = Game::with_level(level, unlocked).unwrap();
-            let start = game.fingerprint();
-            for _ in 0..60 {
-                let view = View::of(&game);
-                if let Some(prompt) = &view.prompt {
-                    let before = game.fingerprint();
-                    let kind = game.answer(dice.below(prompt.choices.len())).unwrap().kind;
-                    if kind == OutcomeKind::Wrong {
-                        assert_eq!(game.fingerprint(), before, "{} seed {seed}", level.id);
-                    }
-                } else if game.log().is_empty() || dice.below(8) != 0 {
-                    let mut actions: Vec<String> = view
-                        .messages
-                        .iter()
-                        .flat_map(|message| {
-                            message.actions.iter().map(move |verb| {
-                                format!(r#"{{"kind":"{verb}","message":{}}}"#, message.id)
-                            })
-                        })
-                        .collect();
-                    actions.extend(
-                        view.controls
-                            .iter()
-                            .map(|control| serde_json::to_string(&control.action).unwrap()),
-                    );
-                    if actions.is_empty() {
-                        break;
-                    }
-                    let json = &actions[dice.below(actions.len())];
-                    let action = parse_action(game.world(), json).unwrap();
-                    game.act(action).unwrap_or_else(|error| {
-                        panic!("{} seed {seed}: {json}: {error}", level.id)
-                    });
-                } else {
-                    game.undo().unwrap();
-                }
-                assert!(
-                    game.world().violations().is_empty(),
-                    "{} seed {seed}: {:?}",
-                    level.id,
-                    game.world().violations()
-                );
-            }
-            while game.undo().is_ok() {}
-            assert_eq!(game.fingerprint(), start, "{} seed {seed}", level.id);
+            super::random_play(level, unlocked, seed, 60, |world: &LogWorld| {
+                world.violations().is_empty()
+            });
         }
     }
 }
