@@ -59,6 +59,7 @@ pub fn build(root: &Path) -> anyhow::Result<Vec<Copy>> {
         .and_then(|bindgen| {
             bindgen
                 .omit_default_module_path(false)
+                .remove_name_section(true)
                 .typescript(false)
                 .generate(&package)
         })
