@@ -292,13 +292,23 @@ function placeMessages(view, geometry) {
     if (!byWire.has(key)) byWire.set(key, []);
     byWire.get(key).push(message);
   }
+  // Each direction keeps to the third of the wire nearest its sender, one dot-width apart; the
+  // dots that do not fit there stack beside the wire, so none hides another on a short wire.
+  const spacing = DOT_RADIUS * 2.3;
+  const span = 0.33;
   const placed = [];
   for (const messages of byWire.values()) {
     const { from, to } = messages[0];
     const wire = geometry.wires.get(wireKey(from, to));
-    const step = Math.min(0.16, 0.5 / Math.max(1, messages.length - 1));
+    const length = Math.max(1, Math.hypot(wire.end.x - wire.start.x, wire.end.y - wire.start.y));
+    const normal = { x: -(wire.end.y - wire.start.y) / length, y: (wire.end.x - wire.start.x) / length };
+    const fit = Math.max(1, Math.floor((span * length) / spacing) + 1);
     messages.forEach((message, index) => {
-      placed.push({ message, ...pointOn(wire, from, 0.2 + step * index) });
+      const along = 0.12 + (index % fit) * (fit > 1 ? span / (fit - 1) : 0);
+      const row = Math.floor(index / fit);
+      const offset = Math.ceil(row / 2) * spacing * (row % 2 === 0 ? 1 : -1);
+      const point = pointOn(wire, from, along);
+      placed.push({ message, x: point.x + normal.x * offset, y: point.y + normal.y * offset });
     });
   }
   return placed.sort((a, b) => a.message.id - b.message.id);
