@@ -92,31 +92,9 @@ fn every_wrong_choice_of_every_act2_prompt_is_refused_and_names_a_slot_or_ballot
     };
     for level in levels::ACT2 {
         let mut game = mount(level.id);
-        let mut wrong_answers = 0;
-        for step in level.solution {
-            if step.starts_with("answer ") {
-                let prompt = game.prompt().expect("a prompt is open").clone();
-                for choice in prompt.choices.iter().filter(|choice| !choice.right) {
-                    let text = refused(&mut game, &choice.key);
-                    assert!(
-                        ballot(&text) || text.contains("slot"),
-                        "{}: {:?} names no ballot or slot: {text}",
-                        level.id,
-                        choice.key
-                    );
-                    wrong_answers += 1;
-                }
-            }
-            game.play(step).expect("plays");
-        }
-        assert!(wrong_answers > 0, "{} refuses nothing", level.id);
-        assert_eq!(
-            game.goal(),
-            Goal::Reached,
-            "mistakes do not block: {}",
-            level.id
-        );
-        assert_eq!(game.memory().mistakes.len(), wrong_answers);
+        super::refuse_every_wrong_choice(&mut game, "ballot or slot", |text| {
+            ballot(text) || text.contains("slot")
+        });
     }
 }
 
