@@ -3,7 +3,8 @@
 //! Breadth-first order makes the first violation found a shortest one: every state of depth d
 //! is checked before any state of depth d + 1. The seen set holds fingerprints only
 //! ([`SeenSet`]); worlds live only in the frontier, with their path as a shared linked list, so
-//! the memory of a finished level is freed.
+//! the memory of a finished level is freed. Each transition is first hashed without building
+//! its state ([`Model::successor_fingerprint`]), and only a state not seen before is built.
 //!
 //! The outcome says exactly how the search ended ([`Ending`]): it visited the whole space, a
 //! depth or state bound stopped it, or it found a violation. A refused enabled action or a table
@@ -182,8 +183,7 @@ impl Search {
             self.terminal_undecided += u64::from(!world.is_decided());
         }
         for action in enabled {
-            let successor = self.successor(world, &action)?;
-            let fingerprint = successor.fingerprint();
+            let fingerprint = self.transition(world, &action)?;
             if self.seen.contains(fingerprint) {
                 continue;
             }
@@ -194,6 +194,7 @@ impl Search {
             if self.seen.len().is_multiple_of(MEMORY_CHECK_STATES) {
                 self.check_memory()?;
             }
+            let successor = build(world, &action, fingerprint)?;
             let node = Rc::new(PathNode {
                 action,
                 parent: path.clone(),
@@ -227,18 +228,17 @@ impl Search {
         Ok(())
     }
 
-    /// The state `action` leads to from `world`, counted as a transition.
-    fn successor<M: Model>(&mut self, world: &M, action: &M::Action) -> Result<M, Error> {
-        let mut successor = world.clone();
-        successor.apply(action).map_err(|refused| Error::Model {
-            action: world.describe(action),
-            why: refused.to_string(),
-        })?;
+    /// The fingerprint of the state `action` leads to from `world`, counted as a transition.
+    /// The state itself is built only if it is new ([`build`]).
+    fn transition<M: Model>(&mut self, world: &M, action: &M::Action) -> Result<u64, Error> {
+        let fingerprint = world
+            .successor_fingerprint(action)
+            .map_err(|refused| model_error(world, action, refused))?;
         self.transitions += 1;
         if let Some(kind) = world.fault_kind(action) {
             *self.faults.entry(kind).or_default() += 1;
         }
-        Ok(successor)
+        Ok(fingerprint)
     }
 
     /// Whether any state of the frontier has a successor not yet visited (the frontier sits at
@@ -246,8 +246,8 @@ impl Search {
     fn any_new_successor<M: Model>(&mut self, frontier: &Frontier<M>) -> Result<bool, Error> {
         for (world, _) in frontier {
             for action in world.enabled() {
-                let successor = self.successor(world, &action)?;
-                if !self.seen.contains(successor.fingerprint()) {
+                let fingerprint = self.transition(world, &action)?;
+                if !self.seen.contains(fingerprint) {
                     return Ok(true);
                 }
             }
@@ -275,6 +275,29 @@ impl Search {
                 .collect(),
             seen_bytes: self.seen.bytes() as u64,
         }
+    }
+}
+
+/// The state `action` leads to from `world`, whose fingerprint the search already has.
+fn build<M: Model>(world: &M, action: &M::Action, fingerprint: u64) -> Result<M, Error> {
+    let mut successor = world.clone();
+    successor
+        .apply(action)
+        .map_err(|refused| model_error(world, action, refused))?;
+    debug_assert_eq!(
+        successor.fingerprint(),
+        fingerprint,
+        "{} hashed apart from the state it builds",
+        world.describe(action)
+    );
+    Ok(successor)
+}
+
+/// An enabled action the world refused: a hole in the model.
+fn model_error<M: Model>(world: &M, action: &M::Action, refused: M::Refused) -> Error {
+    Error::Model {
+        action: world.describe(action),
+        why: refused.to_string(),
     }
 }
 

@@ -53,6 +53,16 @@ pub trait Model: Clone + Send + Sync {
     /// mean the same state to the explorer.
     fn fingerprint(&self) -> u64;
 
+    /// The fingerprint of the state `action` leads to: what cloning, applying and
+    /// [`Model::fingerprint`] give, and it must always equal that. The explorer asks it for every
+    /// transition and builds only the successors it has not seen, so a world that can hash a
+    /// successor without building it (as Act I's does) overrides this to save that work.
+    fn successor_fingerprint(&self, action: &Self::Action) -> Result<u64, Self::Refused> {
+        let mut successor = self.clone();
+        successor.apply(action)?;
+        Ok(successor.fingerprint())
+    }
+
     /// The safety properties broken in this state; empty when it is safe so far.
     fn violations(&self) -> Vec<Violation>;
 
@@ -94,6 +104,10 @@ impl Model for World {
 
     fn fingerprint(&self) -> u64 {
         World::fingerprint(self)
+    }
+
+    fn successor_fingerprint(&self, action: &Action) -> Result<u64, crate::Refused> {
+        World::successor_fingerprint(self, action)
     }
 
     fn violations(&self) -> Vec<Violation> {

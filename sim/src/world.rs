@@ -8,7 +8,7 @@ use paros_core::{
     Acceptor, Ballot, Envelope, Ignored, Majority, Message, NodeId, NodeSet, Proposer, Value,
 };
 use std::fmt;
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::{BuildHasher, Hash};
 use std::str::FromStr;
 use std::sync::Arc;
 
@@ -31,8 +31,9 @@ impl fmt::Display for MessageId {
 pub struct InFlight {
     /// The message's id.
     pub id: MessageId,
-    /// Sender, receiver and message.
-    pub envelope: Envelope,
+    /// Sender, receiver and message: shared by every world that holds this message in flight,
+    /// so copying a world copies a pointer per message.
+    pub envelope: Arc<Envelope>,
 }
 
 /// How many faults (and retries) a world may still use. Budgets keep worlds finite, so the
@@ -254,6 +255,8 @@ pub struct World {
     retries_left: Arc<Vec<u32>>,
     /// Invariant: in ascending ballot order, one entry per ballot that received a vote.
     votes: Arc<Vec<BallotVotes>>,
+    /// Invariant: equals [`World::fingerprint_from_scratch`]; kept up to date by every change.
+    fingerprint: u64,
 }
 
 impl World {
@@ -283,6 +286,7 @@ impl World {
             in_flight: Vec::new(),
             next_message: 1,
             votes: Arc::new(Vec::new()),
+            fingerprint: 0,
         };
         for index in 0..world.proposers.len() {
             if world.config.proposers[index].started {
@@ -290,6 +294,7 @@ impl World {
                 world.send(sent);
             }
         }
+        world.fingerprint = world.fingerprint_from_scratch();
         Ok(world)
     }
 
@@ -482,32 +487,86 @@ impl World {
 
     /// Applies one action. A refused action leaves the world unchanged.
     pub fn apply(&mut self, action: &Action) -> Result<Step, Refused> {
+        let change = self.change(action)?;
+        Ok(self.commit(change))
+    }
+
+    /// The fingerprint of the world `action` leads to, worked out without building that world:
+    /// this world's fingerprint with the parts the action changes swapped. The explorer calls
+    /// it for every transition and builds a successor only when it is new.
+    pub fn successor_fingerprint(&self, action: &Action) -> Result<u64, Refused> {
+        let change = self.change(action)?;
+        Ok(self.fingerprint_after(&change))
+    }
+
+    /// A 64-bit fingerprint of everything the future of this world depends on: every node's
+    /// state, the messages in flight, the budgets left and the history of votes.
+    ///
+    /// It is the wrapping sum of one hash per part (see [`World::fingerprint_from_scratch`]),
+    /// kept up to date as actions change parts, so reading it costs nothing and a successor's
+    /// fingerprint costs only the parts one action changes.
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
+    }
+
+    /// The fingerprint computed from every part, as [`World::fingerprint`] must equal.
+    ///
+    /// Each part is hashed alone, tagged with its kind and position, and the hashes are added:
+    /// each acceptor, each proposer, each message in flight, the fault budgets, each proposer's
+    /// retries left, and each vote ever cast (ballot, value and voter). Addition makes the sum
+    /// independent of order, so the in-flight messages count as a multiset: message ids and send
+    /// order are left out on purpose, since any message in flight may be delivered next and two
+    /// worlds whose messages are the same multiset behave the same up to renaming ids. A
+    /// duplicate message adds its hash twice. The configuration is left out because it is
+    /// constant for the life of a world. The hasher is foldhash's quality hasher with a fixed
+    /// seed, so fingerprints are stable from run to run.
+    pub fn fingerprint_from_scratch(&self) -> u64 {
+        let acceptors = (self.acceptors.iter().enumerate())
+            .map(|(index, acceptor)| part(Part::Acceptor(index), acceptor));
+        let proposers = (self.proposers.iter().enumerate())
+            .map(|(index, proposer)| part(Part::Proposer(index), proposer));
+        let messages =
+            (self.in_flight.iter()).map(|message| part(Part::Message, &message.envelope));
+        let retries = (self.retries_left.iter().enumerate())
+            .map(|(index, left)| part(Part::Retries(index), left));
+        let votes = self.votes.iter().flat_map(|votes| {
+            (votes.voters.iter()).map(|voter| vote_part(voter, votes.ballot, &votes.value))
+        });
+        acceptors
+            .chain(proposers)
+            .chain(messages)
+            .chain(retries)
+            .chain(votes)
+            .fold(part(Part::Budget, &self.budget_left), u64::wrapping_add)
+    }
+
+    /// What `action` would change, worked out against this world without changing it.
+    fn change(&self, action: &Action) -> Result<Change, Refused> {
+        let mut change = Change::keeping(self.budget_left);
         match *action {
-            Action::Deliver(id) => self.deliver(id),
+            Action::Deliver(id) => {
+                let envelope = &self.deliverable(id)?.envelope;
+                change.taken = Some(id);
+                self.receive(envelope, &mut change);
+            }
             Action::Drop(id) => {
                 self.deliverable(id)?;
-                spend(&mut self.budget_left.drops, "drop")?;
-                self.take(id);
-                Ok(Step::default())
+                spend(&mut change.budget_left.drops, "drop")?;
+                change.taken = Some(id);
             }
             Action::Duplicate(id) => {
-                let envelope = self.deliverable(id)?.envelope.clone();
-                spend(&mut self.budget_left.duplicates, "duplicate")?;
-                Ok(Step {
-                    sent: self.send(vec![envelope]),
-                    ..Step::default()
-                })
+                let envelope = Envelope::clone(&self.deliverable(id)?.envelope);
+                spend(&mut change.budget_left.duplicates, "duplicate")?;
+                change.single = Some(envelope);
             }
             Action::Start(node) => {
                 let index = self.proposer_index(node)?;
                 if self.proposers[index].ballot().is_some() {
                     return Err(Refused::AlreadyStarted(node));
                 }
-                let sent = Arc::make_mut(&mut self.proposers)[index].start();
-                Ok(Step {
-                    sent: self.send(sent),
-                    ..Step::default()
-                })
+                let mut proposer = self.proposers[index].clone();
+                change.sent = proposer.start();
+                change.proposer = Some((index, proposer));
             }
             Action::Retry(node) => {
                 let index = self.proposer_index(node)?;
@@ -515,106 +574,158 @@ impl World {
                 if proposer.ballot().is_none() || proposer.learned().is_some() {
                     return Err(Refused::NothingToRetry(node));
                 }
-                spend(&mut Arc::make_mut(&mut self.retries_left)[index], "retry")?;
-                let sent = Arc::make_mut(&mut self.proposers)[index].retry();
-                Ok(Step {
-                    sent: self.send(sent),
-                    ..Step::default()
-                })
+                let mut retries_left = self.retries_left[index];
+                spend(&mut retries_left, "retry")?;
+                let mut proposer = proposer.clone();
+                change.sent = proposer.retry();
+                change.proposer = Some((index, proposer));
+                change.retries_left = Some((index, retries_left));
             }
             Action::Amnesia(node) => {
                 let Some(Role::Acceptor(index)) = self.role(node) else {
                     return Err(Refused::NoSuchNode(node));
                 };
-                spend(&mut self.budget_left.amnesia, "amnesia")?;
-                Arc::make_mut(&mut self.acceptors)[index] = Acceptor::new(node);
-                Ok(Step::default())
+                spend(&mut change.budget_left.amnesia, "amnesia")?;
+                change.acceptor = Some((index, Acceptor::new(node)));
             }
         }
+        Ok(change)
     }
 
-    /// A 64-bit fingerprint of everything the future of this world depends on: every node's
-    /// state, the messages in flight, the budgets left and the history of votes.
-    ///
-    /// Message ids and send order are left out on purpose: any message in flight may be
-    /// delivered next, so two worlds whose in-flight messages are the same multiset behave the
-    /// same, up to renaming their ids. The multiset is hashed without sorting: each envelope is
-    /// hashed alone and the hashes are added, which is independent of order and counts
-    /// duplicates. The configuration is left out because it is constant for the life of a
-    /// world. The hasher is foldhash's quality hasher with a fixed seed, so fingerprints are
-    /// stable from run to run.
-    pub fn fingerprint(&self) -> u64 {
-        let mut hasher = FINGERPRINT.build_hasher();
-        self.acceptors.hash(&mut hasher);
-        self.proposers.hash(&mut hasher);
-        let envelopes = self.in_flight.iter().fold(0u64, |sum, message| {
-            sum.wrapping_add(FINGERPRINT.hash_one(&message.envelope))
-        });
-        hasher.write_u64(envelopes);
-        hasher.write_usize(self.in_flight.len());
-        self.budget_left.hash(&mut hasher);
-        self.retries_left.hash(&mut hasher);
-        self.votes.hash(&mut hasher);
-        hasher.finish()
-    }
-
-    fn deliver(&mut self, id: MessageId) -> Result<Step, Refused> {
-        self.deliverable(id)?;
-        let envelope = self.take(id);
-        let mut step = Step::default();
+    /// The receiver of `envelope` steps: its new state, its replies and any vote go in `change`.
+    fn receive(&self, envelope: &Envelope, change: &mut Change) {
         match self.role(envelope.to) {
             Some(Role::Acceptor(index)) => {
-                match Arc::make_mut(&mut self.acceptors)[index].handle(&envelope) {
+                let mut acceptor = self.acceptors[index].clone();
+                match acceptor.handle(envelope) {
                     Ok(reply) => {
-                        self.record_vote(&reply);
-                        step.sent = self.send(vec![reply]);
+                        change.vote = self.new_vote(&reply);
+                        change.single = Some(reply);
+                        change.acceptor = Some((index, acceptor));
                     }
-                    Err(ignored) => step.ignored = Some(ignored),
+                    Err(ignored) => change.ignored = Some(ignored),
                 }
             }
             Some(Role::Proposer(index)) => {
-                let proposer = &mut Arc::make_mut(&mut self.proposers)[index];
+                let mut proposer = self.proposers[index].clone();
                 let learned_before = proposer.learned().is_some();
-                match proposer.handle(&envelope) {
+                match proposer.handle(envelope) {
                     Ok(sent) => {
                         if !learned_before && let Some(value) = proposer.learned() {
-                            step.learned = Some((proposer.id(), value.clone()));
+                            change.learned = Some((proposer.id(), value.clone()));
                         }
-                        step.sent = self.send(sent);
+                        change.sent = sent;
+                        change.proposer = Some((index, proposer));
                     }
-                    Err(ignored) => step.ignored = Some(ignored),
+                    Err(ignored) => change.ignored = Some(ignored),
                 }
             }
-            None => step.ignored = Some(Ignored::UnknownSender),
+            None => change.ignored = Some(Ignored::UnknownSender),
         }
-        Ok(step)
     }
 
-    fn record_vote(&mut self, reply: &Envelope) {
+    /// The vote `reply` casts, if it is an Accepted from a voter not yet counted at its ballot.
+    fn new_vote(&self, reply: &Envelope) -> Option<CastVote> {
         let Message::Accepted { ballot, value } = &reply.message else {
-            return;
+            return None;
         };
-        match self
-            .votes
-            .binary_search_by_key(ballot, |votes| votes.ballot)
-        {
+        let counted = match self.ballot_votes(*ballot) {
+            Ok(at) => self.votes[at].voters.contains(reply.from),
+            Err(_) => false,
+        };
+        (!counted).then(|| CastVote {
+            voter: reply.from,
+            ballot: *ballot,
+            value: value.clone(),
+        })
+    }
+
+    /// This world's fingerprint with the parts `change` replaces swapped for their new values.
+    fn fingerprint_after(&self, change: &Change) -> u64 {
+        let mut fingerprint = self.fingerprint;
+        let mut swap = |old: u64, new: u64| {
+            fingerprint = fingerprint.wrapping_sub(old).wrapping_add(new);
+        };
+        if let Some(id) = change.taken {
+            let message = self.message(id).expect("checked deliverable");
+            swap(part(Part::Message, &message.envelope), 0);
+        }
+        for envelope in change.sent() {
+            swap(0, part(Part::Message, envelope));
+        }
+        if let Some((index, acceptor)) = &change.acceptor {
+            let at = Part::Acceptor(*index);
+            swap(part(at, &self.acceptors[*index]), part(at, acceptor));
+        }
+        if let Some((index, proposer)) = &change.proposer {
+            let at = Part::Proposer(*index);
+            swap(part(at, &self.proposers[*index]), part(at, proposer));
+        }
+        if let Some((index, left)) = change.retries_left {
+            let at = Part::Retries(index);
+            swap(part(at, &self.retries_left[index]), part(at, &left));
+        }
+        if change.budget_left != self.budget_left {
+            let old = part(Part::Budget, &self.budget_left);
+            swap(old, part(Part::Budget, &change.budget_left));
+        }
+        if let Some(vote) = &change.vote {
+            swap(0, vote_part(vote.voter, vote.ballot, &vote.value));
+        }
+        fingerprint
+    }
+
+    /// Makes `change` happen; returns what the action did.
+    fn commit(&mut self, change: Change) -> Step {
+        self.fingerprint = self.fingerprint_after(&change);
+        if let Some(id) = change.taken {
+            self.take(id);
+        }
+        if let Some((index, acceptor)) = change.acceptor {
+            Arc::make_mut(&mut self.acceptors)[index] = acceptor;
+        }
+        if let Some((index, proposer)) = change.proposer {
+            Arc::make_mut(&mut self.proposers)[index] = proposer;
+        }
+        if let Some((index, left)) = change.retries_left {
+            Arc::make_mut(&mut self.retries_left)[index] = left;
+        }
+        self.budget_left = change.budget_left;
+        if let Some(vote) = change.vote {
+            self.record_vote(vote);
+        }
+        let sent = self.send(change.single.into_iter().chain(change.sent));
+        debug_assert_eq!(self.fingerprint, self.fingerprint_from_scratch());
+        Step {
+            sent,
+            learned: change.learned,
+            ignored: change.ignored,
+        }
+    }
+
+    /// Where the votes of `ballot` are in the history, or where they would go.
+    fn ballot_votes(&self, ballot: Ballot) -> Result<usize, usize> {
+        (self.votes).binary_search_by_key(&ballot, |votes| votes.ballot)
+    }
+
+    fn record_vote(&mut self, vote: CastVote) {
+        match self.ballot_votes(vote.ballot) {
             Ok(at) => {
-                debug_assert_eq!(&self.votes[at].value, value, "one value per ballot");
-                Arc::make_mut(&mut self.votes)[at].voters.insert(reply.from);
+                debug_assert_eq!(self.votes[at].value, vote.value, "one value per ballot");
+                Arc::make_mut(&mut self.votes)[at].voters.insert(vote.voter);
             }
             Err(at) => {
                 let mut voters = NodeSet::EMPTY;
-                voters.insert(reply.from);
+                voters.insert(vote.voter);
                 let votes = BallotVotes {
-                    ballot: *ballot,
-                    value: value.clone(),
+                    ballot: vote.ballot,
+                    value: vote.value,
                     voters,
                 };
                 Arc::make_mut(&mut self.votes).insert(at, votes);
             }
         }
     }
-
     fn deliverable(&self, id: MessageId) -> Result<&InFlight, Refused> {
         let message = self.message(id).ok_or(Refused::NoSuchMessage(id))?;
         if self.is_cut(&message.envelope) {
@@ -627,20 +738,21 @@ impl World {
         self.config.silent.contains(envelope.from) || self.config.silent.contains(envelope.to)
     }
 
-    fn take(&mut self, id: MessageId) -> Envelope {
+    fn take(&mut self, id: MessageId) {
         let at = self
             .in_flight
             .binary_search_by_key(&id, |message| message.id)
             .expect("checked deliverable");
-        self.in_flight.remove(at).envelope
+        self.in_flight.remove(at);
     }
 
-    fn send(&mut self, envelopes: Vec<Envelope>) -> Vec<MessageId> {
+    fn send(&mut self, envelopes: impl IntoIterator<Item = Envelope>) -> Vec<MessageId> {
         envelopes
             .into_iter()
             .map(|envelope| {
                 let id = MessageId(self.next_message);
                 self.next_message += 1;
+                let envelope = Arc::new(envelope);
                 self.in_flight.push(InFlight { id, envelope });
                 id
             })
@@ -653,6 +765,86 @@ impl World {
             _ => Err(Refused::NoSuchNode(node)),
         }
     }
+}
+
+/// What one action changes in a world, worked out before anything changes: [`World::apply`]
+/// commits it, and [`World::successor_fingerprint`] hashes the successor from it alone.
+#[derive(Debug)]
+struct Change {
+    /// The message taken out of flight: delivered or dropped.
+    taken: Option<MessageId>,
+    /// The messages a proposer's step puts in flight, in send order.
+    sent: Vec<Envelope>,
+    /// The one message an acceptor's reply or a duplicate puts in flight. Apart from `sent`
+    /// because most steps send exactly one message, and a `Vec` of one would cost an
+    /// allocation for every transition the explorer hashes.
+    single: Option<Envelope>,
+    /// The acceptor that stepped, by index, in its new state.
+    acceptor: Option<(usize, Acceptor)>,
+    /// The proposer that stepped, by index, in its new state.
+    proposer: Option<(usize, Proposer<Majority>)>,
+    /// The retries left to the proposer that retried, by index.
+    retries_left: Option<(usize, u32)>,
+    /// The fault budgets after the action.
+    budget_left: Budget,
+    /// A vote the history has not counted yet.
+    vote: Option<CastVote>,
+    /// The value a proposer learned is chosen, for [`Step::learned`].
+    learned: Option<(NodeId, Value)>,
+    /// Why the receiver took no step, for [`Step::ignored`].
+    ignored: Option<Ignored>,
+}
+
+impl Change {
+    /// The messages this change puts in flight, in send order.
+    fn sent(&self) -> impl Iterator<Item = &Envelope> {
+        self.single.iter().chain(&self.sent)
+    }
+
+    /// A change that, so far, changes nothing.
+    fn keeping(budget_left: Budget) -> Change {
+        Change {
+            taken: None,
+            sent: Vec::new(),
+            single: None,
+            acceptor: None,
+            proposer: None,
+            retries_left: None,
+            budget_left,
+            vote: None,
+            learned: None,
+            ignored: None,
+        }
+    }
+}
+
+/// One acceptor's vote at one ballot, as the history records it.
+#[derive(Debug)]
+struct CastVote {
+    voter: NodeId,
+    ballot: Ballot,
+    value: Value,
+}
+
+/// The parts of a world the fingerprint hashes one by one: a part's kind and position tag its
+/// hash, so the same state in two places hashes differently.
+#[derive(Clone, Copy, Hash)]
+enum Part {
+    Acceptor(usize),
+    Proposer(usize),
+    Message,
+    Retries(usize),
+    Budget,
+}
+
+/// The hash of one part of a world: its tag and its contents.
+fn part(at: Part, contents: &impl Hash) -> u64 {
+    FINGERPRINT.hash_one((at, contents))
+}
+
+/// The hash of one vote in the history.
+fn vote_part(voter: NodeId, ballot: Ballot, value: &Value) -> u64 {
+    FINGERPRINT.hash_one((voter, ballot, value))
 }
 
 fn spend(left: &mut u32, kind: &'static str) -> Result<(), Refused> {
