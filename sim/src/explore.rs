@@ -2,9 +2,10 @@
 //!
 //! Breadth-first order makes the first violation found a shortest one: every state of depth d
 //! is checked before any state of depth d + 1. The seen set holds fingerprints only
-//! ([`SeenSet`]); worlds live only in the frontier, with their path as a shared linked list, so
-//! the memory of a finished level is freed. Each transition is first hashed without building
-//! its state ([`Model::successor_fingerprint`]), and only a state not seen before is built.
+//! ([`SeenSet`]). Each transition is first hashed without building its state
+//! ([`Model::successor_fingerprint`]); a state not seen before is queued as its parent and the
+//! action from it, and built, checked and expanded when its turn comes. Paths are a
+//! linked list shared by siblings, so the memory of a finished level is freed.
 //!
 //! The outcome says exactly how the search ended ([`Ending`]): it visited the whole space, a
 //! depth or state bound stopped it, or it found a violation. A refused enabled action or a table
@@ -14,7 +15,7 @@ use crate::Error;
 use crate::check::Violation;
 use crate::model::Model;
 use crate::seen::SeenSet;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 
 /// Bounds on a search. A search stopped by one is incomplete, never a pass.
@@ -104,44 +105,134 @@ fn path_to_vec<A: Clone>(mut node: Option<&Rc<PathNode<A>>>) -> Vec<A> {
 /// Explores every state reachable from `start`, breadth-first, within `limits`.
 pub fn explore<M: Model>(start: M, limits: Limits) -> Result<Exploration<M::Action>, Error> {
     let mut search = Search::new(limits);
-    let violations = start.violations();
-    search.decided_states += u64::from(start.is_decided());
     search
         .seen
         .insert(start.fingerprint())
         .map_err(table_full)?;
-    if !violations.is_empty() {
-        return Ok(search.finish(Ending::Violation {
-            path: Vec::new(),
-            violations,
-        }));
+    let mut queue = Queue::new();
+    let mut next = Some(Visit {
+        world: start,
+        path: None,
+        depth: 0,
+    });
+    while let Some(visit) = next {
+        search.depth = visit.depth;
+        debug_assert!(
+            search.seen.contains(visit.world.fingerprint()),
+            "a state was hashed apart from the state it builds"
+        );
+        let violations = visit.world.violations();
+        if !violations.is_empty() {
+            let path = path_to_vec(visit.path.as_ref());
+            return Ok(search.finish(Ending::Violation { path, violations }));
+        }
+        search.decided_states += u64::from(visit.world.is_decided());
+        if search.state_bound_hit.is_none() {
+            search.expand(visit, &mut queue)?;
+        }
+        next = queue.pop()?;
     }
-    let mut frontier = vec![(start, None)];
-    let mut depth = 0;
-    while !frontier.is_empty() {
-        if limits.max_depth == Some(depth) {
-            let ending = match search.any_new_successor(&frontier)? {
-                true => Ending::DepthBound(depth),
-                false => Ending::Complete,
-            };
-            return Ok(search.finish(ending));
-        }
-        let mut next = Vec::new();
-        for (world, path) in frontier {
-            if let Some(ending) = search.expand(&world, path, &mut next)? {
-                return Ok(search.finish(ending));
-            }
-        }
-        if !next.is_empty() {
-            depth += 1;
-            search.depth = depth;
-        }
-        frontier = next;
-    }
-    Ok(search.finish(Ending::Complete))
+    let ending = match (search.state_bound_hit, search.depth_bound_hit) {
+        (Some(states), _) => Ending::StateBound(states),
+        (None, Some(depth)) => Ending::DepthBound(depth),
+        (None, None) => Ending::Complete,
+    };
+    Ok(search.finish(ending))
 }
 
-type Frontier<M> = Vec<(M, Option<Rc<PathNode<<M as Model>::Action>>>)>;
+/// A state being visited: built, with its path and depth.
+struct Visit<M: Model> {
+    world: M,
+    path: Option<Rc<PathNode<M::Action>>>,
+    depth: u32,
+}
+
+/// A state found but not yet built: its parent's place among the parents kept, and the
+/// action from there.
+struct Found<A> {
+    parent: u64,
+    action: A,
+}
+
+/// The queue of a breadth-first search, holding each state found as its parent and the action
+/// from it rather than as a world. A state is built when it is taken from the queue, and a
+/// visited state is kept, as a parent, only while states found from it still wait. The
+/// queue's memory is thus one small entry per waiting state plus the worlds of one level's
+/// parents, where a queue of worlds would hold every world of the next level.
+struct Queue<M: Model> {
+    /// Found states, in the order found: those of the current depth, then the next.
+    found: VecDeque<Found<M::Action>>,
+    /// The visited states that states in `found` were found from, oldest first.
+    parents: VecDeque<Visit<M>>,
+    /// The place of `parents[0]` among every parent ever kept.
+    first_parent: u64,
+    /// How many states at the front of `found` are at the current depth.
+    left_at_depth: usize,
+    /// The depth of the states taken from the front of `found`.
+    depth: u32,
+}
+
+impl<M: Model> Queue<M> {
+    fn new() -> Queue<M> {
+        Queue {
+            found: VecDeque::new(),
+            parents: VecDeque::new(),
+            first_parent: 0,
+            left_at_depth: 0,
+            depth: 0,
+        }
+    }
+
+    /// The place the next parent kept will have.
+    fn next_parent(&self) -> u64 {
+        self.first_parent + self.parents.len() as u64
+    }
+
+    /// Queues the state found from the parent at `place` by `action`.
+    fn push(&mut self, parent: u64, action: M::Action, states: usize) -> Result<(), Error> {
+        let full = |_| Error::FrontierFull { states };
+        self.found.try_reserve(1).map_err(full)?;
+        self.found.push_back(Found { parent, action });
+        Ok(())
+    }
+
+    /// Keeps a visited state as the parent of the states just queued from it.
+    fn keep(&mut self, parent: Visit<M>, states: usize) -> Result<(), Error> {
+        let full = |_| Error::FrontierFull { states };
+        self.parents.try_reserve(1).map_err(full)?;
+        self.parents.push_back(parent);
+        Ok(())
+    }
+
+    /// Takes the next state found and builds it from its parent; `None` when none is left.
+    fn pop(&mut self) -> Result<Option<Visit<M>>, Error> {
+        if self.left_at_depth == 0 {
+            self.left_at_depth = self.found.len();
+            self.depth += 1;
+        }
+        let Some(Found { parent, action }) = self.found.pop_front() else {
+            return Ok(None);
+        };
+        self.left_at_depth -= 1;
+        while self.first_parent < parent {
+            self.parents.pop_front();
+            self.first_parent += 1;
+        }
+        let from = &self.parents[0];
+        let world = (from.world)
+            .successor(&action)
+            .map_err(|refused| model_error(&from.world, &action, refused))?;
+        let path = Some(Rc::new(PathNode {
+            action,
+            parent: from.path.clone(),
+        }));
+        Ok(Some(Visit {
+            world,
+            path,
+            depth: self.depth,
+        }))
+    }
+}
 
 /// The counters and seen set of one search.
 struct Search {
@@ -153,6 +244,11 @@ struct Search {
     terminal_states: u64,
     terminal_undecided: u64,
     faults: BTreeMap<&'static str, u64>,
+    /// Set when the state bound stopped the search from finding more states: the states
+    /// already found are still visited, then the search ends.
+    state_bound_hit: Option<u64>,
+    /// Set when a state at the depth bound had a successor not yet visited.
+    depth_bound_hit: Option<u32>,
 }
 
 impl Search {
@@ -166,53 +262,48 @@ impl Search {
             terminal_states: 0,
             terminal_undecided: 0,
             faults: BTreeMap::new(),
+            state_bound_hit: None,
+            depth_bound_hit: None,
         }
     }
 
-    /// Applies every enabled action of `world`; new states go to `next`. Returns an ending if
-    /// the search must stop here.
-    fn expand<M: Model>(
-        &mut self,
-        world: &M,
-        path: Option<Rc<PathNode<M::Action>>>,
-        next: &mut Frontier<M>,
-    ) -> Result<Option<Ending<M::Action>>, Error> {
+    /// Hashes every successor of a visited state and queues those not seen before; at the
+    /// depth bound, only notes whether any would be cut off.
+    fn expand<M: Model>(&mut self, visit: Visit<M>, queue: &mut Queue<M>) -> Result<(), Error> {
+        let world = &visit.world;
         let enabled = world.enabled();
         if enabled.is_empty() {
             self.terminal_states += 1;
             self.terminal_undecided += u64::from(!world.is_decided());
         }
+        if self.limits.max_depth == Some(visit.depth) {
+            if self.depth_bound_hit.is_none() && self.any_new_successor(world, enabled)? {
+                self.depth_bound_hit = Some(visit.depth);
+            }
+            return Ok(());
+        }
+        let place = queue.next_parent();
+        let mut found = false;
         for action in enabled {
             let fingerprint = self.transition(world, &action)?;
             if self.seen.contains(fingerprint) {
                 continue;
             }
             if (self.limits.max_states).is_some_and(|max| self.seen.len() as u64 >= max) {
-                return Ok(Some(Ending::StateBound(self.seen.len() as u64)));
+                self.state_bound_hit = Some(self.seen.len() as u64);
+                break;
             }
             self.seen.insert(fingerprint).map_err(table_full)?;
             if self.seen.len().is_multiple_of(MEMORY_CHECK_STATES) {
                 self.check_memory()?;
             }
-            let successor = build(world, &action, fingerprint)?;
-            let node = Rc::new(PathNode {
-                action,
-                parent: path.clone(),
-            });
-            let violations = successor.violations();
-            if !violations.is_empty() {
-                return Ok(Some(Ending::Violation {
-                    path: path_to_vec(Some(&node)),
-                    violations,
-                }));
-            }
-            self.decided_states += u64::from(successor.is_decided());
-            next.try_reserve(1).map_err(|_| Error::FrontierFull {
-                states: self.seen.len(),
-            })?;
-            next.push((successor, Some(node)));
+            queue.push(place, action, self.seen.len())?;
+            found = true;
         }
-        Ok(None)
+        if found {
+            queue.keep(visit, self.seen.len())?;
+        }
+        Ok(())
     }
 
     fn check_memory(&self) -> Result<(), Error> {
@@ -241,15 +332,17 @@ impl Search {
         Ok(fingerprint)
     }
 
-    /// Whether any state of the frontier has a successor not yet visited (the frontier sits at
-    /// the depth bound, so such a successor would be cut off).
-    fn any_new_successor<M: Model>(&mut self, frontier: &Frontier<M>) -> Result<bool, Error> {
-        for (world, _) in frontier {
-            for action in world.enabled() {
-                let fingerprint = self.transition(world, &action)?;
-                if !self.seen.contains(fingerprint) {
-                    return Ok(true);
-                }
+    /// Whether any of the `enabled` actions of `world` leads to a state not yet visited (the
+    /// world sits at the depth bound, so such a state would be cut off).
+    fn any_new_successor<M: Model>(
+        &mut self,
+        world: &M,
+        enabled: Vec<M::Action>,
+    ) -> Result<bool, Error> {
+        for action in enabled {
+            let fingerprint = self.transition(world, &action)?;
+            if !self.seen.contains(fingerprint) {
+                return Ok(true);
             }
         }
         Ok(false)
@@ -276,21 +369,6 @@ impl Search {
             seen_bytes: self.seen.bytes() as u64,
         }
     }
-}
-
-/// The state `action` leads to from `world`, whose fingerprint the search already has.
-fn build<M: Model>(world: &M, action: &M::Action, fingerprint: u64) -> Result<M, Error> {
-    let mut successor = world.clone();
-    successor
-        .apply(action)
-        .map_err(|refused| model_error(world, action, refused))?;
-    debug_assert_eq!(
-        successor.fingerprint(),
-        fingerprint,
-        "{} hashed apart from the state it builds",
-        world.describe(action)
-    );
-    Ok(successor)
 }
 
 /// An enabled action the world refused: a hole in the model.

@@ -49,6 +49,15 @@ pub trait Model: Clone + Send + Sync {
     /// Applies one action; a refused action leaves the world unchanged.
     fn apply(&mut self, action: &Self::Action) -> Result<(), Self::Refused>;
 
+    /// The state `action` leads to, leaving this one as it is: what cloning and applying give.
+    /// A world that can build a successor more cheaply than a clone followed by a step
+    /// overrides this.
+    fn successor(&self, action: &Self::Action) -> Result<Self, Self::Refused> {
+        let mut successor = self.clone();
+        successor.apply(action)?;
+        Ok(successor)
+    }
+
     /// A 64-bit digest of everything the future of this world depends on. Equal fingerprints
     /// mean the same state to the explorer.
     fn fingerprint(&self) -> u64;
@@ -104,6 +113,10 @@ impl Model for World {
 
     fn fingerprint(&self) -> u64 {
         World::fingerprint(self)
+    }
+
+    fn successor(&self, action: &Action) -> Result<World, crate::Refused> {
+        World::successor(self, action)
     }
 
     fn successor_fingerprint(&self, action: &Action) -> Result<u64, crate::Refused> {

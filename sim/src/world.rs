@@ -9,6 +9,7 @@ use paros_core::{
 };
 use std::fmt;
 use std::hash::{BuildHasher, Hash};
+use std::ops::Range;
 use std::str::FromStr;
 use std::sync::Arc;
 
@@ -255,8 +256,11 @@ pub struct World {
     retries_left: Arc<Vec<u32>>,
     /// Invariant: in ascending ballot order, one entry per ballot that received a vote.
     votes: Arc<Vec<BallotVotes>>,
-    /// Invariant: equals [`World::fingerprint_from_scratch`]; kept up to date by every change.
-    fingerprint: u64,
+    /// The fingerprint, when this world keeps it. Invariant: when set, it equals
+    /// [`World::fingerprint_from_scratch`]. A new world and every world built by
+    /// [`World::successor`] (the explorer's) keep it, worked out from their parent's; `apply`
+    /// drops it, so a walk that never asks for it (the simulator's) does not pay for hashing.
+    kept_fingerprint: Option<u64>,
 }
 
 impl World {
@@ -286,7 +290,7 @@ impl World {
             in_flight: Vec::new(),
             next_message: 1,
             votes: Arc::new(Vec::new()),
-            fingerprint: 0,
+            kept_fingerprint: None,
         };
         for index in 0..world.proposers.len() {
             if world.config.proposers[index].started {
@@ -294,7 +298,7 @@ impl World {
                 world.send(sent);
             }
         }
-        world.fingerprint = world.fingerprint_from_scratch();
+        world.kept_fingerprint = Some(world.fingerprint_from_scratch());
         Ok(world)
     }
 
@@ -455,7 +459,9 @@ impl World {
 
     /// Every action that [`World::apply`] would accept now, in a stable order.
     pub fn enabled(&self) -> Vec<Action> {
-        let mut actions = Vec::new();
+        // At most three actions per message and one per node: one allocation, never a regrowth.
+        let nodes = self.acceptors.len() + self.proposers.len();
+        let mut actions = Vec::with_capacity(3 * self.in_flight.len() + nodes);
         for message in &self.in_flight {
             if self.is_cut(&message.envelope) {
                 continue;
@@ -488,7 +494,45 @@ impl World {
     /// Applies one action. A refused action leaves the world unchanged.
     pub fn apply(&mut self, action: &Action) -> Result<Step, Refused> {
         let change = self.change(action)?;
-        Ok(self.commit(change))
+        let learned = change.learned.clone();
+        let ignored = change.ignored;
+        self.kept_fingerprint = None;
+        let sent = self.commit(change);
+        Ok(Step {
+            sent: sent.map(MessageId).collect(),
+            learned,
+            ignored,
+        })
+    }
+
+    /// The world `action` leads to, built beside this one, which is left unchanged. It keeps
+    /// its fingerprint, worked out from this world's and the parts the action changes.
+    pub fn successor(&self, action: &Action) -> Result<World, Refused> {
+        let change = self.change(action)?;
+        let fingerprint = self.fingerprint_after(&change);
+        let mut successor = self.clone_with_room(change.sent().count());
+        successor.commit(change);
+        successor.kept_fingerprint = Some(fingerprint);
+        debug_assert_eq!(fingerprint, successor.fingerprint_from_scratch());
+        Ok(successor)
+    }
+
+    /// A copy of this world with room in its message list for `extra` more messages, so a
+    /// step applied to the copy never grows the list.
+    fn clone_with_room(&self, extra: usize) -> World {
+        let mut in_flight = Vec::with_capacity(self.in_flight.len() + extra);
+        in_flight.extend_from_slice(&self.in_flight);
+        World {
+            config: Arc::clone(&self.config),
+            acceptors: Arc::clone(&self.acceptors),
+            proposers: Arc::clone(&self.proposers),
+            in_flight,
+            next_message: self.next_message,
+            budget_left: self.budget_left,
+            retries_left: Arc::clone(&self.retries_left),
+            votes: Arc::clone(&self.votes),
+            kept_fingerprint: self.kept_fingerprint,
+        }
     }
 
     /// The fingerprint of the world `action` leads to, worked out without building that world:
@@ -503,10 +547,11 @@ impl World {
     /// state, the messages in flight, the budgets left and the history of votes.
     ///
     /// It is the wrapping sum of one hash per part (see [`World::fingerprint_from_scratch`]),
-    /// kept up to date as actions change parts, so reading it costs nothing and a successor's
-    /// fingerprint costs only the parts one action changes.
+    /// so a successor's fingerprint costs only the parts one action changes. Free to read in a
+    /// world that keeps it (see [`World::successor`]); computed from every part in one that
+    /// does not.
     pub fn fingerprint(&self) -> u64 {
-        self.fingerprint
+        (self.kept_fingerprint).unwrap_or_else(|| self.fingerprint_from_scratch())
     }
 
     /// The fingerprint computed from every part, as [`World::fingerprint`] must equal.
@@ -642,7 +687,7 @@ impl World {
 
     /// This world's fingerprint with the parts `change` replaces swapped for their new values.
     fn fingerprint_after(&self, change: &Change) -> u64 {
-        let mut fingerprint = self.fingerprint;
+        let mut fingerprint = self.fingerprint();
         let mut swap = |old: u64, new: u64| {
             fingerprint = fingerprint.wrapping_sub(old).wrapping_add(new);
         };
@@ -675,32 +720,25 @@ impl World {
         fingerprint
     }
 
-    /// Makes `change` happen; returns what the action did.
-    fn commit(&mut self, change: Change) -> Step {
-        self.fingerprint = self.fingerprint_after(&change);
+    /// Makes `change` happen; returns the ids of the messages it sent.
+    fn commit(&mut self, change: Change) -> Range<u32> {
         if let Some(id) = change.taken {
             self.take(id);
         }
         if let Some((index, acceptor)) = change.acceptor {
-            Arc::make_mut(&mut self.acceptors)[index] = acceptor;
+            put(&mut self.acceptors, index, acceptor);
         }
         if let Some((index, proposer)) = change.proposer {
-            Arc::make_mut(&mut self.proposers)[index] = proposer;
+            put(&mut self.proposers, index, proposer);
         }
         if let Some((index, left)) = change.retries_left {
-            Arc::make_mut(&mut self.retries_left)[index] = left;
+            put(&mut self.retries_left, index, left);
         }
         self.budget_left = change.budget_left;
         if let Some(vote) = change.vote {
             self.record_vote(vote);
         }
-        let sent = self.send(change.single.into_iter().chain(change.sent));
-        debug_assert_eq!(self.fingerprint, self.fingerprint_from_scratch());
-        Step {
-            sent,
-            learned: change.learned,
-            ignored: change.ignored,
-        }
+        self.send(change.single.into_iter().chain(change.sent))
     }
 
     /// Where the votes of `ballot` are in the history, or where they would go.
@@ -746,17 +784,16 @@ impl World {
         self.in_flight.remove(at);
     }
 
-    fn send(&mut self, envelopes: impl IntoIterator<Item = Envelope>) -> Vec<MessageId> {
-        envelopes
-            .into_iter()
-            .map(|envelope| {
-                let id = MessageId(self.next_message);
-                self.next_message += 1;
-                let envelope = Arc::new(envelope);
-                self.in_flight.push(InFlight { id, envelope });
-                id
-            })
-            .collect()
+    /// Puts `envelopes` in flight in order; returns the ids given, which are consecutive.
+    fn send(&mut self, envelopes: impl IntoIterator<Item = Envelope>) -> Range<u32> {
+        let first = self.next_message;
+        for envelope in envelopes {
+            let id = MessageId(self.next_message);
+            self.next_message += 1;
+            let envelope = Arc::new(envelope);
+            self.in_flight.push(InFlight { id, envelope });
+        }
+        first..self.next_message
     }
 
     fn proposer_index(&self, node: NodeId) -> Result<usize, Refused> {
@@ -845,6 +882,21 @@ fn part(at: Part, contents: &impl Hash) -> u64 {
 /// The hash of one vote in the history.
 fn vote_part(voter: NodeId, ballot: Ballot, value: &Value) -> u64 {
     FINGERPRINT.hash_one((voter, ballot, value))
+}
+
+/// Puts `new` at `index` of a list shared between worlds: in place when this world is the
+/// list's only holder, else in a new list that copies only the other entries.
+fn put<T: Clone>(list: &mut Arc<Vec<T>>, index: usize, new: T) {
+    if let Some(owned) = Arc::get_mut(list) {
+        owned[index] = new;
+        return;
+    }
+    let mut new = Some(new);
+    let copy = list.iter().enumerate().map(|(at, old)| match at == index {
+        true => new.take().expect("one entry at index"),
+        false => old.clone(),
+    });
+    *list = Arc::new(copy.collect());
 }
 
 fn spend(left: &mut u32, kind: &'static str) -> Result<(), Refused> {
