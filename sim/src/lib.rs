@@ -26,6 +26,7 @@ pub mod runner;
 pub mod scenarios;
 pub mod seen;
 pub mod simulate;
+mod wire;
 
 pub use error::Error;
 pub use world::{

@@ -169,7 +169,7 @@ fn fingerprints_ignore_message_ids_but_not_contents() {
     let promise_from_a1 = |world: &World| {
         let found = world
             .in_flight()
-            .iter()
+            .into_iter()
             .find(|message| world.name(message.envelope.from) == "A1");
         found.expect("A1 promised").id
     };

@@ -4,6 +4,7 @@
 //! storage. A partition is a message nobody delivers; a silent acceptor is one whose wire is
 //! cut, so nothing to or from it can be delivered.
 
+use crate::wire::PackedEnvelope;
 use paros_core::{
     Acceptor, Ballot, Envelope, Ignored, Majority, Message, NodeId, NodeSet, Proposer, Value,
 };
@@ -27,14 +28,22 @@ impl fmt::Display for MessageId {
     }
 }
 
-/// A message on the wire, with its id.
+/// A message on the wire, with its id, as [`World::in_flight`] and [`World::message`] hand
+/// it out.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct InFlight {
     /// The message's id.
     pub id: MessageId,
-    /// Sender, receiver and message: shared by every world that holds this message in flight,
-    /// so copying a world copies a pointer per message.
-    pub envelope: Arc<Envelope>,
+    /// Sender, receiver and message.
+    pub envelope: Envelope,
+}
+
+/// A message in flight as the world stores it: packed into plain numbers, so that copying a
+/// world copies its messages byte for byte.
+#[derive(Clone, Copy, Debug)]
+struct Stored {
+    id: MessageId,
+    envelope: PackedEnvelope,
 }
 
 /// How many faults (and retries) a world may still use. Budgets keep worlds finite, so the
@@ -249,7 +258,7 @@ pub struct World {
     /// Shared until changed, as `acceptors`.
     proposers: Arc<Vec<Proposer<Majority>>>,
     /// Invariant: in ascending id order, which is send order.
-    in_flight: Vec<InFlight>,
+    in_flight: Vec<Stored>,
     next_message: u32,
     budget_left: Budget,
     /// Retries left, per proposer.
@@ -328,13 +337,32 @@ impl World {
     }
 
     /// The messages in flight, in send order.
-    pub fn in_flight(&self) -> &[InFlight] {
-        &self.in_flight
+    pub fn in_flight(&self) -> Vec<InFlight> {
+        self.in_flight
+            .iter()
+            .map(|stored| self.unpack(stored))
+            .collect()
     }
 
     /// The message with this id, if it is in flight.
-    pub fn message(&self, id: MessageId) -> Option<&InFlight> {
-        self.in_flight.iter().find(|message| message.id == id)
+    pub fn message(&self, id: MessageId) -> Option<InFlight> {
+        self.stored(id).map(|stored| self.unpack(stored))
+    }
+
+    fn stored(&self, id: MessageId) -> Option<&Stored> {
+        let at = (self.in_flight).binary_search_by_key(&id, |stored| stored.id);
+        at.ok().map(|at| &self.in_flight[at])
+    }
+
+    fn unpack(&self, stored: &Stored) -> InFlight {
+        InFlight {
+            id: stored.id,
+            envelope: stored.envelope.unpack(&self.config.proposers),
+        }
+    }
+
+    fn pack(&self, envelope: &Envelope) -> PackedEnvelope {
+        PackedEnvelope::pack(envelope, &self.config.proposers)
     }
 
     /// The faults and retries still allowed (retries per proposer are in [`World::retries_left`]).
@@ -570,8 +598,7 @@ impl World {
             .map(|(index, acceptor)| part(Part::Acceptor(index), acceptor));
         let proposers = (self.proposers.iter().enumerate())
             .map(|(index, proposer)| part(Part::Proposer(index), proposer));
-        let messages =
-            (self.in_flight.iter()).map(|message| part(Part::Message, &message.envelope));
+        let messages = (self.in_flight.iter()).map(|stored| part(Part::Message, &stored.envelope));
         let retries = (self.retries_left.iter().enumerate())
             .map(|(index, left)| part(Part::Retries(index), left));
         let votes = self.votes.iter().flat_map(|votes| {
@@ -590,9 +617,12 @@ impl World {
         let mut change = Change::keeping(self.budget_left);
         match *action {
             Action::Deliver(id) => {
-                let envelope = &self.deliverable(id)?.envelope;
+                let envelope = self
+                    .deliverable(id)?
+                    .envelope
+                    .unpack(&self.config.proposers);
                 change.taken = Some(id);
-                self.receive(envelope, &mut change);
+                self.receive(&envelope, &mut change);
             }
             Action::Drop(id) => {
                 self.deliverable(id)?;
@@ -600,7 +630,10 @@ impl World {
                 change.taken = Some(id);
             }
             Action::Duplicate(id) => {
-                let envelope = Envelope::clone(&self.deliverable(id)?.envelope);
+                let envelope = self
+                    .deliverable(id)?
+                    .envelope
+                    .unpack(&self.config.proposers);
                 spend(&mut change.budget_left.duplicates, "duplicate")?;
                 change.single = Some(envelope);
             }
@@ -692,11 +725,11 @@ impl World {
             fingerprint = fingerprint.wrapping_sub(old).wrapping_add(new);
         };
         if let Some(id) = change.taken {
-            let message = self.message(id).expect("checked deliverable");
-            swap(part(Part::Message, &message.envelope), 0);
+            let taken = self.stored(id).expect("checked deliverable");
+            swap(part(Part::Message, &taken.envelope), 0);
         }
         for envelope in change.sent() {
-            swap(0, part(Part::Message, envelope));
+            swap(0, part(Part::Message, &self.pack(envelope)));
         }
         if let Some((index, acceptor)) = &change.acceptor {
             let at = Part::Acceptor(*index);
@@ -764,16 +797,17 @@ impl World {
             }
         }
     }
-    fn deliverable(&self, id: MessageId) -> Result<&InFlight, Refused> {
-        let message = self.message(id).ok_or(Refused::NoSuchMessage(id))?;
+    fn deliverable(&self, id: MessageId) -> Result<&Stored, Refused> {
+        let message = self.stored(id).ok_or(Refused::NoSuchMessage(id))?;
         if self.is_cut(&message.envelope) {
             return Err(Refused::SilentLink(id));
         }
         Ok(message)
     }
 
-    fn is_cut(&self, envelope: &Envelope) -> bool {
-        self.config.silent.contains(envelope.from) || self.config.silent.contains(envelope.to)
+    fn is_cut(&self, envelope: &PackedEnvelope) -> bool {
+        let silent = self.config.silent;
+        silent.contains(envelope.from()) || silent.contains(envelope.to())
     }
 
     fn take(&mut self, id: MessageId) {
@@ -790,8 +824,8 @@ impl World {
         for envelope in envelopes {
             let id = MessageId(self.next_message);
             self.next_message += 1;
-            let envelope = Arc::new(envelope);
-            self.in_flight.push(InFlight { id, envelope });
+            let envelope = self.pack(&envelope);
+            self.in_flight.push(Stored { id, envelope });
         }
         first..self.next_message
     }

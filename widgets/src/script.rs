@@ -51,7 +51,7 @@ pub fn world_action(world: &World, text: &str) -> Result<Action, String> {
     let pattern = words.next().unwrap_or_default().trim();
     let message = world
         .in_flight()
-        .iter()
+        .into_iter()
         .find(|message| {
             let envelope = &message.envelope;
             let matches_pattern = if pattern.is_empty() {

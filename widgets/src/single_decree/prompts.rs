@@ -267,7 +267,7 @@ fn accepted_or_nack(world: &World, id: MessageId, acceptor: NodeId, ballot: Ball
     let name = world.name(acceptor);
     let asked = world.ballot_name(ballot);
     let promised = promised_of(world, acceptor);
-    let value = match world.message(id).map(|message| &message.envelope.message) {
+    let value = match world.message(id).map(|message| message.envelope.message) {
         Some(Message::Accept { value, .. }) => value.to_string(),
         _ => String::new(),
     };
