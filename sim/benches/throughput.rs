@@ -1,19 +1,24 @@
 //! Throughput of the explorer and the simulator, and the time of each book report.
 //!
 //! `cargo bench -p paros-sim --bench throughput` prints:
-//! - explorer unique states/s and transitions/s, single-threaded, over the first million states
-//!   of `act1-duel` (two proposers, 1 drop, 1 duplicate, 2 retries each), and the seen set's
-//!   bytes per state;
+//! - explorer unique states/s and transitions/s, single-threaded, over the first million and
+//!   the first ten million states of `act1-duel` (two proposers, 1 drop, 1 duplicate, 2 retries
+//!   each), the seen set's bytes per state, and the ratio to a baseline run in the same process
+//!   (the same explorer over a world that must be cloned and stepped for every transition);
 //! - simulator steps/s and seeds/s on `act1-duel`, on one thread and on every core;
 //! - the time of `book::report_for` for every scenario.
 //!
-//! Speed is measured here, never in tests. Each figure is the best of a few repetitions. The
+//! Speed is measured here, never in tests. Each figure is the best of a few repetitions (the
+//! ten-million-state run is one). The
 //! machine may be shared, so each line gives both wall-clock and CPU time (read from Linux's
 //! `/proc`); rates are per wall-clock second unless marked CPU.
 
+use paros_sim::check::Violation;
 use paros_sim::explore::{self, Limits};
+use paros_sim::model::Model;
 use paros_sim::scenarios;
 use paros_sim::simulate::{self, Sweep};
+use paros_sim::{Action, Refused, World};
 use std::time::{Duration, Instant};
 
 const REPETITIONS: usize = 3;
@@ -48,9 +53,9 @@ fn process_cpu() -> Duration {
     Duration::from_millis(ticks * 10)
 }
 
-fn best_of<T>(mut run: impl FnMut() -> T) -> (Timing, T) {
+fn best_of<T>(repetitions: usize, mut run: impl FnMut() -> T) -> (Timing, T) {
     let mut best: Option<(Timing, T)> = None;
-    for _ in 0..REPETITIONS {
+    for _ in 0..repetitions {
         let started = Instant::now();
         let cpu_before = process_cpu();
         let outcome = run();
@@ -66,18 +71,39 @@ fn best_of<T>(mut run: impl FnMut() -> T) -> (Timing, T) {
 }
 
 /// The explorer on the duel: two proposers, 1 drop, 1 duplicate (and 2 retries each). Its
-/// space is larger than the bound, so the run measures a fixed first million states.
+/// space is larger than any bound here (over 60 million states), so each run measures a fixed
+/// first stretch of it: a million states, whose seen set fits in the processor's cache, and
+/// ten million, whose seen set does not. The baseline is the same explorer over the same world
+/// without its shortcuts ([`Plain`]), measured in the same run.
 fn explorer() {
-    const STATES: u64 = 1_000_000;
     let scenario = scenarios::find("act1-duel").expect("listed");
     let start = scenario.act1_start().expect("builds");
-    let limits = Limits {
-        max_depth: None,
-        max_states: Some(STATES),
-        max_memory_bytes: None,
+    let first_million = Limits {
+        max_states: Some(1_000_000),
+        ..Limits::default()
     };
-    let (time, found) = best_of(|| explore::explore(start.clone(), limits).unwrap());
-    println!("explorer, act1-duel, one thread, first {STATES} states:");
+    let (baseline, _) = best_of(REPETITIONS, || {
+        explore::explore(Plain(start.clone()), first_million).unwrap()
+    });
+    let (time, found) = best_of(REPETITIONS, || {
+        explore::explore(start.clone(), first_million).unwrap()
+    });
+    print_exploration("first 1000000 states", time, &found);
+    println!(
+        "  {:.2}x the baseline (a world the explorer must clone and step for every transition: {:.0} states per CPU second)",
+        baseline.cpu.as_secs_f64() / time.cpu.as_secs_f64(),
+        found.states as f64 / baseline.cpu.as_secs_f64()
+    );
+    let ten_million = Limits {
+        max_states: Some(10_000_000),
+        ..Limits::default()
+    };
+    let (time, found) = best_of(1, || explore::explore(start.clone(), ten_million).unwrap());
+    print_exploration("first 10000000 states (one run)", time, &found);
+}
+
+fn print_exploration(what: &str, time: Timing, found: &explore::Exploration<Action>) {
+    println!("explorer, act1-duel, one thread, {what}:");
     println!(
         "  {} states, {} transitions, depth {} in {:.3} s wall, {:.3} s CPU",
         found.states,
@@ -100,6 +126,50 @@ fn explorer() {
     );
 }
 
+/// Act I's world without its shortcuts: it keeps the [`Model`] trait's defaults for
+/// `successor` and `successor_fingerprint`, so the explorer clones and steps it for every
+/// transition and hashes every part of every successor, as it would any world that does not
+/// override them. The baseline for the explorer's figures.
+#[derive(Clone)]
+struct Plain(World);
+
+impl Model for Plain {
+    type Action = Action;
+    type Refused = Refused;
+
+    fn enabled(&self) -> Vec<Action> {
+        self.0.enabled()
+    }
+
+    fn apply(&mut self, action: &Action) -> Result<(), Refused> {
+        self.0.apply(action).map(drop)
+    }
+
+    fn fingerprint(&self) -> u64 {
+        self.0.fingerprint()
+    }
+
+    fn violations(&self) -> Vec<Violation> {
+        Model::violations(&self.0)
+    }
+
+    fn parse_action(&self, text: &str) -> Result<Action, String> {
+        self.0.parse_action(text)
+    }
+
+    fn describe(&self, action: &Action) -> String {
+        self.0.describe(action)
+    }
+
+    fn is_decided(&self) -> bool {
+        Model::is_decided(&self.0)
+    }
+
+    fn fault_kind(&self, action: &Action) -> Option<&'static str> {
+        Model::fault_kind(&self.0, action)
+    }
+}
+
 /// Seeded walks of the duel, on one thread and on every core.
 fn simulator() {
     let scenario = scenarios::find("act1-duel").expect("listed");
@@ -114,8 +184,9 @@ fn simulator() {
             .num_threads(threads)
             .build()
             .expect("a thread pool");
-        let (time, summary) =
-            best_of(|| pool.install(|| simulate::simulate(&start, &sweep, &|_| {}).unwrap()));
+        let (time, summary) = best_of(REPETITIONS, || {
+            pool.install(|| simulate::simulate(&start, &sweep, &|_| {}).unwrap())
+        });
         let wall = time.wall.as_secs_f64();
         println!(
             "simulator, act1-duel, {threads} thread(s): {} seeds, {} steps in {:.3} s wall, {:.3} s CPU: {:.0} seeds/s, {:.0} steps/s",
@@ -132,7 +203,9 @@ fn simulator() {
 fn book_reports() {
     println!("book reports (report_for):");
     for scenario in scenarios::all() {
-        let (time, report) = best_of(|| paros_sim::book::report_for(scenario.name).expect("runs"));
+        let (time, report) = best_of(REPETITIONS, || {
+            paros_sim::book::report_for(scenario.name).expect("runs")
+        });
         println!(
             "  {:<26} {:>10} {:>7} states {:>6} seeds {:>8.1} ms wall {:>8.1} ms CPU",
             scenario.name,
