@@ -122,7 +122,7 @@ pub fn all() -> Vec<Scenario> {
         Scenario {
             name: "act1-duel",
             claim: "Two dueling proposers never get two values chosen; a duel may end undecided (liveness), never unsafe.",
-            world: "A1-A3, P1 (x) and P2 (y) both started; 1 drop, 1 duplicate, 2 retries per proposer. Too large to finish exhaustively (over 3 million states); the book samples it.",
+            world: "A1-A3, P1 (x) and P2 (y) both started; 1 drop, 1 duplicate, 2 retries per proposer. Too large to finish exhaustively (more than 60 million states); the book samples it.",
             modes: BOTH_MODES,
             book_mode: BookMode::Simulation {
                 seeds: 10_000,
