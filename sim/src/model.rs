@@ -20,6 +20,10 @@
 //!   hide a violation (honest-verdicts: the idle-timeout false pass).
 //! - Every run is finite: fault and retry budgets bound the walk, so an exhaustive search can
 //!   finish and a random walk ends on its own.
+//! - [`Model::successor`] and [`Model::successor_fingerprint`] are optional shortcuts: their
+//!   defaults clone and apply. An override must give exactly what the defaults would; the
+//!   explorer checks the fingerprint of every state it builds against the one it queued it
+//!   under, in debug builds.
 //!
 //! # Implementing it for a new world
 //!
