@@ -1,5 +1,6 @@
 // Browser tests of Act II, the replicated log: `act2/the-permanent-gap` played to its goal by
-// clicking dots, wire-list buttons, controls and prompt choices, and a wrong answer in
+// clicking dots, wire-list buttons, controls and prompt choices (ending with seven messages in
+// flight, none of whose dots may hide another), and a wrong answer in
 // `act2/persist-before-send`. Messages are found by their route and text in the wire list,
 // the way a player reads them; nothing here calls the engine directly.
 
@@ -80,6 +81,26 @@ async function control(page, label) {
     }
   }
   throw new Error(`no control "${label}"; offered: ${(await buttons.allTextContents()).join(' | ')}`);
+}
+
+/** The pairs of message dots on the stage that overlap, as `m3/m7`: a dot must never hide
+ *  another, or the player cannot click it. */
+function overlappingDots(page) {
+  return page.locator('.pp-stage').evaluate((svg) => {
+    const dots = [...svg.querySelectorAll('g.pp-dot circle')].map((circle) => ({
+      id: circle.parentElement.dataset.msg,
+      x: Number(circle.getAttribute('cx')),
+      y: Number(circle.getAttribute('cy')),
+      r: Number(circle.getAttribute('r')),
+    }));
+    const pairs = [];
+    dots.forEach((a, index) => {
+      for (const b of dots.slice(index + 1)) {
+        if (Math.hypot(a.x - b.x, a.y - b.y) < a.r + b.r - 1) pairs.push(`m${a.id}/m${b.id}`);
+      }
+    });
+    return pairs;
+  });
 }
 
 /** The slot boxes under one node, as their titles read (`slot 2: chosen b=2 (C2#1) at 1.N1`). */
@@ -168,6 +189,8 @@ test('the permanent gap is played to its goal by clicking: a hole at slot 1 is f
   assert.match(n2[1], /b=2/);
   assert.match(n2[2], /a=1/);
   assert.equal(await page.locator('.pp-stage .pp-slot-hole').count(), 0, 'no hole left anywhere');
+  assert.ok((await page.locator('.pp-stage .pp-dot').count()) >= 6, 'several messages are still in flight');
+  assert.deepEqual(await overlappingDots(page), [], 'no dot hides another');
   assert.match(await page.locator('.pp-world-box').textContent(), /N2 leader: .*store a=1, b=2/);
   assert.deepEqual(errors, []);
   await mkdir(SHOTS, { recursive: true });

@@ -4,7 +4,8 @@
 //
 // Act I: proposers stand in the top row and acceptors in the bottom row, with a wire from every
 // proposer to every acceptor. The replicated log: clients on top, the nodes in a row joined by
-// arcs, each node's log below it. A message in flight is a dot on its wire, near its sender.
+// arcs, each node's log below it. A message in flight is a dot on its wire, near its sender;
+// where wires meet or cross, a dot steps aside rather than hide another.
 
 import { escape } from './text.js';
 
@@ -20,6 +21,12 @@ const GAP = 128;
 const DOT_RADIUS = 10;
 const CLIENT_HEIGHT = 30;
 const LOG_NODE_HEIGHT = 76;
+/** How high the arc between two neighbouring nodes rises above their row, and how much higher
+ *  each node between them lifts it. High enough that a few dots fit along each direction. */
+const ARC_BASE = 50;
+const ARC_RISE = 25;
+/** How far from a node's centre its arc to the next node leaves; each farther peer, as far again. */
+const ARC_FOOT = 16;
 
 /** The glyph in a message's dot, by kind. The legend under the stage explains them. */
 export const GLYPHS = {
@@ -101,7 +108,8 @@ function logLayout(view) {
   columns(clients.length, Math.min(WIDTH, 90 * clients.length)).forEach((x, index) => {
     places.set(clients[index], { x, y: TOP, height: CLIENT_HEIGHT, width: 64, index, client: true });
   });
-  const nodesTop = TOP + clientRow + 24 * Math.max(0, nodes.length - 1);
+  // The arcs between nodes rise above the row, the farther apart the two nodes the higher.
+  const nodesTop = TOP + clientRow + ARC_RISE * Math.max(0, nodes.length - 1);
   columns(nodes.length).forEach((x, index) => {
     places.set(nodes[index].name, { x, y: nodesTop, height: LOG_NODE_HEIGHT, index });
   });
@@ -109,9 +117,11 @@ function logLayout(view) {
   nodes.forEach((first, i) => {
     nodes.slice(i + 1).forEach((second, offset) => {
       const [left, right] = [places.get(first.name), places.get(second.name)];
-      const start = { x: left.x + 22, y: left.y };
-      const end = { x: right.x - 22, y: right.y };
-      const control = { x: (start.x + end.x) / 2, y: nodesTop - 40 - 44 * offset };
+      // Each arc leaves a node at its own point: the farther the peer, the farther from centre.
+      const out = ARC_FOOT * (offset + 1);
+      const start = { x: left.x + out, y: left.y };
+      const end = { x: right.x - out, y: right.y };
+      const control = { x: (start.x + end.x) / 2, y: nodesTop - 2 * (ARC_BASE + ARC_RISE * offset) };
       addWire(wires, first.name, second.name, start, end, control);
     });
   });
@@ -292,26 +302,58 @@ function placeMessages(view, geometry) {
     if (!byWire.has(key)) byWire.set(key, []);
     byWire.get(key).push(message);
   }
-  // Each direction keeps to the third of the wire nearest its sender, one dot-width apart; the
+  // Each direction keeps to the part of the wire nearest its sender, one dot-width apart; the
   // dots that do not fit there stack beside the wire, so none hides another on a short wire.
+  // Beside an arc they stack on its outer side, away from the nodes it joins.
   const spacing = DOT_RADIUS * 2.3;
-  const span = 0.33;
-  const placed = [];
+  const [first, last] = [0.1, 0.42];
+  const wanted = [];
   for (const messages of byWire.values()) {
     const { from, to } = messages[0];
     const wire = geometry.wires.get(wireKey(from, to));
-    const length = Math.max(1, Math.hypot(wire.end.x - wire.start.x, wire.end.y - wire.start.y));
-    const normal = { x: -(wire.end.y - wire.start.y) / length, y: (wire.end.x - wire.start.x) / length };
-    const fit = Math.max(1, Math.floor((span * length) / spacing) + 1);
+    const chord = Math.max(1, Math.hypot(wire.end.x - wire.start.x, wire.end.y - wire.start.y));
+    let normal = { x: -(wire.end.y - wire.start.y) / chord, y: (wire.end.x - wire.start.x) / chord };
+    if (wire.control && normal.y > 0) normal = { x: -normal.x, y: -normal.y };
+    const fit = Math.max(1, Math.floor(((last - first) * wireLength(wire)) / spacing) + 1);
     messages.forEach((message, index) => {
-      const along = 0.12 + (index % fit) * (fit > 1 ? span / (fit - 1) : 0);
+      const along = first + (index % fit) * (fit > 1 ? (last - first) / (fit - 1) : 0);
       const row = Math.floor(index / fit);
-      const offset = Math.ceil(row / 2) * spacing * (row % 2 === 0 ? 1 : -1);
+      const side = wire.control ? row : Math.ceil(row / 2) * (row % 2 === 0 ? 1 : -1);
       const point = pointOn(wire, from, along);
-      placed.push({ message, x: point.x + normal.x * offset, y: point.y + normal.y * offset });
+      wanted.push({ message, normal, x: point.x + normal.x * side * spacing, y: point.y + normal.y * side * spacing });
     });
   }
-  return placed.sort((a, b) => a.message.id - b.message.id);
+  return separate(wanted.sort((a, b) => a.message.id - b.message.id));
+}
+
+/** Where wires cross or meet, dots of different wires can land on one another: in id order,
+ *  each dot that would cover one already placed steps away beside its wire until it is clear
+ *  (for a dozen steps at most), so every dot can be seen and clicked. */
+function separate(wanted) {
+  const placed = [];
+  const clear = (x, y) => placed.every((other) => Math.hypot(other.x - x, other.y - y) >= 2 * DOT_RADIUS + 1);
+  for (const { message, normal, x, y } of wanted) {
+    let [dx, dy] = [0, 0];
+    for (let step = 1; step <= 12 && !clear(x + dx, y + dy); step += 1) {
+      const reach = Math.ceil(step / 2) * DOT_RADIUS * (step % 2 === 1 ? 1 : -1);
+      [dx, dy] = [normal.x * reach, normal.y * reach];
+    }
+    placed.push({ message, x: x + dx, y: y + dy });
+  }
+  return placed;
+}
+
+/** A wire's length: along its curve, for an arc. */
+function wireLength(wire) {
+  const steps = wire.control ? 16 : 1;
+  let length = 0;
+  let previous = wire.start;
+  for (let step = 1; step <= steps; step += 1) {
+    const point = pointOn(wire, wire.a, step / steps);
+    length += Math.hypot(point.x - previous.x, point.y - previous.y);
+    previous = point;
+  }
+  return length;
 }
 
 /** A message's name as players read it: `m3 P1→A2 Prepare(1.P1)`. */
