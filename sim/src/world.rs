@@ -253,7 +253,7 @@ pub struct BallotVotes {
 pub struct World {
     config: Arc<WorldConfig>,
     /// Shared with the worlds this one was cloned from until one of them changes it: a step
-    /// changes one or two parts of a world, and the explorer clones a world per transition.
+    /// changes one or two parts of a world, and the explorer builds a world per state it visits.
     acceptors: Arc<Vec<Acceptor>>,
     /// Shared until changed, as `acceptors`.
     proposers: Arc<Vec<Proposer<Majority>>>,
