@@ -3,7 +3,7 @@
 //! own ballots, and the JSON the browser reads keeps its shape.
 
 use paros_play::{
-    Automation, Game, GameAction, Goal, OutcomeKind, PlayError, PromptKind, View, catalog,
+    Automation, Board, Game, GameAction, Goal, OutcomeKind, PlayError, PromptKind, View, catalog,
     catalog_json, levels, parse_action, parse_unlocked,
 };
 use paros_sim::check;
@@ -109,8 +109,9 @@ fn every_reference_solution_answers_at_least_one_prompt() {
     }
 }
 
-/// What undo must restore exactly: the world, the prompt, the stage and the message ids.
-fn snapshot(game: &Game) -> (u64, String) {
+/// What undo must restore exactly, in either act: the world, the prompt, the stage, the
+/// cluster and the message ids.
+fn snapshot<B: Board>(game: &Game<B>) -> (u64, String) {
     let view = View::of(game);
     let shown = serde_json::json!({
         "nodes": serde_json::to_value(&view.nodes).unwrap(),
@@ -118,6 +119,7 @@ fn snapshot(game: &Game) -> (u64, String) {
         "controls": serde_json::to_value(&view.controls).unwrap(),
         "prompt": serde_json::to_value(&view.prompt).unwrap(),
         "stage": serde_json::to_value(&view.stage).unwrap(),
+        "cluster": serde_json::to_value(&view.cluster).unwrap(),
         "log": view.log,
     });
     (game.fingerprint(), shown.to_string())

@@ -7,7 +7,7 @@ use paros_play::{
 };
 use paros_sim::log_world::LogWorld;
 
-use super::{play, refused};
+use super::{play, refused, snapshot};
 
 type LogGame = Game<LogWorld>;
 
@@ -48,19 +48,6 @@ fn every_act2_solution_reaches_its_goal_without_a_mistake_or_a_violation() {
         );
         println!("{}: {} steps", level.id, level.solution.len());
     }
-}
-
-fn snapshot(game: &LogGame) -> (u64, String) {
-    let view = View::of(game);
-    let shown = serde_json::json!({
-        "nodes": serde_json::to_value(&view.nodes).unwrap(),
-        "messages": serde_json::to_value(&view.messages).unwrap(),
-        "controls": serde_json::to_value(&view.controls).unwrap(),
-        "prompt": serde_json::to_value(&view.prompt).unwrap(),
-        "cluster": serde_json::to_value(&view.cluster).unwrap(),
-        "log": view.log,
-    });
-    (game.fingerprint(), shown.to_string())
 }
 
 #[test]
