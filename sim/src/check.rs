@@ -14,7 +14,7 @@ pub enum Property {
     Agreement,
     /// A chosen value is one that some proposer proposed.
     Validity,
-    /// A proposer learned only the value that is chosen.
+    /// A proposer or node learned only the value that is chosen, judged by the votes.
     LearnedIsChosen,
     /// Every slot up to a node's chosen index is known chosen, and nothing past it is applied.
     ChosenPrefix,
@@ -22,6 +22,8 @@ pub enum Property {
     AppliedInOrder,
     /// A client request takes effect at most once per incarnation of a node.
     AppliedOnce,
+    /// Every "written" a client hears is for a command chosen in some slot.
+    WrittenIsChosen,
     /// The client history is linearizable.
     Linearizability,
     /// A checker could not decide within its limits: an error, never a pass.
@@ -37,6 +39,7 @@ impl fmt::Display for Property {
             Property::ChosenPrefix => "chosen-prefix",
             Property::AppliedInOrder => "applied-in-order",
             Property::AppliedOnce => "applied-once",
+            Property::WrittenIsChosen => "written-is-chosen",
             Property::Linearizability => "linearizability",
             Property::CheckLimit => "check-limit",
         })

@@ -25,6 +25,14 @@ pub enum Error {
         /// The world's reason.
         why: String,
     },
+    /// A seeded walk could not reach a verdict (and no other seed found a violation).
+    #[error("seed {seed}: {why}")]
+    Seed {
+        /// The seed whose walk failed.
+        seed: u64,
+        /// Why.
+        why: String,
+    },
     /// A scenario's prelude or a counterexample did not replay.
     #[error("replay diverged at action {index} (`{action}`): {why}")]
     Replay {

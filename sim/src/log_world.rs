@@ -17,7 +17,7 @@ use paros_core::log::{
     Applied, ColocatedNode, DurableRecord, Entry, LogConfig, LogEnvelope, LogMessage, Outcome,
     Persisted, Ready, Slot, Write, encode,
 };
-use paros_core::{NodeId, NodeSet, Value};
+use paros_core::{Ballot, Majority, NodeId, NodeSet, Value};
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -95,6 +95,8 @@ pub enum LogNegativeControl {
     BlankRestart,
     /// A node answers a read from its own applied state at once, with no read watermark.
     LocalRead,
+    /// A node answers "written" as soon as a client's write reaches it, before it is chosen.
+    EarlyAck,
 }
 
 /// What a log world is made of. Constant for the life of a world.
@@ -114,9 +116,14 @@ pub struct LogWorldConfig {
     pub stepwise_ready: bool,
     /// The fault outside the model this world may use, if it is a negative control.
     pub negative_control: Option<LogNegativeControl>,
-    /// The one node clients send to, when they know it leads; `None` lets them ask any node.
-    /// A smaller world for the explorer, not a different protocol.
-    pub client_target: Option<NodeId>,
+    /// The one node each client sends to, C1 first, when it knows that node leads; a client
+    /// with no entry (or `None`) may ask any node. A smaller world for the explorer, not a
+    /// different protocol.
+    pub client_targets: Vec<Option<NodeId>>,
+    /// Whether a node's messages to itself travel the network like any other (held, lost,
+    /// duplicated, reordered) instead of being handled at once. paros-core does not require
+    /// them to arrive at once, and a networked caller would not deliver them so.
+    pub self_messages_in_flight: bool,
 }
 
 impl LogWorldConfig {
@@ -130,7 +137,8 @@ impl LogWorldConfig {
             budget: LogBudget::default(),
             stepwise_ready: false,
             negative_control: None,
-            client_target: None,
+            client_targets: Vec::new(),
+            self_messages_in_flight: false,
         }
     }
 
@@ -142,6 +150,11 @@ impl LogWorldConfig {
     /// The node id of client `index` (0-based).
     pub fn client_id(&self, index: usize) -> NodeId {
         id(usize::from(self.node_count) + index + 1)
+    }
+
+    /// The node client `index` (0-based) may send to, if it is held to one.
+    pub fn client_target(&self, index: usize) -> Option<NodeId> {
+        self.client_targets.get(index).copied().flatten()
     }
 
     fn nodes(&self) -> NodeSet {
@@ -216,6 +229,10 @@ pub enum LogAction {
         /// The node it asks.
         node: NodeId,
     },
+    /// Faults stop: every fault budget is spent, and clocks and client retries are unbounded.
+    /// Only the fair schedule of [`LogWorld::settle`] takes it, so a liveness run replays as
+    /// plain actions; it is never enabled, since no search could finish past it.
+    StopFaults,
 }
 
 impl LogAction {
@@ -234,6 +251,7 @@ impl LogAction {
             LogAction::Partition(_) => "partition",
             LogAction::Heal => "heal",
             LogAction::Request { .. } => "request",
+            LogAction::StopFaults => "stop-faults",
         }
     }
 }
@@ -253,7 +271,7 @@ impl fmt::Display for LogAction {
             | LogAction::Persist(node)
             | LogAction::Send(node)
             | LogAction::Partition(node) => write!(f, "{} {node}", self.verb()),
-            LogAction::Heal => f.write_str("heal"),
+            LogAction::Heal | LogAction::StopFaults => f.write_str(self.verb()),
             LogAction::Request { client, node } => write!(f, "request {client} {node}"),
         }
     }
@@ -328,6 +346,9 @@ pub struct Server {
     pub disk: Vec<Vec<u8>>,
     /// Stepwise worlds: the `Ready` being persisted and sent.
     pub held: Option<HeldReady>,
+    /// What a restart would read from `disk`, kept as writes become durable: the durability
+    /// checker judges it without waiting for a crash.
+    record: DurableRecord,
     /// Ticks this server's clock has made, over its whole life.
     pub ticks: u32,
     /// Requests this incarnation applied fresh (the exactly-once checker).
@@ -397,6 +418,21 @@ pub struct LogInFlight {
     pub envelope: LogEnvelope,
 }
 
+/// The votes cast in one slot at one ballot for one entry: the nodes whose `Accepted` for it
+/// has left them. Chosen is a fact about these votes ([`paros_core::is_chosen`]), whether or
+/// not any node has learned it.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct SlotVotes {
+    /// The slot.
+    pub slot: Slot,
+    /// The ballot voted at.
+    pub ballot: Ballot,
+    /// The entry voted for.
+    pub entry: Entry,
+    /// Who voted.
+    pub voters: NodeSet,
+}
+
 /// A world of the replicated log.
 #[derive(Clone, Debug)]
 pub struct LogWorld {
@@ -412,6 +448,11 @@ pub struct LogWorld {
     history: Vec<ClientCall>,
     /// Every slot some node learned chosen, with the entry: decisions are forever.
     decided: BTreeMap<Slot, Entry>,
+    /// Every vote ever cast, by slot, ballot and entry: a node votes when its `Accepted` leaves.
+    votes: BTreeMap<(Slot, Ballot, Entry), NodeSet>,
+    /// For each slot, the first (slot, ballot, entry) whose votes formed a Phase-2 quorum:
+    /// derived from `votes`, kept so the checkers need not recount.
+    chosen: BTreeMap<Slot, SlotVotes>,
     /// Violations found while applying actions (kept: a broken world stays broken).
     violations: Vec<Violation>,
 }
@@ -426,6 +467,7 @@ impl LogWorld {
                 node: Some(ColocatedNode::new(config.node_id(index), core_config)),
                 disk: Vec::new(),
                 held: None,
+                record: DurableRecord::default(),
                 ticks: 0,
                 applied_fresh: BTreeSet::new(),
                 applied_through: Slot(0),
@@ -450,6 +492,8 @@ impl LogWorld {
             isolated: NodeSet::EMPTY,
             history: Vec::new(),
             decided: BTreeMap::new(),
+            votes: BTreeMap::new(),
+            chosen: BTreeMap::new(),
             violations: Vec::new(),
         };
         for server in &mut world.servers {
@@ -457,6 +501,9 @@ impl LogWorld {
             let node = server.node.as_mut().expect("new nodes are up");
             let ready = node.take_ready();
             server.disk.extend(ready.writes().iter().map(encode));
+            for write in ready.writes() {
+                server.record.apply(write);
+            }
             let messages =
                 ready.into_messages(Persisted::by_storage(&[Write::Identity(node.id())]));
             debug_assert!(messages.is_empty());
@@ -528,6 +575,47 @@ impl LogWorld {
     /// Every slot some node learned chosen.
     pub fn decided(&self) -> &BTreeMap<Slot, Entry> {
         &self.decided
+    }
+
+    /// Every (slot, ballot, entry) whose voters ever formed a Phase-2 quorum, in slot and
+    /// ballot order: what is chosen, judged from the votes alone by paros-core's own quorum
+    /// system. Agreement holds while each slot has one entry here.
+    pub fn chosen_by_votes(&self) -> Vec<SlotVotes> {
+        let quorums = self.quorums();
+        self.votes
+            .iter()
+            .filter(|(_, voters)| paros_core::is_chosen(&quorums, **voters))
+            .map(|((slot, ballot, entry), voters)| SlotVotes {
+                slot: *slot,
+                ballot: *ballot,
+                entry: entry.clone(),
+                voters: *voters,
+            })
+            .collect()
+    }
+
+    /// The first (ballot, entry) chosen in `slot` by a Phase-2 quorum of votes, if any.
+    pub fn chosen_entry(&self, slot: Slot) -> Option<&SlotVotes> {
+        self.chosen.get(&slot)
+    }
+
+    /// Every vote cast so far in `slot`, in ballot order.
+    pub fn votes_in(&self, slot: Slot) -> Vec<SlotVotes> {
+        self.votes
+            .iter()
+            .filter(|((voted_slot, _, _), _)| *voted_slot == slot)
+            .map(|((slot, ballot, entry), voters)| SlotVotes {
+                slot: *slot,
+                ballot: *ballot,
+                entry: entry.clone(),
+                voters: *voters,
+            })
+            .collect()
+    }
+
+    /// The cluster's quorum system: the one paros-core's nodes use.
+    fn quorums(&self) -> Majority {
+        Majority::new(self.config.nodes()).expect("a world has nodes")
     }
 
     /// Whether every client has finished its program.
@@ -670,7 +758,7 @@ impl LogWorld {
                     None => action.to_string(),
                 }
             }
-            LogAction::Heal => "heal".to_string(),
+            LogAction::Heal | LogAction::StopFaults => action.verb().to_string(),
             LogAction::Request { client, node } => {
                 let what = self
                     .client_next_operation(*client)
@@ -732,6 +820,7 @@ impl LogWorld {
             Some("send") => node(words.get(1)).map(LogAction::Send),
             Some("partition") => node(words.get(1)).map(LogAction::Partition),
             Some("heal") => Ok(LogAction::Heal),
+            Some("stop-faults") => Ok(LogAction::StopFaults),
             Some("request") => Ok(LogAction::Request {
                 client: node(words.get(1))?,
                 node: node(words.get(2))?,
@@ -801,7 +890,7 @@ impl LogWorld {
                     let node = self.config.node_id(node_index);
                     if self
                         .config
-                        .client_target
+                        .client_target(index)
                         .is_none_or(|target| target == node)
                     {
                         actions.push(LogAction::Request {
@@ -866,12 +955,20 @@ impl LogWorld {
                 Ok(())
             }
             LogAction::Request { client, node } => self.request(client, node),
+            LogAction::StopFaults => {
+                self.budget_left = LogBudget {
+                    ticks: u32::MAX / 2,
+                    client_resends: u32::MAX / 2,
+                    ..LogBudget::default()
+                };
+                Ok(())
+            }
         }
     }
 
     /// A fingerprint of everything the future depends on: servers (nodes, disks, held
     /// batches, clocks, checker state), clients, the multiset of messages in flight, budgets,
-    /// partitions, the history, the decisions and the violations found.
+    /// partitions, the history, the decisions, the votes and the violations found.
     pub fn fingerprint(&self) -> u64 {
         let mut hasher = DefaultHasher::new();
         self.servers.hash(&mut hasher);
@@ -887,6 +984,7 @@ impl LogWorld {
         self.isolated.hash(&mut hasher);
         self.history.hash(&mut hasher);
         self.decided.hash(&mut hasher);
+        self.votes.hash(&mut hasher);
         self.violations.len().hash(&mut hasher);
         hasher.finish()
     }
@@ -929,6 +1027,19 @@ impl LogWorld {
             .expect("up")
             .handle(&envelope);
         self.drain(index);
+        if self.config.negative_control == Some(LogNegativeControl::EarlyAck)
+            && let LogMessage::Write { seq, .. } = &envelope.message
+        {
+            let reply = LogMessage::Reply {
+                seq: *seq,
+                outcome: Outcome::Written,
+            };
+            self.put_in_flight(LogEnvelope {
+                from: envelope.to,
+                to: envelope.from,
+                message: reply,
+            });
+        }
         Ok(())
     }
 
@@ -960,34 +1071,146 @@ impl LogWorld {
                 return;
             }
             let messages = self.persist(index, ready);
-            if !self.route(index, messages) {
+            if !self.release(index, messages) {
                 return;
             }
         }
     }
 
     fn persist(&mut self, index: usize, ready: Ready) -> Vec<LogEnvelope> {
-        let server = &mut self.servers[index];
-        server.disk.extend(ready.writes().iter().map(encode));
+        self.write_to_disk(index, ready.writes());
         let proof = Persisted::by_storage(ready.writes());
         ready.into_messages(proof)
     }
 
-    /// Sends messages: loopback ones are handled now, the rest go in flight. Returns whether
-    /// the node produced more output to drain.
-    fn route(&mut self, index: usize, messages: Vec<LogEnvelope>) -> bool {
+    /// Writes become durable: framed onto the disk, and applied to what a restart would read.
+    fn write_to_disk(&mut self, index: usize, writes: &[Write]) {
+        let server = &mut self.servers[index];
+        server.disk.extend(writes.iter().map(encode));
+        let before = server.record.chosen_through;
+        for write in writes {
+            server.record.apply(write);
+        }
+        self.check_disk(index, before, writes);
+    }
+
+    /// Durability: a node restarted now would take every slot up to its record's chosen mark
+    /// as decided, so each of those slots must hold the entry chosen by the votes.
+    fn check_disk(&mut self, index: usize, before: Slot, writes: &[Write]) {
+        let record = &self.servers[index].record;
+        let mut slots: BTreeSet<Slot> = writes
+            .iter()
+            .filter_map(|write| match write {
+                Write::Accept(slot, _) => Some(*slot),
+                _ => None,
+            })
+            .filter(|slot| *slot <= record.chosen_through)
+            .collect();
+        let mut slot = before.next();
+        while slot <= record.chosen_through {
+            slots.insert(slot);
+            slot = slot.next();
+        }
+        let name = self.name(self.config.node_id(index));
+        let mut found = Vec::new();
+        for slot in slots {
+            let on_disk = record.accepts.get(&slot).map(|vote| &vote.entry);
+            let chosen = self.chosen.get(&slot);
+            if on_disk.is_some() && on_disk == chosen.map(|votes| &votes.entry) {
+                continue;
+            }
+            let disk = on_disk.map_or("nothing".to_string(), |entry| self.entry_name(entry));
+            let chosen = chosen.map_or("nothing is chosen there".to_string(), |votes| {
+                format!("{}", self.describe_votes(votes))
+            });
+            found.push(format!(
+                "slot {slot}: {name}'s disk would restart it with {disk} as decided, but {chosen}"
+            ));
+        }
+        for detail in found {
+            self.violate(Property::LearnedIsChosen, detail);
+        }
+    }
+
+    /// Messages leave a node. The votes they carry are recorded first; then a message to the
+    /// node itself is handled at once (unless self-messages travel the network), and the rest
+    /// go in flight. Returns whether the node handled any, and so may have more output.
+    fn release(&mut self, index: usize, messages: Vec<LogEnvelope>) -> bool {
+        self.record_votes(index, &messages);
         let me = self.config.node_id(index);
-        let mut more = false;
+        let mut handled = false;
         for envelope in messages {
-            if envelope.to == me {
+            if envelope.to == me && !self.config.self_messages_in_flight {
                 let node = self.servers[index].node.as_mut().expect("up");
                 let _ignored = node.handle(&envelope);
-                more = true;
+                handled = true;
             } else {
                 self.put_in_flight(envelope);
             }
         }
-        more
+        handled
+    }
+
+    /// A node votes when its `Accepted` leaves it: the entry is its accepted record for the
+    /// slot at that ballot. Each vote is counted toward chosen at once, and agreement is judged
+    /// on the votes: no slot may ever have two entries chosen.
+    fn record_votes(&mut self, index: usize, messages: &[LogEnvelope]) {
+        let Some(node) = &self.servers[index].node else {
+            return;
+        };
+        let voter = node.id();
+        let cast: Vec<(Slot, Ballot, Entry)> = messages
+            .iter()
+            .filter_map(|envelope| match envelope.message {
+                LogMessage::Accepted { ballot, slot } => node
+                    .accepts()
+                    .get(&slot)
+                    .filter(|vote| vote.ballot == ballot)
+                    .map(|vote| (slot, ballot, vote.entry.clone())),
+                _ => None,
+            })
+            .collect();
+        let quorums = self.quorums();
+        for (slot, ballot, entry) in cast {
+            let voters = self.votes.entry((slot, ballot, entry.clone())).or_default();
+            voters.insert(voter);
+            let voters = *voters;
+            if !paros_core::is_chosen(&quorums, voters) {
+                continue;
+            }
+            let now = SlotVotes {
+                slot,
+                ballot,
+                entry,
+                voters,
+            };
+            match self.chosen.get(&slot) {
+                None => {
+                    self.chosen.insert(slot, now);
+                }
+                Some(first) if first.entry != now.entry => {
+                    let detail = format!(
+                        "slot {slot}: {}; {}",
+                        self.describe_votes(first),
+                        self.describe_votes(&now)
+                    );
+                    self.violate(Property::Agreement, detail);
+                }
+                Some(_) => {}
+            }
+        }
+    }
+
+    /// `x=1 (C1#1) chosen at 1.N1 by {N1, N2}`.
+    pub fn describe_votes(&self, votes: &SlotVotes) -> String {
+        let voters: Vec<String> = votes.voters.iter().map(|node| self.name(node)).collect();
+        format!(
+            "{} chosen at {}.{} by {{{}}}",
+            self.entry_name(&votes.entry),
+            votes.ballot.round,
+            self.name(votes.ballot.node),
+            voters.join(", ")
+        )
     }
 
     fn persist_held(&mut self, node: NodeId) -> Result<(), LogRefused> {
@@ -998,8 +1221,9 @@ impl LogWorld {
             .as_mut()
             .filter(|held| !held.persisted)
             .ok_or(LogRefused::NothingPending(node))?;
-        server.disk.extend(held.writes.iter().map(encode));
         held.persisted = true;
+        let writes = held.writes.clone();
+        self.write_to_disk(index, &writes);
         self.finish_held(index);
         Ok(())
     }
@@ -1017,15 +1241,7 @@ impl LogWorld {
         held.sent = true;
         let messages = std::mem::take(&mut held.messages);
         self.finish_held(index);
-        let me = self.config.node_id(index);
-        for envelope in messages {
-            if envelope.to == me {
-                let node = self.servers[index].node.as_mut().expect("up");
-                let _ignored = node.handle(&envelope);
-            } else {
-                self.put_in_flight(envelope);
-            }
-        }
+        self.release(index, messages);
         if self.servers[index].held.is_none() {
             self.drain(index);
         }
@@ -1062,9 +1278,8 @@ impl LogWorld {
         let (last, whole) = writes.split_last().expect("not empty");
         let mut torn = encode(last);
         torn.truncate(torn.len() / 2);
-        let server = &mut self.servers[index];
-        server.disk.extend(whole.iter().map(encode));
-        server.disk.push(torn);
+        self.write_to_disk(index, whole);
+        self.servers[index].disk.push(torn);
         self.crash(index);
         Ok(())
     }
@@ -1077,6 +1292,7 @@ impl LogWorld {
         let config = self.config.core_config();
         if self.config.negative_control == Some(LogNegativeControl::BlankRestart) {
             self.servers[index].disk.clear();
+            self.servers[index].record = DurableRecord::default();
             self.servers[index].node = Some(ColocatedNode::new(node, config));
             self.drain(index);
             return Ok(());
@@ -1155,7 +1371,10 @@ impl LogWorld {
             return; // an answer to an earlier request, already matched
         }
         let read = match outcome {
-            Outcome::Written => None,
+            Outcome::Written => {
+                self.check_written_is_chosen(client_index, *seq);
+                None
+            }
             Outcome::Read(value) => value.clone(),
             Outcome::NotLeader { .. } => {
                 self.clients[client_index].redirected = true;
@@ -1170,6 +1389,22 @@ impl LogWorld {
         client.outstanding = None;
         client.next_op += 1;
         self.check_linearizable();
+    }
+
+    /// Every "written" a client hears is a decided write: some slot has the client's command
+    /// chosen by a quorum of votes.
+    fn check_written_is_chosen(&mut self, client_index: usize, seq: u64) {
+        let client = self.config.client_id(client_index);
+        let chosen = self.chosen.values().any(|votes| {
+            matches!(&votes.entry, Entry::Command(command) if command.client == client && command.seq == seq)
+        });
+        if !chosen {
+            let detail = format!(
+                "{} heard its write #{seq} was written, but no slot has it chosen",
+                self.name(client)
+            );
+            self.violate(Property::WrittenIsChosen, detail);
+        }
     }
 
     /// The linearizability checker over the whole client history, run each time an operation
@@ -1244,6 +1479,24 @@ impl LogWorld {
         let name = self.name(node.id());
         let mut found = Vec::new();
         for (slot, vote) in node.chosen() {
+            match self.chosen.get(slot) {
+                Some(chosen) if chosen.entry == vote.entry => {}
+                Some(chosen) => found.push((
+                    Property::LearnedIsChosen,
+                    format!(
+                        "slot {slot}: {name} learned {}, but {}",
+                        self.entry_name(&vote.entry),
+                        self.describe_votes(chosen)
+                    ),
+                )),
+                None => found.push((
+                    Property::LearnedIsChosen,
+                    format!(
+                        "slot {slot}: {name} learned {}, which no quorum voted for",
+                        self.entry_name(&vote.entry)
+                    ),
+                )),
+            }
             match self.decided.get(slot) {
                 Some(decided) if decided != &vote.entry => found.push((
                     Property::Agreement,
@@ -1387,38 +1640,48 @@ fn spend(left: &mut u32, kind: &'static str) -> Result<(), LogRefused> {
     Ok(())
 }
 
+/// Fair steps a client waits for an answer before it sends its request again.
+const FAIR_RESEND_STEPS: u32 = 60;
+
 impl LogWorld {
-    /// Liveness once faults stop: from this state, with every fault budget spent and clocks and
-    /// client retries unbounded, follow a fair schedule for at most `steps_max` actions: heal,
-    /// restart, persist and send, deliver the oldest message, let each idle client ask the
-    /// leader, and tick the leader (or, with none, the lowest live node). Returns whether every
-    /// client finished and how many actions it took, or the violations the schedule found.
-    pub fn settle(&self, steps_max: u32) -> Result<(bool, u32), Vec<Violation>> {
+    /// Liveness once faults stop: from this state, stop faults ([`LogAction::StopFaults`]) and
+    /// follow a fair schedule for at most `steps_max` actions: heal, restart, persist and send
+    /// whenever they are due; else deliver the oldest message; else let a client with work ask
+    /// the leader (a client waits [`FAIR_RESEND_STEPS`] before it asks again, so retries never
+    /// crowd out the clock); else tick the leader, or with none the lowest live node. Every
+    /// kind of step gets its turn: the network drains in finite time, and a retry comes at
+    /// most once per wait. `Err` when the world refuses one of these actions: a hole in the
+    /// model, not a run that failed to settle.
+    pub fn settle(&self, steps_max: u32) -> Result<crate::model::Settled<LogAction>, String> {
         let mut world = self.clone();
-        world.budget_left = LogBudget {
-            ticks: u32::MAX / 2,
-            client_resends: u32::MAX / 2,
-            ..LogBudget::default()
-        };
-        for steps in 0..steps_max {
-            if world.all_clients_done() {
-                return Ok((true, steps));
-            }
-            let Some(action) = world.fair_action() else {
-                return Ok((false, steps));
+        let mut actions = vec![LogAction::StopFaults];
+        world
+            .apply(&LogAction::StopFaults)
+            .map_err(|refused| refused.to_string())?;
+        let mut last_sent = vec![None; world.clients.len()];
+        let mut step = 0;
+        while step < steps_max && !world.all_clients_done() && world.violations.is_empty() {
+            let Some(action) = world.fair_action(step, &mut last_sent) else {
+                break;
             };
-            if world.apply(&action).is_err() {
-                return Ok((false, steps));
-            }
-            if !world.violations.is_empty() {
-                return Err(world.violations);
-            }
+            world
+                .apply(&action)
+                .map_err(|refused| format!("`{}`: {refused}", world.describe(&action)))?;
+            actions.push(action);
+            step += 1;
         }
-        Ok((world.all_clients_done(), steps_max))
+        let decided = world.all_clients_done();
+        let stuck = (!decided && world.violations.is_empty()).then(|| world.summary());
+        Ok(crate::model::Settled {
+            actions,
+            decided,
+            violations: world.violations.clone(),
+            stuck,
+        })
     }
 
     /// The next action of the fair, fault-free schedule of [`LogWorld::settle`].
-    fn fair_action(&self) -> Option<LogAction> {
+    fn fair_action(&self, step: u32, last_sent: &mut [Option<u32>]) -> Option<LogAction> {
         if !self.isolated.is_empty() {
             return Some(LogAction::Heal);
         }
@@ -1434,25 +1697,41 @@ impl LogWorld {
         if let Some(message) = self.in_flight.first() {
             return Some(LogAction::Deliver(message.id));
         }
-        let leader = self
-            .servers
+        self.fair_request(step, last_sent)
+            .or_else(|| self.fair_tick())
+    }
+
+    /// The leader: the live node leading at the highest ballot.
+    fn leader(&self) -> Option<NodeId> {
+        self.servers
             .iter()
             .filter_map(|server| server.node.as_ref())
             .filter(|node| node.role() == paros_core::log::LogRole::Leader)
             .max_by_key(|node| node.ballot())
-            .map(ColocatedNode::id);
-        if let Some(leader) = leader {
-            for (index, client) in self.clients.iter().enumerate() {
-                let has_work = client.outstanding.is_some()
-                    || client.next_op < self.config.clients[index].len();
-                if has_work {
-                    let client = self.config.client_id(index);
-                    let node = self.config.client_target.unwrap_or(leader);
-                    return Some(LogAction::Request { client, node });
-                }
+            .map(ColocatedNode::id)
+    }
+
+    fn fair_request(&self, step: u32, last_sent: &mut [Option<u32>]) -> Option<LogAction> {
+        let leader = self.leader()?;
+        for (index, client) in self.clients.iter().enumerate() {
+            let waited_enough =
+                last_sent[index].is_none_or(|sent| step >= sent + FAIR_RESEND_STEPS);
+            let due = match client.outstanding {
+                None => client.next_op < self.config.clients[index].len(),
+                Some(_) => client.redirected || waited_enough,
+            };
+            if due {
+                last_sent[index] = Some(step);
+                let client = self.config.client_id(index);
+                let node = self.config.client_target(index).unwrap_or(leader);
+                return Some(LogAction::Request { client, node });
             }
         }
-        let ticking = leader.or_else(|| {
+        None
+    }
+
+    fn fair_tick(&self) -> Option<LogAction> {
+        let ticking = self.leader().or_else(|| {
             let live = self
                 .servers
                 .iter()
@@ -1460,6 +1739,41 @@ impl LogWorld {
             Some(self.config.node_id(live))
         })?;
         Some(LogAction::Tick(ticking))
+    }
+
+    /// The state in a few lines, for a liveness counterexample: each node's role, ballot,
+    /// chosen and applied index and pending reads, each client's outstanding operation, and
+    /// the messages in flight.
+    pub fn summary(&self) -> String {
+        let mut lines = Vec::new();
+        for server in &self.servers {
+            let Some(node) = &server.node else {
+                continue;
+            };
+            let ballot = node.ballot().map_or("none".to_string(), |ballot| {
+                format!("{}.{}", ballot.round, self.name(ballot.node))
+            });
+            lines.push(format!(
+                "{}: {:?} at {ballot}, chosen through {}, applied through {}, {} proposals, {} reads waiting",
+                self.name(node.id()),
+                node.role(),
+                node.chosen_index(),
+                node.applied_index(),
+                node.proposals().len(),
+                node.pending_reads().len()
+            ));
+        }
+        for (index, client) in self.clients.iter().enumerate() {
+            if let Some(outstanding) = client.outstanding {
+                lines.push(format!(
+                    "{} waits on {}",
+                    self.name(self.config.client_id(index)),
+                    self.history[outstanding].op
+                ));
+            }
+        }
+        lines.push(format!("{} messages in flight", self.in_flight.len()));
+        lines.join("; ")
     }
 }
 
@@ -1497,7 +1811,7 @@ impl crate::model::Model for LogWorld {
     }
 
     /// The fair schedule of [`LogWorld::settle`], bounded by 200 actions per operation left.
-    fn settle(&self) -> Option<Result<(bool, u32), Vec<Violation>>> {
+    fn settle(&self) -> Option<Result<crate::model::Settled<LogAction>, String>> {
         let operations_left: usize = self
             .clients
             .iter()
@@ -1519,6 +1833,13 @@ impl crate::model::Model for LogWorld {
                 let state = &self.clients[self.client_index(*client).ok()?];
                 (state.outstanding.is_some() && !state.redirected).then_some("client resend")
             }
+            _ => None,
+        }
+    }
+
+    fn message_of(&self, action: &LogAction) -> Option<u64> {
+        match action {
+            LogAction::Deliver(message) => Some(u64::from(message.0)),
             _ => None,
         }
     }

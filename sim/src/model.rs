@@ -37,6 +37,19 @@ use crate::check::{self, Violation};
 use crate::{Action, World};
 use std::fmt;
 
+/// How a fair, fault-free schedule ended ([`Model::settle`]).
+#[derive(Clone, Debug)]
+pub struct Settled<A> {
+    /// The actions it took, in order; applied after the walk they replay like any other.
+    pub actions: Vec<A>,
+    /// Whether it reached a decision.
+    pub decided: bool,
+    /// The properties it broke, if any: a safety violation like any other.
+    pub violations: Vec<Violation>,
+    /// When it did not reach a decision: the state it was stuck in, in words.
+    pub stuck: Option<String>,
+}
+
 /// A world the explorer and the simulator can drive. See the module docs for the contract.
 pub trait Model: Clone + Send + Sync {
     /// One thing that can happen. `Display` prints it short (`deliver m3`); [`Model::describe`]
@@ -91,16 +104,24 @@ pub trait Model: Clone + Send + Sync {
     /// safety. In Act I, a value is chosen.
     fn is_decided(&self) -> bool;
 
-    /// Liveness once faults stop: whether a fair, fault-free schedule from this state reaches a
-    /// decision, and in how many actions; `Err` holds the violations it ran into. `None` for a
-    /// world with no such schedule (Act I's budgets already end every walk).
-    fn settle(&self) -> Option<Result<(bool, u32), Vec<Violation>>> {
+    /// Liveness once faults stop: the fair, fault-free schedule from this state, and how it
+    /// ended. `None` for a world with no such schedule (Act I's budgets already end every
+    /// walk); `Err` when the world refused an action of its own fair schedule (a hole in the
+    /// model, never "did not settle").
+    fn settle(&self) -> Option<Result<Settled<Self::Action>, String>> {
         None
     }
 
     /// The fault this action injects, by kind (`"drop"`, `"duplicate"`, `"amnesia"`, ...), or
     /// `None` for an ordinary step. Reports count faults by these names.
     fn fault_kind(&self, action: &Self::Action) -> Option<&'static str>;
+
+    /// The message this action delivers, by its id in send order, or `None` when it delivers
+    /// none. The simulator uses it to hold some messages back and release them late.
+    fn message_of(&self, action: &Self::Action) -> Option<u64> {
+        let _ = action;
+        None
+    }
 }
 
 impl Model for World {
@@ -149,6 +170,13 @@ impl Model for World {
             Action::Duplicate(_) => Some("duplicate"),
             Action::Amnesia(_) => Some("amnesia"),
             Action::Deliver(_) | Action::Start(_) | Action::Retry(_) => None,
+        }
+    }
+
+    fn message_of(&self, action: &Action) -> Option<u64> {
+        match action {
+            Action::Deliver(message) => Some(u64::from(message.0)),
+            _ => None,
         }
     }
 }

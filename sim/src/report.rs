@@ -169,6 +169,17 @@ pub struct Report {
     /// The most actions a fair schedule took to reach that decision.
     #[serde(default)]
     pub settle_steps_max: u64,
+    /// Simulation: the lowest seed whose fair schedule did not settle, if any: a liveness
+    /// counterexample, reported apart from safety.
+    #[serde(default)]
+    pub unsettled_seed: Option<u64>,
+    /// That walk's actions then the fair schedule's, as described actions from a fresh world,
+    /// prelude included; they replay like a safety counterexample.
+    #[serde(default)]
+    pub unsettled_counterexample: Vec<String>,
+    /// The state that fair schedule was stuck in, in words.
+    #[serde(default)]
+    pub unsettled_state: String,
     /// Exhaustive: states with no enabled action, where a schedule ends. 0 in simulation.
     pub terminal_states: u64,
     /// Exhaustive: terminal states with no decision (schedules that ended undecided, e.g. a
@@ -317,6 +328,16 @@ fn merge_pair(mut merged: Report, report: Report) -> Result<Report, Error> {
         (Some(mine), Some(theirs)) => theirs < mine,
         _ => false,
     };
+    let theirs_unsettled_first = match (merged.unsettled_seed, report.unsettled_seed) {
+        (None, Some(_)) => true,
+        (Some(mine), Some(theirs)) => theirs < mine,
+        _ => false,
+    };
+    if theirs_unsettled_first {
+        merged.unsettled_seed = report.unsettled_seed;
+        merged.unsettled_counterexample = report.unsettled_counterexample.clone();
+        merged.unsettled_state = report.unsettled_state.clone();
+    }
     if theirs_first {
         merged.failing_seed = report.failing_seed;
         merged.violations = report.violations;

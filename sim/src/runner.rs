@@ -117,6 +117,16 @@ fn simulate_model<M: Model>(
     report.settle_decided = summary.settle_decided;
     report.settle_steps_max = summary.settle_steps_max;
     report.violating_runs = summary.violating;
+    if let Some(walk) = &summary.first_unsettled
+        && let Some((actions, stuck)) = &walk.unsettled
+    {
+        report.unsettled_seed = Some(walk.seed);
+        report.unsettled_counterexample = scenario.prelude();
+        report
+            .unsettled_counterexample
+            .extend(describe_path(start, actions)?);
+        report.unsettled_state = stuck.clone();
+    }
     match summary.first_violation {
         None => {
             report.verdict = Verdict::Incomplete;
@@ -187,6 +197,9 @@ fn blank(scenario: &Scenario, mode: Mode) -> Result<Report, Error> {
         settle_runs: 0,
         settle_decided: 0,
         settle_steps_max: 0,
+        unsettled_seed: None,
+        unsettled_counterexample: Vec::new(),
+        unsettled_state: String::new(),
         terminal_states: 0,
         terminal_undecided: 0,
         violating_runs: 0,

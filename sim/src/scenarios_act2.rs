@@ -63,6 +63,36 @@ const X1_SENT_BEFORE_PERSIST_THEN_N2_RESTARTS: &[&str] = &[
     "restart N2",
 ];
 
+/// A prelude: N1 is elected at 1.N1 by {N1, N2}; its Prepare to N3 is still in flight.
+const N1_LEADS: &[&str] = &[
+    "tick N1",
+    "deliver m1 N1->N2 Prepare(1.N1, from slot 1)",
+    "deliver m3 N2->N1 Promise(1.N1, [])",
+];
+
+/// A prelude where messages to self travel the network. N3 is elected at 1.N3 by all three and
+/// gives slot 1 to C1's x=1; its three Accepts, its own among them, stay in flight. Then N2 is
+/// elected at 2.N2 by {N2, N3} (its Prepare to N1 stays in flight) and gives slot 1 to C2's
+/// x=2; those three Accepts are in flight too.
+const TWO_LEADERS_PROPOSE_SLOT_1: &[&str] = &[
+    "tick N3",
+    "deliver m3 N3->N3 Prepare(1.N3, from slot 1)",
+    "deliver m1 N3->N1 Prepare(1.N3, from slot 1)",
+    "deliver m2 N3->N2 Prepare(1.N3, from slot 1)",
+    "deliver m4 N3->N3 Promise(1.N3, [])",
+    "deliver m5 N1->N3 Promise(1.N3, [])",
+    "deliver m6 N2->N3 Promise(1.N3, [])",
+    "request C1 N3 write x=1",
+    "deliver m7 C1->N3 Write(#1, x=1)",
+    "tick N2",
+    "deliver m12 N2->N2 Prepare(2.N2, from slot 1)",
+    "deliver m13 N2->N3 Prepare(2.N2, from slot 1)",
+    "deliver m14 N2->N2 Promise(2.N2, [])",
+    "deliver m15 N3->N2 Promise(2.N2, [])",
+    "request C2 N2 write x=2",
+    "deliver m16 C2->N2 Write(#1, x=2)",
+];
+
 fn writes(key: &str, count: usize) -> Vec<ClientOp> {
     (1..=count)
         .map(|value| ClientOp::write(key, &value.to_string()))
@@ -97,6 +127,10 @@ fn writes_and_reads(key: &str, count: usize) -> Vec<ClientOp> {
         .collect()
 }
 
+fn node(number: u8) -> NodeId {
+    NodeId::new(number).expect("a node id")
+}
+
 /// Every Act II scenario, in the order `paros-sim list` prints them.
 pub fn all() -> Vec<Scenario> {
     let node1 = NodeId::new(1).expect("1 is a node id");
@@ -110,7 +144,7 @@ pub fn all() -> Vec<Scenario> {
         false,
     );
     exhaustive.election_timeout_ticks = 1;
-    exhaustive.client_target = Some(node1);
+    exhaustive.client_targets = vec![Some(node1)];
     let mut local_read = log(
         vec![vec![ClientOp::write("x", "1"), ClientOp::read("x")]],
         LogBudget {
@@ -121,6 +155,17 @@ pub fn all() -> Vec<Scenario> {
     );
     local_read.election_timeout_ticks = 1;
     local_read.negative_control = Some(LogNegativeControl::LocalRead);
+    let mut early_ack = log(
+        vec![vec![ClientOp::write("x", "1")]],
+        LogBudget {
+            ticks: 1,
+            ..LogBudget::default()
+        },
+        false,
+    );
+    early_ack.election_timeout_ticks = 1;
+    early_ack.client_targets = vec![Some(node1)];
+    early_ack.negative_control = Some(LogNegativeControl::EarlyAck);
     let control = |control: LogNegativeControl, stepwise: bool| {
         let mut config = log(
             vec![writes("x", 2)],
@@ -135,7 +180,51 @@ pub fn all() -> Vec<Scenario> {
         config.negative_control = Some(control);
         config
     };
+    let mut reads_across_a_restart = log(
+        vec![vec![ClientOp::write("x", "1")], vec![ClientOp::read("x"); 2]],
+        LogBudget {
+            ticks: 1,
+            crashes: 1,
+            ..LogBudget::default()
+        },
+        false,
+    );
+    reads_across_a_restart.election_timeout_ticks = 1;
+    reads_across_a_restart.client_targets = vec![Some(node1), Some(node(2))];
+    let mut two_leaders = log(
+        vec![vec![ClientOp::write("x", "1")], vec![ClientOp::write("x", "2")]],
+        LogBudget {
+            ticks: 3,
+            ..LogBudget::default()
+        },
+        false,
+    );
+    two_leaders.election_timeout_ticks = 1;
+    two_leaders.self_messages_in_flight = true;
+    two_leaders.client_targets = vec![Some(node(3)), Some(node(2))];
     vec![
+        Scenario {
+            name: "act2-reads-across-a-restart",
+            claim: "Every schedule of a write and two reads at any node, with a crash and restart, answers linearizably and acknowledges only chosen writes.",
+            world: "N1-N3, N1 elected at 1.N1 (prelude); C1 writes x=1 and C2 reads x twice, each at any node; 1 crash (and its restart), no ticks, no other faults.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_READS),
+            negative_control: false,
+            setup: setup(reads_across_a_restart, N1_LEADS),
+        },
+        Scenario {
+            name: "act2-two-leaders-catch-up",
+            claim: "Across two elections and a catch-up, with messages to self on the wire, no slot ever has two entries chosen, and no node learns, applies or keeps on disk for a restart any entry but the chosen one.",
+            world: "N1-N3, messages to self in flight. Prelude: N3 elected at 1.N3 by all three proposes C1's x=1 in slot 1, then N2 elected at 2.N2 by {N2, N3} proposes C2's x=2 there; every Accept of both is in flight, and N2's Prepare to N1. Then 1 tick (a heartbeat and catch-up, or a third election), no faults; after every write, what each disk would restart with is checked.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_LEADER),
+            negative_control: false,
+            setup: setup(two_leaders, TWO_LEADERS_PROPOSE_SLOT_1),
+        },
         Scenario {
             name: "act2-exhaustive",
             claim: "Every schedule of a two-write log with one election and one crash keeps every decision, applies in order, and answers linearizably.",
@@ -388,6 +477,17 @@ pub fn all() -> Vec<Scenario> {
             chapter: Some(CHAPTER_READS),
             negative_control: true,
             setup: setup(local_read, &[]),
+        },
+        Scenario {
+            name: "act2-early-ack-control",
+            claim: "Negative control: a leader that answers \"written\" when a write arrives, before it is chosen, tells a client something false; the written-is-chosen checker must catch it.",
+            world: "N1-N3; C1 writes x=1 at N1, which acknowledges it at once; 1 tick, no faults.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_LEADER),
+            negative_control: true,
+            setup: setup(early_ack, &[]),
         },
     ]
 }

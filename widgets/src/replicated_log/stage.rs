@@ -353,7 +353,10 @@ pub fn controls(world: &LogWorld, moves: &[LogMove]) -> Vec<ControlView> {
                         },
                         world.describe(&action).replacen("request ", "Request: ", 1),
                     ),
-                    LogAction::Deliver(_) | LogAction::Drop(_) | LogAction::Duplicate(_) => {
+                    LogAction::Deliver(_)
+                    | LogAction::Drop(_)
+                    | LogAction::Duplicate(_)
+                    | LogAction::StopFaults => {
                         return None;
                     }
                 },

@@ -68,6 +68,23 @@ fn print_report(report: &Report) {
                     report.settle_decided, report.settle_runs, report.settle_steps_max
                 );
             }
+            if let Some(seed) = report.unsettled_seed {
+                println!(
+                    "liveness counterexample: seed {seed} did not settle; stuck in: {}",
+                    report.unsettled_state
+                );
+                println!(
+                    "  replay: paros-sim run {} --seeds 1 --seed {seed} --max-steps {}",
+                    report.scenario, report.max_steps
+                );
+                println!(
+                    "  its {} actions (the fair schedule's start with stop-faults):",
+                    report.unsettled_counterexample.len()
+                );
+                for (index, action) in report.unsettled_counterexample.iter().enumerate() {
+                    println!("  {:>3}. {action}", index + 1);
+                }
+            }
         }
     }
     if report.verdict == Verdict::Violation {
