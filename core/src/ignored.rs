@@ -22,6 +22,9 @@ pub enum Ignored {
     NackNotHigher,
     /// The proposer has not started.
     NotStarted,
+    /// An Accept for a slot this node knows is chosen, with another entry: the chosen entry
+    /// stays.
+    ChosenOtherwise,
 }
 
 impl fmt::Display for Ignored {
@@ -35,6 +38,7 @@ impl fmt::Display for Ignored {
             Ignored::WrongPhase => "the proposer is past the phase this message belongs to",
             Ignored::NackNotHigher => "the refusal names no higher ballot",
             Ignored::NotStarted => "the proposer has not started",
+            Ignored::ChosenOtherwise => "the slot is already chosen with another entry",
         })
     }
 }

@@ -122,6 +122,22 @@ pub fn read_may_be_served<Q: QuorumSystem>(
     quorums.is_phase1_quorum(read.answered_by) && applied_index >= read.watermark
 }
 
+/// Learning raises the promise: the promise an acceptor must hold once its record carries the
+/// chosen vote `chosen`, given the promise `promised` it held before.
+///
+/// The chosen overwrite rule ([`ColocatedNode::learn_chosen`]) may write into a node's accepted
+/// record a vote at a ballot above its promise, a vote it never cast. No acceptor that votes by
+/// the rules can be in that state: a vote raises the promise to its ballot (Paxos Made Simple,
+/// section 2.2: an acceptor accepts a proposal only if it has not promised a higher one, and
+/// accepting answers a request it could have promised). Left below, the promise lets a delayed
+/// Accept at a lower ballot pass [the vote rule](crate::vote_rule) and replace the chosen entry,
+/// and a restart then reads the stale vote back as the chosen one. So the promise rises to the
+/// chosen vote's ballot, durably, before the chosen-through mark (section 2.5: what an acceptor
+/// must remember goes to stable storage).
+pub fn learning_raises_the_promise(promised: Option<Ballot>, chosen: &SlotVote) -> Option<Ballot> {
+    promised.max(Some(chosen.ballot))
+}
+
 /// One node of a replicated log: proposer, acceptor and learner.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct ColocatedNode {
@@ -359,10 +375,7 @@ impl ColocatedNode {
                 slot,
                 entry,
                 commit,
-            } => {
-                self.on_accept(from, ballot, slot, entry, commit);
-                Ok(())
-            }
+            } => self.on_accept(from, ballot, slot, entry, commit),
             LogMessage::Accepted { ballot, slot } => self.on_accepted(from, ballot, slot),
             LogMessage::Nack { ballot, promised } => self.on_nack(ballot, promised),
             LogMessage::Heartbeat { ballot, commit } => {
@@ -527,10 +540,29 @@ impl ColocatedNode {
 
     /// Phase 2b, by the vote rule. A vote also raises the promise, and the sender's commit
     /// index teaches this node which of its votes are chosen.
-    fn on_accept(&mut self, from: NodeId, ballot: Ballot, slot: Slot, entry: Entry, commit: Slot) {
+    ///
+    /// An Accept for a slot this node knows is chosen, with another entry, is never voted for:
+    /// by P2b no such Accept exists at or above the chosen ballot, and learning raised the
+    /// promise above every lower one ([`learning_raises_the_promise`]), so this is a defence
+    /// that keeps the chosen entry in the record whatever arrives.
+    fn on_accept(
+        &mut self,
+        from: NodeId,
+        ballot: Ballot,
+        slot: Slot,
+        entry: Entry,
+        commit: Slot,
+    ) -> Result<(), Ignored> {
         if !vote_rule(self.promised, ballot) {
             self.refuse(from, ballot);
-            return;
+            return Ok(());
+        }
+        if self
+            .chosen
+            .get(&slot)
+            .is_some_and(|chosen| chosen.entry != entry)
+        {
+            return Err(Ignored::ChosenOtherwise);
         }
         if self.promised != Some(ballot) {
             self.promise(ballot);
@@ -541,6 +573,7 @@ impl ColocatedNode {
         self.follow(ballot);
         self.learn_commit(ballot, commit);
         self.send(from, LogMessage::Accepted { ballot, slot });
+        Ok(())
     }
 
     /// A vote for this leader's proposal; a Phase-2 quorum makes the slot chosen.
@@ -636,9 +669,20 @@ impl ColocatedNode {
     /// Learns that `vote` is chosen in `slot`, and applies the chosen overwrite rule: the
     /// chosen entry replaces a stale lower-ballot vote in the durable record, so that no
     /// restart can bring the stale entry back as if it were chosen.
+    ///
+    /// The record then holds a vote at `vote.ballot`, so the promise rises with it
+    /// ([`learning_raises_the_promise`]): a `Write::Promise` goes before the vote and the
+    /// chosen-through mark in the same `Ready`, and a delayed Accept below the chosen ballot is
+    /// refused by the vote rule instead of replacing the chosen entry.
     pub fn learn_chosen(&mut self, slot: Slot, vote: SlotVote) {
         if self.chosen.contains_key(&slot) {
             return;
+        }
+        let promise = learning_raises_the_promise(self.promised, &vote);
+        if promise != self.promised
+            && let Some(ballot) = promise
+        {
+            self.promise(ballot);
         }
         let stale = self
             .accepts
