@@ -166,7 +166,7 @@ pub struct ColocatedNode {
     ticks_since_beat: u32,
     election: Option<Election>,
     proposals: BTreeMap<Slot, Proposal>,
-    /// Invariant: above every slot this leader proposed.
+    /// Invariant: above every slot this leader proposed in its current leadership.
     next_slot: Slot,
     // Clients.
     awaiting: BTreeSet<(NodeId, u64)>,
@@ -494,6 +494,13 @@ impl ColocatedNode {
     ///
     /// Every slot from the Prepare's `from_slot` to the highest slot reported or known chosen is
     /// proposed again by [`recover_slot`], before any new command gets a slot.
+    ///
+    /// The next-slot rule: new commands start just above that last slot, found by this Phase 1
+    /// alone, not above the slots this node proposed in an earlier leadership. A slot no Promise
+    /// of the Phase-1 quorum reported and not known chosen cannot have been chosen (a Phase-2
+    /// quorum would have met the Phase-1 quorum, and the promises now forbid every lower vote),
+    /// so it is free; skipping it would leave a hole that no one ever fills (Paxos Made Simple,
+    /// section 3: a new leader fills every gap below the commands it proposes).
     fn lead(&mut self) {
         let election = self.election.take().expect("a candidate has an election");
         self.role = LogRole::Leader;
@@ -515,7 +522,7 @@ impl ColocatedNode {
             self.propose(slot, entry);
             slot = slot.next();
         }
-        self.next_slot = self.next_slot.max(last.next());
+        self.next_slot = last.next();
         self.ticks_since_beat = 0;
     }
 

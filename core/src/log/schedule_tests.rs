@@ -222,3 +222,40 @@ fn learning_a_chosen_vote_raises_the_promise_so_a_stale_accept_cannot_rewrite_it
         "the decision learned before the crash is the decision after it"
     );
 }
+
+/// leadership that no Promise reported is proposed again, not left a hole forever.
+#[test]
+fn a_re_elected_leader_leaves_no_hole_below_its_new_commands() {
+    let mut net = Net::new();
+    net.elect_by(1, &[1, 2, 3]);
+    net.write(1, 1, "x", "a");
+    net.deliver(is("Write", CLIENT, 1)).unwrap();
+    // Slot 1's Accepts to the others are lost; N1's own stays in flight.
+    net.drop_where(is("Accept", 1, 2));
+    net.drop_where(is("Accept", 1, 3));
+    net.elect_by(2, &[1, 2, 3]);
+    assert_eq!(net.node(1).role(), LogRole::Follower, "N2 deposed N1");
+    net.elect_by(1, &[1, 2, 3]);
+    assert!(
+        net.node(1).accepts().is_empty(),
+        "no Promise reported slot 1"
+    );
+    net.write(1, 2, "x", "b");
+    // Everything heals: every message is delivered, and every node ticks.
+    for _ in 0..10 {
+        net.deliver_all(|_| true);
+        for id in 1..=3 {
+            net.tick(id, 1);
+        }
+    }
+    net.deliver_all(|_| true);
+    for id in 1..=3 {
+        let subject = net.node(id);
+        assert_eq!(subject.chosen_gap(), None, "N{id} has no hole");
+        assert!(subject.applied_index() >= Slot(1), "N{id} applies again");
+        assert_eq!(
+            subject.store().get(&Value::new("x")).map(Value::as_str),
+            Some("b")
+        );
+    }
+}
