@@ -890,8 +890,12 @@ impl ColocatedNode {
         }
     }
 
+    /// Back to follower. The leader hint is cleared: a deposed leader does not know who leads
+    /// now, and naming itself would send clients back to a node that refuses them; `follow`
+    /// sets the hint again when it hears a leader.
     fn step_down(&mut self) {
         self.role = LogRole::Follower;
+        self.leader_hint = None;
         self.election = None;
         self.proposals.clear();
     }

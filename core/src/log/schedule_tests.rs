@@ -259,3 +259,25 @@ fn a_re_elected_leader_leaves_no_hole_below_its_new_commands() {
         );
     }
 }
+
+/// itself (Paxos Made Simple, section 3: only the leader proposes).
+#[test]
+fn a_deposed_leader_does_not_redirect_clients_to_itself() {
+    let mut net = Net::new();
+    net.elect_by(1, &[1, 2, 3]);
+    net.elect_by(2, &[2, 3]);
+    net.write(1, 1, "x", "a");
+    net.deliver(is("Write", CLIENT, 1)).unwrap();
+    net.deliver(is("Accept", 1, 2)).unwrap();
+    net.deliver(is("Nack", 2, 1)).unwrap();
+    assert_eq!(net.node(1).role(), LogRole::Follower, "the Nack deposed N1");
+    net.write(1, 2, "x", "b");
+    net.deliver(is("Write", CLIENT, 1)).unwrap();
+    net.deliver(is("Reply", 1, CLIENT)).unwrap();
+    let (seq, outcome) = net.client_inbox.last().cloned().unwrap();
+    assert_eq!(seq, 2);
+    assert!(
+        matches!(outcome, Outcome::NotLeader { hint } if hint != Some(node(1))),
+        "{outcome:?}"
+    );
+}
