@@ -12,7 +12,7 @@ mod node;
 mod ready;
 mod types;
 
-pub use durable::{DurableRecord, Persisted, RecordError, Write, decode, encode};
+pub use durable::{DurableRecord, FrameError, Persisted, RecordError, Write, decode, encode};
 pub use kv::KvStore;
 pub use message::{LogEnvelope, LogMessage, Outcome};
 pub use node::{
