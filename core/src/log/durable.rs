@@ -25,6 +25,12 @@ pub enum Write {
     Accept(Slot, SlotVote),
     /// Every slot up to this one is chosen, and its accepted record holds the chosen entry.
     ChosenThrough(Slot),
+    /// The proposer stood for election at this ballot. Written in the same `Ready` as its
+    /// Prepare, so the Prepare leaves only once it is durable, and a restarted node stands above
+    /// it: "a proposer must remember in stable storage the highest-numbered proposal it has
+    /// tried to issue" (Paxos Made Simple, section 2.5). Not a promise: the node still promises
+    /// its own ballot when its own Prepare arrives.
+    Stood(Ballot),
 }
 
 /// The durable record of one node, rebuilt from its writes.
@@ -38,6 +44,8 @@ pub struct DurableRecord {
     pub accepts: BTreeMap<Slot, SlotVote>,
     /// Invariant: every slot up to here is chosen and `accepts` holds its chosen entry.
     pub chosen_through: Slot,
+    /// The highest ballot this node stood for election at; its next election goes above it.
+    pub stood: Option<Ballot>,
 }
 
 /// Proof that a [`Ready`](crate::log::Ready)'s writes are durable: the only way to release its
@@ -80,6 +88,7 @@ impl DurableRecord {
                 self.accepts.insert(*slot, vote.clone());
             }
             Write::ChosenThrough(slot) => self.chosen_through = self.chosen_through.max(*slot),
+            Write::Stood(ballot) => self.stood = self.stood.max(Some(*ballot)),
         }
     }
 
@@ -197,6 +206,10 @@ pub fn encode(write: &Write) -> Vec<u8> {
             payload.push(4);
             payload.extend(slot.0.to_le_bytes());
         }
+        Write::Stood(ballot) => {
+            payload.push(5);
+            put_ballot(&mut payload, *ballot);
+        }
     }
     let length = u32::try_from(payload.len()).expect("a write is small");
     let mut frame = Vec::with_capacity(12 + payload.len());
@@ -244,6 +257,7 @@ fn decode_payload(payload: &[u8]) -> Result<Write, &'static str> {
             Write::Accept(slot, SlotVote { ballot, entry })
         }
         4 => Write::ChosenThrough(Slot(u64::from_le_bytes(reader.array()?))),
+        5 => Write::Stood(reader.ballot()?),
         _ => return Err("unknown write kind"),
     };
     if !reader.0.is_empty() {

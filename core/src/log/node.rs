@@ -183,8 +183,8 @@ impl ColocatedNode {
         node
     }
 
-    /// Rebuilds a node from its durable record after a crash: promise, votes and the chosen
-    /// prefix survive; everything else (leadership, proposals, reads, the state machine) is
+    /// Rebuilds a node from its durable record after a crash: promise, votes, the chosen
+    /// prefix and the highest ballot it stood at survive; everything else (leadership, proposals, reads, the state machine) is
     /// volatile and starts over. The state machine is rebuilt by applying the chosen prefix.
     pub fn restart(
         id: NodeId,
@@ -203,7 +203,7 @@ impl ColocatedNode {
         }
         let mut node = ColocatedNode::volatile(id, config);
         node.promised = record.promised;
-        node.highest_seen = record.promised;
+        node.highest_seen = record.promised.max(record.stood);
         node.accepts = record.accepts.clone();
         node.chosen = node
             .accepts
@@ -426,6 +426,11 @@ impl ColocatedNode {
 
     /// The election timeout fired: stand as candidate at a ballot above every ballot seen, and
     /// send one Prepare covering every slot from the first not known chosen.
+    ///
+    /// The ballot is written ([`Write::Stood`]) in the same `Ready` as the Prepare, so no
+    /// Prepare leaves before the ballot is durable and a restart never stands at it again: a
+    /// Promise for it from a previous life (a duplicate, or a reply to a Prepare still in
+    /// flight) could otherwise elect the same ballot twice and give it two values.
     fn stand_for_election(&mut self) {
         let floor = self.highest_seen.max(self.promised).max(self.ballot);
         let ballot = floor.map_or(Ballot::new(1, self.id), |floor| {
@@ -442,6 +447,7 @@ impl ColocatedNode {
             promised_by: NodeSet::EMPTY,
             reported: BTreeMap::new(),
         });
+        self.ready.writes.push(Write::Stood(ballot));
         self.broadcast(LogMessage::Prepare { ballot, from_slot });
     }
 

@@ -281,3 +281,51 @@ fn a_deposed_leader_does_not_redirect_clients_to_itself() {
         "{outcome:?}"
     );
 }
+
+/// its old ballot cannot make it lead at that ballot twice.
+#[test]
+fn a_restarted_candidate_stands_above_every_ballot_it_stood_at_before() {
+    let mut net = Net::new();
+    let first = Ballot::new(1, node(1));
+    let timeout = net.config.election_timeout_ticks;
+    net.tick(1, timeout);
+    assert_eq!(net.node(1).ballot(), Some(first));
+    // N1's Prepare to itself stays in flight; N2 and N3 promise, and N2's Promise is duplicated.
+    net.deliver(is("Prepare", 1, 2)).unwrap();
+    net.deliver(is("Prepare", 1, 3)).unwrap();
+    net.duplicate(is("Promise", 2, 1));
+    net.deliver(is("Promise", 2, 1)).unwrap();
+    net.deliver(is("Promise", 3, 1)).unwrap();
+    assert_eq!(net.node(1).role(), LogRole::Leader);
+    net.write(1, 1, "x", "v1");
+    net.deliver(is("Write", CLIENT, 1)).unwrap();
+    // v1 is chosen in slot 1 by {N2, N3}; N1 crashes before it hears their Accepteds.
+    for voter in [2, 3] {
+        net.deliver(is("Accept", 1, voter)).unwrap();
+        assert_eq!(
+            value_of(&net.node(voter).accepts()[&Slot(1)].entry),
+            Some("v1")
+        );
+    }
+    net.crash(1);
+    net.restart(1);
+    net.tick(1, timeout);
+    assert!(
+        net.node(1).ballot() > Some(first),
+        "the restarted candidate stands above 1.N1, not at it again: {:?}",
+        net.node(1).ballot()
+    );
+    // The old Prepare to itself and the duplicated Promise arrive.
+    net.deliver(is("Prepare", 1, 1)).unwrap();
+    net.deliver_all(|envelope| {
+        envelope.message
+            == LogMessage::Promise {
+                ballot: first,
+                votes: Vec::new(),
+            }
+    });
+    assert!(
+        !(net.node(1).role() == LogRole::Leader && net.node(1).ballot() == Some(first)),
+        "N1 leads at 1.N1 a second time"
+    );
+}

@@ -325,6 +325,7 @@ fn frames_round_trip_and_a_torn_tail_is_discarded() {
         Write::Identity(node(2)),
         Write::Promise(Ballot::new(3, node(2))),
         Write::Accept(Slot(4), vote),
+        Write::Stood(Ballot::new(5, node(2))),
         Write::ChosenThrough(Slot(4)),
     ];
     let mut frames: Vec<Vec<u8>> = writes.iter().map(encode).collect();
@@ -341,6 +342,7 @@ fn frames_round_trip_and_a_torn_tail_is_discarded() {
         "the torn write never happened"
     );
     assert_eq!(record.promised, Some(Ballot::new(3, node(2))));
+    assert_eq!(record.stood, Some(Ballot::new(5, node(2))));
 }
 
 #[test]
