@@ -25,6 +25,9 @@ pub enum Ignored {
     /// An Accept for a slot this node knows is chosen, with another entry: the chosen entry
     /// stays.
     ChosenOtherwise,
+    /// A ReadIndexReply about no read this node is running: one already answered, or one of
+    /// the node's previous life.
+    UnknownRead,
 }
 
 impl fmt::Display for Ignored {
@@ -39,6 +42,7 @@ impl fmt::Display for Ignored {
             Ignored::NackNotHigher => "the refusal names no higher ballot",
             Ignored::NotStarted => "the proposer has not started",
             Ignored::ChosenOtherwise => "the slot is already chosen with another entry",
+            Ignored::UnknownRead => "about no read this node is running",
         })
     }
 }

@@ -31,6 +31,11 @@ pub enum Write {
     /// tried to issue" (Paxos Made Simple, section 2.5). Not a promise: the node still promises
     /// its own ballot when its own Prepare arrives.
     Stood(Ballot),
+    /// The node began this life (0 when new, one more at each restart). Written in the first
+    /// `Ready` after a restart, so no message of the new life leaves before it is durable and
+    /// read ids ([`ReadId`](crate::log::ReadId)) are never reused across lives. A new node
+    /// writes none: its incarnation is 0.
+    Incarnation(u64),
 }
 
 /// The durable record of one node, rebuilt from its writes.
@@ -46,6 +51,8 @@ pub struct DurableRecord {
     pub chosen_through: Slot,
     /// The highest ballot this node stood for election at; its next election goes above it.
     pub stood: Option<Ballot>,
+    /// The node's current life: 0 until its first restart.
+    pub incarnation: u64,
 }
 
 /// Proof that a [`Ready`](crate::log::Ready)'s writes are durable: the only way to release its
@@ -89,6 +96,7 @@ impl DurableRecord {
             }
             Write::ChosenThrough(slot) => self.chosen_through = self.chosen_through.max(*slot),
             Write::Stood(ballot) => self.stood = self.stood.max(Some(*ballot)),
+            Write::Incarnation(life) => self.incarnation = self.incarnation.max(*life),
         }
     }
 
@@ -210,6 +218,10 @@ pub fn encode(write: &Write) -> Vec<u8> {
             payload.push(5);
             put_ballot(&mut payload, *ballot);
         }
+        Write::Incarnation(life) => {
+            payload.push(6);
+            payload.extend(life.to_le_bytes());
+        }
     }
     let length = u32::try_from(payload.len()).expect("a write is small");
     let mut frame = Vec::with_capacity(12 + payload.len());
@@ -258,6 +270,7 @@ fn decode_payload(payload: &[u8]) -> Result<Write, &'static str> {
         }
         4 => Write::ChosenThrough(Slot(u64::from_le_bytes(reader.array()?))),
         5 => Write::Stood(reader.ballot()?),
+        6 => Write::Incarnation(u64::from_le_bytes(reader.array()?)),
         _ => return Err("unknown write kind"),
     };
     if !reader.0.is_empty() {

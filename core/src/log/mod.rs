@@ -20,7 +20,7 @@ pub use node::{
     learning_raises_the_promise, read_may_be_served, recover_slot,
 };
 pub use ready::{Applied, Ready};
-pub use types::{Command, Entry, Slot, SlotVote};
+pub use types::{Command, Entry, ReadId, Slot, SlotVote};
 
 #[cfg(test)]
 mod schedule_tests;

@@ -16,8 +16,8 @@
 //! them, including the messages a node sends to itself.
 
 use crate::log::{
-    Applied, Command, DurableRecord, Entry, KvStore, LogEnvelope, LogMessage, Outcome, Ready,
-    RecordError, Slot, SlotVote, Write,
+    Applied, Command, DurableRecord, Entry, KvStore, LogEnvelope, LogMessage, Outcome, ReadId,
+    Ready, RecordError, Slot, SlotVote, Write,
 };
 use crate::{
     Ballot, Ignored, Majority, NodeId, NodeSet, QuorumSystem, Value, promise_rule, vote_rule,
@@ -83,8 +83,8 @@ pub struct Election {
 /// A linearizable read waiting for its watermark.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct PendingRead {
-    /// This node's number for the read.
-    pub read: u64,
+    /// This node's id for the read, unique across its lives.
+    pub read: ReadId,
     /// The client to answer.
     pub client: NodeId,
     /// The client's request number.
@@ -171,12 +171,17 @@ pub struct ColocatedNode {
     // Clients.
     awaiting: BTreeSet<(NodeId, u64)>,
     reads: Vec<PendingRead>,
+    /// This node's life: 0 when new, one more at each restart, durable
+    /// ([`Write::Incarnation`]).
+    incarnation: u64,
+    /// The number of the next read in this life.
     next_read: u64,
     ready: Ready,
 }
 
 impl ColocatedNode {
-    /// A brand-new node with an empty disk. Its first `Ready` writes its identity.
+    /// A brand-new node with an empty disk. Its first `Ready` writes its identity, and only
+    /// that: a new node is incarnation 0 without writing it.
     pub fn new(id: NodeId, config: LogConfig) -> ColocatedNode {
         let mut node = ColocatedNode::volatile(id, config);
         node.ready.writes.push(Write::Identity(id));
@@ -186,6 +191,11 @@ impl ColocatedNode {
     /// Rebuilds a node from its durable record after a crash: promise, votes, the chosen
     /// prefix and the highest ballot it stood at survive; everything else (leadership, proposals, reads, the state machine) is
     /// volatile and starts over. The state machine is rebuilt by applying the chosen prefix.
+    ///
+    /// The node begins a new life: its first `Ready` writes the next incarnation
+    /// ([`Write::Incarnation`]), so every message of the new life, the reads' ReadIndexes
+    /// included, leaves only once the new incarnation is durable, and no [`ReadId`] of this
+    /// life was used by an earlier one.
     pub fn restart(
         id: NodeId,
         config: LogConfig,
@@ -211,6 +221,8 @@ impl ColocatedNode {
             .map(|(slot, vote)| (*slot, vote.clone()))
             .collect();
         node.chosen_index = record.chosen_through;
+        node.incarnation = record.incarnation.saturating_add(1);
+        node.ready.writes.push(Write::Incarnation(node.incarnation));
         node.apply_walk();
         Ok(node)
     }
@@ -237,6 +249,7 @@ impl ColocatedNode {
             next_slot: Slot(1),
             awaiting: BTreeSet::new(),
             reads: Vec::new(),
+            incarnation: 0,
             next_read: 1,
             ready: Ready::default(),
         }
@@ -319,6 +332,11 @@ impl ColocatedNode {
     /// The leader's proposals not yet seen chosen.
     pub fn proposals(&self) -> &BTreeMap<Slot, Proposal> {
         &self.proposals
+    }
+
+    /// This node's life: 0 when new, one more at each restart.
+    pub fn incarnation(&self) -> u64 {
+        self.incarnation
     }
 
     /// The reads waiting for their watermark.
@@ -785,7 +803,10 @@ impl ColocatedNode {
     /// A client's read: ask every node for its highest accepted slot. Never answered from this
     /// node's log alone.
     fn on_client_read(&mut self, client: NodeId, seq: u64, key: Value) {
-        let read = self.next_read;
+        let read = ReadId {
+            incarnation: self.incarnation,
+            number: self.next_read,
+        };
         self.next_read += 1;
         self.reads.push(PendingRead {
             read,
@@ -801,14 +822,14 @@ impl ColocatedNode {
     fn on_read_index_reply(
         &mut self,
         from: NodeId,
-        read: u64,
+        read: ReadId,
         highest_accepted: Slot,
     ) -> Result<(), Ignored> {
         let pending = self
             .reads
             .iter_mut()
             .find(|pending| pending.read == read)
-            .ok_or(Ignored::StaleBallot)?;
+            .ok_or(Ignored::UnknownRead)?;
         if !pending.answered_by.insert(from) {
             return Err(Ignored::Duplicate);
         }

@@ -179,6 +179,9 @@ fn value_of(entry: &Entry) -> Option<&str> {
     }
 }
 
+/// Learning raises the promise (the chosen overwrite rule, Paxos Made Simple, section 2.2 and
+/// 2.5): a node that learns slot 1 chosen at 2.N2 while it has promised only 1.N3 must refuse a
+/// delayed Accept at 1.N3, or the stale vote replaces the chosen entry and a restart brings back
 /// a different decision.
 #[test]
 fn learning_a_chosen_vote_raises_the_promise_so_a_stale_accept_cannot_rewrite_it() {
@@ -223,6 +226,8 @@ fn learning_a_chosen_vote_raises_the_promise_so_a_stale_accept_cannot_rewrite_it
     );
 }
 
+/// The next-slot rule of `lead` (Paxos Made Simple, section 3): a new leader numbers new
+/// commands from just above what its own Phase 1 found, so a slot it proposed in an earlier
 /// leadership that no Promise reported is proposed again, not left a hole forever.
 #[test]
 fn a_re_elected_leader_leaves_no_hole_below_its_new_commands() {
@@ -260,6 +265,7 @@ fn a_re_elected_leader_leaves_no_hole_below_its_new_commands() {
     }
 }
 
+/// A deposed leader clears its leader hint when it steps down: it must not send clients back to
 /// itself (Paxos Made Simple, section 3: only the leader proposes).
 #[test]
 fn a_deposed_leader_does_not_redirect_clients_to_itself() {
@@ -282,6 +288,69 @@ fn a_deposed_leader_does_not_redirect_clients_to_itself() {
     );
 }
 
+/// Read ids are unique across a node's lives (the read watermark rule needs every reply to be
+/// about this read): a ReadIndexReply sent to a node's previous life must not complete a read of
+/// its new life.
+#[test]
+fn a_read_index_reply_from_a_previous_life_does_not_complete_a_new_read() {
+    let mut net = Net::new();
+    net.elect_by(1, &[1, 2, 3]);
+    let read = |seq| LogMessage::Read {
+        seq,
+        key: Value::new("x"),
+    };
+    net.client_sends(3, read(1));
+    net.deliver(is("Read", CLIENT, 3)).unwrap();
+    net.deliver(is("ReadIndex", 3, 1)).unwrap();
+    // N3 crashes with N1's reply in flight; its other ReadIndexes are lost.
+    net.crash(3);
+    net.drop_where(|envelope| envelope.from == node(3));
+    // Meanwhile x=1 is chosen by {N1, N2} and the write completes.
+    net.write(1, 1, "x", "1");
+    net.deliver(is("Write", CLIENT, 1)).unwrap();
+    net.drop_where(is("Accept", 1, 3));
+    for voter in [1, 2] {
+        net.deliver(is("Accept", 1, voter)).unwrap();
+        net.deliver(is("Accepted", voter, 1)).unwrap();
+    }
+    net.deliver(is("Reply", 1, CLIENT)).unwrap();
+    assert_eq!(net.client_inbox, vec![(1, Outcome::Written)]);
+    // N3 restarts and a new read begins; N3 answers itself first.
+    net.restart(3);
+    assert_eq!(net.node(3).incarnation(), 1);
+    assert_eq!(net.disks[2].incarnation, 1, "the new life is durable first");
+    net.client_sends(3, read(2));
+    net.deliver(is("Read", CLIENT, 3)).unwrap();
+    net.deliver(is("ReadIndex", 3, 3)).unwrap();
+    net.deliver(is("ReadIndexReply", 3, 3)).unwrap();
+    // The reply N1 sent to N3's previous life arrives.
+    let stale = net.deliver(is("ReadIndexReply", 1, 3));
+    assert_eq!(
+        stale,
+        Err(Ignored::UnknownRead),
+        "the stale reply is ignored"
+    );
+    assert!(
+        !net.in_flight
+            .iter()
+            .any(|envelope| envelope.to == node(CLIENT)),
+        "the stale reply does not complete the read"
+    );
+    assert_eq!(net.node(3).pending_reads().len(), 1);
+    // Everything heals: the read completes with the write that finished before it began.
+    for _ in 0..3 {
+        net.deliver_all(|_| true);
+        net.tick(1, 1);
+    }
+    net.deliver_all(|_| true);
+    assert_eq!(
+        net.client_inbox.last(),
+        Some(&(2, Outcome::Read(Some(Value::new("1")))))
+    );
+}
+
+/// A proposer remembers in stable storage the highest ballot it has stood at (Paxos Made
+/// Simple, section 2.5), so a restarted candidate stands above it, and a duplicated Promise for
 /// its old ballot cannot make it lead at that ballot twice.
 #[test]
 fn a_restarted_candidate_stands_above_every_ballot_it_stood_at_before() {

@@ -326,6 +326,7 @@ fn frames_round_trip_and_a_torn_tail_is_discarded() {
         Write::Promise(Ballot::new(3, node(2))),
         Write::Accept(Slot(4), vote),
         Write::Stood(Ballot::new(5, node(2))),
+        Write::Incarnation(7),
         Write::ChosenThrough(Slot(4)),
     ];
     let mut frames: Vec<Vec<u8>> = writes.iter().map(encode).collect();
@@ -343,6 +344,7 @@ fn frames_round_trip_and_a_torn_tail_is_discarded() {
     );
     assert_eq!(record.promised, Some(Ballot::new(3, node(2))));
     assert_eq!(record.stood, Some(Ballot::new(5, node(2))));
+    assert_eq!(record.incarnation, 7);
 }
 
 #[test]
@@ -472,7 +474,10 @@ mod robustness {
                 entries: vec![(Slot(slot), vote)],
             },
             8 => LogMessage::ReadIndexReply {
-                read: slot,
+                read: crate::log::ReadId {
+                    incarnation: commit,
+                    number: slot,
+                },
                 highest_accepted: Slot(commit),
             },
             9 => LogMessage::Read {

@@ -25,6 +25,7 @@ pub fn write_name(world: &LogWorld, write: &Write) -> String {
         ),
         Write::ChosenThrough(slot) => format!("ChosenThrough({slot})"),
         Write::Stood(ballot) => format!("Stood({})", ballot_name(world, *ballot)),
+        Write::Incarnation(life) => format!("Incarnation({life})"),
     }
 }
 
