@@ -127,9 +127,9 @@ pub fn read_may_be_served<Q: QuorumSystem>(
 ///
 /// The chosen overwrite rule ([`ColocatedNode::learn_chosen`]) may write into a node's accepted
 /// record a vote at a ballot above its promise, a vote it never cast. No acceptor that votes by
-/// the rules can be in that state: a vote raises the promise to its ballot (Paxos Made Simple,
-/// section 2.2: an acceptor accepts a proposal only if it has not promised a higher one, and
-/// accepting answers a request it could have promised). Left below, the promise lets a delayed
+/// the rules is ever in that state: it votes at `n` only if it has not promised above `n`
+/// (Paxos Made Simple, section 2.2, P1a), and its vote raises its promise to `n`, so the
+/// accepted record never runs ahead of the promise. Left below, the promise lets a delayed
 /// Accept at a lower ballot pass [the vote rule](crate::vote_rule) and replace the chosen entry,
 /// and a restart then reads the stale vote back as the chosen one. So the promise rises to the
 /// chosen vote's ballot, durably, before the chosen-through mark (section 2.5: what an acceptor
@@ -189,8 +189,9 @@ impl ColocatedNode {
     }
 
     /// Rebuilds a node from its durable record after a crash: promise, votes, the chosen
-    /// prefix and the highest ballot it stood at survive; everything else (leadership, proposals, reads, the state machine) is
-    /// volatile and starts over. The state machine is rebuilt by applying the chosen prefix.
+    /// prefix and the highest ballot it stood at survive; everything else (leadership,
+    /// proposals, reads, the state machine) is volatile and starts over. The state machine is
+    /// rebuilt by applying the chosen prefix.
     ///
     /// The node begins a new life: its first `Ready` writes the next incarnation
     /// ([`Write::Incarnation`]), so every message of the new life, the reads' ReadIndexes
