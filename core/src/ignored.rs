@@ -22,6 +22,12 @@ pub enum Ignored {
     NackNotHigher,
     /// The proposer has not started.
     NotStarted,
+    /// An Accept for a slot this node knows is chosen, with another entry: the chosen entry
+    /// stays.
+    ChosenOtherwise,
+    /// A ReadIndexReply about no read this node is running: one already answered, or one of
+    /// the node's previous life.
+    UnknownRead,
 }
 
 impl fmt::Display for Ignored {
@@ -35,6 +41,8 @@ impl fmt::Display for Ignored {
             Ignored::WrongPhase => "the proposer is past the phase this message belongs to",
             Ignored::NackNotHigher => "the refusal names no higher ballot",
             Ignored::NotStarted => "the proposer has not started",
+            Ignored::ChosenOtherwise => "the slot is already chosen with another entry",
+            Ignored::UnknownRead => "about no read this node is running",
         })
     }
 }

@@ -1,10 +1,12 @@
 //! The durable record: what a node keeps on disk, and the format it is kept in.
 //!
 //! A node's disk is an append-only sequence of [`Write`]s. Each is framed with its length and a
-//! checksum, so a write torn by a crash is detected on restart and discarded: it was never
-//! acknowledged, because messages that depend on a write leave only after it is durable
-//! ([`Ready`](crate::log::Ready)). A record that fails its checksum anywhere but at the tail is
-//! corruption, reported as an error, never trusted.
+//! checksum, so a write torn by a crash is detected on restart and discarded: a last frame cut
+//! short was never acknowledged, because messages that depend on a write leave only after it is
+//! durable ([`Ready`](crate::log::Ready)). A whole frame that fails its checksum, even the last,
+//! was written in full and may have been acknowledged: that is corruption, reported as an
+//! error, never trusted and never silently dropped (Alagappan et al., "Protocol-Aware Recovery
+//! for Consensus-Based Storage", FAST 2018).
 
 use crate::log::{Command, Entry, Slot, SlotVote};
 use crate::{Ballot, NodeId, Value};
@@ -23,6 +25,17 @@ pub enum Write {
     Accept(Slot, SlotVote),
     /// Every slot up to this one is chosen, and its accepted record holds the chosen entry.
     ChosenThrough(Slot),
+    /// The proposer stood for election at this ballot. Written in the same `Ready` as its
+    /// Prepare, so the Prepare leaves only once it is durable, and a restarted node stands above
+    /// it: "a proposer must remember in stable storage the highest-numbered proposal it has
+    /// tried to issue" (Paxos Made Simple, section 2.5). Not a promise: the node still promises
+    /// its own ballot when its own Prepare arrives.
+    Stood(Ballot),
+    /// The node began this life (0 when new, one more at each restart). Written in the first
+    /// `Ready` after a restart, so no message of the new life leaves before it is durable and
+    /// read ids ([`ReadId`](crate::log::ReadId)) are never reused across lives. A new node
+    /// writes none: its incarnation is 0.
+    Incarnation(u64),
 }
 
 /// The durable record of one node, rebuilt from its writes.
@@ -36,6 +49,10 @@ pub struct DurableRecord {
     pub accepts: BTreeMap<Slot, SlotVote>,
     /// Invariant: every slot up to here is chosen and `accepts` holds its chosen entry.
     pub chosen_through: Slot,
+    /// The highest ballot this node stood for election at; its next election goes above it.
+    pub stood: Option<Ballot>,
+    /// The node's current life: 0 until its first restart.
+    pub incarnation: u64,
 }
 
 /// Proof that a [`Ready`](crate::log::Ready)'s writes are durable: the only way to release its
@@ -78,30 +95,62 @@ impl DurableRecord {
                 self.accepts.insert(*slot, vote.clone());
             }
             Write::ChosenThrough(slot) => self.chosen_through = self.chosen_through.max(*slot),
+            Write::Stood(ballot) => self.stood = self.stood.max(Some(*ballot)),
+            Write::Incarnation(life) => self.incarnation = self.incarnation.max(*life),
         }
     }
 
     /// Rebuilds a record from a disk's framed writes, oldest first.
     ///
-    /// A last frame that fails its checksum or is cut short is a torn write: discarded, and
-    /// counted in the result. Any earlier bad frame is corruption: an error.
+    /// A last frame that is cut short ([`FrameError::Torn`]) is a torn write: discarded, and
+    /// counted in the result. Every other bad frame is corruption, an error: a torn frame
+    /// before the last, and any whole frame that fails its checksum or does not decode, the
+    /// last one included, because a whole frame was written in full and its write may have been
+    /// acknowledged (Alagappan et al., "Protocol-Aware Recovery for Consensus-Based Storage",
+    /// FAST 2018: treating such a frame as torn silently drops a vote or a promise that others
+    /// counted).
     pub fn recover(frames: &[Vec<u8>]) -> Result<(DurableRecord, usize), RecordError> {
         let mut record = DurableRecord::default();
         for (index, frame) in frames.iter().enumerate() {
             match decode(frame) {
                 Ok(write) => record.apply(&write),
-                Err(_) if index + 1 == frames.len() => return Ok((record, 1)),
-                Err(reason) => return Err(RecordError::Corrupt { index, reason }),
+                Err(FrameError::Torn(_)) if index + 1 == frames.len() => return Ok((record, 1)),
+                Err(FrameError::Torn(reason) | FrameError::Corrupt(reason)) => {
+                    return Err(RecordError::Corrupt { index, reason });
+                }
             }
         }
         Ok((record, 0))
     }
 }
 
+/// Why one frame does not decode.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum FrameError {
+    /// The frame is shorter than its header, or its payload is shorter than the length the
+    /// header declares: a write a crash cut short.
+    Torn(&'static str),
+    /// The frame is whole (its payload is at least the declared length) but fails its
+    /// checksum or does not decode: it was written in full and then damaged.
+    Corrupt(&'static str),
+}
+
+impl fmt::Display for FrameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FrameError::Torn(reason) => write!(f, "torn write: {reason}"),
+            FrameError::Corrupt(reason) => write!(f, "corrupt frame: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for FrameError {}
+
 /// Why a durable record cannot be trusted.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum RecordError {
-    /// Frame `index` (not the last) failed to decode.
+    /// Frame `index` is corrupt: a whole frame that fails its checksum or does not decode, or
+    /// a frame cut short before the last.
     Corrupt {
         /// Which frame, from 0.
         index: usize,
@@ -165,6 +214,14 @@ pub fn encode(write: &Write) -> Vec<u8> {
             payload.push(4);
             payload.extend(slot.0.to_le_bytes());
         }
+        Write::Stood(ballot) => {
+            payload.push(5);
+            put_ballot(&mut payload, *ballot);
+        }
+        Write::Incarnation(life) => {
+            payload.push(6);
+            payload.extend(life.to_le_bytes());
+        }
     }
     let length = u32::try_from(payload.len()).expect("a write is small");
     let mut frame = Vec::with_capacity(12 + payload.len());
@@ -175,16 +232,33 @@ pub fn encode(write: &Write) -> Vec<u8> {
 }
 
 /// Decodes one frame made by [`encode`].
-pub fn decode(frame: &[u8]) -> Result<Write, &'static str> {
-    let mut reader = Reader(frame);
-    let length = u32::from_le_bytes(reader.array()?) as usize;
-    let expected = u64::from_le_bytes(reader.array()?);
-    if reader.0.len() != length {
-        return Err("length does not match (a torn write)");
+///
+/// Only a short frame is [`FrameError::Torn`]: a header cut short, or a payload shorter than
+/// its declared length. A frame at least as long as it declares is whole, so a payload longer
+/// than declared, a checksum that does not match or a payload that does not decode is
+/// [`FrameError::Corrupt`].
+pub fn decode(frame: &[u8]) -> Result<Write, FrameError> {
+    const HEADER_BYTES: usize = 12;
+    let Some((header, payload)) = frame.split_at_checked(HEADER_BYTES) else {
+        return Err(FrameError::Torn("header cut short"));
+    };
+    let length = u32::from_le_bytes(header[..4].try_into().expect("4 bytes")) as usize;
+    let expected = u64::from_le_bytes(header[4..].try_into().expect("8 bytes"));
+    if payload.len() < length {
+        return Err(FrameError::Torn("payload shorter than its length"));
     }
-    if checksum(reader.0) != expected {
-        return Err("checksum does not match");
+    if payload.len() > length {
+        return Err(FrameError::Corrupt("payload longer than its length"));
     }
+    if checksum(payload) != expected {
+        return Err(FrameError::Corrupt("checksum does not match"));
+    }
+    decode_payload(payload).map_err(FrameError::Corrupt)
+}
+
+/// Decodes a payload whose checksum matched.
+fn decode_payload(payload: &[u8]) -> Result<Write, &'static str> {
+    let mut reader = Reader(payload);
     let write = match reader.byte()? {
         1 => Write::Identity(NodeId::new(reader.byte()?).ok_or("bad node id")?),
         2 => Write::Promise(reader.ballot()?),
@@ -195,6 +269,8 @@ pub fn decode(frame: &[u8]) -> Result<Write, &'static str> {
             Write::Accept(slot, SlotVote { ballot, entry })
         }
         4 => Write::ChosenThrough(Slot(u64::from_le_bytes(reader.array()?))),
+        5 => Write::Stood(reader.ballot()?),
+        6 => Write::Incarnation(u64::from_le_bytes(reader.array()?)),
         _ => return Err("unknown write kind"),
     };
     if !reader.0.is_empty() {
@@ -232,7 +308,7 @@ struct Reader<'a>(&'a [u8]);
 impl Reader<'_> {
     fn take(&mut self, count: usize) -> Result<&[u8], &'static str> {
         if self.0.len() < count {
-            return Err("cut short (a torn write)");
+            return Err("payload ends inside a field");
         }
         let (head, tail) = self.0.split_at(count);
         self.0 = tail;

@@ -4,7 +4,7 @@
 //! Phase 2 runs once per slot. Heartbeats carry the leader's commit index.
 
 use crate::Ballot;
-use crate::log::{Entry, Slot, SlotVote};
+use crate::log::{Entry, ReadId, Slot, SlotVote};
 use crate::{NodeId, Value};
 
 /// What a client is told about its request.
@@ -84,13 +84,13 @@ pub enum LogMessage {
     },
     /// A read asks: what is the highest slot you have accepted?
     ReadIndex {
-        /// The asking node's read number.
-        read: u64,
+        /// The asking node's id for the read.
+        read: ReadId,
     },
     /// The answer to [`LogMessage::ReadIndex`].
     ReadIndexReply {
-        /// The read number asked about.
-        read: u64,
+        /// The read asked about.
+        read: ReadId,
         /// The highest slot the sender holds a vote for (0 if none).
         highest_accepted: Slot,
     },

@@ -12,15 +12,17 @@ mod node;
 mod ready;
 mod types;
 
-pub use durable::{DurableRecord, Persisted, RecordError, Write, decode, encode};
+pub use durable::{DurableRecord, FrameError, Persisted, RecordError, Write, decode, encode};
 pub use kv::KvStore;
 pub use message::{LogEnvelope, LogMessage, Outcome};
 pub use node::{
-    ColocatedNode, Election, LogConfig, LogRole, PendingRead, Proposal, read_may_be_served,
-    recover_slot,
+    ColocatedNode, Election, LogConfig, LogRole, PendingRead, Proposal,
+    learning_raises_the_promise, read_may_be_served, recover_slot,
 };
 pub use ready::{Applied, Ready};
-pub use types::{Command, Entry, Slot, SlotVote};
+pub use types::{Command, Entry, ReadId, Slot, SlotVote};
 
+#[cfg(test)]
+mod schedule_tests;
 #[cfg(test)]
 mod tests;

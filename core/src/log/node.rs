@@ -16,8 +16,8 @@
 //! them, including the messages a node sends to itself.
 
 use crate::log::{
-    Applied, Command, DurableRecord, Entry, KvStore, LogEnvelope, LogMessage, Outcome, Ready,
-    RecordError, Slot, SlotVote, Write,
+    Applied, Command, DurableRecord, Entry, KvStore, LogEnvelope, LogMessage, Outcome, ReadId,
+    Ready, RecordError, Slot, SlotVote, Write,
 };
 use crate::{
     Ballot, Ignored, Majority, NodeId, NodeSet, QuorumSystem, Value, promise_rule, vote_rule,
@@ -83,8 +83,8 @@ pub struct Election {
 /// A linearizable read waiting for its watermark.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct PendingRead {
-    /// This node's number for the read.
-    pub read: u64,
+    /// This node's id for the read, unique across its lives.
+    pub read: ReadId,
     /// The client to answer.
     pub client: NodeId,
     /// The client's request number.
@@ -122,6 +122,22 @@ pub fn read_may_be_served<Q: QuorumSystem>(
     quorums.is_phase1_quorum(read.answered_by) && applied_index >= read.watermark
 }
 
+/// Learning raises the promise: the promise an acceptor must hold once its record carries the
+/// chosen vote `chosen`, given the promise `promised` it held before.
+///
+/// The chosen overwrite rule ([`ColocatedNode::learn_chosen`]) may write into a node's accepted
+/// record a vote at a ballot above its promise, a vote it never cast. No acceptor that votes by
+/// the rules is ever in that state: it votes at `n` only if it has not promised above `n`
+/// (Paxos Made Simple, section 2.2, P1a), and its vote raises its promise to `n`, so the
+/// accepted record never runs ahead of the promise. Left below, the promise lets a delayed
+/// Accept at a lower ballot pass [the vote rule](crate::vote_rule) and replace the chosen entry,
+/// and a restart then reads the stale vote back as the chosen one. So the promise rises to the
+/// chosen vote's ballot, durably, before the chosen-through mark (section 2.5: what an acceptor
+/// must remember goes to stable storage).
+pub fn learning_raises_the_promise(promised: Option<Ballot>, chosen: &SlotVote) -> Option<Ballot> {
+    promised.max(Some(chosen.ballot))
+}
+
 /// One node of a replicated log: proposer, acceptor and learner.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct ColocatedNode {
@@ -150,26 +166,37 @@ pub struct ColocatedNode {
     ticks_since_beat: u32,
     election: Option<Election>,
     proposals: BTreeMap<Slot, Proposal>,
-    /// Invariant: above every slot this leader proposed.
+    /// Invariant: above every slot this leader proposed in its current leadership.
     next_slot: Slot,
     // Clients.
     awaiting: BTreeSet<(NodeId, u64)>,
     reads: Vec<PendingRead>,
+    /// This node's life: 0 when new, one more at each restart, durable
+    /// ([`Write::Incarnation`]).
+    incarnation: u64,
+    /// The number of the next read in this life.
     next_read: u64,
     ready: Ready,
 }
 
 impl ColocatedNode {
-    /// A brand-new node with an empty disk. Its first `Ready` writes its identity.
+    /// A brand-new node with an empty disk. Its first `Ready` writes its identity, and only
+    /// that: a new node is incarnation 0 without writing it.
     pub fn new(id: NodeId, config: LogConfig) -> ColocatedNode {
         let mut node = ColocatedNode::volatile(id, config);
         node.ready.writes.push(Write::Identity(id));
         node
     }
 
-    /// Rebuilds a node from its durable record after a crash: promise, votes and the chosen
-    /// prefix survive; everything else (leadership, proposals, reads, the state machine) is
-    /// volatile and starts over. The state machine is rebuilt by applying the chosen prefix.
+    /// Rebuilds a node from its durable record after a crash: promise, votes, the chosen
+    /// prefix and the highest ballot it stood at survive; everything else (leadership,
+    /// proposals, reads, the state machine) is volatile and starts over. The state machine is
+    /// rebuilt by applying the chosen prefix.
+    ///
+    /// The node begins a new life: its first `Ready` writes the next incarnation
+    /// ([`Write::Incarnation`]), so every message of the new life, the reads' ReadIndexes
+    /// included, leaves only once the new incarnation is durable, and no [`ReadId`] of this
+    /// life was used by an earlier one.
     pub fn restart(
         id: NodeId,
         config: LogConfig,
@@ -187,7 +214,7 @@ impl ColocatedNode {
         }
         let mut node = ColocatedNode::volatile(id, config);
         node.promised = record.promised;
-        node.highest_seen = record.promised;
+        node.highest_seen = record.promised.max(record.stood);
         node.accepts = record.accepts.clone();
         node.chosen = node
             .accepts
@@ -195,6 +222,8 @@ impl ColocatedNode {
             .map(|(slot, vote)| (*slot, vote.clone()))
             .collect();
         node.chosen_index = record.chosen_through;
+        node.incarnation = record.incarnation.saturating_add(1);
+        node.ready.writes.push(Write::Incarnation(node.incarnation));
         node.apply_walk();
         Ok(node)
     }
@@ -221,6 +250,7 @@ impl ColocatedNode {
             next_slot: Slot(1),
             awaiting: BTreeSet::new(),
             reads: Vec::new(),
+            incarnation: 0,
             next_read: 1,
             ready: Ready::default(),
         }
@@ -305,6 +335,11 @@ impl ColocatedNode {
         &self.proposals
     }
 
+    /// This node's life: 0 when new, one more at each restart.
+    pub fn incarnation(&self) -> u64 {
+        self.incarnation
+    }
+
     /// The reads waiting for their watermark.
     pub fn pending_reads(&self) -> &[PendingRead] {
         &self.reads
@@ -359,10 +394,7 @@ impl ColocatedNode {
                 slot,
                 entry,
                 commit,
-            } => {
-                self.on_accept(from, ballot, slot, entry, commit);
-                Ok(())
-            }
+            } => self.on_accept(from, ballot, slot, entry, commit),
             LogMessage::Accepted { ballot, slot } => self.on_accepted(from, ballot, slot),
             LogMessage::Nack { ballot, promised } => self.on_nack(ballot, promised),
             LogMessage::Heartbeat { ballot, commit } => {
@@ -413,6 +445,11 @@ impl ColocatedNode {
 
     /// The election timeout fired: stand as candidate at a ballot above every ballot seen, and
     /// send one Prepare covering every slot from the first not known chosen.
+    ///
+    /// The ballot is written ([`Write::Stood`]) in the same `Ready` as the Prepare, so no
+    /// Prepare leaves before the ballot is durable and a restart never stands at it again: a
+    /// Promise for it from a previous life (a duplicate, or a reply to a Prepare still in
+    /// flight) could otherwise elect the same ballot twice and give it two values.
     fn stand_for_election(&mut self) {
         let floor = self.highest_seen.max(self.promised).max(self.ballot);
         let ballot = floor.map_or(Ballot::new(1, self.id), |floor| {
@@ -429,6 +466,7 @@ impl ColocatedNode {
             promised_by: NodeSet::EMPTY,
             reported: BTreeMap::new(),
         });
+        self.ready.writes.push(Write::Stood(ballot));
         self.broadcast(LogMessage::Prepare { ballot, from_slot });
     }
 
@@ -481,6 +519,13 @@ impl ColocatedNode {
     ///
     /// Every slot from the Prepare's `from_slot` to the highest slot reported or known chosen is
     /// proposed again by [`recover_slot`], before any new command gets a slot.
+    ///
+    /// The next-slot rule: new commands start just above that last slot, found by this Phase 1
+    /// alone, not above the slots this node proposed in an earlier leadership. A slot no Promise
+    /// of the Phase-1 quorum reported and not known chosen cannot have been chosen (a Phase-2
+    /// quorum would have met the Phase-1 quorum, and the promises now forbid every lower vote),
+    /// so it is free; skipping it would leave a hole that no one ever fills (Paxos Made Simple,
+    /// section 3: a new leader fills every gap below the commands it proposes).
     fn lead(&mut self) {
         let election = self.election.take().expect("a candidate has an election");
         self.role = LogRole::Leader;
@@ -502,7 +547,7 @@ impl ColocatedNode {
             self.propose(slot, entry);
             slot = slot.next();
         }
-        self.next_slot = self.next_slot.max(last.next());
+        self.next_slot = last.next();
         self.ticks_since_beat = 0;
     }
 
@@ -527,10 +572,29 @@ impl ColocatedNode {
 
     /// Phase 2b, by the vote rule. A vote also raises the promise, and the sender's commit
     /// index teaches this node which of its votes are chosen.
-    fn on_accept(&mut self, from: NodeId, ballot: Ballot, slot: Slot, entry: Entry, commit: Slot) {
+    ///
+    /// An Accept for a slot this node knows is chosen, with another entry, is never voted for:
+    /// by P2b no such Accept exists at or above the chosen ballot, and learning raised the
+    /// promise above every lower one ([`learning_raises_the_promise`]), so this is a defence
+    /// that keeps the chosen entry in the record whatever arrives.
+    fn on_accept(
+        &mut self,
+        from: NodeId,
+        ballot: Ballot,
+        slot: Slot,
+        entry: Entry,
+        commit: Slot,
+    ) -> Result<(), Ignored> {
         if !vote_rule(self.promised, ballot) {
             self.refuse(from, ballot);
-            return;
+            return Ok(());
+        }
+        if self
+            .chosen
+            .get(&slot)
+            .is_some_and(|chosen| chosen.entry != entry)
+        {
+            return Err(Ignored::ChosenOtherwise);
         }
         if self.promised != Some(ballot) {
             self.promise(ballot);
@@ -541,6 +605,7 @@ impl ColocatedNode {
         self.follow(ballot);
         self.learn_commit(ballot, commit);
         self.send(from, LogMessage::Accepted { ballot, slot });
+        Ok(())
     }
 
     /// A vote for this leader's proposal; a Phase-2 quorum makes the slot chosen.
@@ -636,9 +701,20 @@ impl ColocatedNode {
     /// Learns that `vote` is chosen in `slot`, and applies the chosen overwrite rule: the
     /// chosen entry replaces a stale lower-ballot vote in the durable record, so that no
     /// restart can bring the stale entry back as if it were chosen.
+    ///
+    /// The record then holds a vote at `vote.ballot`, so the promise rises with it
+    /// ([`learning_raises_the_promise`]): a `Write::Promise` goes before the vote and the
+    /// chosen-through mark in the same `Ready`, and a delayed Accept below the chosen ballot is
+    /// refused by the vote rule instead of replacing the chosen entry.
     pub fn learn_chosen(&mut self, slot: Slot, vote: SlotVote) {
         if self.chosen.contains_key(&slot) {
             return;
+        }
+        let promise = learning_raises_the_promise(self.promised, &vote);
+        if promise != self.promised
+            && let Some(ballot) = promise
+        {
+            self.promise(ballot);
         }
         let stale = self
             .accepts
@@ -728,7 +804,10 @@ impl ColocatedNode {
     /// A client's read: ask every node for its highest accepted slot. Never answered from this
     /// node's log alone.
     fn on_client_read(&mut self, client: NodeId, seq: u64, key: Value) {
-        let read = self.next_read;
+        let read = ReadId {
+            incarnation: self.incarnation,
+            number: self.next_read,
+        };
         self.next_read += 1;
         self.reads.push(PendingRead {
             read,
@@ -744,14 +823,14 @@ impl ColocatedNode {
     fn on_read_index_reply(
         &mut self,
         from: NodeId,
-        read: u64,
+        read: ReadId,
         highest_accepted: Slot,
     ) -> Result<(), Ignored> {
         let pending = self
             .reads
             .iter_mut()
             .find(|pending| pending.read == read)
-            .ok_or(Ignored::StaleBallot)?;
+            .ok_or(Ignored::UnknownRead)?;
         if !pending.answered_by.insert(from) {
             return Err(Ignored::Duplicate);
         }
@@ -839,8 +918,12 @@ impl ColocatedNode {
         }
     }
 
+    /// Back to follower. The leader hint is cleared: a deposed leader does not know who leads
+    /// now, and naming itself would send clients back to a node that refuses them; `follow`
+    /// sets the hint again when it hears a leader.
     fn step_down(&mut self) {
         self.role = LogRole::Follower;
+        self.leader_hint = None;
         self.election = None;
         self.proposals.clear();
     }

@@ -2,8 +2,8 @@
 //! checks.
 
 use crate::log::{
-    ColocatedNode, DurableRecord, Entry, LogConfig, LogEnvelope, LogMessage, LogRole, Outcome,
-    Persisted, RecordError, Slot, SlotVote, Write, decode, encode,
+    ColocatedNode, DurableRecord, Entry, FrameError, LogConfig, LogEnvelope, LogMessage, LogRole,
+    Outcome, Persisted, RecordError, Slot, SlotVote, Write, decode, encode,
 };
 use crate::{Ballot, NodeId, NodeSet, Value};
 use std::collections::VecDeque;
@@ -325,6 +325,8 @@ fn frames_round_trip_and_a_torn_tail_is_discarded() {
         Write::Identity(node(2)),
         Write::Promise(Ballot::new(3, node(2))),
         Write::Accept(Slot(4), vote),
+        Write::Stood(Ballot::new(5, node(2))),
+        Write::Incarnation(7),
         Write::ChosenThrough(Slot(4)),
     ];
     let mut frames: Vec<Vec<u8>> = writes.iter().map(encode).collect();
@@ -341,6 +343,8 @@ fn frames_round_trip_and_a_torn_tail_is_discarded() {
         "the torn write never happened"
     );
     assert_eq!(record.promised, Some(Ballot::new(3, node(2))));
+    assert_eq!(record.stood, Some(Ballot::new(5, node(2))));
+    assert_eq!(record.incarnation, 7);
 }
 
 #[test]
@@ -470,7 +474,10 @@ mod robustness {
                 entries: vec![(Slot(slot), vote)],
             },
             8 => LogMessage::ReadIndexReply {
-                read: slot,
+                read: crate::log::ReadId {
+                    incarnation: commit,
+                    number: slot,
+                },
                 highest_accepted: Slot(commit),
             },
             9 => LogMessage::Read {
@@ -501,4 +508,68 @@ mod robustness {
             }
         }
     }
+}
+
+#[test]
+fn a_whole_last_frame_that_fails_its_checksum_is_corruption_not_a_torn_write() {
+    // Protocol-aware recovery (Alagappan et al., FAST 2018): only a short tail is torn; a whole
+    // frame was written and may have been acknowledged, so damage to it is corruption.
+    let writes = [
+        Write::Identity(node(2)),
+        Write::Promise(Ballot::new(1, node(1))),
+    ];
+    let frames: Vec<Vec<u8>> = writes.iter().map(encode).collect();
+    let mut flipped = frames.clone();
+    flipped[1][13] ^= 0x40;
+    assert!(matches!(
+        DurableRecord::recover(&flipped),
+        Err(RecordError::Corrupt { index: 1, .. })
+    ));
+    let mut longer = frames.clone();
+    longer[1].push(0);
+    assert!(matches!(
+        DurableRecord::recover(&longer),
+        Err(RecordError::Corrupt { index: 1, .. })
+    ));
+    for cut in [5, 12, frames[1].len() - 1] {
+        let mut torn = frames.clone();
+        torn[1].truncate(cut);
+        let (record, torn_count) = DurableRecord::recover(&torn).unwrap();
+        assert_eq!(torn_count, 1, "a tail cut at {cut} bytes is torn");
+        assert_eq!(record.promised, None);
+    }
+}
+
+#[test]
+fn decode_tells_a_torn_frame_from_a_corrupt_one() {
+    // Only a short frame is torn; a whole frame that fails its checksum or decoding is corrupt.
+    let frame = encode(&Write::Promise(Ballot::new(2, node(3))));
+    assert!(matches!(decode(&frame[..7]), Err(FrameError::Torn(_))));
+    assert!(matches!(
+        decode(&frame[..frame.len() - 1]),
+        Err(FrameError::Torn(_))
+    ));
+    let mut flipped = frame.clone();
+    *flipped.last_mut().unwrap() ^= 0x01;
+    assert!(matches!(decode(&flipped), Err(FrameError::Corrupt(_))));
+    let mut longer = frame.clone();
+    longer.push(0);
+    assert!(matches!(decode(&longer), Err(FrameError::Corrupt(_))));
+    // A payload whose checksum matches but that names no kind of write is corrupt too.
+    let payload = [0xee_u8];
+    let mut unknown = 1_u32.to_le_bytes().to_vec();
+    unknown.extend(
+        payload
+            .iter()
+            .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+                (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3)
+            })
+            .to_le_bytes(),
+    );
+    unknown.extend(payload);
+    assert_eq!(
+        decode(&unknown),
+        Err(FrameError::Corrupt("unknown write kind"))
+    );
+    assert!(FrameError::Torn("x").to_string().starts_with("torn"));
 }

@@ -21,6 +21,31 @@ impl fmt::Display for Slot {
     }
 }
 
+/// A read's id, unique across the lives of the node that runs it: the node's incarnation
+/// (how many times it has restarted) and the read's number within that life, printed
+/// `incarnation.number` (`2.1`).
+///
+/// A number alone restarts at 1 after a crash, so a ReadIndexReply sent to a node's previous
+/// life would match a read of its new life and complete it with a watermark from before the
+/// read began: a stale read. The incarnation is durable ([`Write::Incarnation`]), and a restart
+/// writes the next one before any message of the new life leaves, so the two lives never share
+/// an id.
+///
+/// [`Write::Incarnation`]: crate::log::Write::Incarnation
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct ReadId {
+    /// The life of the node that runs the read: 0 until its first restart.
+    pub incarnation: u64,
+    /// The read's number within that life, from 1.
+    pub number: u64,
+}
+
+impl fmt::Display for ReadId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.incarnation, self.number)
+    }
+}
+
 /// A client's write: set `key` to `value`. `(client, seq)` names the request, so a retry of
 /// the same request is recognised and applied once.
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]

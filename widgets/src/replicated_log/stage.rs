@@ -24,6 +24,8 @@ pub fn write_name(world: &LogWorld, write: &Write) -> String {
             ballot_name(world, vote.ballot)
         ),
         Write::ChosenThrough(slot) => format!("ChosenThrough({slot})"),
+        Write::Stood(ballot) => format!("Stood({})", ballot_name(world, *ballot)),
+        Write::Incarnation(life) => format!("Incarnation({life})"),
     }
 }
 
