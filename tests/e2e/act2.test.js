@@ -223,7 +223,7 @@ test('a wrong order in persist-before-send shows the decision it would un-make a
   assert.match(explanation, /Not what the real node does/);
   assert.match(explanation, /slot 1 is chosen/, 'it names the decision: slot 1');
   assert.match(explanation, /x=1 \(C1#1\)/, 'it names the value that decision holds');
-  assert.match(explanation, /agreement checker reports: slot 1: N3 learned y=2 \(C2#1\), but x=1 \(C1#1\) was decided/,
+  assert.match(explanation, /agreement checker reports: slot 1: x=1 \(C1#1\) chosen at 1\.N1 by \{N1, N2\}; y=2 \(C2#1\) chosen at 1\.N3 by \{N2, N3\}/,
     'the simulator played the wrong order on in a copy and caught the un-made decision');
   assert.match(explanation, /decision un-made/);
   assert.equal(await stage(page), stageBefore, 'the stage is unchanged');

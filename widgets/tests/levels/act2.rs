@@ -105,8 +105,8 @@ fn persist_before_send_explains_send_first_with_the_decision_it_would_unmake() {
     );
     assert!(
         text.contains(
-            "The agreement checker reports: slot 1: N3 learned y=2 (C2#1), but x=1 (C1#1) was \
-             decided."
+            "The agreement checker reports: slot 1: x=1 (C1#1) chosen at 1.N1 by {N1, N2}; \
+             y=2 (C2#1) chosen at 1.N3 by {N2, N3}."
         ),
         "the wrong answer is played on and caught: {text}"
     );
@@ -445,7 +445,10 @@ fn persist_before_send_asks_the_order_of_a_promise_too() {
         &[
             "tick N3",
             "tick N3",
+            // N3 stands: the ballot it stands at is written before its Prepares leave.
+            "persist N3",
             "send N3",
+            // Its own Prepare came back: it promises itself.
             "persist N3",
             "send N3",
             "deliver N3->N2 Prepare",

@@ -34,7 +34,8 @@ pub static LEVEL: Level<LogWorld> = Level {
         "A message is a promise to the rest of the cluster about what the sender will remember. \
          Ask what N2 remembers after a crash: only what reached its disk.",
         "Crash N2 three times: while its vote is only in memory, after `persist` but before \
-         `send`, and after `send`. After each restart N1's next tick sends the Accept again.",
+         `send`, and after `send`. A restart's first Ready writes N2's new incarnation: persist and \
+         send it, and N1's next tick sends the Accept again.",
     ],
     pins: &[
         pin(Automation::ApplyWalk, true),
@@ -49,7 +50,10 @@ pub static LEVEL: Level<LogWorld> = Level {
         prelude: &[
             N1_LEADS[0],
             N1_LEADS[1],
+            // N1 stands: its Ready holds the ballot it stands at and its Prepares.
+            "persist N1",
             "send N1",
+            // Its own Prepare came back: it promises itself.
             "persist N1",
             "send N1",
             "deliver N1->N2 Prepare",
@@ -70,6 +74,8 @@ pub static LEVEL: Level<LogWorld> = Level {
         "crash N2",
         "answer no",
         "restart N2",
+        "persist N2",
+        "send N2",
         "tick N1",
         "send N1",
         // Seam 2: crash between the write and the send.
@@ -79,6 +85,8 @@ pub static LEVEL: Level<LogWorld> = Level {
         "crash N2",
         "answer yes",
         "restart N2",
+        "persist N2",
+        "send N2",
         "tick N1",
         "send N1",
         // Seam 3: crash after the send.
@@ -93,6 +101,8 @@ pub static LEVEL: Level<LogWorld> = Level {
         "send N1",
         "deliver N1->C1 Reply",
         "restart N2",
+        "persist N2",
+        "send N2",
     ],
     solution_unlocked: &[Automation::AcceptorReplies, Automation::P2c],
     rules: &PersistBeforeSend,
