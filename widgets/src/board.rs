@@ -117,7 +117,7 @@ pub trait Board: Clone + fmt::Debug + Sized + 'static {
         None
     }
 
-    /// What a world of many slots adds to the stage (Act II): the decided log, the clients,
+    /// What a world of many slots adds to the stage (Act II): the chosen log, the clients,
     /// budgets and partitions. `None` for a single-decree world.
     fn cluster(&self) -> Option<ClusterView> {
         None

@@ -108,3 +108,65 @@ fn every_level_mounts_with_a_valid_world_and_prelude() {
         );
     }
 }
+
+#[test]
+fn a_restart_after_n2s_own_vote_is_chosen_says_so_and_keeps_it_unmarked() {
+    // Proves the record question of `act2/what-survives-a-crash` when N2's Accept reached N3
+    // before the crash: a=1 is chosen by {N2, N3} though N2 never learned it. In play the
+    // goal fails at that delivery, so the question is asked here on the world itself.
+    use crate::levels::act2::what_survives_a_crash::{LEVEL, record_question};
+    use crate::replicated_log::{LogMove, parse_step};
+    use paros_sim::log_world::LogWorld;
+    let stage = &LEVEL.stages[0];
+    let mut world = LogWorld::new((stage.world)()).expect("a world");
+    let steps = ["deliver N2->N3 Accept", "crash N2", "restart N2"];
+    for text in stage.prelude.iter().chain(&steps) {
+        let Ok(LogMove::World(action)) = parse_step(&world, text) else {
+            panic!("{text}");
+        };
+        world.apply(&action).expect(text);
+    }
+    let prompt = record_question(&world).expect("the record question");
+    assert_eq!(prompt.record.as_deref(), Some("chosen-unlearned"));
+    assert!(
+        prompt.facts.contains(
+            &"the cluster has chosen a=1 (C1#1) in slot 1 (by {N2, N3} at 1.N2)".to_string()
+        ),
+        "{:?}",
+        prompt.facts
+    );
+    let right = prompt.choices.iter().find(|choice| choice.right).unwrap();
+    assert_eq!(
+        right.label,
+        "promise 1.N2; slot 1: a=1 (C1#1) at 1.N2; chosen through 0"
+    );
+    assert!(
+        !right.explanation.contains("nothing is"),
+        "{}",
+        right.explanation
+    );
+    assert!(
+        right
+            .explanation
+            .contains("That vote is chosen: a=1 (C1#1) (by {N2, N3} at 1.N2)"),
+        "{}",
+        right.explanation
+    );
+    let marked = prompt
+        .choices
+        .iter()
+        .find(|choice| choice.key == "marked-chosen")
+        .unwrap();
+    assert!(!marked.right);
+    assert_eq!(
+        marked.label,
+        "promise 1.N2; slot 1: a=1 (C1#1) at 1.N2; chosen through 1"
+    );
+    assert!(
+        marked
+            .explanation
+            .contains("N2 never learned so before it crashed"),
+        "{}",
+        marked.explanation
+    );
+}

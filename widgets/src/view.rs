@@ -49,7 +49,8 @@ pub struct View {
     pub log: Vec<String>,
     /// 16 hex digits over the stage, the world and the open prompt.
     pub fingerprint: String,
-    /// Act II: the decided log, the clients, the budgets and the cut links. Absent in Act I.
+    /// Act II: the chosen log (judged from the votes), the clients, the budgets and the cut
+    /// links. Absent in Act I.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cluster: Option<ClusterView>,
 }
@@ -271,7 +272,9 @@ pub struct HeldView {
 /// Act II: what the whole cluster shows beside its nodes.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
 pub struct ClusterView {
-    /// Every slot some node learned chosen, with its entry: decisions are forever.
+    /// Every slot chosen so far, judged from the votes (a Phase-2 quorum voted for one entry at
+    /// one ballot), not from what nodes have learned: decisions are forever.
+    /// Invariant: one item per slot, in slot order.
     pub decided: Vec<DecidedView>,
     /// The clients.
     pub clients: Vec<ClientView>,
@@ -286,13 +289,17 @@ pub struct ClusterView {
     pub violations: Vec<String>,
 }
 
-/// Act II: one decided slot.
+/// Act II: one chosen slot.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
 pub struct DecidedView {
     /// The slot.
     pub slot: u64,
-    /// The entry decided.
+    /// The entry chosen.
     pub entry: String,
+    /// The first ballot at which a quorum voted for it (`1.N2`).
+    pub ballot: String,
+    /// The nodes that voted for it at that ballot, in id order (`["N2", "N3"]`).
+    pub by: Vec<String>,
 }
 
 /// Act II: a client and its calls.

@@ -381,14 +381,17 @@ function drawMessage({ message, x, y }, held) {
   );
 }
 
-/** The stage's one-line summary: the chosen value (Act I) or the decided log (Act II). */
+/**
+ * The stage's one-line summary: the chosen value (Act I) or the chosen log (Act II), both judged
+ * from the votes, with who voted: `chosen: 1 a=1 (C1#1) by N2, N3`.
+ */
 function summary(view) {
   if (view.chosen) {
     return `chosen: ${view.chosen.value} at ${view.chosen.ballot} by ${(view.chosen.by || []).join(', ')}`;
   }
   const decided = view.cluster?.decided;
-  if (decided) {
-    return decided.length ? `decided: ${decided.map((entry) => `${entry.slot} ${entry.entry}`).join(' · ')}` : 'nothing decided yet';
+  if (decided?.length) {
+    return `chosen: ${decided.map((slot) => `${slot.slot} ${slot.entry} by ${(slot.by || []).join(', ')}`).join(' · ')}`;
   }
   return 'nothing chosen yet';
 }

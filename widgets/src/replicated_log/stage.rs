@@ -380,7 +380,28 @@ fn call_view(call: &ClientCall) -> CallView {
     }
 }
 
-/// The decided log, the clients, budgets and partitions.
+/// The chosen log, judged from the votes: for each slot, the first (ballot, entry) whose voters
+/// form a Phase-2 quorum, with every node that voted for it. Not what nodes have learned, which
+/// lags: a value is chosen the moment a quorum votes for it, before anyone hears so.
+fn chosen_log(world: &LogWorld) -> Vec<DecidedView> {
+    let mut log: Vec<DecidedView> = Vec::new();
+    for votes in world.chosen_by_votes() {
+        // In slot and ballot order: a later ballot chosen in the same slot holds the same
+        // entry (agreement), so the first stands for the slot.
+        if log.last().is_some_and(|last| last.slot == votes.slot.0) {
+            continue;
+        }
+        log.push(DecidedView {
+            slot: votes.slot.0,
+            entry: world.entry_name(&votes.entry),
+            ballot: ballot_name(world, votes.ballot),
+            by: names(world, votes.voters),
+        });
+    }
+    log
+}
+
+/// The chosen log, the clients, budgets and partitions.
 pub fn cluster(world: &LogWorld) -> ClusterView {
     let config = world.config();
     let clients = world
@@ -411,14 +432,7 @@ pub fn cluster(world: &LogWorld) -> ClusterView {
         .collect();
     let budget = world.budget_left();
     ClusterView {
-        decided: world
-            .decided()
-            .iter()
-            .map(|(slot, entry)| DecidedView {
-                slot: slot.0,
-                entry: world.entry_name(entry),
-            })
-            .collect(),
+        decided: chosen_log(world),
         clients,
         partitioned: names(world, world.isolated()),
         budget: BudgetView {

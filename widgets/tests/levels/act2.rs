@@ -256,12 +256,144 @@ fn what_survives_a_crash_names_the_stale_vote_the_overwrite_rule_replaces() {
         "{text}"
     );
     assert!(
-        text.contains("the cluster chose b=2 (C2#1) at 1.N3"),
+        text.contains("the cluster chose b=2 (C2#1) by {N1, N3} at 1.N3"),
         "{text}"
     );
     let disk = View::of(&game).nodes[1].disk.clone().unwrap();
     assert_eq!(disk.chosen_through, 1);
     assert_eq!(disk.accepts[0].entry, "b=2 (C2#1)");
+}
+
+/// The stage's chosen log, as the browser reads it: `(slot, entry, ballot, by)`.
+fn chosen_log(game: &LogGame) -> Vec<(u64, String, String, Vec<String>)> {
+    View::of(game)
+        .cluster
+        .expect("an Act II view")
+        .decided
+        .into_iter()
+        .map(|slot| (slot.slot, slot.entry, slot.ballot, slot.by))
+        .collect()
+}
+
+#[test]
+fn what_survives_a_crash_judges_chosen_from_the_votes_and_fails_once_a_is_chosen() {
+    // Proves that chosen is read from the votes, before any node learns it, and that a move
+    // which makes the briefing's plan impossible fails the goal until it is undone.
+    let mut game = mount("act2/what-survives-a-crash");
+    assert_eq!(chosen_log(&game), []);
+    play(&mut game, &["deliver N2->N3 Accept"]);
+    assert_eq!(
+        chosen_log(&game),
+        [(
+            1,
+            "a=1 (C1#1)".to_string(),
+            "1.N2".to_string(),
+            vec!["N2".to_string(), "N3".to_string()]
+        )],
+        "N3's vote joins N2's: a Phase-2 quorum, though no node has learned it"
+    );
+    assert!(game.world().decided().is_empty(), "nobody has learned it");
+    let Goal::Failed(reason) = game.goal() else {
+        panic!("expected a failure, got {:?}", game.goal());
+    };
+    assert!(
+        reason.contains("a=1 (C1#1) is chosen in slot 1 (by {N2, N3} at 1.N2)"),
+        "{reason}"
+    );
+    assert!(
+        reason.contains("write b=2 can never be chosen there"),
+        "{reason}"
+    );
+    assert!(reason.contains("Undo"), "{reason}");
+    assert!(game.enabled().is_empty(), "a failed goal offers no move");
+    game.undo().expect("undo");
+    assert_eq!(game.goal(), Goal::Open);
+    assert_eq!(chosen_log(&game), []);
+}
+
+#[test]
+fn what_survives_a_crash_says_a_vote_chosen_but_not_learned_is_not_marked_chosen() {
+    // Proves the restart prompt when N2's vote is chosen but N2 crashed before learning it:
+    // the facts name the quorum, the right answer holds the vote unmarked and never says
+    // nothing is chosen, and marking it chosen is refused with the reason.
+    let mut game = mount("act2/what-survives-a-crash");
+    let solution = game.level().solution;
+    let steps = solution
+        .iter()
+        .position(|step| *step == "tick N3")
+        .expect("N3's election");
+    // Steps 1 and 2 of the plan: b=2 chosen by N1 and N3, N2's vote for a=1 stale.
+    play(&mut game, &solution[..steps]);
+    play_to_answer(&mut game, 1);
+    play(
+        &mut game,
+        &[
+            "answer record",
+            // N3's Accept reaches N2 at last: N2 votes for b=2, which is chosen already.
+            "deliver N3->N2 Accept",
+            "crash N2",
+            "restart N2",
+        ],
+    );
+    assert_eq!(game.goal(), Goal::Open, "b=2 is the plan's decision");
+    let prompt = game.prompt().expect("the record question").clone();
+    assert!(
+        prompt
+            .facts
+            .contains(&"the cluster has chosen b=2 (C2#1) in slot 1 (by {N1, N3} at 1.N3)".into()),
+        "{:?}",
+        prompt.facts
+    );
+    let right = prompt.choices.iter().find(|choice| choice.right).unwrap();
+    assert_eq!(
+        right.label,
+        "promise 1.N3; slot 1: b=2 (C2#1) at 1.N3; chosen through 0"
+    );
+    assert!(
+        !right.explanation.contains("nothing is"),
+        "{}",
+        right.explanation
+    );
+    assert!(
+        right
+            .explanation
+            .contains("chosen is a fact about the votes"),
+        "{}",
+        right.explanation
+    );
+    assert!(
+        prompt
+            .choices
+            .iter()
+            .filter(|choice| !choice.right)
+            .all(|choice| choice.label != right.label)
+    );
+    let text = refused(&mut game, "marked-chosen");
+    assert!(
+        text.contains("a node writes ChosenThrough only when it learns"),
+        "{text}"
+    );
+    play(&mut game, &["answer record"]);
+    assert!(
+        !game.memory().records.contains("overwritten"),
+        "only learning the decision over a stale vote counts as the last step"
+    );
+}
+
+#[test]
+fn what_survives_a_crash_solution_ends_with_b_chosen_and_learned() {
+    // Proves the reference solution still reaches the goal, with the stage's chosen log and
+    // N2's disk agreeing on b=2.
+    let mut game = mount("act2/what-survives-a-crash");
+    let solution = game.level().solution;
+    play(&mut game, solution);
+    assert_eq!(game.goal(), Goal::Reached);
+    let log = chosen_log(&game);
+    assert_eq!(log.len(), 1, "{log:?}");
+    assert_eq!((log[0].0, log[0].1.as_str()), (1, "b=2 (C2#1)"));
+    assert_eq!(log[0].2, "1.N3");
+    let disk = View::of(&game).nodes[1].disk.clone().unwrap();
+    assert_eq!(disk.accepts[0].entry, log[0].1);
 }
 
 #[test]
@@ -350,6 +482,11 @@ fn act2_view_json_carries_the_log_the_disk_the_arc_and_the_clients() {
     assert_eq!(n2["disk"]["promised"], "1.N1");
     assert_eq!(json["nodes"][0]["role"], "leader");
     assert_eq!(json["cluster"]["stepwise"], true);
+    assert_eq!(
+        json["cluster"]["decided"],
+        serde_json::json!([]),
+        "N2's vote is still in its Ready: nothing is chosen"
+    );
     assert_eq!(json["cluster"]["clients"][0]["name"], "C1");
     assert_eq!(
         json["cluster"]["clients"][0]["outstanding"]["op"],

@@ -11,6 +11,7 @@ use super::{N1_LEADS, STABLE_LEADER, cluster, pin, running};
 use crate::game::{Memory, Run};
 use crate::level::{Automation, ChecklistItem, Goal, Level, Rules, Stage};
 use paros_core::Value;
+use paros_core::log::Slot;
 use paros_sim::log_world::{LogBudget, LogWorld, LogWorldConfig};
 
 /// The level.
@@ -116,7 +117,8 @@ impl Rules<LogWorld> for PermanentGap {
         vec![
             ChecklistItem {
                 label: "Slot 2 chosen above a hole".into(),
-                done: world.decided().keys().any(|slot| slot.0 == 2),
+                // Chosen as the votes say, whether or not any node has learned it yet.
+                done: world.chosen_entry(Slot(2)).is_some(),
             },
             ChecklistItem {
                 label: "b=2 applied at N2".into(),
@@ -128,7 +130,9 @@ impl Rules<LogWorld> for PermanentGap {
             },
             ChecklistItem {
                 label: "No hole at N2".into(),
-                done: no_hole(world) && world.decided().len() >= 2,
+                // N2's own knowledge: no gap in what it knows chosen, slot 2 included.
+                done: no_hole(world)
+                    && running(world, 2).is_some_and(|node| node.chosen_index() >= Slot(2)),
             },
         ]
     }

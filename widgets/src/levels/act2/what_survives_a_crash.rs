@@ -2,9 +2,14 @@
 //! land; N3 then gets b=2 chosen in slot 1 without it; N2 learns b. The player crashes and
 //! restarts N2 at each step, and after each restart says what N2's durable record holds.
 //!
-//! The right answer is read off N2's disk (`DurableRecord::recover`). The lesson is the chosen
-//! overwrite rule (`ColocatedNode::learn_chosen`): once N2 learns b, b replaces the stale vote
-//! for a in the record, or a restart would bring a back as if it were chosen.
+//! The right answer is read off N2's disk (`DurableRecord::recover`); what the cluster has
+//! chosen is judged from the votes (`LogWorld::chosen_entry`), never from what some node has
+//! learned. The lesson is the chosen overwrite rule (`ColocatedNode::learn_chosen`): once N2
+//! learns b, b replaces the stale vote for a in the record, or a restart would bring a back as
+//! if it were chosen.
+//!
+//! The plan needs b chosen in slot 1. A move that gets a chosen there instead (N2's Accept
+//! landing first) makes it impossible: the goal fails and says so, and undo takes it back.
 
 use super::{CRASH_AND_RESTART, cluster, pin};
 use crate::game::{Memory, Run};
@@ -12,8 +17,9 @@ use crate::level::{Automation, Change, ChecklistItem, Goal, Level, Rules, Stage}
 use crate::prompt::{Choice, Prompt};
 use crate::replicated_log::stage::durable_record;
 use crate::replicated_log::{LogMove, ballot_name};
-use paros_core::log::{DurableRecord, Slot, SlotVote};
-use paros_sim::log_world::{LogAction, LogBudget, LogWorld, LogWorldConfig};
+use paros_core::NodeSet;
+use paros_core::log::{DurableRecord, Entry, Slot, SlotVote};
+use paros_sim::log_world::{LogAction, LogBudget, LogWorld, LogWorldConfig, SlotVotes};
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {
@@ -108,12 +114,11 @@ const STEPS: [(&str, &str); 3] = [
 struct WhatSurvives;
 
 impl Rules<LogWorld> for WhatSurvives {
-    fn goal(&self, _run: &Run<LogWorld>, memory: &Memory) -> Goal {
+    fn goal(&self, run: &Run<LogWorld>, memory: &Memory) -> Goal {
         if STEPS.iter().all(|(key, _)| memory.records.contains(*key)) {
-            Goal::Reached
-        } else {
-            Goal::Open
+            return Goal::Reached;
         }
+        plan_broken(run.world()).map_or(Goal::Open, Goal::Failed)
     }
 
     fn question(&self, change: &Change<'_, LogWorld>) -> Option<Prompt> {
@@ -134,6 +139,55 @@ impl Rules<LogWorld> for WhatSurvives {
             })
             .collect()
     }
+}
+
+/// Why the briefing's plan can no longer be played, if it cannot: steps 2 and 3 need C2's
+/// command chosen in slot 1, and a slot once chosen holds its entry forever.
+fn plan_broken(world: &LogWorld) -> Option<String> {
+    let chosen = world.chosen_entry(Slot(1))?;
+    let c2 = world.config().client_id(1);
+    if matches!(&chosen.entry, Entry::Command(command) if command.client == c2) {
+        return None;
+    }
+    let c2_command = world.config().clients[1]
+        .first()
+        .map_or_else(|| "command".to_string(), ToString::to_string);
+    Some(format!(
+        "{} is chosen in slot 1 ({}): a slot once chosen holds its entry forever, so C2's \
+         {c2_command} can never be chosen there, N2's vote can never go stale, and steps 2 and 3 \
+         cannot happen. Undo until slot 1 is no longer chosen, and crash N2 while its Accepts \
+         are still on the wire.",
+        world.entry_name(&chosen.entry),
+        by_whom(world, chosen)
+    ))
+}
+
+/// A set of nodes as the prompts read it: `{N2, N3}`.
+fn node_set(world: &LogWorld, nodes: NodeSet) -> String {
+    let names: Vec<String> = nodes.iter().map(|node| world.name(node)).collect();
+    format!("{{{}}}", names.join(", "))
+}
+
+/// Who chose an entry, and when: `by {N2, N3} at 1.N2`.
+fn by_whom(world: &LogWorld, votes: &SlotVotes) -> String {
+    format!(
+        "by {} at {}",
+        node_set(world, votes.voters),
+        ballot_name(world, votes.ballot)
+    )
+}
+
+/// The last vote N2 cast in slot 1 for an entry other than `chosen`: the vote that went stale.
+fn stale_vote(world: &LogWorld, chosen: &SlotVotes) -> Option<SlotVote> {
+    let n2 = world.config().node_id(N2);
+    world
+        .votes_in(Slot(1))
+        .into_iter()
+        .rfind(|votes| votes.voters.contains(n2) && votes.entry != chosen.entry)
+        .map(|votes| SlotVote {
+            ballot: votes.ballot,
+            entry: votes.entry,
+        })
 }
 
 /// A record as a choice reads: `promise 1.N2; slot 1: a=1 (C1#1) at 1.N2; chosen through 0`.
@@ -160,24 +214,29 @@ fn record_text(
     format!("{promise}; {slot}; chosen through {chosen}")
 }
 
-/// After N2 restarts: what does its durable record hold?
-fn record_question(world: &LogWorld) -> Option<Prompt> {
+/// After N2 restarts: what does its durable record hold? What is chosen is judged from the
+/// votes, so the prompt's facts, its right answer and its wrong ones all say what is true.
+pub(crate) fn record_question(world: &LogWorld) -> Option<Prompt> {
     let (record, _) = durable_record(&world.servers()[N2]);
-    let vote = record.accepts.get(&Slot(1));
-    let decided = world.decided().get(&Slot(1));
-    let step = match (vote, decided) {
-        (Some(_), None) => "own-vote",
-        (Some(vote), Some(entry)) if vote.entry != *entry => "stale-vote",
-        (Some(_), Some(_)) if record.chosen_through >= Slot(1) => "overwritten",
-        _ => return None,
+    let vote = record.accepts.get(&Slot(1))?;
+    let chosen = world.chosen_entry(Slot(1));
+    let learned = record.chosen_through >= Slot(1);
+    let step = match chosen {
+        None => "own-vote",
+        Some(chosen) if chosen.entry != vote.entry => "stale-vote",
+        Some(_) if !learned => "chosen-unlearned",
+        // The checklist's last step is the overwrite of a stale vote: without one, N2 only
+        // learned its own vote chosen.
+        Some(chosen) if stale_vote(world, chosen).is_some() => "overwritten",
+        Some(_) => "learned",
     };
     let promised = record.promised.map(|ballot| ballot_name(world, ballot));
-    let actual = record_text(world, promised.clone(), vote, record.chosen_through.0);
+    let actual = record_text(world, promised.clone(), Some(vote), record.chosen_through.0);
     let mut choices = vec![Choice {
         key: "record".into(),
         label: actual.clone(),
         right: true,
-        explanation: right_text(world, step, &record),
+        explanation: right_text(world, step, &record, chosen),
     }];
     choices.push(Choice {
         key: "blank".into(),
@@ -190,74 +249,119 @@ fn record_question(world: &LogWorld) -> Option<Prompt> {
             promised.clone().unwrap_or_default()
         ),
     });
-    match step {
-        "own-vote" => {
-            let vote = vote?;
+    let vote_text = format!(
+        "{} at {}",
+        world.entry_name(&vote.entry),
+        ballot_name(world, vote.ballot)
+    );
+    match (step, chosen) {
+        ("own-vote", _) => {
+            let voters = world
+                .votes_in(Slot(1))
+                .into_iter()
+                .find(|votes| votes.ballot == vote.ballot && votes.entry == vote.entry)
+                .map_or(NodeSet::EMPTY, |votes| votes.voters);
             choices.push(Choice {
                 key: "marked-chosen".into(),
                 label: record_text(world, promised.clone(), Some(vote), 1),
                 right: false,
                 explanation: format!(
-                    "N2 voted for {} at {}, but nothing is chosen: its Accepts never landed, so \
-                     no quorum voted. A node writes ChosenThrough only when it learns a slot is \
-                     chosen; N2 has learned nothing.",
-                    world.entry_name(&vote.entry),
-                    ballot_name(world, vote.ballot)
+                    "N2 voted for {vote_text}, but nothing is chosen in slot 1: {}, no Phase-2 \
+                     quorum. A node writes ChosenThrough only when it learns a slot is chosen; \
+                     there is nothing to learn.",
+                    if voters.is_empty() {
+                        "no vote for it has left its voter yet".to_string()
+                    } else {
+                        format!("only {} voted for it", node_set(world, voters))
+                    }
                 ),
             });
         }
-        "stale-vote" => {
-            let (vote, entry) = (vote?, decided?);
+        ("stale-vote", Some(chosen)) => {
+            let n2 = world.config().node_id(N2);
+            let part = if chosen.voters.contains(n2) {
+                ""
+            } else {
+                "N2 took no part and "
+            };
             choices.push(Choice {
                 key: "decided".into(),
-                label: format!(
-                    "{}; slot 1: {}; chosen through 1",
-                    promised
-                        .clone()
-                        .map_or_else(String::new, |ballot| format!("promise {ballot}")),
-                    world.entry_name(entry)
+                label: record_text(
+                    world,
+                    promised.clone(),
+                    Some(&SlotVote {
+                        ballot: chosen.ballot,
+                        entry: chosen.entry.clone(),
+                    }),
+                    1,
                 ),
                 right: false,
                 explanation: format!(
-                    "{} is chosen in slot 1, but N2 took no part and has heard nothing of it: a \
-                     disk holds only what its node wrote. N2's record still says {} at {}, a \
-                     stale vote, until N2 learns the decision.",
-                    world.entry_name(entry),
-                    world.entry_name(&vote.entry),
-                    ballot_name(world, vote.ballot)
+                    "{} is chosen in slot 1 ({}), but {part}N2 has heard nothing of it: a disk \
+                     holds only what its node wrote. N2's record still says {vote_text}, a stale \
+                     vote, until N2 learns the decision.",
+                    world.entry_name(&chosen.entry),
+                    by_whom(world, chosen)
                 ),
             });
         }
-        _ => {
-            let vote = vote?;
-            let stale = SlotVote {
-                ballot: paros_core::Ballot::new(1, world.config().node_id(N2)),
-                entry: paros_core::log::Entry::Command(paros_core::log::Command {
-                    client: world.config().client_id(0),
-                    seq: 1,
-                    key: paros_core::Value::new("a"),
-                    value: paros_core::Value::new("1"),
-                }),
-            };
+        ("chosen-unlearned", Some(chosen)) => {
+            choices.push(Choice {
+                key: "marked-chosen".into(),
+                label: record_text(world, promised.clone(), Some(vote), 1),
+                right: false,
+                explanation: format!(
+                    "{} is chosen in slot 1 ({}), but N2 never learned so before it crashed. \
+                     Chosen is a fact about the votes, true the moment a quorum has voted, \
+                     whether or not anyone has heard; a node writes ChosenThrough only when it \
+                     learns a slot is chosen. N2's record holds its vote ({vote_text}), not \
+                     marked chosen.",
+                    world.entry_name(&chosen.entry),
+                    by_whom(world, chosen)
+                ),
+            });
+        }
+        ("overwritten", Some(chosen)) => {
+            let stale = stale_vote(world, chosen)?;
             choices.push(Choice {
                 key: "stale-chosen".into(),
                 label: record_text(world, promised.clone(), Some(&stale), 1),
                 right: false,
                 explanation: format!(
                     "That record is the bug the chosen overwrite rule prevents. It says slot 1 is \
-                     chosen and holds {} at {}: on restart N2 rebuilds its chosen prefix from it \
-                     and applies {}, while the cluster chose {} at {}. Agreement broken by a \
-                     restart. So learn_chosen writes the chosen entry over the stale vote before \
-                     it writes ChosenThrough.",
-                    world.entry_name(&stale.entry),
+                     chosen and holds {stale_entry} at {}: on restart N2 rebuilds its chosen \
+                     prefix from it and applies {stale_entry}, while the cluster chose {} {}. \
+                     Agreement broken by a restart. So learn_chosen writes the chosen entry over \
+                     the stale vote before it writes ChosenThrough.",
                     ballot_name(world, stale.ballot),
-                    world.entry_name(&stale.entry),
-                    world.entry_name(&vote.entry),
-                    ballot_name(world, vote.ballot)
+                    world.entry_name(&chosen.entry),
+                    by_whom(world, chosen),
+                    stale_entry = world.entry_name(&stale.entry),
+                ),
+            });
+        }
+        _ => {
+            choices.push(Choice {
+                key: "unmarked".into(),
+                label: record_text(world, promised.clone(), Some(vote), 0),
+                right: false,
+                explanation: format!(
+                    "N2 learned that slot 1 is chosen before it crashed, and learning is a write: \
+                     ChosenThrough({}) is on its disk beside its vote ({vote_text}), so the \
+                     record says slot 1 is chosen.",
+                    record.chosen_through
                 ),
             });
         }
     }
+    // The writer's check: a wrong choice never reads as the right one.
+    assert!(
+        choices
+            .iter()
+            .filter(|choice| !choice.right)
+            .all(|choice| choice.label != actual),
+        "a wrong choice reads as the record itself: {actual}"
+    );
     let mut prompt = Prompt::question(
         "N2 has restarted from its disk. What does its durable record hold?".to_string(),
         vec![
@@ -265,10 +369,11 @@ fn record_question(world: &LogWorld) -> Option<Prompt> {
                 "N2's disk holds {} framed writes",
                 world.servers()[N2].disk.len()
             ),
-            match decided {
-                Some(entry) => format!(
-                    "the cluster has chosen {} in slot 1",
-                    world.entry_name(entry)
+            match chosen {
+                Some(chosen) => format!(
+                    "the cluster has chosen {} in slot 1 ({})",
+                    world.entry_name(&chosen.entry),
+                    by_whom(world, chosen)
                 ),
                 None => "nothing is chosen in slot 1".to_string(),
             },
@@ -279,7 +384,12 @@ fn record_question(world: &LogWorld) -> Option<Prompt> {
     Some(prompt)
 }
 
-fn right_text(world: &LogWorld, step: &str, record: &DurableRecord) -> String {
+fn right_text(
+    world: &LogWorld,
+    step: &str,
+    record: &DurableRecord,
+    chosen: Option<&SlotVotes>,
+) -> String {
     let vote = record.accepts.get(&Slot(1));
     let vote_text = vote.map_or_else(String::new, |vote| {
         format!(
@@ -288,21 +398,43 @@ fn right_text(world: &LogWorld, step: &str, record: &DurableRecord) -> String {
             ballot_name(world, vote.ballot)
         )
     });
+    let chosen_text = chosen.map_or_else(String::new, |chosen| {
+        format!(
+            "{} ({})",
+            world.entry_name(&chosen.entry),
+            by_whom(world, chosen)
+        )
+    });
     match step {
         "own-vote" => format!(
             "The promise and the vote ({vote_text}) were durable before N2 sent anything that \
-             depended on them, so both survive. Nothing marks slot 1 chosen: nothing is."
+             depended on them, so both survive. Nothing marks slot 1 chosen: nothing is, since \
+             no Phase-2 quorum has voted."
         ),
         "stale-vote" => format!(
             "N2's record still holds {vote_text}: N2 heard nothing of the decision, and a disk \
              changes only when its node writes. The vote is stale, and harmless while slot 1 is \
              not marked chosen: a leader's Phase 1 that hears it sees a lower ballot than the \
-             chosen one."
+             chosen {chosen_text}."
         ),
-        _ => format!(
+        "chosen-unlearned" => format!(
+            "The promise and the vote ({vote_text}) were durable before N2 sent anything that \
+             depended on them, so both survive. That vote is chosen: {chosen_text}, a Phase-2 \
+             quorum. Yet nothing on N2's disk marks slot 1 chosen, and nothing should: chosen is \
+             a fact about the votes, true the moment a quorum has voted, and a node writes \
+             ChosenThrough only when it learns. N2 crashed before it learned, so the record holds \
+             the vote, not marked chosen."
+        ),
+        "overwritten" => format!(
             "When N2 learned the decision, learn_chosen wrote it over the stale vote, and only \
              then ChosenThrough(1): the record holds {vote_text}, chosen through {}. On restart, \
              N2 rebuilds its chosen prefix from exactly that.",
+            record.chosen_through
+        ),
+        _ => format!(
+            "N2 learned that its vote was chosen ({chosen_text}) and wrote ChosenThrough(1) \
+             before it crashed: the record holds {vote_text}, chosen through {}. On restart, N2 \
+             rebuilds its chosen prefix from exactly that.",
             record.chosen_through
         ),
     }
