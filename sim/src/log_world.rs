@@ -1121,7 +1121,7 @@ impl LogWorld {
             }
             let disk = on_disk.map_or("nothing".to_string(), |entry| self.entry_name(entry));
             let chosen = chosen.map_or("nothing is chosen there".to_string(), |votes| {
-                format!("{}", self.describe_votes(votes))
+                self.describe_votes(votes)
             });
             found.push(format!(
                 "slot {slot}: {name}'s disk would restart it with {disk} as decided, but {chosen}"
@@ -1722,9 +1722,12 @@ impl LogWorld {
             };
             if due {
                 last_sent[index] = Some(step);
+                // Once faults stop, a client finds the leader, whatever node it was held to.
                 let client = self.config.client_id(index);
-                let node = self.config.client_target(index).unwrap_or(leader);
-                return Some(LogAction::Request { client, node });
+                return Some(LogAction::Request {
+                    client,
+                    node: leader,
+                });
             }
         }
         None

@@ -334,6 +334,7 @@ fn a_world_turned_into_a_negative_control_keeps_its_state_and_allows_the_fault()
     let n1 = world.config().node_id(0);
     world.apply(&LogAction::Tick(n1)).unwrap();
     world.apply(&LogAction::Tick(n1)).unwrap();
+    world.apply(&LogAction::Persist(n1)).unwrap(); // the ballot it stands at
     world.apply(&LogAction::Send(n1)).unwrap();
     assert!(
         !world.enabled().contains(&LogAction::Send(n1)),

@@ -42,6 +42,7 @@ const X1_CHOSEN_THEN_N2_RESTARTS: &[&str] = &[
 /// The same in a stepwise world where N2's Accepted leaves before its vote is durable.
 const X1_SENT_BEFORE_PERSIST_THEN_N2_RESTARTS: &[&str] = &[
     "tick N1",
+    "persist N1",
     "send N1",
     "persist N1",
     "send N1",
@@ -73,7 +74,8 @@ const N1_LEADS: &[&str] = &[
 /// A prelude where messages to self travel the network. N3 is elected at 1.N3 by all three and
 /// gives slot 1 to C1's x=1; its three Accepts, its own among them, stay in flight. Then N2 is
 /// elected at 2.N2 by {N2, N3} (its Prepare to N1 stays in flight) and gives slot 1 to C2's
-/// x=2; those three Accepts are in flight too.
+/// x=2. Three messages are lost: N3's Accept to N2, and N2's Prepare and Accept to N1, so N1
+/// still holds only its promise of 1.N3 when it hears of 2.N2.
 const TWO_LEADERS_PROPOSE_SLOT_1: &[&str] = &[
     "tick N3",
     "deliver m3 N3->N3 Prepare(1.N3, from slot 1)",
@@ -91,6 +93,9 @@ const TWO_LEADERS_PROPOSE_SLOT_1: &[&str] = &[
     "deliver m15 N3->N2 Promise(2.N2, [])",
     "request C2 N2 write x=2",
     "deliver m16 C2->N2 Write(#1, x=2)",
+    "drop m9 N3->N2 Accept(1.N3, slot 1, x=1 (C1#1), commit 0)",
+    "drop m11 N2->N1 Prepare(2.N2, from slot 1)",
+    "drop m17 N2->N1 Accept(2.N2, slot 1, x=2 (C2#1), commit 0)",
 ];
 
 fn writes(key: &str, count: usize) -> Vec<ClientOp> {
@@ -104,6 +109,12 @@ fn log(clients: Vec<Vec<ClientOp>>, budget: LogBudget, stepwise_ready: bool) -> 
     config.clients = clients;
     config.budget = budget;
     config.stepwise_ready = stepwise_ready;
+    config
+}
+
+/// The same world, with messages to self on the wire like any other.
+fn self_messages_in_flight(mut config: LogWorldConfig) -> LogWorldConfig {
+    config.self_messages_in_flight = true;
     config
 }
 
@@ -181,7 +192,10 @@ pub fn all() -> Vec<Scenario> {
         config
     };
     let mut reads_across_a_restart = log(
-        vec![vec![ClientOp::write("x", "1")], vec![ClientOp::read("x"); 2]],
+        vec![
+            vec![ClientOp::write("x", "1")],
+            vec![ClientOp::read("x"); 2],
+        ],
         LogBudget {
             ticks: 1,
             crashes: 1,
@@ -192,9 +206,13 @@ pub fn all() -> Vec<Scenario> {
     reads_across_a_restart.election_timeout_ticks = 1;
     reads_across_a_restart.client_targets = vec![Some(node1), Some(node(2))];
     let mut two_leaders = log(
-        vec![vec![ClientOp::write("x", "1")], vec![ClientOp::write("x", "2")]],
+        vec![
+            vec![ClientOp::write("x", "1")],
+            vec![ClientOp::write("x", "2")],
+        ],
         LogBudget {
             ticks: 3,
+            drops: 3,
             ..LogBudget::default()
         },
         false,
@@ -217,7 +235,7 @@ pub fn all() -> Vec<Scenario> {
         Scenario {
             name: "act2-two-leaders-catch-up",
             claim: "Across two elections and a catch-up, with messages to self on the wire, no slot ever has two entries chosen, and no node learns, applies or keeps on disk for a restart any entry but the chosen one.",
-            world: "N1-N3, messages to self in flight. Prelude: N3 elected at 1.N3 by all three proposes C1's x=1 in slot 1, then N2 elected at 2.N2 by {N2, N3} proposes C2's x=2 there; every Accept of both is in flight, and N2's Prepare to N1. Then 1 tick (a heartbeat and catch-up, or a third election), no faults; after every write, what each disk would restart with is checked.",
+            world: "N1-N3, messages to self in flight. Prelude: N3 elected at 1.N3 by all three proposes C1's x=1 in slot 1, then N2 elected at 2.N2 by {N2, N3} proposes C2's x=2 there; N3's Accept to N2 and N2's Prepare and Accept to N1 are lost, the rest of both leaders' Accepts are in flight. Then 1 tick (a heartbeat and catch-up, or a third election), no faults; after every write, what each disk would restart with is checked.",
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -318,7 +336,7 @@ pub fn all() -> Vec<Scenario> {
             chapter: Some(CHAPTER_LEADER),
             negative_control: false,
             setup: setup(
-                log(
+                self_messages_in_flight(log(
                     vec![writes("x", 3)],
                     LogBudget {
                         ticks: 60,
@@ -329,7 +347,7 @@ pub fn all() -> Vec<Scenario> {
                         ..LogBudget::default()
                     },
                     false,
-                ),
+                )),
                 &[],
             ),
         },
@@ -367,7 +385,7 @@ pub fn all() -> Vec<Scenario> {
             chapter: Some(CHAPTER_LEADER),
             negative_control: false,
             setup: setup(
-                log(
+                self_messages_in_flight(log(
                     vec![vec![
                         ClientOp::write("k", "a"),
                         ClientOp::write("k", "b"),
@@ -381,7 +399,7 @@ pub fn all() -> Vec<Scenario> {
                         ..LogBudget::default()
                     },
                     false,
-                ),
+                )),
                 &[],
             ),
         },
@@ -395,7 +413,7 @@ pub fn all() -> Vec<Scenario> {
             chapter: Some(CHAPTER_READS),
             negative_control: false,
             setup: setup(
-                log(
+                self_messages_in_flight(log(
                     vec![writes("x", 3), vec![ClientOp::read("x"); 3]],
                     LogBudget {
                         ticks: 60,
@@ -406,7 +424,7 @@ pub fn all() -> Vec<Scenario> {
                         ..LogBudget::default()
                     },
                     false,
-                ),
+                )),
                 &[],
             ),
         },
