@@ -307,7 +307,7 @@ impl<A> Default for Summary<A> {
 }
 
 impl<A: Clone> Summary<A> {
-    fn of_walk(walk: Walk<A>, max_steps: u32) -> Summary<A> {
+    pub(crate) fn of_walk(walk: Walk<A>, max_steps: u32) -> Summary<A> {
         let steps = walk.actions.len() as u64;
         let violating = !walk.violations.is_empty();
         Summary {
@@ -336,7 +336,7 @@ impl<A: Clone> Summary<A> {
         }
     }
 
-    fn of_error(seed: u64, error: &Error) -> Summary<A> {
+    pub(crate) fn of_error(seed: u64, error: &Error) -> Summary<A> {
         Summary {
             runs: 1,
             first_error: Some((seed, error.to_string())),
@@ -411,6 +411,12 @@ pub fn simulate<M: Model>(
     };
     #[cfg(not(feature = "parallel"))]
     let summary = sweep.seeds.clone().map(run).fold(empty(), combine)?;
+    finish(summary)
+}
+
+/// The sweep's outcome: a violation wins over any seed's error, so one seed's error never hides
+/// another seed's violation; with no violation, an error is the outcome.
+pub(crate) fn finish<A>(summary: Summary<A>) -> Result<Summary<A>, Error> {
     match (&summary.first_violation, &summary.first_error) {
         (None, Some((seed, why))) => Err(Error::Seed {
             seed: *seed,

@@ -268,3 +268,52 @@ fn explorer_verdicts_match_the_explore_function() {
     assert_eq!(found.states, 12_681);
     assert!(found.seen_bytes <= found.states * 16);
 }
+
+#[test]
+fn one_seeds_error_never_hides_another_seeds_violation() {
+    let start = scenarios::find("act1-amnesia-control")
+        .unwrap()
+        .act1_start()
+        .unwrap();
+    let violating = (0..1000)
+        .map(|seed| simulate::walk(&start, seed, 1000).unwrap())
+        .find(|walk| !walk.violations.is_empty())
+        .expect("the control's violation is found");
+    let error = crate::Error::BadParameters("a seed that failed".into());
+    let errored = simulate::Summary::<Action>::of_error(violating.seed + 1, &error);
+    let violated = simulate::Summary::of_walk(violating, 1000);
+    for merged in [
+        errored.clone().merge(violated.clone()),
+        violated.merge(errored.clone()),
+    ] {
+        let summary = simulate::finish(merged).expect("the violation is the outcome");
+        assert!(summary.first_violation.is_some());
+        assert!(summary.first_error.is_some(), "the error is kept, not lost");
+    }
+    let alone = simulate::finish(errored);
+    assert!(
+        matches!(alone, Err(crate::Error::Seed { .. })),
+        "with no violation, the error is the outcome"
+    );
+}
+
+#[test]
+fn walks_spread_their_faults_over_the_run_instead_of_spending_them_at_once() {
+    // A uniform draw put act2-read-that-lies's crash at step 3 (the median of 2,000 walks);
+    // each walk's own fault chance spreads them out.
+    let start = scenarios::find("act2-read-that-lies")
+        .unwrap()
+        .log_start()
+        .unwrap();
+    let mut first_crash: Vec<usize> = (0..400)
+        .filter_map(|seed| {
+            let walk = simulate::walk(&start, seed, 1000).unwrap();
+            walk.actions
+                .iter()
+                .position(|action| matches!(action, crate::log_world::LogAction::Crash(_)))
+        })
+        .collect();
+    first_crash.sort_unstable();
+    let median = first_crash[first_crash.len() / 2];
+    assert!(median >= 20, "the median first crash is at step {median}");
+}
