@@ -24,6 +24,8 @@ pub enum Property {
     AppliedOnce,
     /// Every "written" a client hears is for a command chosen in some slot.
     WrittenIsChosen,
+    /// A node never stands for election at a ballot it stood at in an earlier life.
+    BallotUnique,
     /// The client history is linearizable.
     Linearizability,
     /// A checker could not decide within its limits: an error, never a pass.
@@ -40,6 +42,7 @@ impl fmt::Display for Property {
             Property::AppliedInOrder => "applied-in-order",
             Property::AppliedOnce => "applied-once",
             Property::WrittenIsChosen => "written-is-chosen",
+            Property::BallotUnique => "ballot-unique",
             Property::Linearizability => "linearizability",
             Property::CheckLimit => "check-limit",
         })

@@ -97,6 +97,8 @@ pub enum LogNegativeControl {
     LocalRead,
     /// A node answers "written" as soon as a client's write reaches it, before it is chosen.
     EarlyAck,
+    /// A restarted node forgets the ballot it last stood at, as if it had never written it.
+    ForgetBallot,
 }
 
 /// What a log world is made of. Constant for the life of a world.
@@ -355,6 +357,10 @@ pub struct Server {
     applied_fresh: BTreeSet<(NodeId, u64)>,
     /// The last slot this incarnation applied (the in-order checker).
     applied_through: Slot,
+    /// The ballots this node stood at in its earlier lives, and in this one (the checker that
+    /// a ballot is never reused).
+    stood_before: BTreeSet<Ballot>,
+    stood_now: BTreeSet<Ballot>,
 }
 
 /// One client: its place in its program and its outstanding request.
@@ -471,6 +477,8 @@ impl LogWorld {
                 ticks: 0,
                 applied_fresh: BTreeSet::new(),
                 applied_through: Slot(0),
+                stood_before: BTreeSet::new(),
+                stood_now: BTreeSet::new(),
             })
             .collect();
         let clients = config
@@ -1137,6 +1145,7 @@ impl LogWorld {
     /// go in flight. Returns whether the node handled any, and so may have more output.
     fn release(&mut self, index: usize, messages: Vec<LogEnvelope>) -> bool {
         self.record_votes(index, &messages);
+        self.record_ballots(index, &messages);
         let me = self.config.node_id(index);
         let mut handled = false;
         for envelope in messages {
@@ -1197,6 +1206,33 @@ impl LogWorld {
                     self.violate(Property::Agreement, detail);
                 }
                 Some(_) => {}
+            }
+        }
+    }
+
+    /// A node stands for election when its Prepare leaves it; it must never stand again at a
+    /// ballot it stood at in an earlier life, or two leaders could share one ballot and each
+    /// choose its own value under it.
+    fn record_ballots(&mut self, index: usize, messages: &[LogEnvelope]) {
+        let me = self.config.node_id(index);
+        let ballots: BTreeSet<Ballot> = messages
+            .iter()
+            .filter_map(|envelope| match envelope.message {
+                LogMessage::Prepare { ballot, .. } if ballot.node == me => Some(ballot),
+                _ => None,
+            })
+            .collect();
+        for ballot in ballots {
+            let server = &mut self.servers[index];
+            server.stood_now.insert(ballot);
+            if server.stood_before.contains(&ballot) {
+                let detail = format!(
+                    "{} stood at {}.{} again after a restart",
+                    self.name(me),
+                    ballot.round,
+                    self.name(ballot.node)
+                );
+                self.violate(Property::BallotUnique, detail);
             }
         }
     }
@@ -1265,6 +1301,8 @@ impl LogWorld {
         server.held = None;
         server.applied_fresh.clear();
         server.applied_through = Slot(0);
+        let stood = std::mem::take(&mut server.stood_now);
+        server.stood_before.extend(stood);
     }
 
     fn torn_crash(&mut self, node: NodeId) -> Result<(), LogRefused> {
@@ -1297,8 +1335,11 @@ impl LogWorld {
             self.drain(index);
             return Ok(());
         }
-        let (record, torn) =
+        let (mut record, torn) =
             DurableRecord::recover(&self.servers[index].disk).map_err(LogRefused::Disk)?;
+        if self.config.negative_control == Some(LogNegativeControl::ForgetBallot) {
+            record.stood = None;
+        }
         let restarted = ColocatedNode::restart(node, config, &record).map_err(LogRefused::Disk)?;
         let server = &mut self.servers[index];
         if torn > 0 {

@@ -20,6 +20,7 @@ fn names_are_unique_and_say_what_they_are() {
             "blank-restart",
             "local-read",
             "early-ack",
+            "forget-ballot",
         ]
         .iter()
         .any(|fault| scenario.name.contains(fault));
@@ -177,6 +178,7 @@ fn the_worlds_that_reach_the_core_bugs_are_finished_and_pinned() {
     // where a stale Accept could rewrite a learned decision, act2-two-leaders-catch-up's disk
     // check fails in 28 (sim/README.md). On the fixed core both finish.
     for (name, states, transitions) in [
+        ("act2-ballot-never-reused", 354_442, 1_409_439),
         ("act2-reads-across-a-restart", 937_698, 4_306_089),
         ("act2-two-leaders-catch-up", 301_998, 1_494_585),
     ] {
@@ -253,6 +255,7 @@ fn every_act2_negative_control_is_caught_by_the_explorer_and_replays() {
         ("act2-blank-restart-control", Property::Agreement),
         ("act2-local-read-control", Property::Linearizability),
         ("act2-early-ack-control", Property::WrittenIsChosen),
+        ("act2-forget-ballot-control", Property::BallotUnique),
     ] {
         let report = crate::book::report_for(name).unwrap();
         assert_eq!(report.verdict, Verdict::Violation, "{name}");
@@ -298,4 +301,38 @@ fn the_long_scenario_stays_safe_and_every_run_settles_once_faults_stop() {
     );
     assert_eq!(report.settle_runs, 200);
     assert_eq!(report.settle_decided, 200, "liveness once faults stop");
+}
+
+#[test]
+fn the_two_leaders_world_reaches_the_chosen_overwrite_and_the_follower_commit_rule() {
+    // The claims the chapters make about these two rules are backed by a world that reaches
+    // them: here, on one path of act2-two-leaders-catch-up.
+    let scenario = scenarios::find("act2-two-leaders-catch-up").unwrap();
+    let mut world = scenario.log_start().unwrap();
+    for text in [
+        "deliver m8 N3->N1 Accept(1.N3, slot 1, x=1 (C1#1), commit 0)",
+        "deliver m18 N2->N2 Accept(2.N2, slot 1, x=2 (C2#1), commit 0)",
+        "deliver m19 N2->N3 Accept(2.N2, slot 1, x=2 (C2#1), commit 0)",
+        "deliver m21 N2->N2 Accepted(2.N2, slot 1)",
+        "deliver m22 N3->N2 Accepted(2.N2, slot 1)",
+        "tick N2",
+        "deliver m25 N2->N3 Heartbeat(2.N2, commit 1)",
+        "deliver m24 N2->N1 Heartbeat(2.N2, commit 1)",
+        "deliver m27 N1->N2 HeartbeatAck(2.N2, chosen 0)",
+        "deliver m28 N2->N1 Chosen([1: x=2 (C2#1)])",
+    ] {
+        let action = world.parse_action(text).unwrap();
+        assert_eq!(world.describe(&action), text);
+        world.apply(&action).unwrap();
+    }
+    assert!(world.violations().is_empty(), "{:?}", world.violations());
+    let slot = paros_core::log::Slot(1);
+    let chosen = world.chosen_entry(slot).unwrap().entry.clone();
+    let [n1, _, n3] = [0, 1, 2].map(|index| world.servers()[index].node.as_ref().unwrap());
+    // N3 learned slot 1 from the heartbeat's commit index: its own vote at the leader's ballot.
+    assert_eq!(n3.chosen()[&slot].entry, chosen);
+    // N1 had voted x=1 at 1.N3; the chosen x=2 overwrote it, and its promise rose with it.
+    let overwritten = &n1.accepts()[&slot];
+    assert_eq!(overwritten.entry, chosen);
+    assert!(n1.promised() >= Some(overwritten.ballot));
 }

@@ -220,7 +220,44 @@ pub fn all() -> Vec<Scenario> {
     two_leaders.election_timeout_ticks = 1;
     two_leaders.self_messages_in_flight = true;
     two_leaders.client_targets = vec![Some(node(3)), Some(node(2))];
+    let ballots = |control: Option<LogNegativeControl>| {
+        let mut config = log(
+            Vec::new(),
+            LogBudget {
+                ticks: 2,
+                crashes: 1,
+                ..LogBudget::default()
+            },
+            false,
+        );
+        config.election_timeout_ticks = 1;
+        config.self_messages_in_flight = true;
+        config.negative_control = control;
+        config
+    };
     vec![
+        Scenario {
+            name: "act2-ballot-never-reused",
+            claim: "A candidate that crashes with its own Prepare still on the wire, and restarts, never stands at a ballot it stood at before.",
+            world: "N1-N3, messages to self in flight, no clients; election timeout 1 tick; 2 ticks, 1 crash (and its restart), no other faults.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_LEADER),
+            negative_control: false,
+            setup: setup(ballots(None), &[]),
+        },
+        Scenario {
+            name: "act2-forget-ballot-control",
+            claim: "Negative control: a node that forgets on restart the ballot it stood at can stand at it again; the ballot-unique checker must catch it.",
+            world: "The world of act2-ballot-never-reused, where a restarted node's record loses the ballot it stood at.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_LEADER),
+            negative_control: true,
+            setup: setup(ballots(Some(LogNegativeControl::ForgetBallot)), &[]),
+        },
         Scenario {
             name: "act2-reads-across-a-restart",
             claim: "Every schedule of a write and two reads at any node, with a crash and restart, answers linearizably and acknowledges only chosen writes.",
@@ -353,7 +390,7 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act2-steady-state",
-            claim: "A stream of commands from two clients is chosen once each and applied in the same order everywhere, through lost and repeated messages.",
+            claim: "A stream of commands from two clients takes effect once each (a retried command chosen in two slots is applied once) and is applied in the same slot order everywhere, through lost and repeated messages.",
             world: "N1-N3; C1 and C2 write five values each; 60 ticks, 4 drops, 4 duplicates, 2 client resends.",
             modes: SIMULATION,
             book_mode: LEVEL_SWEEP,
