@@ -1682,7 +1682,7 @@ fn spend(left: &mut u32, kind: &'static str) -> Result<(), LogRefused> {
 }
 
 /// Fair steps a client waits for an answer before it sends its request again.
-const FAIR_RESEND_STEPS: u32 = 60;
+pub const FAIR_RESEND_STEPS: u32 = 60;
 
 impl LogWorld {
     /// Liveness once faults stop: from this state, stop faults ([`LogAction::StopFaults`]) and
