@@ -367,6 +367,7 @@ impl ColocatedNode {
         node.incarnation = record.incarnation.saturating_add(1);
         node.ready.writes.push(Write::Incarnation(node.incarnation));
         node.apply_walk();
+        node.check_invariants();
         Ok(node)
     }
 
@@ -512,10 +513,18 @@ impl ColocatedNode {
                 self.stand_for_election();
             }
         }
+        self.check_invariants();
     }
 
     /// Handles one message addressed to this node.
     pub fn handle(&mut self, envelope: &LogEnvelope) -> Result<(), Ignored> {
+        let handled = self.dispatch(envelope);
+        self.check_invariants();
+        handled
+    }
+
+    /// One message, to the handler of its kind.
+    fn dispatch(&mut self, envelope: &LogEnvelope) -> Result<(), Ignored> {
         if envelope.to != self.id {
             return Err(Ignored::NotAddressedToMe);
         }
@@ -889,6 +898,7 @@ impl ColocatedNode {
         }
         self.learner.chosen.insert(slot, vote);
         self.advance_chosen_index();
+        self.check_invariants();
     }
 
     /// Raises the chosen index over the contiguous known-chosen prefix, records it durably,
@@ -1080,6 +1090,53 @@ impl ColocatedNode {
         let nodes: Vec<NodeId> = self.config.nodes.iter().collect();
         for to in nodes {
             self.send(to, message.clone());
+        }
+    }
+
+    /// Checks, in debug builds, the invariants the state's docs state. Called at the end of
+    /// every public input (`handle`, `tick`, `restart`, `learn_chosen`), when no step is half
+    /// done.
+    fn check_invariants(&self) {
+        let learner = &self.learner;
+        debug_assert!(
+            (1..=learner.chosen_index.0).all(|slot| learner.chosen.contains_key(&Slot(slot))),
+            "{}: the chosen index {} is not a contiguous known-chosen prefix",
+            self.id,
+            learner.chosen_index,
+        );
+        debug_assert!(
+            learner.applied_index <= learner.chosen_index,
+            "{}: applied through {}, past the chosen index {}",
+            self.id,
+            learner.applied_index,
+            learner.chosen_index,
+        );
+        let promised = self.acceptor.promised;
+        debug_assert!(
+            self.acceptor
+                .accepts
+                .values()
+                .all(|vote| Some(vote.ballot) <= promised),
+            "{}: an accepted record above the promise {promised:?}",
+            self.id,
+        );
+        let highest_seen = self.proposer.highest_seen;
+        debug_assert!(
+            highest_seen >= promised && highest_seen >= self.proposer.leadership.ballot(),
+            "{}: the highest ballot seen {highest_seen:?} is below the promise or its own ballot",
+            self.id,
+        );
+        if let Leadership::Leader(leader) = &self.proposer.leadership {
+            debug_assert!(
+                leader
+                    .proposals
+                    .keys()
+                    .next_back()
+                    .is_none_or(|slot| *slot < leader.next_slot),
+                "{}: a proposal at or above the next slot {}",
+                self.id,
+                leader.next_slot,
+            );
         }
     }
 }
