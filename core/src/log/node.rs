@@ -144,31 +144,11 @@ pub struct ColocatedNode {
     id: NodeId,
     config: LogConfig,
     quorums: Majority,
-    // The acceptor: mirrored on disk through `Ready`.
-    promised: Option<Ballot>,
-    accepts: BTreeMap<Slot, SlotVote>,
-    // The learner.
-    /// Every slot known chosen, with the vote chosen there.
-    chosen: BTreeMap<Slot, SlotVote>,
-    /// Invariant: every slot up to here is in `chosen` (a contiguous prefix).
-    chosen_index: Slot,
-    /// Invariant: `applied_index <= chosen_index`.
-    applied_index: Slot,
-    store: KvStore,
-    // The proposer.
-    role: LogRole,
-    /// The ballot this node last ran as candidate or leader.
-    ballot: Option<Ballot>,
-    /// The highest ballot this node has seen anywhere, so its next election goes above it.
-    highest_seen: Option<Ballot>,
-    leader_hint: Option<NodeId>,
-    ticks_since_heard: u32,
-    ticks_since_beat: u32,
-    election: Option<Election>,
-    proposals: BTreeMap<Slot, Proposal>,
-    /// Invariant: above every slot this leader proposed in its current leadership.
-    next_slot: Slot,
+    acceptor: AcceptorState,
+    learner: LearnerState,
+    proposer: ProposerState,
     // Clients.
+    /// The client writes to answer once applied, by `(client, seq)`.
     awaiting: BTreeSet<(NodeId, u64)>,
     reads: Vec<PendingRead>,
     /// This node's life: 0 when new, one more at each restart, durable
@@ -178,6 +158,166 @@ pub struct ColocatedNode {
     next_read: u64,
     ready: Ready,
 }
+
+/// The acceptor's part of a node: what it promised and what it voted for. Durable: every change
+/// here goes out as a [`Write`] in the same [`Ready`], and [`ColocatedNode::restart`] reads it
+/// back.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+struct AcceptorState {
+    /// The highest ballot promised; it never decreases.
+    ///
+    /// Invariant: at or above the ballot of every vote in `accepts`. A vote raises the promise
+    /// to its ballot, and so does learning a chosen vote ([`learning_raises_the_promise`]).
+    promised: Option<Ballot>,
+    /// Each slot's accepted record: the highest-ballot vote cast there, or the chosen vote once
+    /// learned (the chosen overwrite rule, [`ColocatedNode::learn_chosen`]).
+    accepts: BTreeMap<Slot, SlotVote>,
+}
+
+/// The learner's part of a node: what it knows is chosen, and the state machine it applied in
+/// slot order. The chosen prefix is durable ([`Write::ChosenThrough`]); the state machine is
+/// rebuilt from it on restart.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+struct LearnerState {
+    /// Every slot known chosen, with the vote chosen there.
+    chosen: BTreeMap<Slot, SlotVote>,
+    /// Invariant: every slot up to here is in `chosen` (a contiguous prefix).
+    chosen_index: Slot,
+    /// Invariant: `applied_index <= chosen_index`.
+    applied_index: Slot,
+    /// The replicated state machine, as applied through `applied_index`.
+    store: KvStore,
+}
+
+/// The proposer's part of a node: its role in leadership, and the ballots and clock that drive
+/// its elections. Volatile but for the ballot it stood at ([`Write::Stood`]), which a restart
+/// folds into `highest_seen`.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+struct ProposerState {
+    /// Follower, candidate or leader, with the state only that role has.
+    leadership: Leadership,
+    /// The highest ballot this node has seen anywhere, so its next election goes above it.
+    ///
+    /// Invariant: at or above the promise and the ballot this node runs or last ran at.
+    highest_seen: Option<Ballot>,
+    /// The leader this node last heard from; itself while it leads, `None` after stepping down.
+    leader_hint: Option<NodeId>,
+    /// Ticks since this node last heard a leader; counted only while it does not lead.
+    ticks_since_heard: u32,
+}
+
+/// What a node is doing about leadership ([`LogRole`]), carrying the state each role has, so a
+/// candidate always has its election and a leader always has its ballot and proposals.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+enum Leadership {
+    /// Following whichever leader it last heard.
+    Follower {
+        /// The ballot this node last ran at as candidate or leader in this life, if any.
+        last_ballot: Option<Ballot>,
+    },
+    /// Running Phase 1 for `ballot`.
+    Candidate {
+        /// The ballot it stands at, above every ballot it had seen.
+        ballot: Ballot,
+        /// Its Phase 1 over the log suffix.
+        election: Election,
+    },
+    /// Phase 1 done: proposing.
+    Leader(LeaderState),
+}
+
+impl Leadership {
+    /// The role, without its state.
+    fn role(&self) -> LogRole {
+        match self {
+            Leadership::Follower { .. } => LogRole::Follower,
+            Leadership::Candidate { .. } => LogRole::Candidate,
+            Leadership::Leader(_) => LogRole::Leader,
+        }
+    }
+
+    /// The ballot this node runs at as candidate or leader; `None` while it follows.
+    fn running(&self) -> Option<Ballot> {
+        match self {
+            Leadership::Follower { .. } => None,
+            Leadership::Candidate { ballot, .. } => Some(*ballot),
+            Leadership::Leader(leader) => Some(leader.ballot),
+        }
+    }
+
+    /// The ballot this node runs at, or last ran at while it follows.
+    fn ballot(&self) -> Option<Ballot> {
+        match self {
+            Leadership::Follower { last_ballot } => *last_ballot,
+            Leadership::Candidate { .. } | Leadership::Leader(_) => self.running(),
+        }
+    }
+}
+
+/// A leader's state for one leadership, from its Phase-1 quorum until it steps down.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+struct LeaderState {
+    /// The ballot its Phase 1 won; every Accept and heartbeat of this leadership carries it.
+    ballot: Ballot,
+    /// The slots it proposed in this leadership and has not yet seen chosen.
+    proposals: BTreeMap<Slot, Proposal>,
+    /// The slot the next new command gets.
+    ///
+    /// Invariant: above every slot this leader proposed in this leadership.
+    next_slot: Slot,
+    /// Ticks since its last beat.
+    ticks_since_beat: u32,
+}
+
+impl LeaderState {
+    /// Phase 2a for one slot: records the proposal and returns the Accept for every node,
+    /// this one included.
+    fn propose(&mut self, slot: Slot, entry: Entry, commit: Slot) -> LogMessage {
+        self.proposals.insert(
+            slot,
+            Proposal {
+                entry: entry.clone(),
+                accepted_by: NodeSet::EMPTY,
+            },
+        );
+        LogMessage::Accept {
+            ballot: self.ballot,
+            slot,
+            entry,
+            commit,
+        }
+    }
+
+    /// A leader's beat: a heartbeat with the commit index to every other node, then the Accepts
+    /// of every proposal not yet chosen again to the nodes that have not voted for it (messages
+    /// may have been lost).
+    fn beat(&mut self, me: NodeId, nodes: NodeSet, commit: Slot) -> Vec<(NodeId, LogMessage)> {
+        self.ticks_since_beat = 0;
+        let ballot = self.ballot;
+        let heartbeats = nodes
+            .iter()
+            .filter(|node| *node != me)
+            .map(|node| (node, LogMessage::Heartbeat { ballot, commit }));
+        let resends = self.proposals.iter().flat_map(|(slot, proposal)| {
+            nodes
+                .iter()
+                .filter(|node| !proposal.accepted_by.contains(*node))
+                .map(|node| {
+                    let accept = LogMessage::Accept {
+                        ballot,
+                        slot: *slot,
+                        entry: proposal.entry.clone(),
+                        commit,
+                    };
+                    (node, accept)
+                })
+        });
+        heartbeats.chain(resends).collect()
+    }
+}
+
+/// What a node that does not lead proposes: nothing.
+static NO_PROPOSALS: BTreeMap<Slot, Proposal> = BTreeMap::new();
 
 impl ColocatedNode {
     /// A brand-new node with an empty disk. Its first `Ready` writes its identity, and only
@@ -213,18 +353,21 @@ impl ColocatedNode {
             Some(_) => {}
         }
         let mut node = ColocatedNode::volatile(id, config);
-        node.promised = record.promised;
-        node.highest_seen = record.promised.max(record.stood);
-        node.accepts = record.accepts.clone();
-        node.chosen = node
+        node.acceptor = AcceptorState {
+            promised: record.promised,
+            accepts: record.accepts.clone(),
+        };
+        node.proposer.highest_seen = record.promised.max(record.stood);
+        node.learner.chosen = record
             .accepts
             .range(..=record.chosen_through)
             .map(|(slot, vote)| (*slot, vote.clone()))
             .collect();
-        node.chosen_index = record.chosen_through;
+        node.learner.chosen_index = record.chosen_through;
         node.incarnation = record.incarnation.saturating_add(1);
         node.ready.writes.push(Write::Incarnation(node.incarnation));
         node.apply_walk();
+        node.check_invariants();
         Ok(node)
     }
 
@@ -233,21 +376,14 @@ impl ColocatedNode {
             id,
             config,
             quorums: Majority::new(config.nodes).expect("a cluster has nodes"),
-            promised: None,
-            accepts: BTreeMap::new(),
-            chosen: BTreeMap::new(),
-            chosen_index: Slot(0),
-            applied_index: Slot(0),
-            store: KvStore::default(),
-            role: LogRole::Follower,
-            ballot: None,
-            highest_seen: None,
-            leader_hint: None,
-            ticks_since_heard: 0,
-            ticks_since_beat: 0,
-            election: None,
-            proposals: BTreeMap::new(),
-            next_slot: Slot(1),
+            acceptor: AcceptorState::default(),
+            learner: LearnerState::default(),
+            proposer: ProposerState {
+                leadership: Leadership::Follower { last_ballot: None },
+                highest_seen: None,
+                leader_hint: None,
+                ticks_since_heard: 0,
+            },
             awaiting: BTreeSet::new(),
             reads: Vec::new(),
             incarnation: 0,
@@ -268,71 +404,77 @@ impl ColocatedNode {
 
     /// Follower, candidate or leader.
     pub fn role(&self) -> LogRole {
-        self.role
+        self.proposer.leadership.role()
     }
 
     /// The ballot this node last ran as candidate or leader.
     pub fn ballot(&self) -> Option<Ballot> {
-        self.ballot
+        self.proposer.leadership.ballot()
     }
 
     /// The highest ballot promised.
     pub fn promised(&self) -> Option<Ballot> {
-        self.promised
+        self.acceptor.promised
     }
 
     /// Each slot's accepted record.
     pub fn accepts(&self) -> &BTreeMap<Slot, SlotVote> {
-        &self.accepts
+        &self.acceptor.accepts
     }
 
     /// Every slot this node knows is chosen.
     pub fn chosen(&self) -> &BTreeMap<Slot, SlotVote> {
-        &self.chosen
+        &self.learner.chosen
     }
 
     /// The chosen index: every slot up to it is known chosen. A contiguous prefix, so a slot
     /// chosen above a hole does not raise it.
     pub fn chosen_index(&self) -> Slot {
-        self.chosen_index
+        self.learner.chosen_index
     }
 
     /// The first hole: the lowest slot not known chosen below the highest slot known chosen.
     /// `None` when the known-chosen slots are contiguous.
     pub fn chosen_gap(&self) -> Option<Slot> {
-        let highest = *self.chosen.keys().next_back()?;
-        let first_unknown = self.chosen_index.next();
+        let highest = *self.learner.chosen.keys().next_back()?;
+        let first_unknown = self.learner.chosen_index.next();
         (first_unknown < highest).then_some(first_unknown)
     }
 
     /// Every slot up to here has been applied to the state machine.
     pub fn applied_index(&self) -> Slot {
-        self.applied_index
+        self.learner.applied_index
     }
 
     /// The replicated state machine, as applied so far.
     pub fn store(&self) -> &KvStore {
-        &self.store
+        &self.learner.store
     }
 
     /// The leader this node last heard from.
     pub fn leader_hint(&self) -> Option<NodeId> {
-        self.leader_hint
+        self.proposer.leader_hint
     }
 
     /// Ticks since this node last heard a leader (the election arc).
     pub fn ticks_since_heard(&self) -> u32 {
-        self.ticks_since_heard
+        self.proposer.ticks_since_heard
     }
 
     /// The candidate's Phase 1, while it runs.
     pub fn election(&self) -> Option<&Election> {
-        self.election.as_ref()
+        match &self.proposer.leadership {
+            Leadership::Candidate { election, .. } => Some(election),
+            Leadership::Follower { .. } | Leadership::Leader(_) => None,
+        }
     }
 
-    /// The leader's proposals not yet seen chosen.
+    /// The leader's proposals not yet seen chosen; empty unless this node leads.
     pub fn proposals(&self) -> &BTreeMap<Slot, Proposal> {
-        &self.proposals
+        match &self.proposer.leadership {
+            Leadership::Leader(leader) => &leader.proposals,
+            Leadership::Follower { .. } | Leadership::Candidate { .. } => &NO_PROPOSALS,
+        }
     }
 
     /// This node's life: 0 when new, one more at each restart.
@@ -357,21 +499,32 @@ impl ColocatedNode {
 
     /// One tick of the caller's clock: a leader's heartbeat, or a follower's election timeout.
     pub fn tick(&mut self) {
-        if self.role == LogRole::Leader {
-            self.ticks_since_beat += 1;
-            if self.ticks_since_beat >= self.config.heartbeat_interval_ticks {
-                self.beat();
+        if let Leadership::Leader(leader) = &mut self.proposer.leadership {
+            leader.ticks_since_beat += 1;
+            if leader.ticks_since_beat >= self.config.heartbeat_interval_ticks {
+                let beat = leader.beat(self.id, self.config.nodes, self.learner.chosen_index);
+                for (to, message) in beat {
+                    self.send(to, message);
+                }
             }
         } else {
-            self.ticks_since_heard += 1;
-            if self.ticks_since_heard >= self.config.election_timeout_ticks {
+            self.proposer.ticks_since_heard += 1;
+            if self.proposer.ticks_since_heard >= self.config.election_timeout_ticks {
                 self.stand_for_election();
             }
         }
+        self.check_invariants();
     }
 
     /// Handles one message addressed to this node.
     pub fn handle(&mut self, envelope: &LogEnvelope) -> Result<(), Ignored> {
+        let handled = self.dispatch(envelope);
+        self.check_invariants();
+        handled
+    }
+
+    /// One message, to the handler of its kind.
+    fn dispatch(&mut self, envelope: &LogEnvelope) -> Result<(), Ignored> {
         if envelope.to != self.id {
             return Err(Ignored::NotAddressedToMe);
         }
@@ -412,7 +565,13 @@ impl ColocatedNode {
                 Ok(())
             }
             LogMessage::ReadIndex { read } => {
-                let highest_accepted = self.accepts.keys().next_back().copied().unwrap_or_default();
+                let highest_accepted = self
+                    .acceptor
+                    .accepts
+                    .keys()
+                    .next_back()
+                    .copied()
+                    .unwrap_or_default();
                 self.send(
                     from,
                     LogMessage::ReadIndexReply {
@@ -451,34 +610,39 @@ impl ColocatedNode {
     /// Promise for it from a previous life (a duplicate, or a reply to a Prepare still in
     /// flight) could otherwise elect the same ballot twice and give it two values.
     fn stand_for_election(&mut self) {
-        let floor = self.highest_seen.max(self.promised).max(self.ballot);
+        let floor = self
+            .proposer
+            .highest_seen
+            .max(self.acceptor.promised)
+            .max(self.proposer.leadership.ballot());
         let ballot = floor.map_or(Ballot::new(1, self.id), |floor| {
             Ballot::next_above(floor, self.id)
         });
-        self.role = LogRole::Candidate;
-        self.ballot = Some(ballot);
-        self.highest_seen = Some(ballot);
-        self.ticks_since_heard = 0;
-        self.proposals.clear();
-        let from_slot = self.chosen_index.next();
-        self.election = Some(Election {
-            from_slot,
-            promised_by: NodeSet::EMPTY,
-            reported: BTreeMap::new(),
-        });
+        let from_slot = self.learner.chosen_index.next();
+        self.proposer.leadership = Leadership::Candidate {
+            ballot,
+            election: Election {
+                from_slot,
+                promised_by: NodeSet::EMPTY,
+                reported: BTreeMap::new(),
+            },
+        };
+        self.proposer.highest_seen = Some(ballot);
+        self.proposer.ticks_since_heard = 0;
         self.ready.writes.push(Write::Stood(ballot));
         self.broadcast(LogMessage::Prepare { ballot, from_slot });
     }
 
     /// Phase 1b, by the promise rule; the Promise reports every vote from `from_slot` on.
     fn on_prepare(&mut self, from: NodeId, ballot: Ballot, from_slot: Slot) {
-        if !promise_rule(self.promised, ballot) {
+        if !promise_rule(self.acceptor.promised, ballot) {
             self.refuse(from, ballot);
             return;
         }
         self.promise(ballot);
         self.follow(ballot);
         let votes = self
+            .acceptor
             .accepts
             .range(from_slot..)
             .map(|(slot, vote)| (*slot, vote.clone()))
@@ -493,10 +657,16 @@ impl ColocatedNode {
         ballot: Ballot,
         votes: Vec<(Slot, SlotVote)>,
     ) -> Result<(), Ignored> {
-        if self.role != LogRole::Candidate || self.ballot != Some(ballot) {
+        let Leadership::Candidate {
+            ballot: standing,
+            election,
+        } = &mut self.proposer.leadership
+        else {
+            return Err(Ignored::StaleBallot);
+        };
+        if *standing != ballot {
             return Err(Ignored::StaleBallot);
         }
-        let election = self.election.as_mut().expect("a candidate has an election");
         if !election.promised_by.insert(from) {
             return Err(Ignored::Duplicate);
         }
@@ -510,7 +680,8 @@ impl ColocatedNode {
             }
         }
         if self.quorums.is_phase1_quorum(election.promised_by) {
-            self.lead();
+            let election = election.clone();
+            self.lead(ballot, &election);
         }
         Ok(())
     }
@@ -526,48 +697,40 @@ impl ColocatedNode {
     /// quorum would have met the Phase-1 quorum, and the promises now forbid every lower vote),
     /// so it is free; skipping it would leave a hole that no one ever fills (Paxos Made Simple,
     /// section 3: a new leader fills every gap below the commands it proposes).
-    fn lead(&mut self) {
-        let election = self.election.take().expect("a candidate has an election");
-        self.role = LogRole::Leader;
-        self.leader_hint = Some(self.id);
+    fn lead(&mut self, ballot: Ballot, election: &Election) {
+        self.proposer.leader_hint = Some(self.id);
         let highest_reported = election
             .reported
             .keys()
             .next_back()
             .copied()
             .unwrap_or_default();
-        let highest_known = self.chosen.keys().next_back().copied().unwrap_or_default();
-        let last = highest_reported.max(highest_known).max(self.chosen_index);
+        let chosen = &self.learner.chosen;
+        let highest_known = chosen.keys().next_back().copied().unwrap_or_default();
+        let last = highest_reported
+            .max(highest_known)
+            .max(self.learner.chosen_index);
+        let mut leader = LeaderState {
+            ballot,
+            proposals: BTreeMap::new(),
+            next_slot: last.next(),
+            ticks_since_beat: 0,
+        };
+        let commit = self.learner.chosen_index;
+        let mut accepts = Vec::new();
         let mut slot = election.from_slot;
         while slot <= last {
-            let entry = match self.chosen.get(&slot) {
+            let entry = match chosen.get(&slot) {
                 Some(vote) => vote.entry.clone(),
                 None => recover_slot(election.reported.get(&slot)),
             };
-            self.propose(slot, entry);
+            accepts.push(leader.propose(slot, entry, commit));
             slot = slot.next();
         }
-        self.next_slot = last.next();
-        self.ticks_since_beat = 0;
-    }
-
-    /// Phase 2a for one slot, to every node including this one.
-    fn propose(&mut self, slot: Slot, entry: Entry) {
-        let ballot = self.ballot.expect("a leader has a ballot");
-        self.proposals.insert(
-            slot,
-            Proposal {
-                entry: entry.clone(),
-                accepted_by: NodeSet::EMPTY,
-            },
-        );
-        let commit = self.chosen_index;
-        self.broadcast(LogMessage::Accept {
-            ballot,
-            slot,
-            entry,
-            commit,
-        });
+        self.proposer.leadership = Leadership::Leader(leader);
+        for accept in accepts {
+            self.broadcast(accept);
+        }
     }
 
     /// Phase 2b, by the vote rule. A vote also raises the promise, and the sender's commit
@@ -585,22 +748,23 @@ impl ColocatedNode {
         entry: Entry,
         commit: Slot,
     ) -> Result<(), Ignored> {
-        if !vote_rule(self.promised, ballot) {
+        if !vote_rule(self.acceptor.promised, ballot) {
             self.refuse(from, ballot);
             return Ok(());
         }
         if self
+            .learner
             .chosen
             .get(&slot)
             .is_some_and(|chosen| chosen.entry != entry)
         {
             return Err(Ignored::ChosenOtherwise);
         }
-        if self.promised != Some(ballot) {
+        if self.acceptor.promised != Some(ballot) {
             self.promise(ballot);
         }
         let vote = SlotVote { ballot, entry };
-        self.accepts.insert(slot, vote.clone());
+        self.acceptor.accepts.insert(slot, vote.clone());
         self.ready.writes.push(Write::Accept(slot, vote));
         self.follow(ballot);
         self.learn_commit(ballot, commit);
@@ -610,16 +774,19 @@ impl ColocatedNode {
 
     /// A vote for this leader's proposal; a Phase-2 quorum makes the slot chosen.
     fn on_accepted(&mut self, from: NodeId, ballot: Ballot, slot: Slot) -> Result<(), Ignored> {
-        if self.role != LogRole::Leader || self.ballot != Some(ballot) {
+        let Leadership::Leader(leader) = &mut self.proposer.leadership else {
+            return Err(Ignored::StaleBallot);
+        };
+        if leader.ballot != ballot {
             return Err(Ignored::StaleBallot);
         }
-        let proposal = self.proposals.get_mut(&slot).ok_or(Ignored::WrongPhase)?;
+        let proposal = leader.proposals.get_mut(&slot).ok_or(Ignored::WrongPhase)?;
         if !proposal.accepted_by.insert(from) {
             return Err(Ignored::Duplicate);
         }
         if crate::is_chosen(&self.quorums, proposal.accepted_by) {
             let entry = proposal.entry.clone();
-            self.proposals.remove(&slot);
+            leader.proposals.remove(&slot);
             self.learn_chosen(slot, SlotVote { ballot, entry });
         }
         Ok(())
@@ -627,27 +794,27 @@ impl ColocatedNode {
 
     /// A refusal of this node's ballot: someone holds a higher one, so step down and wait.
     fn on_nack(&mut self, ballot: Ballot, promised: Ballot) -> Result<(), Ignored> {
-        if self.ballot != Some(ballot) || self.role == LogRole::Follower {
+        if self.proposer.leadership.running() != Some(ballot) {
             return Err(Ignored::StaleBallot);
         }
         if promised <= ballot {
             return Err(Ignored::NackNotHigher);
         }
-        self.highest_seen = self.highest_seen.max(Some(promised));
+        self.proposer.highest_seen = self.proposer.highest_seen.max(Some(promised));
         self.step_down();
-        self.ticks_since_heard = 0;
+        self.proposer.ticks_since_heard = 0;
         Ok(())
     }
 
     /// A leader's heartbeat: the leader is alive, and every slot up to `commit` is chosen.
     fn on_heartbeat(&mut self, from: NodeId, ballot: Ballot, commit: Slot) {
-        if !vote_rule(self.promised, ballot) {
+        if !vote_rule(self.acceptor.promised, ballot) {
             self.refuse(from, ballot);
             return;
         }
         self.follow(ballot);
         self.learn_commit(ballot, commit);
-        let chosen_index = self.chosen_index;
+        let chosen_index = self.learner.chosen_index;
         self.send(
             from,
             LogMessage::HeartbeatAck {
@@ -664,15 +831,18 @@ impl ColocatedNode {
         ballot: Ballot,
         theirs: Slot,
     ) -> Result<(), Ignored> {
-        if self.role != LogRole::Leader || self.ballot != Some(ballot) {
+        if !matches!(&self.proposer.leadership, Leadership::Leader(leader) if leader.ballot == ballot)
+        {
             return Err(Ignored::StaleBallot);
         }
-        if theirs >= self.chosen_index {
+        let chosen_index = self.learner.chosen_index;
+        if theirs >= chosen_index {
             return Ok(());
         }
         let entries: Vec<(Slot, SlotVote)> = self
+            .learner
             .chosen
-            .range(theirs.next()..=self.chosen_index)
+            .range(theirs.next()..=chosen_index)
             .take(self.config.catch_up_batch)
             .map(|(slot, vote)| (*slot, vote.clone()))
             .collect();
@@ -684,12 +854,13 @@ impl ColocatedNode {
     /// leader's commit index, is the chosen entry (a leader proposes one entry per slot per
     /// ballot, and it counts a slot chosen only at its own ballot).
     fn learn_commit(&mut self, ballot: Ballot, commit: Slot) {
-        if commit <= self.chosen_index {
+        if commit <= self.learner.chosen_index {
             return;
         }
         let learned: Vec<(Slot, SlotVote)> = self
+            .acceptor
             .accepts
-            .range(self.chosen_index.next()..=commit)
+            .range(self.learner.chosen_index.next()..=commit)
             .filter(|(_, vote)| vote.ballot == ballot)
             .map(|(slot, vote)| (*slot, vote.clone()))
             .collect();
@@ -707,38 +878,40 @@ impl ColocatedNode {
     /// chosen-through mark in the same `Ready`, and a delayed Accept below the chosen ballot is
     /// refused by the vote rule instead of replacing the chosen entry.
     pub fn learn_chosen(&mut self, slot: Slot, vote: SlotVote) {
-        if self.chosen.contains_key(&slot) {
+        if self.learner.chosen.contains_key(&slot) {
             return;
         }
-        let promise = learning_raises_the_promise(self.promised, &vote);
-        if promise != self.promised
+        let promise = learning_raises_the_promise(self.acceptor.promised, &vote);
+        if promise != self.acceptor.promised
             && let Some(ballot) = promise
         {
             self.promise(ballot);
         }
         let stale = self
+            .acceptor
             .accepts
             .get(&slot)
             .is_none_or(|held| held.entry != vote.entry || held.ballot < vote.ballot);
         if stale {
-            self.accepts.insert(slot, vote.clone());
+            self.acceptor.accepts.insert(slot, vote.clone());
             self.ready.writes.push(Write::Accept(slot, vote.clone()));
         }
-        self.chosen.insert(slot, vote);
+        self.learner.chosen.insert(slot, vote);
         self.advance_chosen_index();
+        self.check_invariants();
     }
 
     /// Raises the chosen index over the contiguous known-chosen prefix, records it durably,
     /// and runs the apply walk.
     fn advance_chosen_index(&mut self) {
-        let before = self.chosen_index;
-        while self.chosen.contains_key(&self.chosen_index.next()) {
-            self.chosen_index = self.chosen_index.next();
+        let learner = &mut self.learner;
+        let before = learner.chosen_index;
+        while learner.chosen.contains_key(&learner.chosen_index.next()) {
+            learner.chosen_index = learner.chosen_index.next();
         }
-        if self.chosen_index > before {
-            self.ready
-                .writes
-                .push(Write::ChosenThrough(self.chosen_index));
+        if learner.chosen_index > before {
+            let chosen_through = learner.chosen_index;
+            self.ready.writes.push(Write::ChosenThrough(chosen_through));
             self.apply_walk();
         }
     }
@@ -746,11 +919,11 @@ impl ColocatedNode {
     /// The apply walk: applies chosen entries in slot order, never past the chosen index, then
     /// answers the clients waiting on them and the reads whose watermark is now applied.
     fn apply_walk(&mut self) {
-        while self.applied_index < self.chosen_index {
-            let slot = self.applied_index.next();
-            let entry = self.chosen[&slot].entry.clone();
-            let fresh = self.store.apply(&entry);
-            self.applied_index = slot;
+        while self.learner.applied_index < self.learner.chosen_index {
+            let slot = self.learner.applied_index.next();
+            let entry = self.learner.chosen[&slot].entry.clone();
+            let fresh = self.learner.store.apply(&entry);
+            self.learner.applied_index = slot;
             if let Entry::Command(command) = &entry
                 && self.awaiting.remove(&(command.client, command.seq))
             {
@@ -769,8 +942,10 @@ impl ColocatedNode {
     /// applied (answer at once) or already proposed (wait for it).
     fn on_client_write(&mut self, command: Command) {
         let (client, seq) = (command.client, command.seq);
-        if self.role != LogRole::Leader {
-            let hint = self.leader_hint;
+        let already_applied = self.learner.store.applied_seq(client) >= seq;
+        let commit = self.learner.chosen_index;
+        let Leadership::Leader(leader) = &mut self.proposer.leadership else {
+            let hint = self.proposer.leader_hint;
             self.send(
                 client,
                 LogMessage::Reply {
@@ -779,8 +954,8 @@ impl ColocatedNode {
                 },
             );
             return;
-        }
-        if self.store.applied_seq(client) >= seq {
+        };
+        if already_applied {
             self.send(
                 client,
                 LogMessage::Reply {
@@ -790,14 +965,17 @@ impl ColocatedNode {
             );
             return;
         }
-        let already_proposed = self.proposals.values().any(|proposal| {
+        let already_proposed = leader.proposals.values().any(|proposal| {
             matches!(&proposal.entry, Entry::Command(proposed) if proposed.client == client && proposed.seq == seq)
         });
+        let accept = (!already_proposed).then(|| {
+            let slot = leader.next_slot;
+            leader.next_slot = slot.next();
+            leader.propose(slot, Entry::Command(command), commit)
+        });
         self.awaiting.insert((client, seq));
-        if !already_proposed {
-            let slot = self.next_slot;
-            self.next_slot = slot.next();
-            self.propose(slot, Entry::Command(command));
+        if let Some(accept) = accept {
+            self.broadcast(accept);
         }
     }
 
@@ -841,13 +1019,14 @@ impl ColocatedNode {
 
     /// Answers every read that [`read_may_be_served`] allows.
     fn serve_reads(&mut self) {
+        let applied_index = self.learner.applied_index;
         let (servable, waiting): (Vec<PendingRead>, Vec<PendingRead>) =
             std::mem::take(&mut self.reads)
                 .into_iter()
-                .partition(|read| read_may_be_served(&self.quorums, read, self.applied_index));
+                .partition(|read| read_may_be_served(&self.quorums, read, applied_index));
         self.reads = waiting;
         for read in servable {
-            let value = self.store.get(&read.key).cloned();
+            let value = self.learner.store.get(&read.key).cloned();
             self.send(
                 read.client,
                 LogMessage::Reply {
@@ -858,48 +1037,9 @@ impl ColocatedNode {
         }
     }
 
-    /// A leader's beat: a heartbeat to every other node, and the Accepts of every proposal not
-    /// yet chosen again to the nodes that have not voted for it (messages may have been lost).
-    fn beat(&mut self) {
-        self.ticks_since_beat = 0;
-        let ballot = self.ballot.expect("a leader has a ballot");
-        let commit = self.chosen_index;
-        let others: Vec<NodeId> = self
-            .config
-            .nodes
-            .iter()
-            .filter(|node| *node != self.id)
-            .collect();
-        for node in &others {
-            self.send(*node, LogMessage::Heartbeat { ballot, commit });
-        }
-        let resend: Vec<(NodeId, LogMessage)> = self
-            .proposals
-            .iter()
-            .flat_map(|(slot, proposal)| {
-                self.config
-                    .nodes
-                    .iter()
-                    .filter(|node| !proposal.accepted_by.contains(*node))
-                    .map(|node| {
-                        let accept = LogMessage::Accept {
-                            ballot,
-                            slot: *slot,
-                            entry: proposal.entry.clone(),
-                            commit,
-                        };
-                        (node, accept)
-                    })
-            })
-            .collect();
-        for (node, message) in resend {
-            self.send(node, message);
-        }
-    }
-
     fn promise(&mut self, ballot: Ballot) {
-        self.promised = Some(ballot);
-        self.highest_seen = self.highest_seen.max(Some(ballot));
+        self.acceptor.promised = Some(ballot);
+        self.proposer.highest_seen = self.proposer.highest_seen.max(Some(ballot));
         self.ready.writes.push(Write::Promise(ballot));
     }
 
@@ -908,28 +1048,33 @@ impl ColocatedNode {
         if ballot.node == self.id {
             return;
         }
-        self.highest_seen = self.highest_seen.max(Some(ballot));
-        if self.role != LogRole::Follower && self.ballot < Some(ballot) {
+        self.proposer.highest_seen = self.proposer.highest_seen.max(Some(ballot));
+        if self
+            .proposer
+            .leadership
+            .running()
+            .is_some_and(|running| running < ballot)
+        {
             self.step_down();
         }
-        if self.role == LogRole::Follower {
-            self.leader_hint = Some(ballot.node);
-            self.ticks_since_heard = 0;
+        if let Leadership::Follower { .. } = self.proposer.leadership {
+            self.proposer.leader_hint = Some(ballot.node);
+            self.proposer.ticks_since_heard = 0;
         }
     }
 
-    /// Back to follower. The leader hint is cleared: a deposed leader does not know who leads
-    /// now, and naming itself would send clients back to a node that refuses them; `follow`
-    /// sets the hint again when it hears a leader.
+    /// Back to follower, dropping the election or the leadership and keeping the ballot it ran
+    /// at. The leader hint is cleared: a deposed leader does not know who leads now, and naming
+    /// itself would send clients back to a node that refuses them; `follow` sets the hint again
+    /// when it hears a leader.
     fn step_down(&mut self) {
-        self.role = LogRole::Follower;
-        self.leader_hint = None;
-        self.election = None;
-        self.proposals.clear();
+        let last_ballot = self.proposer.leadership.ballot();
+        self.proposer.leadership = Leadership::Follower { last_ballot };
+        self.proposer.leader_hint = None;
     }
 
     fn refuse(&mut self, to: NodeId, ballot: Ballot) {
-        let promised = self.promised.expect("a refusal implies a promise");
+        let promised = self.acceptor.promised.expect("a refusal implies a promise");
         self.send(to, LogMessage::Nack { ballot, promised });
     }
 
@@ -945,6 +1090,53 @@ impl ColocatedNode {
         let nodes: Vec<NodeId> = self.config.nodes.iter().collect();
         for to in nodes {
             self.send(to, message.clone());
+        }
+    }
+
+    /// Checks, in debug builds, the invariants the state's docs state. Called at the end of
+    /// every public input (`handle`, `tick`, `restart`, `learn_chosen`), when no step is half
+    /// done.
+    fn check_invariants(&self) {
+        let learner = &self.learner;
+        debug_assert!(
+            (1..=learner.chosen_index.0).all(|slot| learner.chosen.contains_key(&Slot(slot))),
+            "{}: the chosen index {} is not a contiguous known-chosen prefix",
+            self.id,
+            learner.chosen_index,
+        );
+        debug_assert!(
+            learner.applied_index <= learner.chosen_index,
+            "{}: applied through {}, past the chosen index {}",
+            self.id,
+            learner.applied_index,
+            learner.chosen_index,
+        );
+        let promised = self.acceptor.promised;
+        debug_assert!(
+            self.acceptor
+                .accepts
+                .values()
+                .all(|vote| Some(vote.ballot) <= promised),
+            "{}: an accepted record above the promise {promised:?}",
+            self.id,
+        );
+        let highest_seen = self.proposer.highest_seen;
+        debug_assert!(
+            highest_seen >= promised && highest_seen >= self.proposer.leadership.ballot(),
+            "{}: the highest ballot seen {highest_seen:?} is below the promise or its own ballot",
+            self.id,
+        );
+        if let Leadership::Leader(leader) = &self.proposer.leadership {
+            debug_assert!(
+                leader
+                    .proposals
+                    .keys()
+                    .next_back()
+                    .is_none_or(|slot| *slot < leader.next_slot),
+                "{}: a proposal at or above the next slot {}",
+                self.id,
+                leader.next_slot,
+            );
         }
     }
 }
