@@ -6,9 +6,8 @@
 //! other chapters' anchors are recorded as [`LinkCheck`]s and checked once every chapter's
 //! anchors are known.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::Path;
-use std::sync::Mutex;
 
 use pulldown_cmark::{
     BrokenLink, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd,
@@ -19,61 +18,9 @@ use crate::embeds::{self, Embed};
 use crate::glossary::Glossary;
 use crate::levels::LevelCatalog;
 use crate::links::{self, LinkCheck, LinkSite, REFERENCE_SCHEME};
-use crate::reports::{Report, ReportSource};
+use crate::reports::ReportCache;
 use crate::symbols::SymbolIndex;
-
-/// Reports fetched once per build and shared by every chapter.
-pub struct ReportCache {
-    source: Box<dyn ReportSource>,
-    fetched: Mutex<BTreeMap<String, Result<Option<Report>, String>>>,
-}
-
-impl ReportCache {
-    /// A cache in front of `source`.
-    pub fn new(source: Box<dyn ReportSource>) -> ReportCache {
-        ReportCache {
-            source,
-            fetched: Mutex::new(BTreeMap::new()),
-        }
-    }
-
-    /// The report of `scenario`, fetched at most once until [`ReportCache::clear`].
-    pub fn get(&self, scenario: &str) -> Result<Option<Report>, String> {
-        let mut fetched = self
-            .fetched
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        fetched
-            .entry(scenario.to_string())
-            .or_insert_with(|| {
-                self.source
-                    .report(scenario)
-                    .map_err(|error| format!("{error:#}"))
-            })
-            .clone()
-    }
-
-    /// Up to three scenario names closest to `wanted`.
-    pub fn nearest(&self, wanted: &str) -> Vec<String> {
-        let mut scored: Vec<(usize, String)> = self
-            .source
-            .names()
-            .into_iter()
-            .map(|name| (crate::symbols::edit_distance(wanted, &name), name))
-            .collect();
-        scored.sort();
-        scored.into_iter().take(3).map(|(_, name)| name).collect()
-    }
-
-    /// Forgets every report, here and in the source's cache.
-    pub fn clear(&self) {
-        self.fetched
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .clear();
-        self.source.invalidate();
-    }
-}
+use paros_sim::report::Report;
 
 /// What every chapter is rendered against.
 pub struct RenderContext<'book> {
