@@ -15,20 +15,7 @@ use crate::reports::ReportSource;
 
 /// The game's level catalog.
 pub fn catalog() -> LevelCatalog {
-    let levels = paros_play::catalog()
-        .into_iter()
-        .map(|level| Level {
-            id: level.id.to_string(),
-            act: level.act,
-            title: level.title.to_string(),
-            by_hand: level.by_hand.to_string(),
-            teaches: level.teaches.to_string(),
-            chapter: level.chapter.to_string(),
-            scenario: level.scenario.to_string(),
-            unlocks: level.unlocks.map(str::to_string),
-        })
-        .collect();
-    LevelCatalog::new(levels)
+    LevelCatalog::new(paros_play::catalog().into_iter().map(Level::from).collect())
 }
 
 /// The simulator's reports for the repository at `root`.
