@@ -1,9 +1,9 @@
 //! Links, resolved and checked, each problem as a diagnostic: symbol links and protocol names
 //! against paros-core, links to other chapters and to files beside them, and anchors.
 //!
-//! A chapter resolves its own links while it renders ([`resolve_link`]); a link to an anchor
+//! A chapter resolves its own links while it renders (`resolve_link`); a link to an anchor
 //! is recorded as a [`LinkCheck`] and checked once every chapter's anchors are known
-//! ([`Book::check_links`]).
+//! (`Book::check_links`).
 
 use std::collections::BTreeSet;
 
