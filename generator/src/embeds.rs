@@ -12,8 +12,9 @@
 
 use std::fmt::Write;
 
+use paros_sim::report::{Mode, Report, Verdict};
+
 use crate::levels::Level;
-use crate::reports::Report;
 
 /// A parsed embed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,25 +75,21 @@ pub fn escape(text: &str) -> String {
 /// Checks that a report may be published: a VIOLATION only from a negative control, and PASS
 /// only from an exhaustive search (a seeded run can find no violation, never prove there is none).
 pub fn validate(report: &Report) -> Result<(), String> {
-    match (report.verdict.as_str(), report.mode.as_str()) {
-        ("VIOLATION", _) if !report.negative_control => Err(format!(
+    match (report.verdict, report.mode) {
+        (Verdict::Violation, _) if !report.negative_control => Err(format!(
             "scenario `{}` found a VIOLATION of \"{}\": {}",
             report.scenario,
             report.claim,
             report.violations.join("; ")
         )),
-        ("VIOLATION", _) => Ok(()),
-        (_, _) if report.negative_control => Err(format!(
+        (Verdict::Violation, _) => Ok(()),
+        _ if report.negative_control => Err(format!(
             "negative control `{}` did not catch its planted fault (verdict {}): its checker cannot fail",
             report.scenario, report.verdict
         )),
-        ("PASS", "exhaustive") | ("INCOMPLETE", "exhaustive" | "simulation") => Ok(()),
-        ("PASS", mode) => Err(format!(
-            "scenario `{}` claims PASS in {mode} mode; only an exhaustive search can pass",
-            report.scenario
-        )),
-        (verdict, mode) => Err(format!(
-            "scenario `{}` has an unknown verdict `{verdict}` or mode `{mode}`",
+        (Verdict::Pass, Mode::Exhaustive) | (Verdict::Incomplete, _) => Ok(()),
+        (Verdict::Pass, Mode::Simulation) => Err(format!(
+            "scenario `{}` claims PASS in simulation mode; only an exhaustive search can pass",
             report.scenario
         )),
     }
@@ -128,15 +125,15 @@ fn faults_in_words(report: &Report) -> String {
 pub fn verdict_sentence(report: &Report) -> String {
     let claim = escape(&report.claim);
     let scenario = escape(&report.scenario);
-    match (report.verdict.as_str(), report.mode.as_str()) {
-        ("PASS", _) => format!(
+    match (report.verdict, report.mode) {
+        (Verdict::Pass, _) => format!(
             "Every reachable state of <code>{scenario}</code> was visited: {} states, {} transitions, up to depth {}. \
              None violates “{claim}”.",
             count(report.states),
             count(report.transitions),
             count(report.depth)
         ),
-        ("INCOMPLETE", "exhaustive") => format!(
+        (Verdict::Incomplete, Mode::Exhaustive) => format!(
             "The search of <code>{scenario}</code> stopped after {} states (depth {}){because} with no violation of \
              “{claim}”; it did not visit every state, so this is evidence, not proof.",
             count(report.states),
@@ -147,14 +144,14 @@ pub fn verdict_sentence(report: &Report) -> String {
                 format!(", {}", escape(&report.incomplete_because))
             }
         ),
-        ("INCOMPLETE", _) => format!(
+        (Verdict::Incomplete, Mode::Simulation) => format!(
             "{} seeded runs of <code>{scenario}</code> ({} steps, {}) found no violation of “{claim}”. \
              Random runs are evidence, not proof.",
             count(report.seeds),
             count(report.steps),
             faults_in_words(report)
         ),
-        _ => format!(
+        (Verdict::Violation, _) => format!(
             "As intended, the checker caught the planted fault in the negative control <code>{scenario}</code>: \
              “{claim}” is violated, and the shortest run that shows it has {} steps.",
             report.counterexample.len()
@@ -165,10 +162,10 @@ pub fn verdict_sentence(report: &Report) -> String {
 /// The figure rows shown in a report's table.
 fn figures(report: &Report) -> Vec<(&'static str, String)> {
     let mut rows = vec![
-        ("verdict", report.verdict.clone()),
-        ("mode", report.mode.clone()),
+        ("verdict", report.verdict.to_string()),
+        ("mode", report.mode.to_string()),
     ];
-    if report.mode == "exhaustive" {
+    if report.mode == Mode::Exhaustive {
         rows.push(("states", count(report.states)));
         rows.push(("transitions", count(report.transitions)));
         rows.push(("depth", count(report.depth)));
@@ -203,7 +200,7 @@ fn figures(report: &Report) -> Vec<(&'static str, String)> {
 
 /// A horizontal bar chart of the report's figures, on a log scale so states and faults share it.
 pub fn plot(report: &Report) -> String {
-    let mut bars: Vec<(String, u64)> = if report.mode == "exhaustive" {
+    let mut bars: Vec<(String, u64)> = if report.mode == Mode::Exhaustive {
         vec![
             ("states".into(), report.states),
             ("transitions".into(), report.transitions),
@@ -261,13 +258,13 @@ pub fn plot(report: &Report) -> String {
 /// The HTML of a `{{ proven "..." }}` embed. The report must have passed [`validate`].
 pub fn render_proven(report: &Report) -> String {
     let mut html = String::new();
-    let verdict_class = report.verdict.to_lowercase();
+    let verdict_class = report.verdict.as_str().to_lowercase();
     let _ = write!(
         html,
         "<section class=\"proven proven-{verdict_class}\" data-scenario=\"{scenario}\">\n<p class=\"proven-verdict\">\
          <strong>{verdict}</strong> {sentence}</p>\n<div class=\"proven-body\">\n<table class=\"proven-figures\">\n<tbody>\n",
         scenario = escape(&report.scenario),
-        verdict = escape(&report.verdict),
+        verdict = escape(report.verdict.as_str()),
         sentence = verdict_sentence(report)
     );
     for (name, value) in figures(report) {
@@ -301,7 +298,7 @@ pub fn render_level(level: &Level, report: &Report, root: &str) -> String {
          <span class=\"level-verdict\"><strong>{verdict}</strong> {sentence}</span></figcaption>\n</figure>\n",
         title = escape(&level.title),
         teaches = escape(&level.teaches),
-        verdict = escape(&report.verdict),
+        verdict = escape(report.verdict.as_str()),
         sentence = verdict_sentence(report)
     )
 }
@@ -309,6 +306,7 @@ pub fn render_level(level: &Level, report: &Report, root: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reports::empty_report;
 
     #[test]
     fn parses_embeds_and_explains_malformed_ones() {
@@ -329,28 +327,26 @@ mod tests {
         assert!(matches!(parse("{{ level \"x\" "), Some(Err(_))));
     }
 
-    fn report(verdict: &str, mode: &str) -> Report {
+    fn report(verdict: Verdict, mode: Mode) -> Report {
         Report {
-            scenario: "act1-duel".into(),
-            claim: "one value is chosen".into(),
-            mode: mode.into(),
-            verdict: verdict.into(),
             states: 12345,
             transitions: 40000,
             depth: 14,
             seeds: 200,
             steps: 90000,
-            ..Report::default()
+            ..empty_report("act1-duel", "one value is chosen", mode, verdict)
         }
     }
 
     #[test]
     fn verdicts_say_how_they_were_reached() {
         // Proves exhaustive and seeded verdicts read differently, as the verdict standard requires.
-        assert!(verdict_sentence(&report("PASS", "exhaustive")).starts_with(
-            "Every reachable state of <code>act1-duel</code> was visited: 12,345 states"
-        ));
-        let seeded = verdict_sentence(&report("INCOMPLETE", "simulation"));
+        assert!(
+            verdict_sentence(&report(Verdict::Pass, Mode::Exhaustive)).starts_with(
+                "Every reachable state of <code>act1-duel</code> was visited: 12,345 states"
+            )
+        );
+        let seeded = verdict_sentence(&report(Verdict::Incomplete, Mode::Simulation));
         assert!(
             seeded.starts_with("200 seeded runs") && seeded.contains("evidence, not proof"),
             "{seeded}"
@@ -360,21 +356,21 @@ mod tests {
     #[test]
     fn only_honest_reports_are_published() {
         // Proves an unexpected VIOLATION, a seeded PASS and a silent negative control fail.
-        assert!(validate(&report("PASS", "exhaustive")).is_ok());
-        assert!(validate(&report("INCOMPLETE", "simulation")).is_ok());
-        assert!(validate(&report("VIOLATION", "exhaustive")).is_err());
-        assert!(validate(&report("PASS", "simulation")).is_err());
-        let mut control = report("VIOLATION", "exhaustive");
+        assert!(validate(&report(Verdict::Pass, Mode::Exhaustive)).is_ok());
+        assert!(validate(&report(Verdict::Incomplete, Mode::Simulation)).is_ok());
+        assert!(validate(&report(Verdict::Violation, Mode::Exhaustive)).is_err());
+        assert!(validate(&report(Verdict::Pass, Mode::Simulation)).is_err());
+        let mut control = report(Verdict::Violation, Mode::Exhaustive);
         control.negative_control = true;
         assert!(validate(&control).is_ok());
-        control.verdict = "PASS".into();
+        control.verdict = Verdict::Pass;
         assert!(validate(&control).is_err());
     }
 
     #[test]
     fn plot_is_deterministic_svg() {
         // Proves the plot is the same bytes every time and shows each figure.
-        let report = report("PASS", "exhaustive");
+        let report = report(Verdict::Pass, Mode::Exhaustive);
         assert_eq!(plot(&report), plot(&report));
         assert!(plot(&report).contains(">12,345</text>"));
     }

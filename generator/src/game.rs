@@ -8,25 +8,14 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
+use paros_sim::report::Report;
+
 use crate::levels::{Level, LevelCatalog};
-use crate::reports::{Report, ReportSource};
+use crate::reports::ReportSource;
 
 /// The game's level catalog.
 pub fn catalog() -> LevelCatalog {
-    let levels = paros_play::catalog()
-        .into_iter()
-        .map(|level| Level {
-            id: level.id.to_string(),
-            act: level.act,
-            title: level.title.to_string(),
-            by_hand: level.by_hand.to_string(),
-            teaches: level.teaches.to_string(),
-            chapter: level.chapter.to_string(),
-            scenario: level.scenario.to_string(),
-            unlocks: level.unlocks.map(str::to_string),
-        })
-        .collect();
-    LevelCatalog::new(levels)
+    LevelCatalog::new(paros_play::catalog().into_iter().map(Level::from).collect())
 }
 
 /// The simulator's reports for the repository at `root`.
@@ -46,15 +35,14 @@ fn scenario_names() -> Vec<String> {
         .collect()
 }
 
-/// Runs a scenario in its book mode and reads the report in the book's terms.
+/// Runs a scenario in its book mode.
 fn run_scenario(name: &str) -> anyhow::Result<Report> {
-    let report = paros_sim::book::report_for(name).map_err(|error| anyhow::anyhow!("{error}"))?;
-    let value = serde_json::to_value(&report).context("encoding the simulator's report")?;
-    serde_json::from_value(value).context("reading the simulator's report")
+    paros_sim::book::report_for(name).map_err(|error| anyhow::anyhow!("{error}"))
 }
 
 /// Reports computed by a function and cached on disk by the scenario's input hash, so an
-/// unchanged core and simulator never re-run a scenario.
+/// unchanged core and simulator never re-run a scenario. A cached file that does not parse as
+/// a report (cut short, or written by an older simulator) is run again and overwritten.
 pub struct CachedReports {
     /// `target/book-reports`.
     pub folder: PathBuf,
@@ -72,17 +60,15 @@ impl ReportSource for CachedReports {
             return Ok(None);
         };
         let path = self.folder.join(format!("{scenario}-{hash}.json"));
-        if let Ok(text) = std::fs::read_to_string(&path)
-            && let Ok(report) = serde_json::from_str::<Report>(&text)
-        {
+        if let Some(report) = read_cached(&path) {
             return Ok(Some(report));
         }
         eprintln!("paros-book: running scenario {scenario}");
         let report = (self.run)(scenario)?;
         std::fs::create_dir_all(&self.folder)
             .with_context(|| format!("creating {}", self.folder.display()))?;
-        let json = serde_json::to_string_pretty(&report).context("encoding a report")?;
-        std::fs::write(&path, json).with_context(|| format!("writing {}", path.display()))?;
+        std::fs::write(&path, report.to_json())
+            .with_context(|| format!("writing {}", path.display()))?;
         Ok(Some(report))
     }
 
@@ -91,9 +77,18 @@ impl ReportSource for CachedReports {
     }
 }
 
+/// The report cached at `path`, if there is one and it parses; anything else means run again.
+fn read_cached(path: &Path) -> Option<Report> {
+    let text = std::fs::read_to_string(path).ok()?;
+    Report::from_json(&text).ok()
+}
+
 #[cfg(test)]
 mod tests {
+    use paros_sim::report::{Mode, Verdict};
+
     use super::*;
+    use crate::reports::empty_report;
 
     fn hash(name: &str) -> Option<String> {
         (name == "known").then(|| "abc".to_string())
@@ -103,22 +98,28 @@ mod tests {
         anyhow::bail!("must not run: the cache holds the report")
     }
 
+    fn runs(scenario: &str) -> anyhow::Result<Report> {
+        Ok(empty_report(
+            scenario,
+            "ran",
+            Mode::Exhaustive,
+            Verdict::Pass,
+        ))
+    }
+
+    fn scratch_folder(name: &str) -> PathBuf {
+        let folder =
+            std::env::temp_dir().join(format!("paros-book-reports-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        folder
+    }
+
     #[test]
     fn cached_reports_are_read_without_running() {
         // Proves an unchanged input hash reuses the stored report, and an unknown scenario is None.
-        let folder =
-            std::env::temp_dir().join(format!("paros-book-reports-{}", std::process::id()));
-        std::fs::create_dir_all(&folder).unwrap();
-        let report = Report {
-            scenario: "known".into(),
-            verdict: "PASS".into(),
-            ..Report::default()
-        };
-        std::fs::write(
-            folder.join("known-abc.json"),
-            serde_json::to_string(&report).unwrap(),
-        )
-        .unwrap();
+        let folder = scratch_folder("cached");
+        let report = empty_report("known", "cached", Mode::Exhaustive, Verdict::Pass);
+        std::fs::write(folder.join("known-abc.json"), report.to_json()).unwrap();
         let source = CachedReports {
             folder: folder.clone(),
             input_hash: hash,
@@ -127,6 +128,25 @@ mod tests {
         };
         assert_eq!(source.report("known").unwrap(), Some(report));
         assert_eq!(source.report("unknown").unwrap(), None);
+        std::fs::remove_dir_all(folder).unwrap();
+    }
+
+    #[test]
+    fn a_cached_file_that_does_not_parse_is_run_again() {
+        // Proves a stale or cut-short cache file is neither trusted nor an error: the scenario
+        // runs, and its report replaces the file.
+        let folder = scratch_folder("stale");
+        let path = folder.join("known-abc.json");
+        std::fs::write(&path, r#"{"scenario": "known", "verdict": "PASS"}"#).unwrap();
+        let source = CachedReports {
+            folder: folder.clone(),
+            input_hash: hash,
+            run: runs,
+            names: Vec::new,
+        };
+        let report = source.report("known").unwrap().expect("a known scenario");
+        assert_eq!(report.claim, "ran");
+        assert_eq!(read_cached(&path), Some(report));
         std::fs::remove_dir_all(folder).unwrap();
     }
 }

@@ -13,8 +13,7 @@ use anyhow::{Context, bail};
 
 use crate::book::Inputs;
 use crate::levels::{Level, LevelCatalog};
-use crate::markdown::ReportCache;
-use crate::reports::{FolderReports, ReportSource};
+use crate::reports::{FolderReports, ReportCache, ReportSource};
 use crate::site::{Copy, keep_all};
 use crate::symbols::{Symbol, SymbolIndex};
 

@@ -3,6 +3,10 @@
 //!
 //! The catalog comes from paros-play's `catalog()` when the generator is built with the game,
 //! or from a `levels.json` of the same shape (fixtures, benchmarks).
+//!
+//! [`Level`] holds the fields of paros-play's `LevelSummary` as owned strings. The game's type
+//! borrows `'static` strings and only serializes, so it cannot be read from a `levels.json`;
+//! the book converts it once, with `Level::from`.
 
 use std::collections::BTreeMap;
 
@@ -28,6 +32,21 @@ pub struct Level {
     /// The automation passing it unlocks, if any.
     #[serde(default)]
     pub unlocks: Option<String>,
+}
+
+impl From<paros_play::LevelSummary> for Level {
+    fn from(level: paros_play::LevelSummary) -> Level {
+        Level {
+            id: level.id.to_string(),
+            act: level.act,
+            title: level.title.to_string(),
+            by_hand: level.by_hand.to_string(),
+            teaches: level.teaches.to_string(),
+            chapter: level.chapter.to_string(),
+            scenario: level.scenario.to_string(),
+            unlocks: level.unlocks.map(str::to_string),
+        }
+    }
 }
 
 /// Every level, in the level map's order.

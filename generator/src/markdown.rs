@@ -6,9 +6,8 @@
 //! other chapters' anchors are recorded as [`LinkCheck`]s and checked once every chapter's
 //! anchors are known.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::Path;
-use std::sync::Mutex;
 
 use pulldown_cmark::{
     BrokenLink, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd,
@@ -18,64 +17,10 @@ use crate::diagnostic::{Diagnostic, LineIndex};
 use crate::embeds::{self, Embed};
 use crate::glossary::Glossary;
 use crate::levels::LevelCatalog;
-use crate::reports::{Report, ReportSource};
-use crate::symbols::{Resolution, Symbol, SymbolIndex, looks_like_path};
-
-/// Scheme that marks a reference link pulldown-cmark could not resolve, for us to resolve.
-const REFERENCE_SCHEME: &str = "paros-reference:";
-
-/// Reports fetched once per build and shared by every chapter.
-pub struct ReportCache {
-    source: Box<dyn ReportSource>,
-    fetched: Mutex<BTreeMap<String, Result<Option<Report>, String>>>,
-}
-
-impl ReportCache {
-    /// A cache in front of `source`.
-    pub fn new(source: Box<dyn ReportSource>) -> ReportCache {
-        ReportCache {
-            source,
-            fetched: Mutex::new(BTreeMap::new()),
-        }
-    }
-
-    /// The report of `scenario`, fetched at most once until [`ReportCache::clear`].
-    pub fn get(&self, scenario: &str) -> Result<Option<Report>, String> {
-        let mut fetched = self
-            .fetched
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        fetched
-            .entry(scenario.to_string())
-            .or_insert_with(|| {
-                self.source
-                    .report(scenario)
-                    .map_err(|error| format!("{error:#}"))
-            })
-            .clone()
-    }
-
-    /// Up to three scenario names closest to `wanted`.
-    pub fn nearest(&self, wanted: &str) -> Vec<String> {
-        let mut scored: Vec<(usize, String)> = self
-            .source
-            .names()
-            .into_iter()
-            .map(|name| (crate::symbols::edit_distance(wanted, &name), name))
-            .collect();
-        scored.sort();
-        scored.into_iter().take(3).map(|(_, name)| name).collect()
-    }
-
-    /// Forgets every report, here and in the source's cache.
-    pub fn clear(&self) {
-        self.fetched
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .clear();
-        self.source.invalidate();
-    }
-}
+use crate::links::{self, LinkCheck, LinkSite, REFERENCE_SCHEME};
+use crate::reports::ReportCache;
+use crate::symbols::SymbolIndex;
+use paros_sim::report::Report;
 
 /// What every chapter is rendered against.
 pub struct RenderContext<'book> {
@@ -139,19 +84,6 @@ impl Section {
     }
 }
 
-/// A link to an anchor in some chapter, checked once all anchors are known.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LinkCheck {
-    /// Where the link is.
-    pub line: usize,
-    /// Where the link is.
-    pub column: usize,
-    /// The chapter it points into.
-    pub target: String,
-    /// The anchor it needs.
-    pub anchor: String,
-}
-
 /// A heading being read: its level, explicit id, classes, inner events and plain text.
 type OpenHeading<'text> = (
     HeadingLevel,
@@ -204,22 +136,6 @@ pub fn slug(text: &str) -> String {
     } else {
         slug
     }
-}
-
-/// Joins `relative` onto the folder of `source`, refusing to leave `chapters/`.
-fn join_relative(source: &str, relative: &str) -> Option<String> {
-    let mut parts: Vec<&str> = source.split('/').collect();
-    parts.pop();
-    for part in relative.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            other => parts.push(other),
-        }
-    }
-    Some(parts.join("/"))
 }
 
 /// Renders one chapter. `file` names it in errors (`chapters/x.md`), `source` is its path
@@ -378,20 +294,18 @@ pub fn render(
                 title,
                 id,
             }) => {
-                let destination = resolve_link(
-                    &dest_url,
+                let site = LinkSite {
                     source,
-                    &root,
-                    context,
-                    &mut chapter,
-                    &lines,
+                    root: &root,
                     text,
-                    range.start,
-                )
-                .unwrap_or_else(|message| {
-                    errors.push(error_at(range.start, message));
-                    dest_url.to_string()
-                });
+                    lines: &lines,
+                    offset: range.start,
+                };
+                let destination = links::resolve_link(&dest_url, &site, context, &mut chapter)
+                    .unwrap_or_else(|message| {
+                        errors.push(error_at(range.start, message));
+                        dest_url.to_string()
+                    });
                 Event::Start(Tag::Link {
                     link_type,
                     dest_url: destination.into(),
@@ -405,7 +319,7 @@ pub fn render(
                 title,
                 id,
             }) => {
-                if let Err(message) = check_asset(&dest_url, source, context) {
+                if let Err(message) = links::check_asset(&dest_url, source, context) {
                     errors.push(error_at(range.start, message));
                 }
                 Event::Start(Tag::Image {
@@ -437,139 +351,6 @@ pub fn render(
     }
     pulldown_cmark::html::push_html(&mut chapter.html, out.into_iter());
     Ok(chapter)
-}
-
-fn symbol_href(symbol: &Symbol, root: &str, context: &RenderContext<'_>) -> String {
-    format!("{root}api/{}", context.symbols.url(symbol))
-}
-
-/// Resolves a link's destination to the URL the page uses, or says why it is broken.
-#[allow(clippy::too_many_arguments)]
-fn resolve_link(
-    destination: &str,
-    source: &str,
-    root: &str,
-    context: &RenderContext<'_>,
-    chapter: &mut RenderedChapter,
-    lines: &LineIndex,
-    text: &str,
-    offset: usize,
-) -> Result<String, String> {
-    if let Some(reference) = destination.strip_prefix(REFERENCE_SCHEME) {
-        let name = reference.trim().trim_matches('`');
-        if let Some(term) = context.glossary.get(name) {
-            return Ok(symbol_href(&term.symbol, root, context));
-        }
-        if !looks_like_path(name) {
-            let nearest = context.glossary.nearest(name);
-            let hint = if nearest.is_empty() {
-                String::new()
-            } else {
-                format!("; nearest names: {}", nearest.join(", "))
-            };
-            return Err(format!(
-                "`[{name}]` is neither a glossary name nor a symbol{hint}"
-            ));
-        }
-        return resolve_symbol(name, root, context);
-    }
-    if destination.contains("://")
-        || destination.starts_with("mailto:")
-        || destination.starts_with("//")
-    {
-        return Ok(destination.to_string());
-    }
-    let (path, anchor) = destination.split_once('#').unwrap_or((destination, ""));
-    let (line, column) = lines.locate(text, offset);
-    if path.is_empty() {
-        chapter.link_checks.push(LinkCheck {
-            line,
-            column,
-            target: source.to_string(),
-            anchor: anchor.to_string(),
-        });
-        return Ok(destination.to_string());
-    }
-    if path.ends_with(".md") {
-        let target = join_relative(source, path)
-            .ok_or_else(|| format!("link `{destination}` leaves chapters/"))?;
-        if !context.pages.contains(&target) {
-            let why = if context.chapters_dir.join(&target).is_file() {
-                "is not listed in SUMMARY.md"
-            } else {
-                "does not exist"
-            };
-            return Err(format!("broken link: chapter `{target}` {why}"));
-        }
-        if !anchor.is_empty() {
-            chapter.link_checks.push(LinkCheck {
-                line,
-                column,
-                target: target.clone(),
-                anchor: anchor.to_string(),
-            });
-        }
-        let fragment = if anchor.is_empty() {
-            String::new()
-        } else {
-            format!("#{anchor}")
-        };
-        return Ok(format!("{root}{}{fragment}", page_path(&target)));
-    }
-    if looks_like_path(path) && anchor.is_empty() {
-        return resolve_symbol(path, root, context);
-    }
-    check_asset(destination, source, context)?;
-    Ok(destination.to_string())
-}
-
-fn resolve_symbol(name: &str, root: &str, context: &RenderContext<'_>) -> Result<String, String> {
-    match context.symbols.resolve(name) {
-        Resolution::Found(symbol) => Ok(symbol_href(symbol, root, context)),
-        Resolution::Unknown { nearest } => Err(format!(
-            "unknown symbol `{name}` in {}; nearest: {}",
-            context.symbols.crate_name,
-            nearest.join(", ")
-        )),
-        Resolution::Ambiguous { candidates } => Err(format!(
-            "ambiguous symbol `{name}`: it names {}; add the disambiguator, as in `{}`",
-            candidates.join(", "),
-            candidates[0]
-        )),
-    }
-}
-
-/// A relative link to a file beside the chapters must name a file that exists.
-fn check_asset(destination: &str, source: &str, context: &RenderContext<'_>) -> Result<(), String> {
-    if destination.contains("://")
-        || destination.starts_with("data:")
-        || destination.starts_with('/')
-    {
-        return Ok(());
-    }
-    let path = destination.split(['#', '?']).next().unwrap_or("");
-    let is_file_like = path
-        .rsplit('/')
-        .next()
-        .is_some_and(|name| name.contains('.'));
-    if !is_file_like {
-        return Ok(());
-    }
-    match join_relative(source, path) {
-        // Links above chapters/ point at the site's own folders (play/, api/), built elsewhere.
-        None => Ok(()),
-        Some(target) if context.chapters_dir.join(&target).is_file() => Ok(()),
-        Some(target)
-            if target.ends_with(".html")
-                && context.pages.contains(&target.replace(".html", ".md")) =>
-        {
-            Ok(())
-        }
-        Some(target) if target.starts_with("play/") || target.starts_with("api/") => Ok(()),
-        Some(target) => Err(format!(
-            "broken link: `{target}` is not a file in chapters/"
-        )),
-    }
 }
 
 fn render_embed(embed: &Embed, root: &str, context: &RenderContext<'_>) -> Result<String, String> {
@@ -628,10 +409,5 @@ mod tests {
         assert_eq!(root_prefix("intro.md"), "");
         assert_eq!(root_prefix("act1/duel.md"), "../");
         assert_eq!(page_path("act1/duel.md"), "act1/duel.html");
-        assert_eq!(
-            join_relative("act1/duel.md", "../intro.md").as_deref(),
-            Some("intro.md")
-        );
-        assert_eq!(join_relative("intro.md", "../outside.md"), None);
     }
 }

@@ -1,66 +1,17 @@
-//! Simulation reports, as the book reads them.
+//! Simulation reports, as the book reads them: paros-sim's own [`Report`], with its typed
+//! [`Verdict`] and [`Mode`].
 //!
-//! A report is paros-sim's JSON (scenario, claim, mode, verdict, figures, counterexample). The
-//! generator asks a [`ReportSource`] for a scenario's report; the simulator source caches each
-//! report under `target/book-reports/<scenario>-<input hash>.json`, so an unchanged core and
-//! simulator do not re-run.
+//! The generator asks a [`ReportSource`] for a scenario's report, through a [`ReportCache`]
+//! that fetches each one once per build; the simulator source caches each report under
+//! `target/book-reports/<scenario>-<input hash>.json`, so an unchanged core and simulator do
+//! not re-run.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Mutex;
 
 use anyhow::Context;
-use serde::{Deserialize, Serialize};
-
-/// A scenario's report. Unknown fields are ignored so the simulator can add figures freely.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Report {
-    /// Scenario name, `act1-duel`.
-    pub scenario: String,
-    /// What the run checks, in words.
-    pub claim: String,
-    /// `exhaustive` or `simulation`.
-    pub mode: String,
-    /// `PASS`, `INCOMPLETE` or `VIOLATION`.
-    pub verdict: String,
-    /// Distinct states visited.
-    pub states: u64,
-    /// Transitions taken.
-    pub transitions: u64,
-    /// Deepest action sequence explored.
-    pub depth: u64,
-    /// Seeded runs (simulation).
-    pub seeds: u64,
-    /// Steps over all runs (simulation).
-    pub steps: u64,
-    /// Faults injected, by kind.
-    pub faults: BTreeMap<String, u64>,
-    /// Values decided.
-    pub decisions: u64,
-    /// Simulation: runs after which a fair, fault-free schedule was run (liveness once faults
-    /// stop).
-    pub settle_runs: u64,
-    /// Of those, the runs whose fair schedule answered every client request.
-    pub settle_decided: u64,
-    /// The most actions such a schedule took.
-    pub settle_steps_max: u64,
-    /// Violations found.
-    pub violations: Vec<String>,
-    /// The shortest failing run, as named actions.
-    pub counterexample: Vec<String>,
-    /// Wall time of the run.
-    pub duration_ms: u64,
-    /// The simulator's version.
-    pub tool_version: String,
-    /// Hash of the inputs that produced the report.
-    pub input_hash: String,
-    /// A labelled negative control: a VIOLATION is what it must find.
-    pub negative_control: bool,
-    /// Why an INCOMPLETE verdict is incomplete (the bound that stopped the search).
-    pub incomplete_because: String,
-    /// The command that reproduces the verdict.
-    pub replay_command: String,
-}
+use paros_sim::report::{Mode, Report, Verdict};
 
 /// Where reports come from.
 pub trait ReportSource: Send + Sync {
@@ -97,7 +48,7 @@ impl ReportSource for FolderReports {
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("reading {}", path.display()))?;
         let report =
-            serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+            Report::from_json(&text).with_context(|| format!("parsing {}", path.display()))?;
         Ok(Some(report))
     }
 
@@ -123,5 +74,102 @@ pub struct NoReports;
 impl ReportSource for NoReports {
     fn report(&self, _scenario: &str) -> anyhow::Result<Option<Report>> {
         Ok(None)
+    }
+}
+
+/// Reports fetched once per build and shared by every chapter.
+pub struct ReportCache {
+    source: Box<dyn ReportSource>,
+    fetched: Mutex<BTreeMap<String, Result<Option<Report>, String>>>,
+}
+
+impl ReportCache {
+    /// A cache in front of `source`.
+    pub fn new(source: Box<dyn ReportSource>) -> ReportCache {
+        ReportCache {
+            source,
+            fetched: Mutex::new(BTreeMap::new()),
+        }
+    }
+
+    /// The report of `scenario`, fetched at most once until [`ReportCache::clear`].
+    pub fn get(&self, scenario: &str) -> Result<Option<Report>, String> {
+        let mut fetched = self
+            .fetched
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        fetched
+            .entry(scenario.to_string())
+            .or_insert_with(|| {
+                self.source
+                    .report(scenario)
+                    .map_err(|error| format!("{error:#}"))
+            })
+            .clone()
+    }
+
+    /// Up to three scenario names closest to `wanted`.
+    pub fn nearest(&self, wanted: &str) -> Vec<String> {
+        let mut scored: Vec<(usize, String)> = self
+            .source
+            .names()
+            .into_iter()
+            .map(|name| (crate::symbols::edit_distance(wanted, &name), name))
+            .collect();
+        scored.sort();
+        scored.into_iter().take(3).map(|(_, name)| name).collect()
+    }
+
+    /// Forgets every report, here and in the source's cache.
+    pub fn clear(&self) {
+        self.fetched
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clear();
+        self.source.invalidate();
+    }
+}
+
+/// A report of `scenario` with its identity filled in, every figure at zero and no bound: what
+/// a source that knows scenarios by name only returns, and what tests fill in.
+pub fn empty_report(scenario: &str, claim: &str, mode: Mode, verdict: Verdict) -> Report {
+    Report {
+        scenario: scenario.to_string(),
+        claim: claim.to_string(),
+        mode,
+        verdict,
+        incomplete_because: String::new(),
+        negative_control: false,
+        states: 0,
+        transitions: 0,
+        depth: 0,
+        max_depth: None,
+        max_states: None,
+        seeds: 0,
+        seed_ranges: Vec::new(),
+        steps: 0,
+        max_steps: 0,
+        step_bound_hits: 0,
+        budgets: BTreeMap::new(),
+        faults: BTreeMap::new(),
+        decisions: 0,
+        decision_steps_total: 0,
+        decision_steps_max: 0,
+        settle_runs: 0,
+        settle_decided: 0,
+        settle_steps_max: 0,
+        unsettled_seed: None,
+        unsettled_counterexample: Vec::new(),
+        unsettled_state: String::new(),
+        terminal_states: 0,
+        terminal_undecided: 0,
+        violating_runs: 0,
+        violations: Vec::new(),
+        counterexample: Vec::new(),
+        failing_seed: None,
+        replay_command: String::new(),
+        duration_ms: 0,
+        tool_version: String::new(),
+        input_hash: String::new(),
     }
 }

@@ -7,9 +7,9 @@
 use std::path::{Path, PathBuf};
 
 use paros_book::book::{Book, BookPaths, Inputs, RenderOptions};
-use paros_book::markdown::ReportCache;
-use paros_book::reports::{Report, ReportSource};
+use paros_book::reports::{ReportCache, ReportSource, empty_report};
 use paros_book::symbols::{Resolution, SymbolIndex};
+use paros_sim::report::{Mode, Report, Verdict};
 
 fn repository() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -33,12 +33,13 @@ impl ReportSource for NamesOnly {
     fn report(&self, scenario: &str) -> anyhow::Result<Option<Report>> {
         Ok(
             paros_sim::scenarios::input_hash(scenario).map(|hash| Report {
-                scenario: scenario.to_string(),
-                claim: "checked by name only".into(),
-                mode: "exhaustive".into(),
-                verdict: "PASS".into(),
                 input_hash: hash,
-                ..Report::default()
+                ..empty_report(
+                    scenario,
+                    "checked by name only",
+                    Mode::Exhaustive,
+                    Verdict::Pass,
+                )
             }),
         )
     }
