@@ -10,9 +10,9 @@
 //! Messages a node sends to itself are delivered at once, after the writes they follow are
 //! durable: a loopback, not a network.
 
+use crate::MessageId;
 use crate::check::{Property, Violation};
 use crate::linearizability::{self, History, Operation};
-use crate::world::MessageId;
 use paros_core::log::{
     Applied, ColocatedNode, DurableRecord, Entry, LogConfig, LogEnvelope, LogMessage, Outcome,
     Persisted, Ready, Slot, Write, encode,

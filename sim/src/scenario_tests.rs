@@ -92,7 +92,7 @@ fn every_prelude_replays_and_states_its_budgets() {
         let (safe, budget_kinds) = match scenario.setup {
             scenarios::Setup::Act1 { .. } => {
                 let world = scenario.act1_start().unwrap();
-                (crate::check::safety(&world).is_empty(), 4)
+                (crate::single_decree::check::safety(&world).is_empty(), 4)
             }
             scenarios::Setup::Log { .. } => {
                 let world = scenario.log_start().unwrap();

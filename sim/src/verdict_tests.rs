@@ -2,12 +2,12 @@
 //! INCOMPLETE for any bound, VIOLATION with a counterexample that replays, and the same seed
 //! giving the same walk.
 
-use crate::check;
 use crate::explore::{self, Ending, Limits};
 use crate::report::{self, Mode, Report, Verdict};
 use crate::runner;
 use crate::scenarios::{self, Setup};
 use crate::simulate::{self, Sweep};
+use crate::single_decree::check;
 use crate::{Action, World};
 
 fn explore_named(name: &str, limits: Limits) -> Report {
