@@ -15,7 +15,7 @@
 
 pub mod check;
 pub mod linearizability;
-pub mod log_world;
+pub mod replicated_log;
 pub mod single_decree;
 
 pub mod book;

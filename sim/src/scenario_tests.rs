@@ -205,7 +205,7 @@ fn the_worlds_that_reach_the_core_bugs_are_finished_and_pinned() {
             .clients
             .iter()
             .flatten()
-            .any(|op| matches!(op, crate::log_world::ClientOp::Read { .. }))
+            .any(|op| matches!(op, crate::replicated_log::ClientOp::Read { .. }))
     );
     assert_eq!(config.budget.crashes, 1);
     let leaders = scenarios::find("act2-two-leaders-catch-up").unwrap();
@@ -263,7 +263,7 @@ fn every_act2_negative_control_is_caught_by_the_explorer_and_replays() {
         let scenarios::Setup::Log { config, .. } = &scenario.setup else {
             unreachable!("{name} is an Act II world")
         };
-        let mut world = crate::log_world::LogWorld::new(config.clone()).unwrap();
+        let mut world = crate::replicated_log::LogWorld::new(config.clone()).unwrap();
         for text in &report.counterexample {
             let action = world.parse_action(text).unwrap();
             world.apply(&action).unwrap();

@@ -310,7 +310,7 @@ fn walks_spread_their_faults_over_the_run_instead_of_spending_them_at_once() {
             let walk = simulate::walk(&start, seed, 1000).unwrap();
             walk.actions
                 .iter()
-                .position(|action| matches!(action, crate::log_world::LogAction::Crash(_)))
+                .position(|action| matches!(action, crate::replicated_log::LogAction::Crash(_)))
         })
         .collect();
     first_crash.sort_unstable();

@@ -17,7 +17,7 @@ use crate::view::{ActionJson, ChosenView, ClusterView, ControlView, MessageView,
 use paros_core::log::{LogMessage, LogRole, Slot};
 use paros_core::{Ballot, NodeId};
 use paros_sim::MessageId;
-use paros_sim::log_world::{LogAction, LogWorld, LogWorldConfig};
+use paros_sim::replicated_log::{LogAction, LogWorld, LogWorldConfig};
 use std::fmt;
 
 /// One thing the player can make happen in a log world.

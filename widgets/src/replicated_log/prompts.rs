@@ -13,7 +13,7 @@ use crate::level::Automation;
 use crate::prompt::{Choice, Prompt, PromptKind};
 use paros_core::log::{ColocatedNode, Entry, LogMessage, LogRole, Slot, SlotVote};
 use paros_core::{NodeId, NodeSet};
-use paros_sim::log_world::{ClientOp, LogAction, LogWorld};
+use paros_sim::replicated_log::{ClientOp, LogAction, LogWorld};
 use std::collections::BTreeMap;
 
 /// The prompt this move opens, or `None` when the world simply takes it.

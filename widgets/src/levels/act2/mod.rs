@@ -16,7 +16,7 @@ pub mod what_survives_a_crash;
 
 use crate::level::{Automation, Pin};
 use paros_core::log::{ColocatedNode, Slot};
-use paros_sim::log_world::{ClientOp, LogBudget, LogWorld, LogWorldConfig};
+use paros_sim::replicated_log::{ClientOp, LogBudget, LogWorld, LogWorldConfig};
 
 /// The chapter beside `act2/persist-before-send` and `act2/what-survives-a-crash`.
 pub const CRASH_AND_RESTART: &str = "Crash and restart safety";

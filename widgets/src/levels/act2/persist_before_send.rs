@@ -16,7 +16,9 @@ use crate::replicated_log::stage::{durable_record, write_name};
 use crate::replicated_log::{LogMove, ballot_name};
 use paros_core::log::{LogMessage, Slot};
 use paros_sim::check::Property;
-use paros_sim::log_world::{LogAction, LogBudget, LogNegativeControl, LogWorld, LogWorldConfig};
+use paros_sim::replicated_log::{
+    LogAction, LogBudget, LogNegativeControl, LogWorld, LogWorldConfig,
+};
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::check::Property;
+use paros_core::{NodeId, Value};
 
 /// A fair schedule with no faults: deliver (and persist and send) what is pending, oldest
 /// first; once N1 leads, let a client send to it; otherwise tick N1.
