@@ -328,7 +328,7 @@ fn the_two_leaders_world_reaches_the_chosen_overwrite_and_the_follower_commit_ru
     assert!(world.violations().is_empty(), "{:?}", world.violations());
     let slot = paros_core::log::Slot(1);
     let chosen = world.chosen_entry(slot).unwrap().entry.clone();
-    let [n1, _, n3] = [0, 1, 2].map(|index| world.servers()[index].node.as_ref().unwrap());
+    let [n1, _, n3] = [0, 1, 2].map(|index| world.servers()[index].host.node().unwrap());
     // N3 learned slot 1 from the heartbeat's commit index: its own vote at the leader's ballot.
     assert_eq!(n3.chosen()[&slot].entry, chosen);
     // N1 had voted x=1 at 1.N3; the chosen x=2 overwrote it, and its promise rose with it.

@@ -108,7 +108,7 @@ impl LogWorld {
     /// Agreement, validity and durability over what the node knows is chosen: a slot's
     /// decision, once learned by anyone, never changes, even across crashes and restarts.
     pub(super) fn check_decisions(&mut self, index: usize) {
-        let Some(node) = &self.servers[index].node else {
+        let Some(node) = self.servers[index].host.node() else {
             return;
         };
         let name = self.name(node.id());

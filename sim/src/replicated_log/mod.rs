@@ -32,7 +32,7 @@ pub use action::{LogAction, LogRefused};
 pub use clients::{ClientCall, ClientState};
 pub use config::{ClientOp, LogBudget, LogNegativeControl, LogWorldConfig};
 pub use network::LogInFlight;
-pub use servers::{HeldReady, Server};
+pub use servers::{HeldReady, Host, Server};
 pub use votes::SlotVotes;
 
 use crate::check::Violation;
@@ -194,9 +194,9 @@ impl LogWorld {
     fn enabled_at_server(&self, index: usize, actions: &mut Vec<LogAction>) {
         let server = &self.servers[index];
         let node = self.config.node_id(index);
-        match (&server.node, &server.held) {
-            (None, _) => actions.push(LogAction::Restart(node)),
-            (Some(_), Some(held)) => {
+        match (&server.host, &server.held) {
+            (Host::Down, _) => actions.push(LogAction::Restart(node)),
+            (Host::Up(_), Some(held)) => {
                 if !held.persisted {
                     actions.push(LogAction::Persist(node));
                     if self.budget_left.torn_writes > 0 && !held.writes.is_empty() {
@@ -209,13 +209,13 @@ impl LogWorld {
                     actions.push(LogAction::Send(node));
                 }
             }
-            (Some(_), None) => {
+            (Host::Up(_), None) => {
                 if self.budget_left.ticks > 0 {
                     actions.push(LogAction::Tick(node));
                 }
             }
         }
-        if server.node.is_some() && self.budget_left.crashes > 0 {
+        if server.host.is_up() && self.budget_left.crashes > 0 {
             actions.push(LogAction::Crash(node));
         }
         if self.budget_left.partitions > 0 && !self.isolated.contains(node) {

@@ -1,7 +1,7 @@
 //! The network: messages in flight with stable ids, delivery to a node or a client, and the
 //! links a partition cuts.
 
-use super::{LogNegativeControl, LogRefused, LogWorld, spend};
+use super::{Host, LogNegativeControl, LogRefused, LogWorld, spend};
 use crate::MessageId;
 use paros_core::log::{LogEnvelope, LogMessage, Outcome};
 use paros_core::{NodeId, NodeSet};
@@ -60,45 +60,33 @@ impl LogWorld {
             return Ok(());
         }
         let index = self.server_index(envelope.to)?;
-        if self.servers[index].node.is_none() {
+        let Host::Up(node) = &mut self.servers[index].host else {
             return Ok(()); // delivered to a dead host: lost
-        }
+        };
         if self.config.negative_control == Some(LogNegativeControl::LocalRead)
             && let LogMessage::Read { seq, key } = &envelope.message
         {
-            let node = self.servers[index].node.as_ref().expect("up");
             let value = node.store().get(key).cloned();
-            let reply = LogMessage::Reply {
-                seq: *seq,
-                outcome: Outcome::Read(value),
-            };
-            self.put_in_flight(LogEnvelope {
-                from: envelope.to,
-                to: envelope.from,
-                message: reply,
-            });
+            self.reply_at_once(&envelope, *seq, Outcome::Read(value));
             return Ok(());
         }
-        let _ignored = self.servers[index]
-            .node
-            .as_mut()
-            .expect("up")
-            .handle(&envelope);
+        let _ignored = node.handle(&envelope);
         self.drain(index);
         if self.config.negative_control == Some(LogNegativeControl::EarlyAck)
             && let LogMessage::Write { seq, .. } = &envelope.message
         {
-            let reply = LogMessage::Reply {
-                seq: *seq,
-                outcome: Outcome::Written,
-            };
-            self.put_in_flight(LogEnvelope {
-                from: envelope.to,
-                to: envelope.from,
-                message: reply,
-            });
+            self.reply_at_once(&envelope, *seq, Outcome::Written);
         }
         Ok(())
+    }
+
+    /// A negative control's reply, straight from the node a client's request reached.
+    fn reply_at_once(&mut self, request: &LogEnvelope, seq: u64, outcome: Outcome) {
+        self.put_in_flight(LogEnvelope {
+            from: request.to,
+            to: request.from,
+            message: LogMessage::Reply { seq, outcome },
+        });
     }
 
     pub(super) fn put_in_flight(&mut self, envelope: LogEnvelope) {

@@ -22,11 +22,47 @@ pub struct HeldReady {
     pub sent: bool,
 }
 
-/// One server: its node (absent while crashed), its disk and what the checkers track of it.
+/// Where a server's node runs: up with its volatile state, or down with only its disk left.
+// Down is small and Up is not, as with the `Option` this replaces; a server is up most of the
+// time, and boxing the node would add an allocation to every copy of a world the explorer makes.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Host {
+    /// The node runs.
+    Up(ColocatedNode),
+    /// The node crashed and has not restarted.
+    Down,
+}
+
+impl Host {
+    /// The running node, if the host is up.
+    pub fn node(&self) -> Option<&ColocatedNode> {
+        match self {
+            Host::Up(node) => Some(node),
+            Host::Down => None,
+        }
+    }
+
+    /// The running node, if the host is up, to step.
+    pub fn node_mut(&mut self) -> Option<&mut ColocatedNode> {
+        match self {
+            Host::Up(node) => Some(node),
+            Host::Down => None,
+        }
+    }
+
+    /// Whether the node runs.
+    pub fn is_up(&self) -> bool {
+        matches!(self, Host::Up(_))
+    }
+}
+
+/// One server: its host (the node, or nothing while crashed), its disk and what the checkers
+/// track of it.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Server {
-    /// The running node, or `None` while crashed.
-    pub node: Option<ColocatedNode>,
+    /// The running node, or nothing while crashed.
+    pub host: Host,
     /// The durable frames, oldest first.
     pub disk: Vec<Vec<u8>>,
     /// Stepwise worlds: the `Ready` being persisted and sent.
@@ -59,7 +95,7 @@ impl Server {
         let messages = ready.into_messages(Persisted::by_storage(&[Write::Identity(id)]));
         debug_assert!(messages.is_empty());
         Server {
-            node: Some(node),
+            host: Host::Up(node),
             disk,
             held: None,
             record,
@@ -76,9 +112,17 @@ impl LogWorld {
     /// One tick of an idle node's clock.
     pub(super) fn tick(&mut self, node: NodeId) -> Result<(), LogRefused> {
         let index = self.idle_server(node)?;
+        let Server {
+            host: Host::Up(running),
+            ticks,
+            ..
+        } = &mut self.servers[index]
+        else {
+            return Err(LogRefused::NodeDown(node));
+        };
         spend(&mut self.budget_left.ticks, "tick")?;
-        self.servers[index].ticks += 1;
-        self.servers[index].node.as_mut().expect("up").tick();
+        *ticks += 1;
+        running.tick();
         self.drain(index);
         Ok(())
     }
@@ -95,10 +139,9 @@ impl LogWorld {
     /// otherwise it is persisted, then sent, and loopback messages are handled at once.
     pub(super) fn drain(&mut self, index: usize) {
         loop {
-            let node = self.servers[index]
-                .node
-                .as_mut()
-                .expect("draining a live node");
+            let Some(node) = self.servers[index].host.node_mut() else {
+                return; // a node that is down has no output
+            };
             let ready = node.take_ready();
             if ready.is_empty() {
                 // A node can learn a slot chosen (above a hole, say) with nothing to write.
@@ -151,13 +194,12 @@ impl LogWorld {
         let me = self.config.node_id(index);
         let mut handled = false;
         for envelope in messages {
-            if envelope.to == me && !self.config.self_messages_in_flight {
-                let node = self.servers[index].node.as_mut().expect("up");
+            if envelope.to != me || self.config.self_messages_in_flight {
+                self.put_in_flight(envelope);
+            } else if let Host::Up(node) = &mut self.servers[index].host {
                 let _ignored = node.handle(&envelope);
                 handled = true;
-            } else {
-                self.put_in_flight(envelope);
-            }
+            } // a loopback to a node that is down is lost, as a delivery to it would be
         }
         handled
     }
@@ -211,7 +253,7 @@ impl LogWorld {
     /// The node goes down: its volatile state, and writes not yet durable, are lost.
     fn go_down(&mut self, index: usize) {
         let server = &mut self.servers[index];
-        server.node = None;
+        server.host = Host::Down;
         server.held = None;
         server.applied_fresh.clear();
         server.applied_through = Slot(0);
@@ -238,14 +280,14 @@ impl LogWorld {
 
     pub(super) fn restart(&mut self, node: NodeId) -> Result<(), LogRefused> {
         let index = self.server_index(node)?;
-        if self.servers[index].node.is_some() {
+        if self.servers[index].host.is_up() {
             return Err(LogRefused::NodeUp(node));
         }
         let config = self.config.core_config();
         if self.config.negative_control == Some(LogNegativeControl::BlankRestart) {
             self.servers[index].disk.clear();
             self.servers[index].record = DurableRecord::default();
-            self.servers[index].node = Some(ColocatedNode::new(node, config));
+            self.servers[index].host = Host::Up(ColocatedNode::new(node, config));
             self.drain(index);
             return Ok(());
         }
@@ -259,7 +301,7 @@ impl LogWorld {
         if torn > 0 {
             server.disk.pop(); // the torn tail was never acknowledged: gone
         }
-        server.node = Some(restarted);
+        server.host = Host::Up(restarted);
         self.drain(index);
         Ok(())
     }
@@ -273,7 +315,7 @@ impl LogWorld {
 
     pub(super) fn up_server(&self, node: NodeId) -> Result<usize, LogRefused> {
         let index = self.server_index(node)?;
-        if self.servers[index].node.is_none() {
+        if !self.servers[index].host.is_up() {
             return Err(LogRefused::NodeDown(node));
         }
         Ok(index)

@@ -64,7 +64,7 @@ impl LogWorld {
         for (index, server) in self.servers.iter().enumerate() {
             let node = self.config.node_id(index);
             match &server.held {
-                _ if server.node.is_none() => return Some(LogAction::Restart(node)),
+                _ if !server.host.is_up() => return Some(LogAction::Restart(node)),
                 Some(held) if !held.persisted => return Some(LogAction::Persist(node)),
                 Some(_) => return Some(LogAction::Send(node)),
                 None => {}
@@ -81,7 +81,7 @@ impl LogWorld {
     fn leader(&self) -> Option<NodeId> {
         self.servers
             .iter()
-            .filter_map(|server| server.node.as_ref())
+            .filter_map(|server| server.host.node())
             .filter(|node| node.role() == paros_core::log::LogRole::Leader)
             .max_by_key(|node| node.ballot())
             .map(ColocatedNode::id)
@@ -111,10 +111,7 @@ impl LogWorld {
 
     fn fair_tick(&self) -> Option<LogAction> {
         let ticking = self.leader().or_else(|| {
-            let live = self
-                .servers
-                .iter()
-                .position(|server| server.node.is_some())?;
+            let live = self.servers.iter().position(|server| server.host.is_up())?;
             Some(self.config.node_id(live))
         })?;
         Some(LogAction::Tick(ticking))
@@ -126,7 +123,7 @@ impl LogWorld {
     pub fn summary(&self) -> String {
         let mut lines = Vec::new();
         for server in &self.servers {
-            let Some(node) = &server.node else {
+            let Some(node) = server.host.node() else {
                 continue;
             };
             let ballot = node.ballot().map_or("none".to_string(), |ballot| {

@@ -67,7 +67,7 @@ impl LogWorld {
     /// slot at that ballot. Each vote is counted toward chosen at once, and agreement is judged
     /// on the votes: no slot may ever have two entries chosen.
     pub(super) fn record_votes(&mut self, index: usize, messages: &[LogEnvelope]) {
-        let Some(node) = &self.servers[index].node else {
+        let Some(node) = self.servers[index].host.node() else {
             return;
         };
         let voter = node.id();

@@ -38,7 +38,7 @@ pub fn for_move(world: &LogWorld, action: &LogMove, by_hand: &ByHand) -> Option<
 }
 
 fn node(world: &LogWorld, index: usize) -> Option<&ColocatedNode> {
-    world.servers().get(index)?.node.as_ref()
+    world.servers().get(index)?.host.node()
 }
 
 fn index_of(node: NodeId) -> usize {
@@ -258,7 +258,7 @@ fn votes_anywhere(world: &LogWorld, slot: Slot) -> Vec<(NodeId, SlotVote)> {
         .enumerate()
         .filter_map(|(index, server)| {
             let id = world.config().node_id(index);
-            let vote = match &server.node {
+            let vote = match server.host.node() {
                 Some(node) => node.accepts().get(&slot).cloned(),
                 None => durable_record(server).0.accepts.get(&slot).cloned(),
             };

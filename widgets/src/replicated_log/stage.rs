@@ -163,7 +163,7 @@ pub fn nodes(world: &LogWorld, by_hand: &ByHand) -> Vec<NodeView> {
         .map(|(index, server)| {
             let name = world.name(world.config().node_id(index));
             let disk = Some(disk_view(world, server));
-            let Some(node) = &server.node else {
+            let Some(node) = server.host.node() else {
                 let (record, _) = durable_record(server);
                 return NodeView {
                     name,

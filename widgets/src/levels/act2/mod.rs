@@ -61,7 +61,7 @@ pub const fn pin(automation: Automation, on: bool) -> Pin {
 
 /// Node `number` (1-based) of a log world, if it is up.
 pub fn running(world: &LogWorld, number: usize) -> Option<&ColocatedNode> {
-    world.servers().get(number - 1)?.node.as_ref()
+    world.servers().get(number - 1)?.host.node()
 }
 
 /// Whether node `number` is up and has applied through `slot`.
