@@ -23,7 +23,7 @@ impl LogWorld {
     /// Liveness once faults stop: from this state, stop faults ([`LogAction::StopFaults`]) and
     /// follow a fair schedule for at most `steps_max` actions: heal, restart, persist and send
     /// whenever they are due; else deliver the oldest message; else let a client with work ask
-    /// the leader (a client waits [`FAIR_RESEND_STEPS`] before it asks again, so retries never
+    /// the leader (a client waits `FAIR_RESEND_STEPS` before it asks again, so retries never
     /// crowd out the clock); else tick the leader, or with none the lowest live node. Every
     /// kind of step gets its turn: the network drains in finite time, and a retry comes at
     /// most once per wait. `Err` when the world refuses one of these actions: a hole in the
