@@ -5,7 +5,8 @@
 //! prints as it reads (`deliver m3 P1->A2 Prepare(1.P1)`), so any run can be written down,
 //! replayed exactly with [`World::replay`], and compared by [`World::fingerprint`].
 //!
-//! The checkers in [`check`] judge a world after every step.
+//! Each world's checkers judge it after every step ([`single_decree::check`] for Act I, the
+//! replicated log's in [`replicated_log`]); a broken property is a [`check::Violation`].
 //!
 //! Two drivers check a world through the [`model::Model`] trait: the exhaustive explorer
 //! ([`explore`]) and the seeded simulator ([`simulate`]). [`scenarios`] names the worlds and
@@ -14,8 +15,8 @@
 
 pub mod check;
 pub mod linearizability;
-pub mod log_world;
-mod world;
+pub mod replicated_log;
+pub mod single_decree;
 
 pub mod book;
 mod error;
@@ -26,17 +27,14 @@ pub mod runner;
 pub mod scenarios;
 pub mod seen;
 pub mod simulate;
-mod wire;
 
 pub use error::Error;
-pub use world::{
+pub use single_decree::{
     Action, BallotVotes, Budget, FaultCounts, InFlight, MessageId, NegativeControl, ProposerConfig,
     Refused, Role, Step, World, WorldConfig,
 };
 
 #[cfg(test)]
 mod scenario_tests;
-#[cfg(test)]
-mod tests;
 #[cfg(test)]
 mod verdict_tests;

@@ -35,7 +35,8 @@
 //! [`all`](crate::scenarios::all). The explorer, simulator, reports, `paros-sim` and the book
 //! need nothing else.
 
-use crate::check::{self, Violation};
+use crate::check::Violation;
+use crate::single_decree::check;
 use crate::{Action, World};
 use std::fmt;
 

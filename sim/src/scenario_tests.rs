@@ -92,7 +92,7 @@ fn every_prelude_replays_and_states_its_budgets() {
         let (safe, budget_kinds) = match scenario.setup {
             scenarios::Setup::Act1 { .. } => {
                 let world = scenario.act1_start().unwrap();
-                (crate::check::safety(&world).is_empty(), 4)
+                (crate::single_decree::check::safety(&world).is_empty(), 4)
             }
             scenarios::Setup::Log { .. } => {
                 let world = scenario.log_start().unwrap();
@@ -205,7 +205,7 @@ fn the_worlds_that_reach_the_core_bugs_are_finished_and_pinned() {
             .clients
             .iter()
             .flatten()
-            .any(|op| matches!(op, crate::log_world::ClientOp::Read { .. }))
+            .any(|op| matches!(op, crate::replicated_log::ClientOp::Read { .. }))
     );
     assert_eq!(config.budget.crashes, 1);
     let leaders = scenarios::find("act2-two-leaders-catch-up").unwrap();
@@ -263,7 +263,7 @@ fn every_act2_negative_control_is_caught_by_the_explorer_and_replays() {
         let scenarios::Setup::Log { config, .. } = &scenario.setup else {
             unreachable!("{name} is an Act II world")
         };
-        let mut world = crate::log_world::LogWorld::new(config.clone()).unwrap();
+        let mut world = crate::replicated_log::LogWorld::new(config.clone()).unwrap();
         for text in &report.counterexample {
             let action = world.parse_action(text).unwrap();
             world.apply(&action).unwrap();
@@ -328,7 +328,7 @@ fn the_two_leaders_world_reaches_the_chosen_overwrite_and_the_follower_commit_ru
     assert!(world.violations().is_empty(), "{:?}", world.violations());
     let slot = paros_core::log::Slot(1);
     let chosen = world.chosen_entry(slot).unwrap().entry.clone();
-    let [n1, _, n3] = [0, 1, 2].map(|index| world.servers()[index].node.as_ref().unwrap());
+    let [n1, _, n3] = [0, 1, 2].map(|index| world.servers()[index].host.node().unwrap());
     // N3 learned slot 1 from the heartbeat's commit index: its own vote at the leader's ballot.
     assert_eq!(n3.chosen()[&slot].entry, chosen);
     // N1 had voted x=1 at 1.N3; the chosen x=2 overwrote it, and its promise rose with it.

@@ -8,8 +8,8 @@
 //! Budgets (drops, duplicates, retries per proposer) keep every Act I world finite, so the
 //! explorer can finish it; they are the budgets left after the prelude.
 
-use crate::log_world::{LogWorld, LogWorldConfig};
 use crate::model::Model;
+use crate::replicated_log::{LogWorld, LogWorldConfig};
 use crate::report::Mode;
 use crate::{Budget, Error, NegativeControl, World, WorldConfig};
 use paros_core::{NodeId, NodeSet};

@@ -3,7 +3,7 @@
 //! seeded walks and says so; `act2-exhaustive` is the world the explorer does finish.
 
 use super::{BookMode, Scenario, Setup};
-use crate::log_world::{ClientOp, LogBudget, LogNegativeControl, LogWorldConfig};
+use crate::replicated_log::{ClientOp, LogBudget, LogNegativeControl, LogWorldConfig};
 use crate::report::Mode;
 use paros_core::NodeId;
 

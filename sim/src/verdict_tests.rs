@@ -2,12 +2,12 @@
 //! INCOMPLETE for any bound, VIOLATION with a counterexample that replays, and the same seed
 //! giving the same walk.
 
-use crate::check;
 use crate::explore::{self, Ending, Limits};
 use crate::report::{self, Mode, Report, Verdict};
 use crate::runner;
 use crate::scenarios::{self, Setup};
 use crate::simulate::{self, Sweep};
+use crate::single_decree::check;
 use crate::{Action, World};
 
 fn explore_named(name: &str, limits: Limits) -> Report {
@@ -310,7 +310,7 @@ fn walks_spread_their_faults_over_the_run_instead_of_spending_them_at_once() {
             let walk = simulate::walk(&start, seed, 1000).unwrap();
             walk.actions
                 .iter()
-                .position(|action| matches!(action, crate::log_world::LogAction::Crash(_)))
+                .position(|action| matches!(action, crate::replicated_log::LogAction::Crash(_)))
         })
         .collect();
     first_crash.sort_unstable();

@@ -70,7 +70,7 @@ pub enum PlayError {
     /// The world refused the action.
     Refused(paros_sim::Refused),
     /// The replicated-log world refused the action.
-    LogRefused(paros_sim::log_world::LogRefused),
+    LogRefused(paros_sim::replicated_log::LogRefused),
     /// The action is not one the player may take now.
     NotEnabled(String),
     /// A prompt is open: answer it or undo first.

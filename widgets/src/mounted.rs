@@ -10,7 +10,7 @@ use crate::level::Automation;
 use crate::view::{View, parse_action};
 use crate::{PlayError, levels};
 use paros_sim::World;
-use paros_sim::log_world::LogWorld;
+use paros_sim::replicated_log::LogWorld;
 
 /// One level being played, whichever board it runs on.
 #[derive(Clone, Debug)]

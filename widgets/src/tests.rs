@@ -116,7 +116,7 @@ fn a_restart_after_n2s_own_vote_is_chosen_says_so_and_keeps_it_unmarked() {
     // goal fails at that delivery, so the question is asked here on the world itself.
     use crate::levels::act2::what_survives_a_crash::{LEVEL, record_question};
     use crate::replicated_log::{LogMove, parse_step};
-    use paros_sim::log_world::LogWorld;
+    use paros_sim::replicated_log::LogWorld;
     let stage = &LEVEL.stages[0];
     let mut world = LogWorld::new((stage.world)()).expect("a world");
     let steps = ["deliver N2->N3 Accept", "crash N2", "restart N2"];

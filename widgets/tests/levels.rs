@@ -6,7 +6,7 @@ use paros_play::{
     Automation, Board, Game, GameAction, Goal, OutcomeKind, PlayError, PromptKind, View, catalog,
     catalog_json, levels, parse_action, parse_unlocked,
 };
-use paros_sim::check;
+use paros_sim::single_decree::check;
 
 fn mount(id: &str) -> Game {
     let level = levels::find(id).expect("a level");

@@ -27,7 +27,7 @@ pub mod act1;
 pub mod act2;
 
 use crate::Level;
-use paros_sim::log_world::LogWorld;
+use paros_sim::replicated_log::LogWorld;
 
 /// Every level, in the order of the level map.
 pub static ALL: &[&Level] = &[

@@ -17,7 +17,7 @@ use crate::view::{ActionJson, ChosenView, ClusterView, ControlView, MessageView,
 use paros_core::log::{LogMessage, LogRole, Slot};
 use paros_core::{Ballot, NodeId};
 use paros_sim::MessageId;
-use paros_sim::log_world::{LogAction, LogWorld, LogWorldConfig};
+use paros_sim::replicated_log::{LogAction, LogWorld, LogWorldConfig};
 use std::fmt;
 
 /// One thing the player can make happen in a log world.
@@ -87,7 +87,7 @@ fn is_heartbeat_traffic(message: &LogMessage) -> bool {
 /// A beat: tick the leader, then deliver the heartbeat traffic sent from then on.
 fn beat(world: &mut LogWorld, node: NodeId) -> Result<(), PlayError> {
     let is_leader = server_index(world, node)
-        .and_then(|index| world.servers()[index].node.as_ref())
+        .and_then(|index| world.servers()[index].host.node())
         .is_some_and(|running| running.role() == LogRole::Leader);
     if !is_leader || world.config().stepwise_ready {
         return Err(PlayError::NotEnabled(format!(
@@ -156,7 +156,7 @@ impl Board for LogWorld {
             .filter_map(|action| match action {
                 LogAction::Tick(node) if !self.config().stepwise_ready => {
                     let index = server_index(self, *node)?;
-                    let running = self.servers()[index].node.as_ref()?;
+                    let running = self.servers()[index].host.node()?;
                     (running.role() == LogRole::Leader).then_some(LogMove::Beat(*node))
                 }
                 _ => None,
@@ -190,7 +190,7 @@ impl Board for LogWorld {
     fn summary(&self) -> LogSummary {
         let servers = self.servers();
         LogSummary {
-            up: servers.iter().map(|server| server.node.is_some()).collect(),
+            up: servers.iter().map(|server| server.host.is_up()).collect(),
             held: servers
                 .iter()
                 .map(|server| server.held.as_ref().map(|held| (held.persisted, held.sent)))
@@ -199,23 +199,18 @@ impl Board for LogWorld {
                 .iter()
                 .map(|server| {
                     server
-                        .node
-                        .as_ref()
+                        .host
+                        .node()
                         .map_or(Slot(0), |node| node.chosen_index())
                 })
                 .collect(),
             role: servers
                 .iter()
-                .map(|server| server.node.as_ref().map(|node| node.role()))
+                .map(|server| server.host.node().map(|node| node.role()))
                 .collect(),
             proposals: servers
                 .iter()
-                .map(|server| {
-                    server
-                        .node
-                        .as_ref()
-                        .map_or(0, |node| node.proposals().len())
-                })
+                .map(|server| server.host.node().map_or(0, |node| node.proposals().len()))
                 .collect(),
         }
     }

@@ -13,7 +13,7 @@ use crate::level::Automation;
 use crate::prompt::{Choice, Prompt, PromptKind};
 use paros_core::log::{ColocatedNode, Entry, LogMessage, LogRole, Slot, SlotVote};
 use paros_core::{NodeId, NodeSet};
-use paros_sim::log_world::{ClientOp, LogAction, LogWorld};
+use paros_sim::replicated_log::{ClientOp, LogAction, LogWorld};
 use std::collections::BTreeMap;
 
 /// The prompt this move opens, or `None` when the world simply takes it.
@@ -38,7 +38,7 @@ pub fn for_move(world: &LogWorld, action: &LogMove, by_hand: &ByHand) -> Option<
 }
 
 fn node(world: &LogWorld, index: usize) -> Option<&ColocatedNode> {
-    world.servers().get(index)?.node.as_ref()
+    world.servers().get(index)?.host.node()
 }
 
 fn index_of(node: NodeId) -> usize {
@@ -258,7 +258,7 @@ fn votes_anywhere(world: &LogWorld, slot: Slot) -> Vec<(NodeId, SlotVote)> {
         .enumerate()
         .filter_map(|(index, server)| {
             let id = world.config().node_id(index);
-            let vote = match &server.node {
+            let vote = match server.host.node() {
                 Some(node) => node.accepts().get(&slot).cloned(),
                 None => durable_record(server).0.accepts.get(&slot).cloned(),
             };

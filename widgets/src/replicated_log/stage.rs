@@ -11,7 +11,7 @@ use crate::view::{
 };
 use paros_core::NodeSet;
 use paros_core::log::{ColocatedNode, DurableRecord, LogMessage, LogRole, Slot, Write};
-use paros_sim::log_world::{ClientCall, LogAction, LogWorld, Server};
+use paros_sim::replicated_log::{ClientCall, LogAction, LogWorld, Server};
 
 /// A durable write as players read it: `Accept(slot 1, x=1 (C1#1) at 1.N1)`.
 pub fn write_name(world: &LogWorld, write: &Write) -> String {
@@ -163,7 +163,7 @@ pub fn nodes(world: &LogWorld, by_hand: &ByHand) -> Vec<NodeView> {
         .map(|(index, server)| {
             let name = world.name(world.config().node_id(index));
             let disk = Some(disk_view(world, server));
-            let Some(node) = &server.node else {
+            let Some(node) = server.host.node() else {
                 let (record, _) = durable_record(server);
                 return NodeView {
                     name,

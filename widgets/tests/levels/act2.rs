@@ -5,7 +5,7 @@
 use paros_play::{
     Automation, Game, Goal, Mounted, PlayError, PromptKind, View, catalog, levels, parse_action,
 };
-use paros_sim::log_world::LogWorld;
+use paros_sim::replicated_log::LogWorld;
 
 use super::{play, refused, snapshot};
 

@@ -8,7 +8,7 @@ use super::{N1_LEADS, ONE_VALUE_TO_A_LOG, applied_through, cluster, pin};
 use crate::game::{Memory, Run};
 use crate::level::{Automation, ChecklistItem, Goal, Level, Rules, Stage};
 use crate::prompt::PromptKind;
-use paros_sim::log_world::{LogBudget, LogWorld, LogWorldConfig};
+use paros_sim::replicated_log::{LogBudget, LogWorld, LogWorldConfig};
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {

@@ -16,7 +16,7 @@ pub mod what_survives_a_crash;
 
 use crate::level::{Automation, Pin};
 use paros_core::log::{ColocatedNode, Slot};
-use paros_sim::log_world::{ClientOp, LogBudget, LogWorld, LogWorldConfig};
+use paros_sim::replicated_log::{ClientOp, LogBudget, LogWorld, LogWorldConfig};
 
 /// The chapter beside `act2/persist-before-send` and `act2/what-survives-a-crash`.
 pub const CRASH_AND_RESTART: &str = "Crash and restart safety";
@@ -61,7 +61,7 @@ pub const fn pin(automation: Automation, on: bool) -> Pin {
 
 /// Node `number` (1-based) of a log world, if it is up.
 pub fn running(world: &LogWorld, number: usize) -> Option<&ColocatedNode> {
-    world.servers().get(number - 1)?.node.as_ref()
+    world.servers().get(number - 1)?.host.node()
 }
 
 /// Whether node `number` is up and has applied through `slot`.

@@ -16,7 +16,9 @@ use crate::replicated_log::stage::{durable_record, write_name};
 use crate::replicated_log::{LogMove, ballot_name};
 use paros_core::log::{LogMessage, Slot};
 use paros_sim::check::Property;
-use paros_sim::log_world::{LogAction, LogBudget, LogNegativeControl, LogWorld, LogWorldConfig};
+use paros_sim::replicated_log::{
+    LogAction, LogBudget, LogNegativeControl, LogWorld, LogWorldConfig,
+};
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {
@@ -138,7 +140,7 @@ impl Rules<LogWorld> for PersistBeforeSend {
         let world = run.world();
         let written = c1_heard_back(world);
         let seams = SEAMS.iter().all(|(key, _)| memory.records.contains(*key));
-        if written && seams && world.servers()[N2].node.is_some() {
+        if written && seams && world.servers()[N2].host.is_up() {
             Goal::Reached
         } else {
             Goal::Open
@@ -302,8 +304,8 @@ fn crash_question(change: &Change<'_, LogWorld>) -> Option<Prompt> {
     };
     let on_disk = vote.is_some();
     let leader_ballot = world.servers()[0]
-        .node
-        .as_ref()
+        .host
+        .node()
         .and_then(|leader| leader.ballot())
         .map_or_else(String::new, |ballot| {
             format!(" at {}", ballot_name(world, ballot))

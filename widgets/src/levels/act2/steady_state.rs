@@ -12,7 +12,7 @@ use crate::level::{Automation, Change, ChecklistItem, Goal, Level, Rules, Stage}
 use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::replicated_log::{LogMove, ballot_name};
 use paros_core::log::LogMessage;
-use paros_sim::log_world::{LogAction, LogBudget, LogWorld, LogWorldConfig};
+use paros_sim::replicated_log::{LogAction, LogBudget, LogWorld, LogWorldConfig};
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {

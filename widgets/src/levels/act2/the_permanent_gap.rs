@@ -12,7 +12,7 @@ use crate::game::{Memory, Run};
 use crate::level::{Automation, ChecklistItem, Goal, Level, Rules, Stage};
 use paros_core::Value;
 use paros_core::log::Slot;
-use paros_sim::log_world::{LogBudget, LogWorld, LogWorldConfig};
+use paros_sim::replicated_log::{LogBudget, LogWorld, LogWorldConfig};
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {

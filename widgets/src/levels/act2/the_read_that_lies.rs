@@ -8,7 +8,7 @@
 use super::{READS_ARE_NOT_FREE, cluster, pin};
 use crate::game::{Memory, Run};
 use crate::level::{Automation, ChecklistItem, Goal, Level, Rules, Stage};
-use paros_sim::log_world::{ClientOp, LogBudget, LogWorld, LogWorldConfig};
+use paros_sim::replicated_log::{ClientOp, LogBudget, LogWorld, LogWorldConfig};
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {

@@ -19,7 +19,7 @@ use crate::replicated_log::stage::durable_record;
 use crate::replicated_log::{LogMove, ballot_name};
 use paros_core::NodeSet;
 use paros_core::log::{DurableRecord, Entry, Slot, SlotVote};
-use paros_sim::log_world::{LogAction, LogBudget, LogWorld, LogWorldConfig, SlotVotes};
+use paros_sim::replicated_log::{LogAction, LogBudget, LogWorld, LogWorldConfig, SlotVotes};
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {

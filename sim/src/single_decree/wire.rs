@@ -6,7 +6,7 @@
 //! reported, an acceptor reports and votes only for values an Accept carried, and nothing else
 //! puts a message on the wire.
 
-use crate::world::ProposerConfig;
+use super::world::ProposerConfig;
 use paros_core::{Ballot, Envelope, Message, NodeId, Value, Vote};
 
 /// One envelope, packed. Two packed envelopes are equal exactly when the envelopes are.
@@ -124,7 +124,7 @@ impl PackedEnvelope {
 #[cfg(test)]
 mod tests {
     use super::PackedEnvelope;
-    use crate::world::ProposerConfig;
+    use crate::single_decree::ProposerConfig;
     use paros_core::{Ballot, Envelope, Message, NodeId, Value, Vote};
 
     #[test]

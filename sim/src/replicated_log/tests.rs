@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::check::Property;
+use paros_core::{NodeId, Value};
 
 /// A fair schedule with no faults: deliver (and persist and send) what is pending, oldest
 /// first; once N1 leads, let a client send to it; otherwise tick N1.
@@ -13,8 +14,8 @@ fn run_fair(world: &mut LogWorld, steps_max: usize) {
         }
         let enabled = world.enabled();
         let n1_leads = world.servers()[0]
-            .node
-            .as_ref()
+            .host
+            .node()
             .is_some_and(|node| node.role() == paros_core::log::LogRole::Leader);
         let pending = |action: &&LogAction| {
             matches!(
@@ -129,7 +130,7 @@ fn a_crash_loses_nothing_chosen_and_a_torn_tail_is_dropped() {
     let n2 = world.config().node_id(1);
     world.apply(&LogAction::Crash(n2)).unwrap();
     world.apply(&LogAction::Restart(n2)).unwrap();
-    let restarted = world.servers()[1].node.as_ref().unwrap();
+    let restarted = world.servers()[1].host.node().unwrap();
     assert_eq!(restarted.accepts().len(), 1, "N2's vote survived the crash");
     assert!(world.violations().is_empty());
 }
@@ -267,7 +268,7 @@ fn the_same_schedule_is_safe_when_the_restart_reads_the_disk() {
     deliver(&mut world, "N3", "N2", "Prepare");
     deliver(&mut world, "N2", "N3", "Promise");
     assert!(world.violations().is_empty(), "{:?}", world.violations());
-    let n3 = world.servers()[2].node.as_ref().unwrap();
+    let n3 = world.servers()[2].host.node().unwrap();
     assert!(
         matches!(&n3.proposals()[&Slot(1)].entry, Entry::Command(command) if command.value.as_str() == "1")
     );
@@ -398,7 +399,7 @@ fn a_slot_chosen_above_a_hole_is_recorded_as_decided_at_once() {
     deliver(&mut world, "C2", "N1", "Write");
     deliver(&mut world, "N1", "N2", "Accept");
     deliver(&mut world, "N2", "N1", "Accepted");
-    let n1 = world.servers()[0].node.as_ref().unwrap();
+    let n1 = world.servers()[0].host.node().unwrap();
     assert_eq!(n1.chosen_gap(), Some(Slot(1)));
     assert!(
         world.decided().contains_key(&Slot(2)),

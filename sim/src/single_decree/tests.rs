@@ -1,7 +1,8 @@
 //! Tests of the World: replay is exact, fingerprints see what matters, and the checkers catch
 //! the amnesia negative control.
 
-use crate::check::{self, Property};
+use super::check;
+use crate::check::Property;
 use crate::{Action, Budget, NegativeControl, Refused, World, WorldConfig};
 use proptest::prelude::*;
 

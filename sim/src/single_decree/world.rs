@@ -4,7 +4,7 @@
 //! storage. A partition is a message nobody delivers; a silent acceptor is one whose wire is
 //! cut, so nothing to or from it can be delivered.
 
-use crate::wire::PackedEnvelope;
+use super::wire::PackedEnvelope;
 use paros_core::{
     Acceptor, Ballot, Envelope, Ignored, Majority, Message, NodeId, NodeSet, Proposer, Value,
 };

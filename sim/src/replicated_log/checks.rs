@@ -1,0 +1,235 @@
+//! The checkers of what nodes learn, keep on disk, apply and acknowledge, each against what the
+//! votes chose; a ballot is never reused; the client history is linearizable. Each finding is
+//! kept: a broken world stays broken.
+
+use super::{ClientCall, ClientOp, LogWorld};
+use crate::check::{Property, Violation};
+use crate::linearizability::{self, History};
+use paros_core::Ballot;
+use paros_core::log::{Applied, Entry, LogEnvelope, LogMessage, Slot, Write};
+use std::collections::BTreeSet;
+
+impl LogWorld {
+    /// Durability: a node restarted now would take every slot up to its record's chosen mark
+    /// as decided, so each of those slots must hold the entry chosen by the votes.
+    pub(super) fn check_disk(&mut self, index: usize, before: Slot, writes: &[Write]) {
+        let record = &self.servers[index].record;
+        let mut slots: BTreeSet<Slot> = writes
+            .iter()
+            .filter_map(|write| match write {
+                Write::Accept(slot, _) => Some(*slot),
+                _ => None,
+            })
+            .filter(|slot| *slot <= record.chosen_through)
+            .collect();
+        let mut slot = before.next();
+        while slot <= record.chosen_through {
+            slots.insert(slot);
+            slot = slot.next();
+        }
+        let name = self.name(self.config.node_id(index));
+        let mut found = Vec::new();
+        for slot in slots {
+            let on_disk = record.accepts.get(&slot).map(|vote| &vote.entry);
+            let chosen = self.chosen.get(&slot);
+            if on_disk.is_some() && on_disk == chosen.map(|votes| &votes.entry) {
+                continue;
+            }
+            let disk = on_disk.map_or("nothing".to_string(), |entry| self.entry_name(entry));
+            let chosen = chosen.map_or("nothing is chosen there".to_string(), |votes| {
+                self.describe_votes(votes)
+            });
+            found.push(format!(
+                "slot {slot}: {name}'s disk would restart it with {disk} as decided, but {chosen}"
+            ));
+        }
+        for detail in found {
+            self.violate(Property::LearnedIsChosen, detail);
+        }
+    }
+
+    /// A node stands for election when its Prepare leaves it; it must never stand again at a
+    /// ballot it stood at in an earlier life, or two leaders could share one ballot and each
+    /// choose its own value under it.
+    pub(super) fn record_ballots(&mut self, index: usize, messages: &[LogEnvelope]) {
+        let me = self.config.node_id(index);
+        let ballots: BTreeSet<Ballot> = messages
+            .iter()
+            .filter_map(|envelope| match envelope.message {
+                LogMessage::Prepare { ballot, .. } if ballot.node == me => Some(ballot),
+                _ => None,
+            })
+            .collect();
+        for ballot in ballots {
+            let server = &mut self.servers[index];
+            server.stood_now.insert(ballot);
+            if server.stood_before.contains(&ballot) {
+                let detail = format!(
+                    "{} stood at {}.{} again after a restart",
+                    self.name(me),
+                    ballot.round,
+                    self.name(ballot.node)
+                );
+                self.violate(Property::BallotUnique, detail);
+            }
+        }
+    }
+
+    /// The checkers that watch the apply walk and the decisions of every node.
+    pub(super) fn record_applied(&mut self, index: usize, applied: &[Applied]) {
+        let name = self.name(self.config.node_id(index));
+        for entry in applied {
+            let server = &mut self.servers[index];
+            if entry.slot != server.applied_through.next() {
+                let detail = format!(
+                    "{name} applied slot {} after slot {}",
+                    entry.slot, server.applied_through
+                );
+                self.violate(Property::AppliedInOrder, detail);
+                continue;
+            }
+            self.servers[index].applied_through = entry.slot;
+            if let (true, Entry::Command(command)) = (entry.fresh, &entry.entry)
+                && !self.servers[index]
+                    .applied_fresh
+                    .insert((command.client, command.seq))
+            {
+                let detail = format!(
+                    "{name} applied {}#{} twice",
+                    self.name(command.client),
+                    command.seq
+                );
+                self.violate(Property::AppliedOnce, detail);
+            }
+        }
+        self.check_decisions(index);
+    }
+
+    /// Agreement, validity and durability over what the node knows is chosen: a slot's
+    /// decision, once learned by anyone, never changes, even across crashes and restarts.
+    pub(super) fn check_decisions(&mut self, index: usize) {
+        let Some(node) = self.servers[index].host.node() else {
+            return;
+        };
+        let name = self.name(node.id());
+        let mut found = Vec::new();
+        for (slot, vote) in node.chosen() {
+            match self.chosen.get(slot) {
+                Some(chosen) if chosen.entry == vote.entry => {}
+                Some(chosen) => found.push((
+                    Property::LearnedIsChosen,
+                    format!(
+                        "slot {slot}: {name} learned {}, but {}",
+                        self.entry_name(&vote.entry),
+                        self.describe_votes(chosen)
+                    ),
+                )),
+                None => found.push((
+                    Property::LearnedIsChosen,
+                    format!(
+                        "slot {slot}: {name} learned {}, which no quorum voted for",
+                        self.entry_name(&vote.entry)
+                    ),
+                )),
+            }
+            match self.decided.get(slot) {
+                Some(decided) if decided != &vote.entry => found.push((
+                    Property::Agreement,
+                    format!(
+                        "slot {slot}: {name} learned {}, but {} was decided",
+                        self.entry_name(&vote.entry),
+                        self.entry_name(decided)
+                    ),
+                )),
+                Some(_) => {}
+                None => {
+                    if !self.was_issued(&vote.entry) {
+                        found.push((
+                            Property::Validity,
+                            format!(
+                                "slot {slot}: {} was never issued",
+                                self.entry_name(&vote.entry)
+                            ),
+                        ));
+                    }
+                    self.decided.insert(*slot, vote.entry.clone());
+                }
+            }
+        }
+        if node.applied_index() > node.chosen_index()
+            || node
+                .chosen_gap()
+                .is_some_and(|gap| gap <= node.chosen_index())
+        {
+            found.push((
+                Property::ChosenPrefix,
+                format!("{name}'s chosen index is not a contiguous prefix"),
+            ));
+        }
+        for (property, detail) in found {
+            self.violate(property, detail);
+        }
+    }
+
+    fn was_issued(&self, entry: &Entry) -> bool {
+        let Entry::Command(command) = entry else {
+            return true;
+        };
+        self.history.iter().any(|operation| {
+            command.client == operation.client
+                && operation.seq() == command.seq
+                && matches!(&operation.op, ClientOp::Write { key, value } if *key == command.key && *value == command.value)
+        })
+    }
+
+    /// Every "written" a client hears is a decided write: some slot has the client's command
+    /// chosen by a quorum of votes.
+    pub(super) fn check_written_is_chosen(&mut self, client_index: usize, seq: u64) {
+        let client = self.config.client_id(client_index);
+        let chosen = self.chosen.values().any(|votes| {
+            matches!(&votes.entry, Entry::Command(command) if command.client == client && command.seq == seq)
+        });
+        if !chosen {
+            let detail = format!(
+                "{} heard its write #{seq} was written, but no slot has it chosen",
+                self.name(client)
+            );
+            self.violate(Property::WrittenIsChosen, detail);
+        }
+    }
+
+    /// The linearizability checker over the whole client history, run each time an operation
+    /// returns. A history too large to check is a limit, reported, never a pass.
+    pub(super) fn check_linearizable(&mut self) {
+        let operations = self.history.iter().map(ClientCall::to_operation).collect();
+        let verdict = match History::new(operations) {
+            Ok(history) => linearizability::check(&history),
+            Err(malformed) => {
+                self.violate(
+                    Property::CheckLimit,
+                    format!("malformed client history: {malformed}"),
+                );
+                return;
+            }
+        };
+        match verdict {
+            linearizability::Verdict::Linearizable { .. } => {}
+            linearizability::Verdict::NotLinearizable { reason, .. } => {
+                self.violate(Property::Linearizability, reason)
+            }
+            too_large @ linearizability::Verdict::TooLarge { .. } => {
+                self.violate(Property::CheckLimit, too_large.to_string())
+            }
+        }
+    }
+
+    pub(super) fn violate(&mut self, property: Property, detail: String) {
+        if !self
+            .violations
+            .iter()
+            .any(|known| known.property == property && known.detail == detail)
+        {
+            self.violations.push(Violation { property, detail });
+        }
+    }
+}

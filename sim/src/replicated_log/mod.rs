@@ -1,0 +1,375 @@
+//! The replicated-log World (Act II): three `ColocatedNode`s with clocks and disks, clients with
+//! programs of writes and reads, and the faults a real cluster meets.
+//!
+//! Nodes are N1..Nn (node ids 1..=n); clients are C1..Cm (the ids after the nodes). A node's
+//! clock moves only when a `tick` action says so, and its disk is a list of framed writes
+//! ([`paros_core::log::encode`]). By default a node's `Ready` is processed in the right order
+//! as part of the action that produced it (persist, then send); with `stepwise_ready`, `persist`
+//! and `send` are actions of their own, so a crash can fall at every seam.
+//!
+//! Messages a node sends to itself are delivered at once, after the writes they follow are
+//! durable: a loopback, not a network.
+//!
+//! This file holds the world itself: what it is made of, the actions enabled in it, how an
+//! action is dispatched, and its fingerprint. The rest is one job a file: `config` (what a
+//! world is made of), `action` (actions and refusals, described and parsed), `servers` (nodes,
+//! disks, crashes and restarts), `network` (messages in flight and partitions), `clients`
+//! (programs, requests, replies and the history), `votes` (what is chosen), `checks` (the
+//! other safety checkers), `names` (names as players read them) and `settle` (the fair
+//! schedule once faults stop).
+
+mod action;
+mod checks;
+mod clients;
+mod config;
+mod names;
+mod network;
+mod servers;
+mod settle;
+mod votes;
+
+pub use action::{LogAction, LogRefused};
+pub use clients::{ClientCall, ClientState};
+pub use config::{ClientOp, LogBudget, LogNegativeControl, LogWorldConfig};
+pub use network::LogInFlight;
+pub use servers::{HeldReady, Host, Server};
+pub use votes::SlotVotes;
+
+use crate::check::Violation;
+use crate::model::{Model, Settled};
+use paros_core::log::{Entry, LogEnvelope, Slot};
+use paros_core::{Ballot, NodeSet};
+use std::collections::BTreeMap;
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+/// A world of the replicated log.
+#[derive(Clone, Debug)]
+pub struct LogWorld {
+    config: Arc<LogWorldConfig>,
+    servers: Vec<Server>,
+    clients: Vec<ClientState>,
+    /// Invariant: ascending ids.
+    in_flight: Vec<LogInFlight>,
+    next_message: u32,
+    budget_left: LogBudget,
+    isolated: NodeSet,
+    /// The client history, in call order; times are counts of client events.
+    history: Vec<ClientCall>,
+    /// Every slot some node learned chosen, with the entry: decisions are forever.
+    decided: BTreeMap<Slot, Entry>,
+    /// Every vote ever cast, by slot, ballot and entry: a node votes when its `Accepted` leaves.
+    votes: BTreeMap<(Slot, Ballot, Entry), NodeSet>,
+    /// For each slot, the first (slot, ballot, entry) whose votes formed a Phase-2 quorum:
+    /// derived from `votes`, kept so the checkers need not recount.
+    chosen: BTreeMap<Slot, SlotVotes>,
+    /// Violations found while applying actions (kept: a broken world stays broken).
+    violations: Vec<Violation>,
+}
+
+impl LogWorld {
+    /// The world at its beginning: every node up with an empty disk but its identity.
+    pub fn new(config: LogWorldConfig) -> Result<LogWorld, LogRefused> {
+        config.validate()?;
+        let core_config = config.core_config();
+        let servers = (0..usize::from(config.node_count))
+            .map(|index| Server::new(config.node_id(index), core_config))
+            .collect();
+        let clients = config.clients.iter().map(|_| ClientState::new()).collect();
+        Ok(LogWorld {
+            budget_left: config.budget,
+            config: Arc::new(config),
+            servers,
+            clients,
+            in_flight: Vec::new(),
+            next_message: 1,
+            isolated: NodeSet::EMPTY,
+            history: Vec::new(),
+            decided: BTreeMap::new(),
+            votes: BTreeMap::new(),
+            chosen: BTreeMap::new(),
+            violations: Vec::new(),
+        })
+    }
+
+    /// Builds a world and applies `actions`; the error gives the index of the refused one.
+    pub fn replay(
+        config: LogWorldConfig,
+        actions: &[LogAction],
+    ) -> Result<LogWorld, (usize, LogRefused)> {
+        let mut world = LogWorld::new(config).map_err(|refused| (0, refused))?;
+        for (index, action) in actions.iter().enumerate() {
+            world.apply(action).map_err(|refused| (index, refused))?;
+        }
+        Ok(world)
+    }
+
+    /// A copy of this world that, from now on, also allows the fault outside the model
+    /// `control`: how the game shows what a wrong answer would break, by playing it on.
+    pub fn with_negative_control(
+        &self,
+        control: LogNegativeControl,
+    ) -> Result<LogWorld, LogRefused> {
+        let mut config = (*self.config).clone();
+        config.negative_control = Some(control);
+        config.validate()?;
+        let mut world = self.clone();
+        world.config = Arc::new(config);
+        Ok(world)
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &LogWorldConfig {
+        &self.config
+    }
+
+    /// The servers, N1 first.
+    pub fn servers(&self) -> &[Server] {
+        &self.servers
+    }
+
+    /// The clients, C1 first.
+    pub fn clients(&self) -> &[ClientState] {
+        &self.clients
+    }
+
+    /// The messages in flight, in send order.
+    pub fn in_flight(&self) -> &[LogInFlight] {
+        &self.in_flight
+    }
+
+    /// The faults and retries still allowed.
+    pub fn budget_left(&self) -> LogBudget {
+        self.budget_left
+    }
+
+    /// The nodes cut off by a partition.
+    pub fn isolated(&self) -> NodeSet {
+        self.isolated
+    }
+
+    /// The client history so far.
+    pub fn history(&self) -> &[ClientCall] {
+        &self.history
+    }
+
+    /// Every slot some node learned chosen.
+    pub fn decided(&self) -> &BTreeMap<Slot, Entry> {
+        &self.decided
+    }
+
+    /// Every action [`LogWorld::apply`] would accept now, in a stable order: deliveries and
+    /// network faults, then each server's own steps, then healing, then client requests.
+    pub fn enabled(&self) -> Vec<LogAction> {
+        let mut actions = Vec::new();
+        for message in &self.in_flight {
+            self.enabled_for_message(message, &mut actions);
+        }
+        for index in 0..self.servers.len() {
+            self.enabled_at_server(index, &mut actions);
+        }
+        if !self.isolated.is_empty() {
+            actions.push(LogAction::Heal);
+        }
+        for index in 0..self.clients.len() {
+            self.enabled_requests(index, &mut actions);
+        }
+        actions
+    }
+
+    fn enabled_for_message(&self, message: &LogInFlight, actions: &mut Vec<LogAction>) {
+        if self.crosses_cut(&message.envelope) || self.receiver_busy(message.envelope.to) {
+            return;
+        }
+        actions.push(LogAction::Deliver(message.id));
+        if self.budget_left.drops > 0 {
+            actions.push(LogAction::Drop(message.id));
+        }
+        if self.budget_left.duplicates > 0 {
+            actions.push(LogAction::Duplicate(message.id));
+        }
+    }
+
+    fn enabled_at_server(&self, index: usize, actions: &mut Vec<LogAction>) {
+        let server = &self.servers[index];
+        let node = self.config.node_id(index);
+        match (&server.host, &server.held) {
+            (Host::Down, _) => actions.push(LogAction::Restart(node)),
+            (Host::Up(_), Some(held)) => {
+                if !held.persisted {
+                    actions.push(LogAction::Persist(node));
+                    if self.budget_left.torn_writes > 0 && !held.writes.is_empty() {
+                        actions.push(LogAction::TornCrash(node));
+                    }
+                }
+                let may_send = held.persisted
+                    || self.config.negative_control == Some(LogNegativeControl::SendBeforePersist);
+                if !held.sent && may_send {
+                    actions.push(LogAction::Send(node));
+                }
+            }
+            (Host::Up(_), None) => {
+                if self.budget_left.ticks > 0 {
+                    actions.push(LogAction::Tick(node));
+                }
+            }
+        }
+        if server.host.is_up() && self.budget_left.crashes > 0 {
+            actions.push(LogAction::Crash(node));
+        }
+        if self.budget_left.partitions > 0 && !self.isolated.contains(node) {
+            actions.push(LogAction::Partition(node));
+        }
+    }
+
+    fn enabled_requests(&self, index: usize, actions: &mut Vec<LogAction>) {
+        let client = &self.clients[index];
+        let has_next = client.next_op < self.config.clients[index].len();
+        let may_send = match client.outstanding {
+            None => has_next,
+            Some(_) => client.redirected || self.budget_left.client_resends > 0,
+        };
+        if !may_send {
+            return;
+        }
+        let client = self.config.client_id(index);
+        for node_index in 0..self.servers.len() {
+            let node = self.config.node_id(node_index);
+            if self
+                .config
+                .client_target(index)
+                .is_none_or(|target| target == node)
+            {
+                actions.push(LogAction::Request { client, node });
+            }
+        }
+    }
+
+    /// Applies one action. A refused action leaves the world unchanged.
+    pub fn apply(&mut self, action: &LogAction) -> Result<(), LogRefused> {
+        match *action {
+            LogAction::Deliver(message) => self.deliver(message),
+            LogAction::Drop(message) => self.drop_message(message),
+            LogAction::Duplicate(message) => self.duplicate(message),
+            LogAction::Tick(node) => self.tick(node),
+            LogAction::Crash(node) => self.crash(node),
+            LogAction::TornCrash(node) => self.torn_crash(node),
+            LogAction::Restart(node) => self.restart(node),
+            LogAction::Persist(node) => self.persist_held(node),
+            LogAction::Send(node) => self.send_held(node),
+            LogAction::Partition(node) => self.partition(node),
+            LogAction::Heal => self.heal(),
+            LogAction::Request { client, node } => self.request(client, node),
+            LogAction::StopFaults => {
+                self.stop_faults();
+                Ok(())
+            }
+        }
+    }
+
+    /// A fingerprint of everything the future depends on: servers (nodes, disks, held
+    /// batches, clocks, checker state), clients, the multiset of messages in flight, budgets,
+    /// partitions, the history, the decisions, the votes and the violations found.
+    pub fn fingerprint(&self) -> u64 {
+        let mut hasher = DefaultHasher::new();
+        self.servers.hash(&mut hasher);
+        self.clients.hash(&mut hasher);
+        let mut envelopes: Vec<&LogEnvelope> = self
+            .in_flight
+            .iter()
+            .map(|message| &message.envelope)
+            .collect();
+        envelopes.sort_unstable();
+        envelopes.hash(&mut hasher);
+        self.budget_left.hash(&mut hasher);
+        self.isolated.hash(&mut hasher);
+        self.history.hash(&mut hasher);
+        self.decided.hash(&mut hasher);
+        self.votes.hash(&mut hasher);
+        self.violations.len().hash(&mut hasher);
+        hasher.finish()
+    }
+
+    /// The safety properties broken so far.
+    pub fn violations(&self) -> &[Violation] {
+        &self.violations
+    }
+}
+
+/// Spends one unit of a budget, or refuses if none is left.
+fn spend(left: &mut u32, kind: &'static str) -> Result<(), LogRefused> {
+    *left = left.checked_sub(1).ok_or(LogRefused::BudgetSpent(kind))?;
+    Ok(())
+}
+
+impl Model for LogWorld {
+    type Action = LogAction;
+    type Refused = LogRefused;
+
+    fn enabled(&self) -> Vec<LogAction> {
+        LogWorld::enabled(self)
+    }
+
+    fn apply(&mut self, action: &LogAction) -> Result<(), LogRefused> {
+        LogWorld::apply(self, action)
+    }
+
+    fn fingerprint(&self) -> u64 {
+        LogWorld::fingerprint(self)
+    }
+
+    fn violations(&self) -> Vec<Violation> {
+        self.violations.clone()
+    }
+
+    fn parse_action(&self, text: &str) -> Result<LogAction, String> {
+        LogWorld::parse_action(self, text)
+    }
+
+    fn describe(&self, action: &LogAction) -> String {
+        LogWorld::describe(self, action)
+    }
+
+    /// Decided, for the log: every client finished its program.
+    fn is_decided(&self) -> bool {
+        self.all_clients_done()
+    }
+
+    /// The fair schedule of [`LogWorld::settle`], bounded by 200 actions per operation left.
+    fn settle(&self) -> Option<Result<Settled<LogAction>, String>> {
+        let operations_left: usize = self
+            .clients
+            .iter()
+            .zip(&self.config.clients)
+            .map(|(client, program)| program.len() - client.next_op)
+            .sum();
+        let steps_max = 200 + 200 * u32::try_from(operations_left).unwrap_or(u32::MAX / 400);
+        Some(LogWorld::settle(self, steps_max))
+    }
+
+    fn fault_kind(&self, action: &LogAction) -> Option<&'static str> {
+        match action {
+            LogAction::Drop(_) => Some("drop"),
+            LogAction::Duplicate(_) => Some("duplicate"),
+            LogAction::Crash(_) => Some("crash"),
+            LogAction::TornCrash(_) => Some("torn write"),
+            LogAction::Partition(_) => Some("partition"),
+            LogAction::Request { client, .. } => {
+                let state = &self.clients[self.client_index(*client).ok()?];
+                (state.outstanding.is_some() && !state.redirected).then_some("client resend")
+            }
+            _ => None,
+        }
+    }
+
+    fn message_of(&self, action: &LogAction) -> Option<u64> {
+        match action {
+            LogAction::Deliver(message) => Some(u64::from(message.0)),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

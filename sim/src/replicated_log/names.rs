@@ -1,0 +1,131 @@
+//! Names as players read them: nodes and clients (N1, C1), messages, entries and votes. The
+//! checkers and the game use the same names, so a violation reads like the stage.
+
+use super::{LogWorld, SlotVotes};
+use paros_core::NodeId;
+use paros_core::Value;
+use paros_core::log::{Entry, LogMessage, Outcome};
+
+impl LogWorld {
+    /// A node's or client's name: N1.., C1..
+    pub fn name(&self, node: NodeId) -> String {
+        let number = usize::from(node.get());
+        let node_count = usize::from(self.config.node_count);
+        if number <= node_count {
+            format!("N{number}")
+        } else if number - node_count <= self.clients.len() {
+            format!("C{}", number - node_count)
+        } else {
+            node.to_string()
+        }
+    }
+
+    /// A message as players read it, e.g. `Accept(2.N2, slot 3, x=1 (C1#1), commit 2)`.
+    pub fn message_name(&self, message: &LogMessage) -> String {
+        let ballot =
+            |ballot: paros_core::Ballot| format!("{}.{}", ballot.round, self.name(ballot.node));
+        match message {
+            LogMessage::Prepare {
+                ballot: b,
+                from_slot,
+            } => format!("Prepare({}, from slot {from_slot})", ballot(*b)),
+            LogMessage::Promise { ballot: b, votes } => {
+                let votes: Vec<String> = votes
+                    .iter()
+                    .map(|(slot, vote)| {
+                        format!(
+                            "{slot}: {} at {}",
+                            self.entry_name(&vote.entry),
+                            ballot(vote.ballot)
+                        )
+                    })
+                    .collect();
+                format!("Promise({}, [{}])", ballot(*b), votes.join("; "))
+            }
+            LogMessage::Accept {
+                ballot: b,
+                slot,
+                entry,
+                commit,
+            } => {
+                format!(
+                    "Accept({}, slot {slot}, {}, commit {commit})",
+                    ballot(*b),
+                    self.entry_name(entry)
+                )
+            }
+            LogMessage::Accepted { ballot: b, slot } => {
+                format!("Accepted({}, slot {slot})", ballot(*b))
+            }
+            LogMessage::Nack {
+                ballot: b,
+                promised,
+            } => format!("Nack({}, promised {})", ballot(*b), ballot(*promised)),
+            LogMessage::Heartbeat { ballot: b, commit } => {
+                format!("Heartbeat({}, commit {commit})", ballot(*b))
+            }
+            LogMessage::HeartbeatAck {
+                ballot: b,
+                chosen_index,
+            } => {
+                format!("HeartbeatAck({}, chosen {chosen_index})", ballot(*b))
+            }
+            LogMessage::Chosen { entries } => {
+                let slots: Vec<String> = entries
+                    .iter()
+                    .map(|(slot, vote)| format!("{slot}: {}", self.entry_name(&vote.entry)))
+                    .collect();
+                format!("Chosen([{}])", slots.join("; "))
+            }
+            LogMessage::ReadIndex { read } => format!("ReadIndex(read {read})"),
+            LogMessage::ReadIndexReply {
+                read,
+                highest_accepted,
+            } => {
+                format!("ReadIndexReply(read {read}, highest accepted {highest_accepted})")
+            }
+            LogMessage::Write { seq, key, value } => format!("Write(#{seq}, {key}={value})"),
+            LogMessage::Read { seq, key } => format!("Read(#{seq}, {key})"),
+            LogMessage::Reply { seq, outcome } => match outcome {
+                Outcome::Written => format!("Reply(#{seq}, written)"),
+                Outcome::Read(value) => format!(
+                    "Reply(#{seq}, read {})",
+                    value.as_ref().map_or("nothing", Value::as_str)
+                ),
+                Outcome::NotLeader { hint } => format!(
+                    "Reply(#{seq}, not leader{})",
+                    hint.map(|node| format!(", try {}", self.name(node)))
+                        .unwrap_or_default()
+                ),
+            },
+        }
+    }
+
+    /// An entry as players read it: `no-op` or `x=1 (C1#1)`.
+    pub fn entry_name(&self, entry: &Entry) -> String {
+        match entry {
+            Entry::Noop => "no-op".to_string(),
+            Entry::Command(command) => {
+                format!(
+                    "{}={} ({}#{})",
+                    command.key,
+                    command.value,
+                    self.name(command.client),
+                    command.seq
+                )
+            }
+        }
+    }
+
+    /// `x=1 (C1#1) chosen at 1.N1 by {N1, N2}`.
+    pub fn describe_votes(&self, votes: &SlotVotes) -> String {
+        let voters: Vec<String> = votes.voters.iter().map(|node| self.name(node)).collect();
+        format!(
+            "{} chosen at {}.{} by {{{}}}",
+            self.entry_name(&votes.entry),
+            votes.ballot.round,
+            self.name(votes.ballot.node),
+            voters.join(", ")
+        )
+    }
+}

@@ -1,0 +1,331 @@
+//! The servers: each node with its disk and its clock, how its output is persisted and sent
+//! (at once, or stepwise so a crash can fall at every seam), and crashes, torn writes and
+//! restarts from the disk.
+
+use super::{LogNegativeControl, LogRefused, LogWorld, spend};
+use paros_core::log::{
+    ColocatedNode, DurableRecord, LogConfig, LogEnvelope, Persisted, Ready, Slot, Write, encode,
+};
+use paros_core::{Ballot, NodeId};
+use std::collections::BTreeSet;
+
+/// A `Ready` a stepwise node has not finished: its writes, then its messages.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct HeldReady {
+    /// The writes; durable once `persisted`.
+    pub writes: Vec<Write>,
+    /// The messages, waiting for `send`.
+    pub messages: Vec<LogEnvelope>,
+    /// Whether the writes are durable.
+    pub persisted: bool,
+    /// Whether the messages have left.
+    pub sent: bool,
+}
+
+/// Where a server's node runs: up with its volatile state, or down with only its disk left.
+// Down is small and Up is not, as with the `Option` this replaces; a server is up most of the
+// time, and boxing the node would add an allocation to every copy of a world the explorer makes.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Host {
+    /// The node runs.
+    Up(ColocatedNode),
+    /// The node crashed and has not restarted.
+    Down,
+}
+
+impl Host {
+    /// The running node, if the host is up.
+    pub fn node(&self) -> Option<&ColocatedNode> {
+        match self {
+            Host::Up(node) => Some(node),
+            Host::Down => None,
+        }
+    }
+
+    /// The running node, if the host is up, to step.
+    pub fn node_mut(&mut self) -> Option<&mut ColocatedNode> {
+        match self {
+            Host::Up(node) => Some(node),
+            Host::Down => None,
+        }
+    }
+
+    /// Whether the node runs.
+    pub fn is_up(&self) -> bool {
+        matches!(self, Host::Up(_))
+    }
+}
+
+/// One server: its host (the node, or nothing while crashed), its disk and what the checkers
+/// track of it.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Server {
+    /// The running node, or nothing while crashed.
+    pub host: Host,
+    /// The durable frames, oldest first.
+    pub disk: Vec<Vec<u8>>,
+    /// Stepwise worlds: the `Ready` being persisted and sent.
+    pub held: Option<HeldReady>,
+    /// What a restart would read from `disk`, kept as writes become durable: the durability
+    /// checker judges it without waiting for a crash.
+    pub(super) record: DurableRecord,
+    /// Ticks this server's clock has made, over its whole life.
+    pub ticks: u32,
+    /// Requests this incarnation applied fresh (the exactly-once checker).
+    pub(super) applied_fresh: BTreeSet<(NodeId, u64)>,
+    /// The last slot this incarnation applied (the in-order checker).
+    pub(super) applied_through: Slot,
+    /// The ballots this node stood at in its earlier lives, and in this one (the checker that
+    /// a ballot is never reused).
+    pub(super) stood_before: BTreeSet<Ballot>,
+    pub(super) stood_now: BTreeSet<Ballot>,
+}
+
+impl Server {
+    /// A server whose new node is installed with its identity on disk before the world begins.
+    pub(super) fn new(id: NodeId, config: LogConfig) -> Server {
+        let mut node = ColocatedNode::new(id, config);
+        let ready = node.take_ready();
+        let disk = ready.writes().iter().map(encode).collect();
+        let mut record = DurableRecord::default();
+        for write in ready.writes() {
+            record.apply(write);
+        }
+        let messages = ready.into_messages(Persisted::by_storage(&[Write::Identity(id)]));
+        debug_assert!(messages.is_empty());
+        Server {
+            host: Host::Up(node),
+            disk,
+            held: None,
+            record,
+            ticks: 0,
+            applied_fresh: BTreeSet::new(),
+            applied_through: Slot(0),
+            stood_before: BTreeSet::new(),
+            stood_now: BTreeSet::new(),
+        }
+    }
+}
+
+impl LogWorld {
+    /// One tick of an idle node's clock.
+    pub(super) fn tick(&mut self, node: NodeId) -> Result<(), LogRefused> {
+        let index = self.idle_server(node)?;
+        let Server {
+            host: Host::Up(running),
+            ticks,
+            ..
+        } = &mut self.servers[index]
+        else {
+            return Err(LogRefused::NodeDown(node));
+        };
+        spend(&mut self.budget_left.ticks, "tick")?;
+        *ticks += 1;
+        running.tick();
+        self.drain(index);
+        Ok(())
+    }
+
+    /// A live node crashes, if the budget allows.
+    pub(super) fn crash(&mut self, node: NodeId) -> Result<(), LogRefused> {
+        let index = self.up_server(node)?;
+        spend(&mut self.budget_left.crashes, "crash")?;
+        self.go_down(index);
+        Ok(())
+    }
+
+    /// Processes a node's output: in stepwise worlds it is held for `persist` and `send`;
+    /// otherwise it is persisted, then sent, and loopback messages are handled at once.
+    pub(super) fn drain(&mut self, index: usize) {
+        loop {
+            let Some(node) = self.servers[index].host.node_mut() else {
+                return; // a node that is down has no output
+            };
+            let ready = node.take_ready();
+            if ready.is_empty() {
+                // A node can learn a slot chosen (above a hole, say) with nothing to write.
+                self.check_decisions(index);
+                return;
+            }
+            self.record_applied(index, ready.applied());
+            if self.config.stepwise_ready {
+                let writes = ready.writes().to_vec();
+                let messages = ready.into_messages(Persisted::by_storage(&writes));
+                let persisted = writes.is_empty();
+                self.servers[index].held = Some(HeldReady {
+                    writes,
+                    messages,
+                    persisted,
+                    sent: false,
+                });
+                return;
+            }
+            let messages = self.persist(index, ready);
+            if !self.release(index, messages) {
+                return;
+            }
+        }
+    }
+
+    fn persist(&mut self, index: usize, ready: Ready) -> Vec<LogEnvelope> {
+        self.write_to_disk(index, ready.writes());
+        let proof = Persisted::by_storage(ready.writes());
+        ready.into_messages(proof)
+    }
+
+    /// Writes become durable: framed onto the disk, and applied to what a restart would read.
+    fn write_to_disk(&mut self, index: usize, writes: &[Write]) {
+        let server = &mut self.servers[index];
+        server.disk.extend(writes.iter().map(encode));
+        let before = server.record.chosen_through;
+        for write in writes {
+            server.record.apply(write);
+        }
+        self.check_disk(index, before, writes);
+    }
+
+    /// Messages leave a node. The votes they carry are recorded first; then a message to the
+    /// node itself is handled at once (unless self-messages travel the network), and the rest
+    /// go in flight. Returns whether the node handled any, and so may have more output.
+    fn release(&mut self, index: usize, messages: Vec<LogEnvelope>) -> bool {
+        self.record_votes(index, &messages);
+        self.record_ballots(index, &messages);
+        let me = self.config.node_id(index);
+        let mut handled = false;
+        for envelope in messages {
+            if envelope.to != me || self.config.self_messages_in_flight {
+                self.put_in_flight(envelope);
+            } else if let Host::Up(node) = &mut self.servers[index].host {
+                let _ignored = node.handle(&envelope);
+                handled = true;
+            } // a loopback to a node that is down is lost, as a delivery to it would be
+        }
+        handled
+    }
+
+    pub(super) fn persist_held(&mut self, node: NodeId) -> Result<(), LogRefused> {
+        let index = self.up_server(node)?;
+        let server = &mut self.servers[index];
+        let held = server
+            .held
+            .as_mut()
+            .filter(|held| !held.persisted)
+            .ok_or(LogRefused::NothingPending(node))?;
+        held.persisted = true;
+        let writes = held.writes.clone();
+        self.write_to_disk(index, &writes);
+        self.finish_held(index);
+        Ok(())
+    }
+
+    pub(super) fn send_held(&mut self, node: NodeId) -> Result<(), LogRefused> {
+        let index = self.up_server(node)?;
+        let control = self.config.negative_control == Some(LogNegativeControl::SendBeforePersist);
+        let held = self.servers[index]
+            .held
+            .as_mut()
+            .ok_or(LogRefused::NothingPending(node))?;
+        if held.sent || !(held.persisted || control) {
+            return Err(LogRefused::NothingPending(node));
+        }
+        held.sent = true;
+        let messages = std::mem::take(&mut held.messages);
+        self.finish_held(index);
+        self.release(index, messages);
+        if self.servers[index].held.is_none() {
+            self.drain(index);
+        }
+        Ok(())
+    }
+
+    fn finish_held(&mut self, index: usize) {
+        let server = &mut self.servers[index];
+        if server
+            .held
+            .as_ref()
+            .is_some_and(|held| held.persisted && held.sent)
+        {
+            server.held = None;
+        }
+    }
+
+    /// The node goes down: its volatile state, and writes not yet durable, are lost.
+    fn go_down(&mut self, index: usize) {
+        let server = &mut self.servers[index];
+        server.host = Host::Down;
+        server.held = None;
+        server.applied_fresh.clear();
+        server.applied_through = Slot(0);
+        let stood = std::mem::take(&mut server.stood_now);
+        server.stood_before.extend(stood);
+    }
+
+    pub(super) fn torn_crash(&mut self, node: NodeId) -> Result<(), LogRefused> {
+        let index = self.up_server(node)?;
+        let held = self.servers[index]
+            .held
+            .as_ref()
+            .filter(|held| !held.persisted && !held.writes.is_empty());
+        let writes = held.ok_or(LogRefused::NothingPending(node))?.writes.clone();
+        spend(&mut self.budget_left.torn_writes, "torn write")?;
+        let (last, whole) = writes.split_last().expect("not empty");
+        let mut torn = encode(last);
+        torn.truncate(torn.len() / 2);
+        self.write_to_disk(index, whole);
+        self.servers[index].disk.push(torn);
+        self.go_down(index);
+        Ok(())
+    }
+
+    pub(super) fn restart(&mut self, node: NodeId) -> Result<(), LogRefused> {
+        let index = self.server_index(node)?;
+        if self.servers[index].host.is_up() {
+            return Err(LogRefused::NodeUp(node));
+        }
+        let config = self.config.core_config();
+        if self.config.negative_control == Some(LogNegativeControl::BlankRestart) {
+            self.servers[index].disk.clear();
+            self.servers[index].record = DurableRecord::default();
+            self.servers[index].host = Host::Up(ColocatedNode::new(node, config));
+            self.drain(index);
+            return Ok(());
+        }
+        let (mut record, torn) =
+            DurableRecord::recover(&self.servers[index].disk).map_err(LogRefused::Disk)?;
+        if self.config.negative_control == Some(LogNegativeControl::ForgetBallot) {
+            record.stood = None;
+        }
+        let restarted = ColocatedNode::restart(node, config, &record).map_err(LogRefused::Disk)?;
+        let server = &mut self.servers[index];
+        if torn > 0 {
+            server.disk.pop(); // the torn tail was never acknowledged: gone
+        }
+        server.host = Host::Up(restarted);
+        self.drain(index);
+        Ok(())
+    }
+
+    pub(super) fn server_index(&self, node: NodeId) -> Result<usize, LogRefused> {
+        let number = usize::from(node.get());
+        (number <= self.servers.len())
+            .then(|| number - 1)
+            .ok_or(LogRefused::NoSuchNode(node))
+    }
+
+    pub(super) fn up_server(&self, node: NodeId) -> Result<usize, LogRefused> {
+        let index = self.server_index(node)?;
+        if !self.servers[index].host.is_up() {
+            return Err(LogRefused::NodeDown(node));
+        }
+        Ok(index)
+    }
+
+    pub(super) fn idle_server(&self, node: NodeId) -> Result<usize, LogRefused> {
+        let index = self.up_server(node)?;
+        if self.servers[index].held.is_some() {
+            return Err(LogRefused::Busy(node));
+        }
+        Ok(index)
+    }
+}

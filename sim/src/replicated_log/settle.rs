@@ -1,0 +1,154 @@
+//! Liveness once faults stop: the fair schedule ([`LogWorld::settle`]) that heals, restarts,
+//! persists, sends and delivers what is due, lets clients ask the leader, and ticks the clock,
+//! and the summary of a world that did not settle.
+
+use super::{LogAction, LogBudget, LogWorld};
+use crate::model::Settled;
+use paros_core::NodeId;
+use paros_core::log::ColocatedNode;
+
+/// Fair steps a client waits for an answer before it sends its request again.
+const FAIR_RESEND_STEPS: u32 = 60;
+
+impl LogWorld {
+    /// Every fault budget is spent, and clocks and client retries become unbounded.
+    pub(super) fn stop_faults(&mut self) {
+        self.budget_left = LogBudget {
+            ticks: u32::MAX / 2,
+            client_resends: u32::MAX / 2,
+            ..LogBudget::default()
+        };
+    }
+
+    /// Liveness once faults stop: from this state, stop faults ([`LogAction::StopFaults`]) and
+    /// follow a fair schedule for at most `steps_max` actions: heal, restart, persist and send
+    /// whenever they are due; else deliver the oldest message; else let a client with work ask
+    /// the leader (a client waits `FAIR_RESEND_STEPS` before it asks again, so retries never
+    /// crowd out the clock); else tick the leader, or with none the lowest live node. Every
+    /// kind of step gets its turn: the network drains in finite time, and a retry comes at
+    /// most once per wait. `Err` when the world refuses one of these actions: a hole in the
+    /// model, not a run that failed to settle.
+    pub fn settle(&self, steps_max: u32) -> Result<Settled<LogAction>, String> {
+        let mut world = self.clone();
+        let mut actions = vec![LogAction::StopFaults];
+        world
+            .apply(&LogAction::StopFaults)
+            .map_err(|refused| refused.to_string())?;
+        let mut last_sent = vec![None; world.clients.len()];
+        let mut step = 0;
+        while step < steps_max && !world.all_clients_done() && world.violations.is_empty() {
+            let Some(action) = world.fair_action(step, &mut last_sent) else {
+                break;
+            };
+            world
+                .apply(&action)
+                .map_err(|refused| format!("`{}`: {refused}", world.describe(&action)))?;
+            actions.push(action);
+            step += 1;
+        }
+        let decided = world.all_clients_done();
+        let stuck = (!decided && world.violations.is_empty()).then(|| world.summary());
+        Ok(Settled {
+            actions,
+            decided,
+            violations: world.violations.clone(),
+            stuck,
+        })
+    }
+
+    /// The next action of the fair, fault-free schedule of [`LogWorld::settle`].
+    fn fair_action(&self, step: u32, last_sent: &mut [Option<u32>]) -> Option<LogAction> {
+        if !self.isolated.is_empty() {
+            return Some(LogAction::Heal);
+        }
+        for (index, server) in self.servers.iter().enumerate() {
+            let node = self.config.node_id(index);
+            match &server.held {
+                _ if !server.host.is_up() => return Some(LogAction::Restart(node)),
+                Some(held) if !held.persisted => return Some(LogAction::Persist(node)),
+                Some(_) => return Some(LogAction::Send(node)),
+                None => {}
+            }
+        }
+        if let Some(message) = self.in_flight.first() {
+            return Some(LogAction::Deliver(message.id));
+        }
+        self.fair_request(step, last_sent)
+            .or_else(|| self.fair_tick())
+    }
+
+    /// The leader: the live node leading at the highest ballot.
+    fn leader(&self) -> Option<NodeId> {
+        self.servers
+            .iter()
+            .filter_map(|server| server.host.node())
+            .filter(|node| node.role() == paros_core::log::LogRole::Leader)
+            .max_by_key(|node| node.ballot())
+            .map(ColocatedNode::id)
+    }
+
+    fn fair_request(&self, step: u32, last_sent: &mut [Option<u32>]) -> Option<LogAction> {
+        let leader = self.leader()?;
+        for (index, client) in self.clients.iter().enumerate() {
+            let waited_enough =
+                last_sent[index].is_none_or(|sent| step >= sent + FAIR_RESEND_STEPS);
+            let due = match client.outstanding {
+                None => client.next_op < self.config.clients[index].len(),
+                Some(_) => client.redirected || waited_enough,
+            };
+            if due {
+                last_sent[index] = Some(step);
+                // Once faults stop, a client finds the leader, whatever node it was held to.
+                let client = self.config.client_id(index);
+                return Some(LogAction::Request {
+                    client,
+                    node: leader,
+                });
+            }
+        }
+        None
+    }
+
+    fn fair_tick(&self) -> Option<LogAction> {
+        let ticking = self.leader().or_else(|| {
+            let live = self.servers.iter().position(|server| server.host.is_up())?;
+            Some(self.config.node_id(live))
+        })?;
+        Some(LogAction::Tick(ticking))
+    }
+
+    /// The state in a few lines, for a liveness counterexample: each node's role, ballot,
+    /// chosen and applied index and pending reads, each client's outstanding operation, and
+    /// the messages in flight.
+    pub fn summary(&self) -> String {
+        let mut lines = Vec::new();
+        for server in &self.servers {
+            let Some(node) = server.host.node() else {
+                continue;
+            };
+            let ballot = node.ballot().map_or("none".to_string(), |ballot| {
+                format!("{}.{}", ballot.round, self.name(ballot.node))
+            });
+            lines.push(format!(
+                "{}: {:?} at {ballot}, chosen through {}, applied through {}, {} proposals, {} reads waiting",
+                self.name(node.id()),
+                node.role(),
+                node.chosen_index(),
+                node.applied_index(),
+                node.proposals().len(),
+                node.pending_reads().len()
+            ));
+        }
+        for (index, client) in self.clients.iter().enumerate() {
+            if let Some(outstanding) = client.outstanding {
+                lines.push(format!(
+                    "{} waits on {}",
+                    self.name(self.config.client_id(index)),
+                    self.history[outstanding].op
+                ));
+            }
+        }
+        lines.push(format!("{} messages in flight", self.in_flight.len()));
+        lines.join("; ")
+    }
+}

@@ -1,0 +1,115 @@
+//! What is chosen, as a fact about votes: each vote is recorded as the `Accepted` carrying it
+//! leaves its node, counted with paros-core's own quorum system, and judged for agreement.
+
+use super::LogWorld;
+use crate::check::Property;
+use paros_core::log::{Entry, LogEnvelope, LogMessage, Slot};
+use paros_core::{Ballot, Majority, NodeSet};
+
+/// The votes cast in one slot at one ballot for one entry: the nodes whose `Accepted` for it
+/// has left them. Chosen is a fact about these votes ([`paros_core::is_chosen`]), whether or
+/// not any node has learned it.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct SlotVotes {
+    /// The slot.
+    pub slot: Slot,
+    /// The ballot voted at.
+    pub ballot: Ballot,
+    /// The entry voted for.
+    pub entry: Entry,
+    /// Who voted.
+    pub voters: NodeSet,
+}
+
+impl LogWorld {
+    /// Every (slot, ballot, entry) whose voters ever formed a Phase-2 quorum, in slot and
+    /// ballot order: what is chosen, judged from the votes alone by paros-core's own quorum
+    /// system. Agreement holds while each slot has one entry here.
+    pub fn chosen_by_votes(&self) -> Vec<SlotVotes> {
+        let quorums = self.quorums();
+        self.votes
+            .iter()
+            .filter(|(_, voters)| paros_core::is_chosen(&quorums, **voters))
+            .map(|((slot, ballot, entry), voters)| SlotVotes {
+                slot: *slot,
+                ballot: *ballot,
+                entry: entry.clone(),
+                voters: *voters,
+            })
+            .collect()
+    }
+
+    /// The first (ballot, entry) chosen in `slot` by a Phase-2 quorum of votes, if any.
+    pub fn chosen_entry(&self, slot: Slot) -> Option<&SlotVotes> {
+        self.chosen.get(&slot)
+    }
+
+    /// Every vote cast so far in `slot`, in ballot order.
+    pub fn votes_in(&self, slot: Slot) -> Vec<SlotVotes> {
+        self.votes
+            .iter()
+            .filter(|((voted_slot, _, _), _)| *voted_slot == slot)
+            .map(|((slot, ballot, entry), voters)| SlotVotes {
+                slot: *slot,
+                ballot: *ballot,
+                entry: entry.clone(),
+                voters: *voters,
+            })
+            .collect()
+    }
+
+    /// The cluster's quorum system: the one paros-core's nodes use.
+    fn quorums(&self) -> Majority {
+        Majority::new(self.config.nodes()).expect("a world has nodes")
+    }
+
+    /// A node votes when its `Accepted` leaves it: the entry is its accepted record for the
+    /// slot at that ballot. Each vote is counted toward chosen at once, and agreement is judged
+    /// on the votes: no slot may ever have two entries chosen.
+    pub(super) fn record_votes(&mut self, index: usize, messages: &[LogEnvelope]) {
+        let Some(node) = self.servers[index].host.node() else {
+            return;
+        };
+        let voter = node.id();
+        let cast: Vec<(Slot, Ballot, Entry)> = messages
+            .iter()
+            .filter_map(|envelope| match envelope.message {
+                LogMessage::Accepted { ballot, slot } => node
+                    .accepts()
+                    .get(&slot)
+                    .filter(|vote| vote.ballot == ballot)
+                    .map(|vote| (slot, ballot, vote.entry.clone())),
+                _ => None,
+            })
+            .collect();
+        let quorums = self.quorums();
+        for (slot, ballot, entry) in cast {
+            let voters = self.votes.entry((slot, ballot, entry.clone())).or_default();
+            voters.insert(voter);
+            let voters = *voters;
+            if !paros_core::is_chosen(&quorums, voters) {
+                continue;
+            }
+            let now = SlotVotes {
+                slot,
+                ballot,
+                entry,
+                voters,
+            };
+            match self.chosen.get(&slot) {
+                None => {
+                    self.chosen.insert(slot, now);
+                }
+                Some(first) if first.entry != now.entry => {
+                    let detail = format!(
+                        "slot {slot}: {}; {}",
+                        self.describe_votes(first),
+                        self.describe_votes(&now)
+                    );
+                    self.violate(Property::Agreement, detail);
+                }
+                Some(_) => {}
+            }
+        }
+    }
+}
