@@ -14,8 +14,8 @@ mod recovery;
 mod serve;
 mod shared;
 
+use crate::automation::Automation;
 use crate::board::ByHand;
-use crate::level::Automation;
 use crate::prompt::Prompt;
 use crate::replicated_log::LogMove;
 use apply_walk::apply_walk;

@@ -16,8 +16,8 @@ mod promise;
 mod retry;
 mod shared;
 
+use crate::automation::Automation;
 use crate::board::ByHand;
-use crate::level::Automation;
 use crate::prompt::Prompt;
 use accepted::accepted_or_nack;
 use choose_value::choose_value;
