@@ -74,7 +74,7 @@ static ENDLESS: Level = Level {
 /// Plays until the log holds at least `moves` moves: each proposer in turn retries and its
 /// Prepares are delivered and answered by hand, then the replies are delivered.
 fn long_game(moves: usize) -> Game {
-    let mut game = Game::with_level(&ENDLESS, &[]).expect("mounts");
+    let mut game = Game::new(&ENDLESS, &[]).expect("mounts");
     let mut turn = 0;
     while game.log().len() < moves {
         let proposer = if turn % 2 == 0 { "P1" } else { "P2" };
@@ -127,9 +127,9 @@ fn main() {
     println!("mount (Game::new: stage worlds and preludes) and first view:");
     for level in levels::ALL {
         let mount = time(2000, || {
-            Game::with_level(level, level.solution_unlocked).expect("mounts")
+            Game::new(level, level.solution_unlocked).expect("mounts")
         });
-        let game = Game::with_level(level, level.solution_unlocked).expect("mounts");
+        let game = Game::new(level, level.solution_unlocked).expect("mounts");
         let view = time(2000, || View::of(&game).to_json());
         println!(
             "  {:<32} mount {:>7.1} us, view+json {:>7.1} us",
@@ -142,9 +142,9 @@ fn main() {
     println!("Act II: mount, view+json, and undo at the end of the reference solution:");
     for level in levels::ACT2 {
         let mount = time(200, || {
-            Game::with_level(level, level.solution_unlocked).expect("mounts")
+            Game::new(level, level.solution_unlocked).expect("mounts")
         });
-        let mut game = Game::with_level(level, level.solution_unlocked).expect("mounts");
+        let mut game = Game::new(level, level.solution_unlocked).expect("mounts");
         let view = time(200, || View::of(&game).to_json());
         for step in level.solution {
             game.play(step).expect("the solution plays");

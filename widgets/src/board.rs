@@ -6,10 +6,10 @@
 //! its own actions (ticks, crashes, client requests), its own role prompts and its own stage
 //! drawing, and the same [`View`](crate::View) shape.
 
-use crate::PlayError;
-use crate::level::Automation;
+use crate::automation::Automation;
+use crate::error::PlayError;
 use crate::prompt::{Prompt, PromptKind};
-use crate::view::{ActionJson, ChosenView, ClusterView, ControlView, MessageView, NodeView};
+use crate::scene::{ActionJson, ChosenView, ClusterView, ControlView, MessageView, NodeView};
 use std::collections::BTreeSet;
 use std::fmt;
 use std::hash::Hash;

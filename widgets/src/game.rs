@@ -6,29 +6,17 @@
 //! done *beyond* the current run (mistakes, the tries a level counts, whether it was ever
 //! passed) lives in [`Memory`], which undo and restart leave alone.
 
+use crate::automation::Automation;
 use crate::board::{Board, ByHand};
-use crate::level::{Automation, Change, Goal, Level};
-use crate::prompt::{Prompt, PromptKind};
+use crate::error::PlayError;
+use crate::level::Level;
+use crate::prompt::Prompt;
 use crate::script::{self, ScriptStep};
-use crate::{PlayError, levels};
+use crate::state::{Change, Goal, Memory, Mistake, Move, Run};
 use paros_sim::{Action, World};
 use std::collections::BTreeSet;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
-
-/// One entry of the move log.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub enum Move<A = Action> {
-    /// A world action the world took as is.
-    Act(A),
-    /// A world action held by a prompt of this kind: the world is unchanged until a right
-    /// answer.
-    Hold(A, PromptKind),
-    /// A right answer, by choice key: applies the held action, or closes a level question.
-    Answer(String),
-    /// The current stage's goal was met; the next stage's world begins.
-    NextStage,
-}
 
 /// What the player asked for: a world action or the next stage.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -37,165 +25,6 @@ pub enum GameAction<A = Action> {
     World(A),
     /// Go on to the next stage.
     NextStage,
-}
-
-/// What is waiting for the player's answer.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
-enum Pending<A> {
-    /// A world action held until the player answers for its node.
-    Held(A, PromptKind),
-    /// A level question.
-    Question(Prompt),
-}
-
-/// The state derived from the log: the stage, its world, the open prompt, the answers given.
-#[derive(Clone, Debug)]
-pub struct Run<B: Board = World> {
-    stage: usize,
-    world: B,
-    pending: Option<Pending<B::Action>>,
-    /// The prompt of a held action, built once after the log is replayed.
-    held_prompt: Option<Prompt>,
-    /// The right answers of this run, in order: the kind of prompt and the key.
-    answers: Vec<(PromptKind, String)>,
-}
-
-impl<B: Board> Run<B> {
-    fn start(world: &B) -> Run<B> {
-        Run {
-            stage: 0,
-            world: world.clone(),
-            pending: None,
-            held_prompt: None,
-            answers: Vec::new(),
-        }
-    }
-
-    /// The current stage, 0-based.
-    pub fn stage(&self) -> usize {
-        self.stage
-    }
-
-    /// The world of the current stage.
-    pub fn world(&self) -> &B {
-        &self.world
-    }
-
-    /// The right answers given in this run, in order.
-    pub fn answers(&self) -> &[(PromptKind, String)] {
-        &self.answers
-    }
-
-    /// Whether a prompt is open.
-    pub fn prompt_open(&self) -> bool {
-        self.pending.is_some()
-    }
-
-    /// Applies one move. Only moves the game itself accepted reach the log, so an error here
-    /// means the log and the level disagree (a level changed under a saved log).
-    fn apply(
-        &mut self,
-        level: &Level<B>,
-        stage_starts: &[B],
-        entry: &Move<B::Action>,
-    ) -> Result<Option<B::Step>, PlayError> {
-        match entry {
-            Move::Act(action) => self.step(level, action).map(Some),
-            Move::Hold(action, kind) => {
-                self.pending = Some(Pending::Held(action.clone(), *kind));
-                self.held_prompt = None;
-                Ok(None)
-            }
-            Move::Answer(key) => match self.pending.take() {
-                Some(Pending::Held(action, kind)) => {
-                    self.held_prompt = None;
-                    self.answers.push((kind, key.clone()));
-                    self.step(level, &action).map(Some)
-                }
-                Some(Pending::Question(_)) => {
-                    self.answers.push((PromptKind::Question, key.clone()));
-                    Ok(None)
-                }
-                None => Err(PlayError::NoPrompt),
-            },
-            Move::NextStage => {
-                let next = stage_starts
-                    .get(self.stage + 1)
-                    .ok_or(PlayError::NotEnabled("there is no next stage".into()))?;
-                self.stage += 1;
-                self.world = next.clone();
-                self.pending = None;
-                self.held_prompt = None;
-                Ok(None)
-            }
-        }
-    }
-
-    fn step(&mut self, level: &Level<B>, action: &B::Action) -> Result<B::Step, PlayError> {
-        let before = self.world.summary();
-        let step = Board::apply(&mut self.world, action)?;
-        let change = Change {
-            before: &before,
-            world: &self.world,
-            action,
-            step: &step,
-        };
-        if let Some(question) = level.rules.question(&change) {
-            self.pending = Some(Pending::Question(question));
-        }
-        Ok(step)
-    }
-
-    /// Builds the prompt of a held action, if one is held and not yet built.
-    fn build_prompt(&mut self) -> Result<(), PlayError> {
-        if let Some(Pending::Held(action, kind)) = &self.pending
-            && self.held_prompt.is_none()
-        {
-            let prompt = self
-                .world
-                .prompt(action, &ByHand::only(*kind))
-                .ok_or_else(|| {
-                    PlayError::NotEnabled(format!(
-                        "{} opens no prompt",
-                        self.world.describe(action)
-                    ))
-                })?;
-            self.held_prompt = Some(prompt);
-        }
-        Ok(())
-    }
-
-    fn prompt(&self) -> Option<&Prompt> {
-        match &self.pending {
-            Some(Pending::Held(..)) => self.held_prompt.as_ref(),
-            Some(Pending::Question(prompt)) => Some(prompt),
-            None => None,
-        }
-    }
-}
-
-/// A wrong answer, kept for the player and for the hints.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Mistake {
-    /// The question asked.
-    pub question: String,
-    /// The answer given.
-    pub answer: String,
-    /// What that answer would have broken.
-    pub explanation: String,
-}
-
-/// What the player has done beyond the current run. Undo and restart keep it.
-#[derive(Clone, PartialEq, Eq, Debug, Default)]
-pub struct Memory {
-    /// Every wrong answer, in order.
-    pub mistakes: Vec<Mistake>,
-    /// What right answers recorded (the quorums tried in `act1/quorum-intersection`).
-    pub records: BTreeSet<String>,
-    /// Whether the level's goal was ever reached.
-    pub passed: bool,
-    /// How many moves led into a failed goal.
-    pub failures: u32,
 }
 
 /// What the last call did, for the player.
@@ -240,21 +69,11 @@ pub struct Game<B: Board = World> {
     outcome: Option<Outcome>,
 }
 
-impl Game<World> {
-    /// Mounts the level with this id, with the automation the player has earned.
-    pub fn new(level_id: &str, unlocked: &[Automation]) -> Result<Game, PlayError> {
-        let level =
-            levels::find(level_id).ok_or_else(|| PlayError::UnknownLevel(level_id.into()))?;
-        Game::with_level(level, unlocked)
-    }
-}
-
 impl<B: Board> Game<B> {
-    /// Mounts `level`, with the automation the player has earned.
-    pub fn with_level(
-        level: &'static Level<B>,
-        unlocked: &[Automation],
-    ) -> Result<Game<B>, PlayError> {
+    /// Mounts `level`, with the automation the player has earned. The game never looks a level
+    /// up: whoever mounts one finds it in the registry ([`levels`](crate::levels)) and passes it
+    /// in, so the engine sits below the levels.
+    pub fn new(level: &'static Level<B>, unlocked: &[Automation]) -> Result<Game<B>, PlayError> {
         let stage_starts = level
             .stages
             .iter()
@@ -300,7 +119,7 @@ impl<B: Board> Game<B> {
 
     /// The world now.
     pub fn world(&self) -> &B {
-        &self.run.world
+        self.run.world()
     }
 
     /// The move log of the current run.
@@ -361,7 +180,7 @@ impl<B: Board> Game<B> {
     /// The goal as the player sees it: the level's goal on the last stage; on earlier stages
     /// it stays open (a reached stage offers the next one). Never reached with a prompt open.
     pub fn goal(&self) -> Goal {
-        if self.run.pending.is_some() {
+        if self.run.prompt_open() {
             return Goal::Open;
         }
         match self.stage_goal() {
@@ -372,14 +191,14 @@ impl<B: Board> Game<B> {
 
     /// The goal of the current stage alone.
     pub fn stage_goal(&self) -> Goal {
-        if self.run.pending.is_some() {
+        if self.run.prompt_open() {
             return Goal::Open;
         }
         self.level.rules.goal(&self.run, &self.memory)
     }
 
     fn last_stage(&self) -> bool {
-        self.run.stage + 1 == self.level.stages.len()
+        self.run.stage() + 1 == self.level.stages.len()
     }
 
     /// Whether `next-stage` is offered now.
@@ -390,10 +209,10 @@ impl<B: Board> Game<B> {
     /// The world actions the player may take now: none while a prompt is open or after the
     /// goal failed (undo or restart then).
     pub fn enabled(&self) -> Vec<B::Action> {
-        if self.run.pending.is_some() || matches!(self.goal(), Goal::Failed(_)) {
+        if self.run.prompt_open() || matches!(self.goal(), Goal::Failed(_)) {
             return Vec::new();
         }
-        self.offered(self.run.world.moves())
+        self.offered(self.run.world().moves())
     }
 
     /// Drops the moves whose automation is off (a shortcut the player has not switched on).
@@ -402,7 +221,7 @@ impl<B: Board> Game<B> {
             .into_iter()
             .filter(|action| {
                 self.run
-                    .world
+                    .world()
                     .requires(action)
                     .is_none_or(|toggle| self.automation_on(toggle))
             })
@@ -413,8 +232,8 @@ impl<B: Board> Game<B> {
     /// show the same stage. Message ids are left out, as in [`World::fingerprint`].
     pub fn fingerprint(&self) -> u64 {
         let mut hasher = DefaultHasher::new();
-        self.run.stage.hash(&mut hasher);
-        Board::fingerprint(&self.run.world).hash(&mut hasher);
+        self.run.stage().hash(&mut hasher);
+        Board::fingerprint(self.run.world()).hash(&mut hasher);
         self.prompt()
             .map(|prompt| &prompt.question)
             .hash(&mut hasher);
@@ -424,7 +243,7 @@ impl<B: Board> Game<B> {
     /// Takes a world action or goes to the next stage. A delivery to a node played by hand
     /// (or a retry whose ballot is asked) opens a prompt instead of stepping the node.
     pub fn act(&mut self, action: GameAction<B::Action>) -> Result<&Outcome, PlayError> {
-        if self.run.pending.is_some() {
+        if self.run.prompt_open() {
             return Err(PlayError::PromptOpen);
         }
         if let Goal::Failed(_) = self.goal() {
@@ -443,8 +262,8 @@ impl<B: Board> Game<B> {
             }
             GameAction::World(action) => {
                 self.check_enabled(&action)?;
-                let text = self.run.world.describe(&action);
-                match self.run.world.prompt(&action, &self.by_hand()) {
+                let text = self.run.world().describe(&action);
+                match self.run.world().prompt(&action, &self.by_hand()) {
                     Some(prompt) => (Move::Hold(action, prompt.kind), text),
                     None => (Move::Act(action), text),
                 }
@@ -540,7 +359,7 @@ impl<B: Board> Game<B> {
     /// in: a world action (`deliver m3`, `deliver P1->A2 Prepare`, `start P2`, `retry P1`),
     /// `answer KEY` (a choice's key: `promise`, `x`, `2.P1`, `yes`), `next-stage` or `undo`.
     pub fn play(&mut self, text: &str) -> Result<&Outcome, PlayError> {
-        match script::parse(&self.run.world, text).map_err(PlayError::BadStep)? {
+        match script::parse(self.run.world(), text).map_err(PlayError::BadStep)? {
             ScriptStep::Answer(key) => {
                 let prompt = self.prompt().ok_or(PlayError::NoPrompt)?;
                 let index = prompt
@@ -559,9 +378,11 @@ impl<B: Board> Game<B> {
     /// Applies a move that is not yet in the log. On an error the run is rebuilt from the log,
     /// so a refused move leaves the game exactly as it was.
     fn apply_new(&mut self, entry: &Move<B::Action>) -> Result<Option<B::Step>, PlayError> {
+        let level = self.level;
+        let question = |change: &Change<'_, B>| level.rules.question(change);
         let applied = self
             .run
-            .apply(self.level, &self.stage_starts, entry)
+            .apply(&question, &self.stage_starts, entry)
             .and_then(|step| self.run.build_prompt().map(|()| step));
         if applied.is_err() {
             self.replay()?;
@@ -570,9 +391,11 @@ impl<B: Board> Game<B> {
     }
 
     fn replay(&mut self) -> Result<(), PlayError> {
+        let level = self.level;
+        let question = |change: &Change<'_, B>| level.rules.question(change);
         let mut run = Run::start(&self.stage_starts[0]);
         for entry in &self.log {
-            run.apply(self.level, &self.stage_starts, entry)?;
+            run.apply(&question, &self.stage_starts, entry)?;
         }
         run.build_prompt()?;
         self.run = run;
@@ -591,16 +414,16 @@ impl<B: Board> Game<B> {
     }
 
     fn check_enabled(&self, action: &B::Action) -> Result<(), PlayError> {
-        if self.offered(self.run.world.moves()).contains(action) {
+        if self.offered(self.run.world().moves()).contains(action) {
             Ok(())
         } else {
-            Err(self.run.world.refusal(action))
+            Err(self.run.world().refusal(action))
         }
     }
 
     fn receiver_name(&self, entry: &Move<B::Action>) -> Option<String> {
         match entry {
-            Move::Act(action) => self.run.world.receiver(action),
+            Move::Act(action) => self.run.world().receiver(action),
             _ => None,
         }
     }

@@ -2,115 +2,17 @@
 //! rules that judge it (goal, level questions, checklist).
 //!
 //! A level is static data plus a [`Rules`] value, so the registry is a plain slice and a level
-//! costs nothing until a [`Game`](crate::Game) mounts it.
+//! costs nothing until a [`Game`](crate::Game) mounts it. A level reads the game's state
+//! (`state.rs`) and never the game itself: the registry (`levels/`) sits above this module, and
+//! whoever mounts a level looks it up there and hands the game the `&'static Level`.
 
+use crate::automation::Automation;
 use crate::board::Board;
-use crate::game::{Memory, Run};
 use crate::prompt::Prompt;
+use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use paros_sim::World;
 use serde::Serialize;
 use std::fmt;
-
-/// A part of a role that the player plays by hand until they earn its automation.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub enum Automation {
-    /// Acceptors answer Prepare and Accept by themselves (the promise and vote rules).
-    AcceptorReplies,
-    /// A proposer fills its Accept by P2c value selection by itself; in the replicated log, a
-    /// new leader recovers each slot by itself (P2c per slot).
-    P2c,
-    /// A node applies its chosen prefix by itself (the apply walk).
-    ApplyWalk,
-    /// One `beat` control ticks a leader and delivers its heartbeats, the acks and the
-    /// catch-up they cause.
-    Heartbeats,
-}
-
-impl Automation {
-    /// Every toggle, in the order the stage lists them.
-    pub const ALL: [Automation; 4] = [
-        Automation::AcceptorReplies,
-        Automation::P2c,
-        Automation::ApplyWalk,
-        Automation::Heartbeats,
-    ];
-
-    /// The stable name used in JSON and localStorage: `acceptor-replies`, `p2c`, `apply-walk`,
-    /// `heartbeats`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Automation::AcceptorReplies => "acceptor-replies",
-            Automation::P2c => "p2c",
-            Automation::ApplyWalk => "apply-walk",
-            Automation::Heartbeats => "heartbeats",
-        }
-    }
-
-    /// The label beside the toggle.
-    pub fn label(self) -> &'static str {
-        match self {
-            Automation::AcceptorReplies => "Acceptor replies",
-            Automation::P2c => "P2c value selection",
-            Automation::ApplyWalk => "The apply walk",
-            Automation::Heartbeats => "Heartbeat delivery",
-        }
-    }
-
-    /// The id of the level whose pass earns this toggle.
-    pub fn taught_by(self) -> &'static str {
-        match self {
-            Automation::AcceptorReplies => "act1/be-the-acceptor",
-            Automation::P2c => "act1/adopt-the-value",
-            Automation::ApplyWalk => "act2/a-log-of-decisions",
-            Automation::Heartbeats => "act2/steady-state",
-        }
-    }
-
-    /// The toggle with this name, if any.
-    pub fn from_name(name: &str) -> Option<Automation> {
-        Automation::ALL
-            .into_iter()
-            .find(|toggle| toggle.name() == name)
-    }
-}
-
-impl fmt::Display for Automation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// Where a level stands, judged after every move.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub enum Goal {
-    /// Not yet reached, not lost.
-    Open,
-    /// The goal predicate holds.
-    Reached,
-    /// The level can no longer be won from here (undo can): the reason says why.
-    Failed(String),
-}
-
-/// One line of a level's checklist: something the level tracks beyond the world.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
-pub struct ChecklistItem {
-    /// What is to be done, in the player's words.
-    pub label: String,
-    /// Whether it is done.
-    pub done: bool,
-}
-
-/// What changed in one world step, for a level deciding whether to ask a question.
-pub struct Change<'a, B: Board = World> {
-    /// The world before the step, summed up.
-    pub before: &'a B::Summary,
-    /// The world after the step.
-    pub world: &'a B,
-    /// The action applied.
-    pub action: &'a B::Action,
-    /// What the action did.
-    pub step: &'a B::Step,
-}
 
 /// The judging half of a level: what it means to win a stage, and what it asks along the way.
 pub trait Rules<B: Board = World>: Sync {

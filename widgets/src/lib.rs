@@ -16,103 +16,47 @@
 //! through the wasm bindings (compiled only for wasm32; see `widgets/API.md`).
 //!
 //! ```
-//! use paros_play::{Game, GameAction, Goal};
+//! use paros_play::{Game, Goal, levels};
 //!
-//! let mut game = Game::new("act1/choose-a-value", &[]).unwrap();
+//! let level = levels::find("act1/choose-a-value").unwrap();
+//! let mut game = Game::new(level, &[]).unwrap();
 //! for step in game.level().solution {
 //!     game.play(step).unwrap();
 //! }
 //! assert_eq!(game.goal(), Goal::Reached);
 //! ```
 
+mod automation;
 mod board;
+mod error;
 mod game;
 mod level;
 pub mod levels;
 mod mounted;
 mod prompt;
 pub mod replicated_log;
+mod scene;
 mod script;
 pub mod single_decree;
+mod state;
 mod view;
 mod words;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 
+pub use automation::Automation;
 pub use board::{Board, ByHand};
-pub use game::{Game, GameAction, Memory, Mistake, Move, Outcome, OutcomeKind, Run};
-pub use level::{Automation, Change, ChecklistItem, Goal, Level, LevelSummary, Pin, Rules, Stage};
+pub use error::PlayError;
+pub use game::{Game, GameAction, Outcome, OutcomeKind};
+pub use level::{Level, LevelSummary, Pin, Rules, Stage};
+pub use levels::catalog;
 pub use mounted::Mounted;
 pub use prompt::{Choice, Prompt, PromptKind};
+pub use scene::{ActionJson, ChosenView, ControlView, MessageView, NodeView};
 pub use script::ScriptStep;
-pub use view::{
-    ActionJson, ChosenView, ControlView, MessageView, NodeView, View, automations_json,
-    catalog_json, parse_action, parse_unlocked,
-};
-
-use std::fmt;
-
-/// Every level, in the order of the level map, as the level map and the book list them.
-pub fn catalog() -> Vec<LevelSummary> {
-    let act1 = levels::ALL.iter().map(|level| level.summary());
-    let act2 = levels::ACT2.iter().map(|level| level.summary());
-    act1.chain(act2).collect()
-}
-
-/// Why the game refused a call. The game is unchanged.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub enum PlayError {
-    /// No level has this id.
-    UnknownLevel(String),
-    /// The input is not what the API expects (malformed JSON, an unknown toggle).
-    BadInput(String),
-    /// The world refused the action.
-    Refused(paros_sim::Refused),
-    /// The replicated-log world refused the action.
-    LogRefused(paros_sim::replicated_log::LogRefused),
-    /// The action is not one the player may take now.
-    NotEnabled(String),
-    /// A prompt is open: answer it or undo first.
-    PromptOpen,
-    /// No prompt is open to answer.
-    NoPrompt,
-    /// The choice index is out of range (index, number of choices).
-    NoSuchChoice(usize, usize),
-    /// The log is empty.
-    NothingToUndo,
-    /// The level pins this toggle.
-    Pinned(Automation),
-    /// The player has not earned this toggle.
-    Locked(Automation),
-    /// A script step (a prelude or a solution) does not parse or does not apply.
-    BadStep(String),
-}
-
-impl fmt::Display for PlayError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PlayError::UnknownLevel(id) => write!(f, "unknown level {id:?}"),
-            PlayError::BadInput(why) => write!(f, "bad input: {why}"),
-            PlayError::Refused(refused) => write!(f, "{refused}"),
-            PlayError::LogRefused(refused) => write!(f, "{refused}"),
-            PlayError::NotEnabled(why) => write!(f, "{why}"),
-            PlayError::PromptOpen => write!(f, "answer the open question first, or undo"),
-            PlayError::NoPrompt => write!(f, "no question is open"),
-            PlayError::NoSuchChoice(index, count) => {
-                write!(f, "no choice {index}: the question has {count}")
-            }
-            PlayError::NothingToUndo => write!(f, "nothing to undo"),
-            PlayError::Pinned(toggle) => write!(f, "this level pins {toggle}"),
-            PlayError::Locked(toggle) => {
-                write!(f, "{toggle} is earned by passing {}", toggle.taught_by())
-            }
-            PlayError::BadStep(why) => write!(f, "bad step: {why}"),
-        }
-    }
-}
-
-impl std::error::Error for PlayError {}
+pub use state::{Change, ChecklistItem, Goal, Memory, Mistake, Move, Run};
+pub use view::{View, automations_json, catalog_json, parse_action, parse_unlocked};
 
 #[cfg(test)]
 mod tests;

@@ -5,10 +5,11 @@
 //! right one by level id and speaks JSON both ways, so the browser never knows which board a
 //! level runs on.
 
+use crate::automation::Automation;
+use crate::error::PlayError;
 use crate::game::Game;
-use crate::level::Automation;
+use crate::levels;
 use crate::view::{View, parse_action};
-use crate::{PlayError, levels};
 use paros_sim::World;
 use paros_sim::replicated_log::LogWorld;
 
@@ -35,10 +36,10 @@ impl Mounted {
     /// Mounts the level with this id, with the automation the player has earned.
     pub fn new(level_id: &str, unlocked: &[Automation]) -> Result<Mounted, PlayError> {
         if let Some(level) = levels::find(level_id) {
-            return Game::with_level(level, unlocked).map(Mounted::SingleDecree);
+            return Game::new(level, unlocked).map(Mounted::SingleDecree);
         }
         if let Some(level) = levels::find_act2(level_id) {
-            return Game::with_level(level, unlocked).map(Mounted::ReplicatedLog);
+            return Game::new(level, unlocked).map(Mounted::ReplicatedLog);
         }
         Err(PlayError::UnknownLevel(level_id.into()))
     }

@@ -3,6 +3,7 @@
 //! Each board builds its prompts from its real nodes (see `single_decree::prompts`); the game
 //! only holds them open, and records the answers.
 
+use crate::automation::Automation;
 use serde::Serialize;
 
 /// What kind of question a prompt asks.
@@ -32,8 +33,7 @@ pub enum PromptKind {
 impl PromptKind {
     /// The automation whose being off opens a prompt of this kind (`None` for level questions
     /// and reads, which are always asked).
-    pub fn automation(self) -> Option<crate::Automation> {
-        use crate::Automation;
+    pub fn automation(self) -> Option<Automation> {
         match self {
             PromptKind::PromiseOrNack | PromptKind::AcceptedOrNack => {
                 Some(Automation::AcceptorReplies)

@@ -1,8 +1,9 @@
 //! Unit tests of the engine's pieces; the levels are played end to end in `tests/levels.rs`.
 
+use crate::automation::Automation;
+use crate::levels;
 use crate::levels::act1::the_duel::{ballot_dead, livelock};
 use crate::script::{ScriptStep, parse};
-use crate::{Automation, levels};
 use paros_sim::{Action, Budget, MessageId, World, WorldConfig};
 
 fn duel() -> World {
@@ -99,7 +100,7 @@ fn every_level_mounts_with_a_valid_world_and_prelude() {
             assert!(World::new(config.clone()).is_ok(), "{}", level.id);
             assert_eq!(config.budget.amnesia, 0, "no negative control in a level");
         }
-        let game = crate::Game::with_level(level, &[]).expect("mounts");
+        let game = crate::game::Game::new(level, &[]).expect("mounts");
         assert_eq!(
             game.world().budget_left().drops,
             0,

@@ -2,9 +2,10 @@
 //! both ways (shapes in `widgets/API.md`), and every error becomes a JavaScript `Error` here,
 //! in [`fail`].
 
+use crate::automation::Automation;
+use crate::error::PlayError;
 use crate::mounted::Mounted as Engine;
 use crate::view::{automations_json, catalog_json, parse_unlocked};
-use crate::{Automation, PlayError};
 use wasm_bindgen::prelude::*;
 
 /// The one place a [`PlayError`] becomes a JavaScript `Error`.

@@ -3,14 +3,14 @@
 //! own ballots, and the JSON the browser reads keeps its shape.
 
 use paros_play::{
-    Automation, Board, Game, GameAction, Goal, OutcomeKind, PlayError, PromptKind, View, catalog,
-    catalog_json, levels, parse_action, parse_unlocked,
+    Automation, Board, Game, GameAction, Goal, Mounted, OutcomeKind, PlayError, PromptKind, View,
+    catalog, catalog_json, levels, parse_action, parse_unlocked,
 };
 use paros_sim::single_decree::check;
 
 fn mount(id: &str) -> Game {
     let level = levels::find(id).expect("a level");
-    Game::with_level(level, level.solution_unlocked).expect("mounts")
+    Game::new(level, level.solution_unlocked).expect("mounts")
 }
 
 /// Plays `steps`, none of which may be a wrong answer. Shared with Act II's tests.
@@ -508,7 +508,7 @@ fn a_prompt_blocks_other_moves_until_answered_or_undone() {
 #[test]
 fn automation_follows_what_is_earned_and_what_the_level_pins() {
     let level = levels::find("act1/the-duel").unwrap();
-    let mut by_hand = Game::with_level(level, &[]).unwrap();
+    let mut by_hand = Game::new(level, &[]).unwrap();
     play(&mut by_hand, &["deliver P1->A1 Prepare"]);
     assert_eq!(by_hand.prompt().unwrap().kind, PromptKind::PromiseOrNack);
     assert_eq!(
@@ -516,7 +516,7 @@ fn automation_follows_what_is_earned_and_what_the_level_pins() {
         Err(PlayError::Locked(Automation::AcceptorReplies))
     );
 
-    let mut earned = Game::with_level(level, &[Automation::AcceptorReplies]).unwrap();
+    let mut earned = Game::new(level, &[Automation::AcceptorReplies]).unwrap();
     play(&mut earned, &["deliver P1->A1 Prepare"]);
     assert!(earned.prompt().is_none(), "the acceptor answered by itself");
     earned
@@ -737,12 +737,12 @@ fn bad_input_is_an_error_and_changes_nothing() {
     );
     assert_eq!(
         game.fingerprint(),
-        Game::with_level(game.level(), &[]).unwrap().fingerprint()
+        Game::new(game.level(), &[]).unwrap().fingerprint()
     );
     assert!(game.log().is_empty());
 
     assert_eq!(
-        Game::new("act9/nowhere", &[]).unwrap_err(),
+        Mounted::new("act9/nowhere", &[]).unwrap_err(),
         PlayError::UnknownLevel("act9/nowhere".into())
     );
     assert_eq!(
@@ -776,7 +776,7 @@ fn random_play<B: paros_play::Board>(
     is_safe: impl Fn(&B) -> bool,
 ) {
     let mut dice = Dice(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    let mut game = Game::with_level(level, unlocked).unwrap();
+    let mut game = Game::new(level, unlocked).unwrap();
     let start = game.fingerprint();
     for _ in 0..moves {
         let view = View::of(&game);

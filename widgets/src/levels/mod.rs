@@ -26,7 +26,7 @@
 pub mod act1;
 pub mod act2;
 
-use crate::Level;
+use crate::level::{Level, LevelSummary};
 use paros_sim::replicated_log::LogWorld;
 
 /// Every level, in the order of the level map.
@@ -58,4 +58,11 @@ pub fn find(id: &str) -> Option<&'static Level> {
 /// The Act II level with this id.
 pub fn find_act2(id: &str) -> Option<&'static Level<LogWorld>> {
     ACT2.iter().copied().find(|level| level.id == id)
+}
+
+/// Every level, in the order of the level map, as the level map and the book list them.
+pub fn catalog() -> Vec<LevelSummary> {
+    let act1 = ALL.iter().map(|level| level.summary());
+    let act2 = ACT2.iter().map(|level| level.summary());
+    act1.chain(act2).collect()
 }

@@ -9,11 +9,11 @@
 pub mod prompts;
 pub mod stage;
 
-use crate::PlayError;
+use crate::automation::Automation;
 use crate::board::{Board, ByHand};
-use crate::level::Automation;
+use crate::error::PlayError;
 use crate::prompt::Prompt;
-use crate::view::{ActionJson, ChosenView, ClusterView, ControlView, MessageView, NodeView};
+use crate::scene::{ActionJson, ChosenView, ClusterView, ControlView, MessageView, NodeView};
 use paros_core::log::{LogMessage, LogRole, Slot};
 use paros_core::{Ballot, NodeId};
 use paros_sim::MessageId;

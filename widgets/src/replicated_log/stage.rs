@@ -3,9 +3,9 @@
 //! restarts, the steps of a `Ready`, partitions and client requests.
 
 use super::{LogMove, ballot_name};
+use crate::automation::Automation;
 use crate::board::ByHand;
-use crate::level::Automation;
-use crate::view::{
+use crate::scene::{
     ActionJson, BudgetView, CallView, ClientView, ClusterView, ControlView, DecidedView, DiskView,
     HeldView, KeyValueView, MessageView, NodeView, ReadView, RecordSlotView, SlotView,
 };

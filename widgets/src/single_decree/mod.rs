@@ -6,12 +6,13 @@
 pub mod prompts;
 pub mod stage;
 
+use crate::automation::Automation;
 use crate::board::{Board, ByHand};
-use crate::level::Automation;
+use crate::error::PlayError;
 use crate::prompt::Prompt;
-use crate::view::{ActionJson, ChosenView, ControlView, MessageView, NodeView};
+use crate::scene::{ActionJson, ChosenView, ControlView, MessageView, NodeView};
+use crate::script;
 use crate::words::names;
-use crate::{PlayError, script};
 use paros_sim::{Action, MessageId, Step, World, WorldConfig};
 
 /// The facts Act I's level questions compare across a step.

@@ -1,9 +1,9 @@
 //! How Act I's world is drawn: acceptors with their slot box, proposers with their phase, the
 //! messages on the wires, and the start and retry buttons.
 
+use crate::automation::Automation;
 use crate::board::ByHand;
-use crate::level::Automation;
-use crate::view::{
+use crate::scene::{
     ActionJson, ControlView, MessageView, NodeView, PromiseView, SlotView, VoteView,
 };
 use crate::words::names;

@@ -13,7 +13,7 @@ type LogGame = Game<LogWorld>;
 
 fn mount(id: &str) -> LogGame {
     let level = levels::find_act2(id).expect("an Act II level");
-    Game::with_level(level, level.solution_unlocked).expect("mounts")
+    Game::new(level, level.solution_unlocked).expect("mounts")
 }
 
 /// Plays the level's solution on from where the game is, up to (not including) its `nth`
@@ -423,7 +423,7 @@ fn beat_is_offered_only_with_heartbeat_delivery_earned_and_not_pinned() {
     let solution = level.solution;
     let before_beat = solution.iter().position(|step| *step == "tick N3").unwrap();
     let learn = solution.len() - 3 - 4;
-    let mut earned = Game::with_level(
+    let mut earned = Game::new(
         level,
         &[
             Automation::AcceptorReplies,
@@ -454,7 +454,7 @@ fn beat_is_offered_only_with_heartbeat_delivery_earned_and_not_pinned() {
     ));
     assert!(before_beat < learn);
     let steady = levels::find_act2("act2/steady-state").unwrap();
-    let pinned = Game::with_level(steady, &Automation::ALL).unwrap();
+    let pinned = Game::new(steady, &Automation::ALL).unwrap();
     assert!(
         !pinned.automation_on(Automation::Heartbeats),
         "steady-state teaches it"
@@ -669,7 +669,7 @@ fn a_leader_with_nothing_to_recover_is_not_asked() {
     // With P2c not yet earned, N3 leads over {N1, N3} before any command was proposed: no
     // Promise reports a vote, so there is no slot to answer for.
     let level = levels::find_act2("act2/steady-state").unwrap();
-    let mut game = Game::with_level(level, &[]).unwrap();
+    let mut game = Game::new(level, &[]).unwrap();
     assert!(!game.automation_on(Automation::P2c));
     play(
         &mut game,

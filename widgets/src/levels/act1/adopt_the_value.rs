@@ -5,8 +5,9 @@
 //! reported value when one is, the highest-ballot one when two differ.
 
 use super::WHY_ONE_VALUE_IS_SAFE;
-use crate::game::{Memory, Run};
-use crate::level::{Automation, Goal, Level, Pin, Rules, Stage};
+use crate::automation::Automation;
+use crate::level::{Level, Pin, Rules, Stage};
+use crate::state::{Goal, Memory, Run};
 use paros_core::Phase;
 use paros_sim::{Budget, WorldConfig};
 

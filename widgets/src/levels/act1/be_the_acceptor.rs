@@ -5,9 +5,10 @@
 //! one refusal, so both rules are exercised.
 
 use super::HOW_PAXOS_CHOOSES;
-use crate::game::{Memory, Run};
-use crate::level::{Automation, ChecklistItem, Goal, Level, Pin, Rules, Stage};
+use crate::automation::Automation;
+use crate::level::{Level, Pin, Rules, Stage};
 use crate::prompt::PromptKind;
+use crate::state::{ChecklistItem, Goal, Memory, Run};
 use paros_sim::{Budget, WorldConfig};
 
 /// The level.

@@ -5,9 +5,10 @@
 //! chooses x before P1 hears of it.
 
 use super::{HOW_PAXOS_CHOOSES, vote_cast};
-use crate::game::{Memory, Run};
-use crate::level::{Automation, Change, Goal, Level, Pin, Rules, Stage};
+use crate::automation::Automation;
+use crate::level::{Level, Pin, Rules, Stage};
 use crate::prompt::{Choice, Prompt};
+use crate::state::{Change, Goal, Memory, Run};
 use crate::words::set_name;
 use paros_sim::{Budget, WorldConfig};
 

@@ -7,9 +7,10 @@
 //! quorum has been tried: none of them dodges the pivot acceptor.
 
 use super::{WHY_ONE_VALUE_IS_SAFE, phase1_completed_by};
-use crate::game::{Memory, Run};
-use crate::level::{Automation, Change, ChecklistItem, Goal, Level, Pin, Rules, Stage};
+use crate::automation::Automation;
+use crate::level::{Level, Pin, Rules, Stage};
 use crate::prompt::{Choice, Prompt};
+use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use crate::words::{set_name, vote_name};
 use paros_core::{NodeId, NodeSet, QuorumSystem};
 use paros_sim::{Budget, World, WorldConfig};

@@ -5,9 +5,10 @@
 //! question asked the moment a value becomes chosen.
 
 use super::WHY_ONE_VALUE_IS_SAFE;
-use crate::game::{Memory, Run};
-use crate::level::{Automation, Change, Goal, Level, Pin, Rules, Stage};
+use crate::automation::Automation;
+use crate::level::{Level, Pin, Rules, Stage};
 use crate::prompt::{Choice, Prompt, PromptKind};
+use crate::state::{Change, Goal, Memory, Run};
 use crate::words::set_name;
 use paros_sim::{Budget, WorldConfig};
 

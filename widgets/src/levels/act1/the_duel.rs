@@ -6,8 +6,8 @@
 //! quorum again). Safety holds all along; the failure is one of liveness.
 
 use super::HOW_PAXOS_CHOOSES;
-use crate::game::{Memory, Run};
-use crate::level::{Goal, Level, Rules, Stage};
+use crate::level::{Level, Rules, Stage};
+use crate::state::{Goal, Memory, Run};
 use paros_core::{Ballot, NodeId, Phase};
 use paros_sim::{Budget, World, WorldConfig};
 
@@ -52,8 +52,8 @@ pub static LEVEL: Level = Level {
         "deliver P1->A3 Accept",
     ],
     solution_unlocked: &[
-        crate::level::Automation::AcceptorReplies,
-        crate::level::Automation::P2c,
+        crate::automation::Automation::AcceptorReplies,
+        crate::automation::Automation::P2c,
     ],
     rules: &TheDuel,
 };

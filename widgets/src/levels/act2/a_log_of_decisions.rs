@@ -5,9 +5,10 @@
 //! may apply; the core's own walk (run on a clone) is the right answer.
 
 use super::{N1_LEADS, ONE_VALUE_TO_A_LOG, applied_through, cluster, pin};
-use crate::game::{Memory, Run};
-use crate::level::{Automation, ChecklistItem, Goal, Level, Rules, Stage};
+use crate::automation::Automation;
+use crate::level::{Level, Rules, Stage};
 use crate::prompt::PromptKind;
+use crate::state::{ChecklistItem, Goal, Memory, Run};
 use paros_sim::replicated_log::{LogBudget, LogWorld, LogWorldConfig};
 
 /// The level.

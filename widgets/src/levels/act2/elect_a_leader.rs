@@ -6,10 +6,11 @@
 //! again; the world's own step (an Accept, no Prepare) is the answer.
 
 use super::{STABLE_LEADER, cluster, pin, running};
-use crate::game::{Memory, Run};
-use crate::level::{Automation, Change, ChecklistItem, Goal, Level, Rules, Stage};
+use crate::automation::Automation;
+use crate::level::{Level, Rules, Stage};
 use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::replicated_log::{LogMove, ballot_name};
+use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use paros_core::log::{Entry, LogMessage, LogRole, Slot};
 use paros_sim::replicated_log::{LogAction, LogBudget, LogWorld, LogWorldConfig};
 

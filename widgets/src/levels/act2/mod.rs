@@ -14,7 +14,8 @@ pub mod the_permanent_gap;
 pub mod the_read_that_lies;
 pub mod what_survives_a_crash;
 
-use crate::level::{Automation, Pin};
+use crate::automation::Automation;
+use crate::level::Pin;
 use paros_core::log::{ColocatedNode, Slot};
 use paros_sim::replicated_log::{ClientOp, LogBudget, LogWorld, LogWorldConfig};
 

@@ -8,12 +8,12 @@
 //! N2 at a seam, the level asks whether N2's disk still holds its vote, read off the disk.
 
 use super::{CRASH_AND_RESTART, N1_LEADS, cluster, pin};
-use crate::game::{Memory, Run};
-use crate::level::{Automation, Change, ChecklistItem, Goal, Level, Rules, Stage};
+use crate::automation::Automation;
+use crate::level::{Level, Rules, Stage};
 use crate::prompt::{Choice, Prompt};
-use crate::replicated_log::parse_step;
 use crate::replicated_log::stage::{durable_record, write_name};
-use crate::replicated_log::{LogMove, ballot_name};
+use crate::replicated_log::{LogMove, ballot_name, parse_step};
+use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use paros_core::log::{LogMessage, Slot};
 use paros_sim::check::Property;
 use paros_sim::replicated_log::{

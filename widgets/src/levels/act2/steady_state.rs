@@ -7,10 +7,11 @@
 //! wait for the first; the world's own step (its Accept already sent) is the answer.
 
 use super::{N1_LEADS, STABLE_LEADER, applied_through, cluster, pin, running};
-use crate::game::{Memory, Run};
-use crate::level::{Automation, Change, ChecklistItem, Goal, Level, Rules, Stage};
+use crate::automation::Automation;
+use crate::level::{Level, Rules, Stage};
 use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::replicated_log::{LogMove, ballot_name};
+use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use paros_core::log::LogMessage;
 use paros_sim::replicated_log::{LogAction, LogBudget, LogWorld, LogWorldConfig};
 

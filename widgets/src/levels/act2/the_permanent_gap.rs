@@ -8,8 +8,9 @@
 //! checker watches every apply).
 
 use super::{N1_LEADS, STABLE_LEADER, cluster, pin, running};
-use crate::game::{Memory, Run};
-use crate::level::{Automation, ChecklistItem, Goal, Level, Rules, Stage};
+use crate::automation::Automation;
+use crate::level::{Level, Rules, Stage};
+use crate::state::{ChecklistItem, Goal, Memory, Run};
 use paros_core::Value;
 use paros_core::log::Slot;
 use paros_sim::replicated_log::{LogBudget, LogWorld, LogWorldConfig};

@@ -6,8 +6,9 @@
 //! its highest accepted slot, and the node has applied through the highest of them.
 
 use super::{READS_ARE_NOT_FREE, cluster, pin};
-use crate::game::{Memory, Run};
-use crate::level::{Automation, ChecklistItem, Goal, Level, Rules, Stage};
+use crate::automation::Automation;
+use crate::level::{Level, Rules, Stage};
+use crate::state::{ChecklistItem, Goal, Memory, Run};
 use paros_sim::replicated_log::{ClientOp, LogBudget, LogWorld, LogWorldConfig};
 
 /// The level.

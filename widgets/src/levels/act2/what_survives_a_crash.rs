@@ -12,11 +12,12 @@
 //! landing first) makes it impossible: the goal fails and says so, and undo takes it back.
 
 use super::{CRASH_AND_RESTART, cluster, pin};
-use crate::game::{Memory, Run};
-use crate::level::{Automation, Change, ChecklistItem, Goal, Level, Rules, Stage};
+use crate::automation::Automation;
+use crate::level::{Level, Rules, Stage};
 use crate::prompt::{Choice, Prompt};
 use crate::replicated_log::stage::durable_record;
 use crate::replicated_log::{LogMove, ballot_name};
+use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use paros_core::NodeSet;
 use paros_core::log::{DurableRecord, Entry, Slot, SlotVote};
 use paros_sim::replicated_log::{LogAction, LogBudget, LogWorld, LogWorldConfig, SlotVotes};

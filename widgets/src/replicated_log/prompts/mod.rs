@@ -1,0 +1,45 @@
+//! Act II's role prompts: what a node may apply (the apply walk), what a new leader puts in
+//! each slot of its recovery (P2c per slot), and whether a node may serve a read now.
+//!
+//! As in Act I, the right answer is read off a clone of the world that took the real step;
+//! the explanations are written from the node's own state (its chosen slots, the votes its
+//! Promises reported, the replies its read collected), so a wrong answer is told what it would
+//! break with this prompt's own slots, ballots and entries.
+//!
+//! One file per prompt kind: `apply_walk.rs` (what a node may apply), `recovery.rs` (P2c per
+//! slot), `serve.rs` (serve a read or wait), and `shared.rs` for the helpers they share.
+
+mod apply_walk;
+mod recovery;
+mod serve;
+mod shared;
+
+use crate::automation::Automation;
+use crate::board::ByHand;
+use crate::prompt::Prompt;
+use crate::replicated_log::LogMove;
+use apply_walk::apply_walk;
+use paros_sim::replicated_log::{LogAction, LogWorld};
+use recovery::recover_slots;
+use serve::serve_or_wait;
+
+/// The prompt this move opens, or `None` when the world simply takes it.
+pub fn for_move(world: &LogWorld, action: &LogMove, by_hand: &ByHand) -> Option<Prompt> {
+    let mut after = world.clone();
+    crate::board::Board::apply(&mut after, action).ok()?;
+    if let LogMove::World(LogAction::Deliver(id)) = action {
+        if let Some(prompt) = serve_or_wait(world, &after, id.0) {
+            return Some(prompt);
+        }
+        if by_hand.has(Automation::P2c)
+            && let Some(prompt) = recover_slots(world, &after, id.0)
+        {
+            return Some(prompt);
+        }
+    }
+    let restarts = matches!(action, LogMove::World(LogAction::Restart(_)));
+    if by_hand.has(Automation::ApplyWalk) && !restarts {
+        return apply_walk(world, &after, action);
+    }
+    None
+}

@@ -1,0 +1,392 @@
+//! The parts of the stage a board draws: its nodes, its messages in flight, its buttons, the
+//! chosen value and, in Act II, the cluster. Each [`Board`](crate::board::Board) fills these in;
+//! [`View`](crate::view::View) puts them on the stage with what the game adds (the level, the
+//! prompt, the goal).
+//!
+//! They are part of the JSON contract documented in `widgets/API.md`: the field names here are
+//! that contract.
+
+use serde::{Deserialize, Serialize};
+
+/// A vote, as the stage prints it.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct VoteView {
+    /// The ballot, `round.owner`.
+    pub ballot: String,
+    /// The value.
+    pub value: String,
+}
+
+/// One box of a node's log column.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct SlotView {
+    /// The slot number, from 1.
+    pub slot: u32,
+    /// `empty`, `undecided` or `chosen`; Act II adds `hole` (not known chosen, below a slot
+    /// that is).
+    pub state: &'static str,
+    /// The ballot of the vote in the box, if any.
+    pub ballot: Option<String>,
+    /// The value of the vote in the box, if any (Act II: the entry, `x=1 (C1#1)` or `no-op`).
+    pub value: Option<String>,
+    /// Act II: whether the node has applied this slot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub applied: Option<bool>,
+}
+
+/// A Promise a proposer holds.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct PromiseView {
+    /// The acceptor that promised.
+    pub from: String,
+    /// The vote it reported.
+    pub accepted: Option<VoteView>,
+}
+
+/// A node. Role-specific fields are absent for the other role.
+#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize)]
+pub struct NodeView {
+    /// A1.., P1..
+    pub name: String,
+    /// `acceptor` or `proposer`.
+    pub role: &'static str,
+    /// Whether its wire is cut.
+    pub silent: bool,
+    /// Whether the player answers for it on the next move.
+    pub by_hand: bool,
+    /// Acceptor: its promise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub promised: Option<Option<String>>,
+    /// Acceptor: its accepted record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub accepted: Option<Option<VoteView>>,
+    /// Proposer: its own value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// Proposer: `idle`, `preparing`, `accepting`, `learned`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub phase: Option<&'static str>,
+    /// Proposer: the ballot it runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ballot: Option<Option<String>>,
+    /// Proposer: the Promises held for that ballot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub promises: Option<Vec<PromiseView>>,
+    /// Proposer: the value sent in its Accepts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proposal: Option<Option<String>>,
+    /// Proposer: the acceptors that voted for its ballot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub accepted_by: Option<Vec<String>>,
+    /// Proposer: the value it learned is chosen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub learned: Option<Option<String>>,
+    /// Proposer: retries left.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retries_left: Option<u32>,
+    /// The node's log as boxes (one for an Act I acceptor, none for a proposer).
+    pub slots: Vec<SlotView>,
+    /// Act II: whether the node is running (false while crashed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub up: Option<bool>,
+    /// Act II: the leader this node last heard from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leader: Option<Option<String>>,
+    /// Act II: ticks since the node last heard a leader (the election arc).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ticks: Option<u32>,
+    /// Act II: the ticks at which a follower stands for election.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeout_ticks: Option<u32>,
+    /// Act II: every slot up to here is known chosen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chosen_index: Option<u64>,
+    /// Act II: every slot up to here is applied.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub applied_index: Option<u64>,
+    /// Act II: the first hole below a known-chosen slot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chosen_gap: Option<Option<u64>>,
+    /// Act II: a candidate's promisers so far.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub promised_by: Option<Vec<String>>,
+    /// Act II: the key-value store as applied.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub store: Option<Vec<KeyValueView>>,
+    /// Act II: reads waiting for their watermark.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reads: Option<Vec<ReadView>>,
+    /// Act II: the disk: the durable record, and the held `Ready` of a stepwise world.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub disk: Option<DiskView>,
+}
+
+/// Act II: one key of a node's store.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct KeyValueView {
+    /// The key.
+    pub key: String,
+    /// Its value.
+    pub value: String,
+}
+
+/// Act II: a read waiting at a node for its watermark.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct ReadView {
+    /// The client that asked.
+    pub client: String,
+    /// The key.
+    pub key: String,
+    /// The nodes that reported their highest accepted slot.
+    pub answered_by: Vec<String>,
+    /// The highest slot reported so far.
+    pub watermark: u64,
+}
+
+/// Act II: one slot of a durable record.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct RecordSlotView {
+    /// The slot.
+    pub slot: u64,
+    /// The ballot of the accepted record.
+    pub ballot: String,
+    /// The entry.
+    pub entry: String,
+}
+
+/// Act II: a node's disk.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct DiskView {
+    /// The promise on disk.
+    pub promised: Option<String>,
+    /// The accepted records on disk, by slot.
+    pub accepts: Vec<RecordSlotView>,
+    /// Every slot up to here is recorded as chosen.
+    pub chosen_through: u64,
+    /// How many framed writes the disk holds.
+    pub frames: usize,
+    /// Whether the last frame is torn (a crash in the middle of a write).
+    pub torn: bool,
+    /// A stepwise node's `Ready` not yet finished.
+    pub held: Option<HeldView>,
+}
+
+/// Act II: a `Ready` being persisted and sent, step by step.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct HeldView {
+    /// The writes, as they read (`Accept(slot 1, x=1 (C1#1) at 1.N1)`).
+    pub writes: Vec<String>,
+    /// The messages waiting for `send`.
+    pub messages: Vec<String>,
+    /// Whether the writes are durable.
+    pub persisted: bool,
+    /// Whether the messages have left.
+    pub sent: bool,
+}
+
+/// Act II: what the whole cluster shows beside its nodes.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct ClusterView {
+    /// Every slot chosen so far, judged from the votes (a Phase-2 quorum voted for one entry at
+    /// one ballot), not from what nodes have learned: decisions are forever.
+    /// Invariant: one item per slot, in slot order.
+    pub decided: Vec<DecidedView>,
+    /// The clients.
+    pub clients: Vec<ClientView>,
+    /// The nodes cut off by a partition.
+    pub partitioned: Vec<String>,
+    /// The faults and retries still allowed.
+    pub budget: BudgetView,
+    /// Whether `persist` and `send` are separate moves.
+    pub stepwise: bool,
+    /// The safety properties broken so far (always empty in a level: the world never takes a
+    /// wrong answer).
+    pub violations: Vec<String>,
+}
+
+/// Act II: one chosen slot.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct DecidedView {
+    /// The slot.
+    pub slot: u64,
+    /// The entry chosen.
+    pub entry: String,
+    /// The first ballot at which a quorum voted for it (`1.N2`).
+    pub ballot: String,
+    /// The nodes that voted for it at that ballot, in id order (`["N2", "N3"]`).
+    pub by: Vec<String>,
+}
+
+/// Act II: a client and its calls.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct ClientView {
+    /// C1..
+    pub name: String,
+    /// Its whole program, in order (`write x=1`, `read x`).
+    pub program: Vec<String>,
+    /// The next operation it will send, or resend, if any.
+    pub next: Option<String>,
+    /// The call awaiting its answer, if any.
+    pub outstanding: Option<CallView>,
+    /// Every call it made, in order.
+    pub history: Vec<CallView>,
+}
+
+/// Act II: one client call.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct CallView {
+    /// The operation, `write x=1` or `read x`.
+    pub op: String,
+    /// When it was called, in client events.
+    pub call: u64,
+    /// When it returned, if it has.
+    pub ret: Option<u64>,
+    /// A read's answer, once returned (`null` for a key never written).
+    pub read: Option<String>,
+}
+
+/// Act II: the budgets left.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct BudgetView {
+    /// Messages that may still be lost.
+    pub drops: u32,
+    /// Messages that may still be duplicated.
+    pub duplicates: u32,
+    /// Crashes left.
+    pub crashes: u32,
+    /// Torn writes left.
+    pub torn_writes: u32,
+    /// Partitions left.
+    pub partitions: u32,
+    /// Ticks left, across all nodes.
+    pub ticks: u32,
+    /// Client resends left.
+    pub client_resends: u32,
+}
+
+/// A message in flight.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct MessageView {
+    /// The number of its id (`m7` is 7).
+    pub id: u32,
+    /// Sender.
+    pub from: String,
+    /// Receiver.
+    pub to: String,
+    /// `prepare`, `promise`, `accept`, `accepted`, `nack`.
+    pub kind: &'static str,
+    /// How it reads: `Prepare(1.P1)`.
+    pub text: String,
+    /// The ballot it is about; empty for Act II's client and read messages, which carry none.
+    pub ballot: String,
+    /// Act II: the slot it is about, for Accept and Accepted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slot: Option<u64>,
+    /// Whether its wire is cut.
+    pub cut: bool,
+    /// What the player may do with it now.
+    pub actions: Vec<&'static str>,
+}
+
+/// An action as JSON, both ways.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum ActionJson {
+    /// Deliver a message.
+    Deliver {
+        /// Its id's number.
+        message: u32,
+    },
+    /// Drop a message.
+    Drop {
+        /// Its id's number.
+        message: u32,
+    },
+    /// Duplicate a message.
+    Duplicate {
+        /// Its id's number.
+        message: u32,
+    },
+    /// Start a proposer.
+    Start {
+        /// Its name.
+        node: String,
+    },
+    /// Retry a proposer.
+    Retry {
+        /// Its name.
+        node: String,
+    },
+    /// Go to the next stage.
+    NextStage,
+    /// Act II: one tick of a node's clock.
+    Tick {
+        /// Its name.
+        node: String,
+    },
+    /// Act II: a node crashes.
+    Crash {
+        /// Its name.
+        node: String,
+    },
+    /// Act II: a node crashes in the middle of persisting.
+    TornCrash {
+        /// Its name.
+        node: String,
+    },
+    /// Act II: a crashed node restarts from its disk.
+    Restart {
+        /// Its name.
+        node: String,
+    },
+    /// Act II, stepwise: a node's held writes become durable.
+    Persist {
+        /// Its name.
+        node: String,
+    },
+    /// Act II, stepwise: a node's held messages leave.
+    Send {
+        /// Its name.
+        node: String,
+    },
+    /// Act II: a node is cut off from every other.
+    Partition {
+        /// Its name.
+        node: String,
+    },
+    /// Act II: every cut link is restored.
+    Heal,
+    /// Act II: a client sends its next operation (or its outstanding one again) to a node.
+    Request {
+        /// The client's name.
+        client: String,
+        /// The node's name.
+        node: String,
+    },
+    /// Act II, with heartbeat delivery on: a leader ticks and its heartbeats, the acks and the
+    /// catch-up they cause are delivered.
+    Beat {
+        /// The leader's name.
+        node: String,
+    },
+}
+
+/// A button.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct ControlView {
+    /// What to send to `act`.
+    pub action: ActionJson,
+    /// What the button says.
+    pub label: String,
+}
+
+/// The chosen value.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct ChosenView {
+    /// The value.
+    pub value: String,
+    /// The lowest ballot at which it was chosen.
+    pub ballot: String,
+    /// Who voted for that ballot.
+    pub by: Vec<String>,
+}
