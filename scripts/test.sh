@@ -19,6 +19,9 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 step "API docs"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 
+step "paros-play's modules import one way (no cycle)"
+python3 scripts/widgets-layers.py
+
 step "unit, conformance, scenario and fixture tests"
 cargo test --workspace --locked
 

@@ -306,7 +306,7 @@ pub fn render_level(level: &Level, report: &Report, root: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reports::empty_report;
+    use paros_sim::report::Report;
 
     #[test]
     fn parses_embeds_and_explains_malformed_ones() {
@@ -334,7 +334,7 @@ mod tests {
             depth: 14,
             seeds: 200,
             steps: 90000,
-            ..empty_report("act1-duel", "one value is chosen", mode, verdict)
+            ..Report::empty("act1-duel", "one value is chosen", mode, verdict)
         }
     }
 

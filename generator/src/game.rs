@@ -88,7 +88,7 @@ mod tests {
     use paros_sim::report::{Mode, Verdict};
 
     use super::*;
-    use crate::reports::empty_report;
+    use paros_sim::report::Report;
 
     fn hash(name: &str) -> Option<String> {
         (name == "known").then(|| "abc".to_string())
@@ -99,7 +99,7 @@ mod tests {
     }
 
     fn runs(scenario: &str) -> anyhow::Result<Report> {
-        Ok(empty_report(
+        Ok(Report::empty(
             scenario,
             "ran",
             Mode::Exhaustive,
@@ -118,7 +118,7 @@ mod tests {
     fn cached_reports_are_read_without_running() {
         // Proves an unchanged input hash reuses the stored report, and an unknown scenario is None.
         let folder = scratch_folder("cached");
-        let report = empty_report("known", "cached", Mode::Exhaustive, Verdict::Pass);
+        let report = Report::empty("known", "cached", Mode::Exhaustive, Verdict::Pass);
         std::fs::write(folder.join("known-abc.json"), report.to_json()).unwrap();
         let source = CachedReports {
             folder: folder.clone(),

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use anyhow::Context;
-use paros_sim::report::{Mode, Report, Verdict};
+use paros_sim::report::Report;
 
 /// Where reports come from.
 pub trait ReportSource: Send + Sync {
@@ -127,49 +127,5 @@ impl ReportCache {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .clear();
         self.source.invalidate();
-    }
-}
-
-/// A report of `scenario` with its identity filled in, every figure at zero and no bound: what
-/// a source that knows scenarios by name only returns, and what tests fill in.
-pub fn empty_report(scenario: &str, claim: &str, mode: Mode, verdict: Verdict) -> Report {
-    Report {
-        scenario: scenario.to_string(),
-        claim: claim.to_string(),
-        mode,
-        verdict,
-        incomplete_because: String::new(),
-        negative_control: false,
-        states: 0,
-        transitions: 0,
-        depth: 0,
-        max_depth: None,
-        max_states: None,
-        seeds: 0,
-        seed_ranges: Vec::new(),
-        steps: 0,
-        max_steps: 0,
-        step_bound_hits: 0,
-        budgets: BTreeMap::new(),
-        faults: BTreeMap::new(),
-        decisions: 0,
-        decision_steps_total: 0,
-        decision_steps_max: 0,
-        settle_runs: 0,
-        settle_decided: 0,
-        settle_steps_max: 0,
-        unsettled_seed: None,
-        unsettled_counterexample: Vec::new(),
-        unsettled_state: String::new(),
-        terminal_states: 0,
-        terminal_undecided: 0,
-        violating_runs: 0,
-        violations: Vec::new(),
-        counterexample: Vec::new(),
-        failing_seed: None,
-        replay_command: String::new(),
-        duration_ms: 0,
-        tool_version: String::new(),
-        input_hash: String::new(),
     }
 }

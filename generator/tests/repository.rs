@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use paros_book::book::{Book, BookPaths, Inputs, RenderOptions};
-use paros_book::reports::{ReportCache, ReportSource, empty_report};
+use paros_book::reports::{ReportCache, ReportSource};
 use paros_book::symbols::{Resolution, SymbolIndex};
 use paros_sim::report::{Mode, Report, Verdict};
 
@@ -34,7 +34,7 @@ impl ReportSource for NamesOnly {
         Ok(
             paros_sim::scenarios::input_hash(scenario).map(|hash| Report {
                 input_hash: hash,
-                ..empty_report(
+                ..Report::empty(
                     scenario,
                     "checked by name only",
                     Mode::Exhaustive,

@@ -208,6 +208,51 @@ pub struct Report {
 }
 
 impl Report {
+    /// A report of `scenario` with its identity filled in, every figure at zero, no bound and
+    /// no input hash: what a run starts from, and what a source that knows scenarios by name
+    /// only returns.
+    pub fn empty(scenario: &str, claim: &str, mode: Mode, verdict: Verdict) -> Report {
+        Report {
+            scenario: scenario.to_string(),
+            claim: claim.to_string(),
+            mode,
+            verdict,
+            incomplete_because: String::new(),
+            negative_control: false,
+            states: 0,
+            transitions: 0,
+            depth: 0,
+            max_depth: None,
+            max_states: None,
+            seeds: 0,
+            seed_ranges: Vec::new(),
+            steps: 0,
+            max_steps: 0,
+            step_bound_hits: 0,
+            budgets: BTreeMap::new(),
+            faults: BTreeMap::new(),
+            decisions: 0,
+            decision_steps_total: 0,
+            decision_steps_max: 0,
+            settle_runs: 0,
+            settle_decided: 0,
+            settle_steps_max: 0,
+            unsettled_seed: None,
+            unsettled_counterexample: Vec::new(),
+            unsettled_state: String::new(),
+            terminal_states: 0,
+            terminal_undecided: 0,
+            violating_runs: 0,
+            violations: Vec::new(),
+            counterexample: Vec::new(),
+            failing_seed: None,
+            replay_command: String::new(),
+            duration_ms: 0,
+            tool_version: String::new(),
+            input_hash: String::new(),
+        }
+    }
+
     /// The verdict in words that say which mode it was, for the book.
     pub fn sentence(&self) -> String {
         match (self.verdict, self.mode) {
