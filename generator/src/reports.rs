@@ -1,5 +1,5 @@
 //! Simulation reports, as the book reads them: paros-sim's own [`Report`], with its typed
-//! [`Verdict`] and [`Mode`].
+//! [`Verdict`](paros_sim::report::Verdict) and [`Mode`](paros_sim::report::Mode).
 //!
 //! The generator asks a [`ReportSource`] for a scenario's report, through a [`ReportCache`]
 //! that fetches each one once per build; the simulator source caches each report under
