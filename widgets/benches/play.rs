@@ -5,15 +5,15 @@
 //! Run with `cargo bench -p paros-play`. Figures go to stdout; nothing is asserted here.
 
 use paros_play::{Automation, Game, Goal, Level, Memory, Pin, Rules, Run, Stage, View, levels};
-use paros_sim::{Budget, ProposerConfig, WorldConfig};
+use paros_sim::{Budget, ProposerConfig, World, WorldConfig};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 /// A duel with a large retry budget, acceptors played by hand: long logs of real moves.
 struct Endless;
 
-impl Rules for Endless {
-    fn goal(&self, _run: &Run, _memory: &Memory) -> Goal {
+impl Rules<World> for Endless {
+    fn goal(&self, _run: &Run<World>, _memory: &Memory) -> Goal {
         Goal::Open
     }
 }
@@ -37,7 +37,7 @@ fn endless_world() -> WorldConfig {
     }
 }
 
-static ENDLESS: Level = Level {
+static ENDLESS: Level<World> = Level {
     id: "bench/endless-duel",
     act: 1,
     title: "Endless duel",
@@ -73,7 +73,7 @@ static ENDLESS: Level = Level {
 
 /// Plays until the log holds at least `moves` moves: each proposer in turn retries and its
 /// Prepares are delivered and answered by hand, then the replies are delivered.
-fn long_game(moves: usize) -> Game {
+fn long_game(moves: usize) -> Game<World> {
     let mut game = Game::new(&ENDLESS, &[]).expect("mounts");
     let mut turn = 0;
     while game.log().len() < moves {
@@ -110,7 +110,7 @@ fn main() {
         let game = long_game(moves);
         let log_len = game.log().len();
         let rounds: u32 = 50;
-        let mut copies: Vec<Game> = (0..rounds).map(|_| game.clone()).collect();
+        let mut copies: Vec<Game<World>> = (0..rounds).map(|_| game.clone()).collect();
         let start = Instant::now();
         for copy in &mut copies {
             copy.undo().expect("undo");
@@ -125,7 +125,7 @@ fn main() {
     }
 
     println!("mount (Game::new: stage worlds and preludes) and first view:");
-    for level in levels::ALL {
+    for level in levels::ACT1 {
         let mount = time(2000, || {
             Game::new(level, level.solution_unlocked).expect("mounts")
         });

@@ -13,7 +13,7 @@ use crate::level::Level;
 use crate::prompt::Prompt;
 use crate::script::{self, ScriptStep};
 use crate::state::{Change, Goal, Memory, Mistake, Move, Run};
-use paros_sim::{Action, World};
+use paros_sim::Action;
 use std::collections::BTreeSet;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -55,7 +55,7 @@ pub struct Outcome {
 
 /// One level being played.
 #[derive(Clone, Debug)]
-pub struct Game<B: Board = World> {
+pub struct Game<B: Board> {
     level: &'static Level<B>,
     unlocked: BTreeSet<Automation>,
     switched_off: BTreeSet<Automation>,

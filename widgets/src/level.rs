@@ -10,12 +10,11 @@ use crate::automation::Automation;
 use crate::board::Board;
 use crate::prompt::Prompt;
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
-use paros_sim::World;
 use serde::Serialize;
 use std::fmt;
 
 /// The judging half of a level: what it means to win a stage, and what it asks along the way.
-pub trait Rules<B: Board = World>: Sync {
+pub trait Rules<B: Board>: Sync {
     /// The goal of the current stage of `run`. For the last stage this is the level's goal.
     fn goal(&self, run: &Run<B>, memory: &Memory) -> Goal;
 
@@ -31,7 +30,7 @@ pub trait Rules<B: Board = World>: Sync {
 }
 
 /// One world of a level: most levels have one stage, a few play several short worlds in turn.
-pub struct Stage<B: Board = World> {
+pub struct Stage<B: Board> {
     /// A short title (`Nothing reported`).
     pub title: &'static str,
     /// One or two sentences of markdown that set the stage.
@@ -53,7 +52,7 @@ pub struct Pin {
 }
 
 /// A level of paros play.
-pub struct Level<B: Board = World> {
+pub struct Level<B: Board> {
     /// The stable id, e.g. `act1/choose-a-value`; `play/#<id>` opens it.
     pub id: &'static str,
     /// The act, 1 to 4.

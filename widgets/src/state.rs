@@ -9,7 +9,7 @@
 use crate::board::{Board, ByHand};
 use crate::error::PlayError;
 use crate::prompt::{Prompt, PromptKind};
-use paros_sim::{Action, World};
+use paros_sim::Action;
 use serde::Serialize;
 use std::collections::BTreeSet;
 
@@ -38,7 +38,7 @@ enum Pending<A> {
 
 /// The state derived from the log: the stage, its world, the open prompt, the answers given.
 #[derive(Clone, Debug)]
-pub struct Run<B: Board = World> {
+pub struct Run<B: Board> {
     stage: usize,
     world: B,
     pending: Option<Pending<B::Action>>,
@@ -190,7 +190,7 @@ pub struct ChecklistItem {
 }
 
 /// What changed in one world step, for a level deciding whether to ask a question.
-pub struct Change<'a, B: Board = World> {
+pub struct Change<'a, B: Board> {
     /// The world before the step, summed up.
     pub before: &'a B::Summary,
     /// The world after the step.

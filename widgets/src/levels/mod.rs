@@ -2,8 +2,8 @@
 //!
 //! # Adding a level
 //!
-//! 1. Write `levels/actN/<name>.rs` with a `pub static LEVEL: Level` (Act II:
-//!    `Level<LogWorld>`, listed in [`ACT2`]) and its briefing in
+//! 1. Write `levels/actN/<name>.rs` with a `pub static LEVEL: Level<World>` (listed in
+//!    [`ACT1`]; Act II: `Level<LogWorld>`, listed in [`ACT2`]) and its briefing in
 //!    `<name>.md` beside it (markdown, our own words). A level is one or more [`Stage`]s, each
 //!    a world configuration and a prelude written in the script language of
 //!    [`Game::play`](crate::Game::play) (`deliver P1->A2 Prepare`, `drop A1->P1 Accepted`,
@@ -27,10 +27,11 @@ pub mod act1;
 pub mod act2;
 
 use crate::level::{Level, LevelSummary};
+use paros_sim::World;
 use paros_sim::replicated_log::LogWorld;
 
-/// Every level, in the order of the level map.
-pub static ALL: &[&Level] = &[
+/// Act I's levels, on the single-decree world, in the order of the level map.
+pub static ACT1: &[&Level<World>] = &[
     &act1::choose_a_value::LEVEL,
     &act1::be_the_acceptor::LEVEL,
     &act1::adopt_the_value::LEVEL,
@@ -51,8 +52,8 @@ pub static ACT2: &[&Level<LogWorld>] = &[
 ];
 
 /// The Act I level with this id.
-pub fn find(id: &str) -> Option<&'static Level> {
-    ALL.iter().copied().find(|level| level.id == id)
+pub fn find(id: &str) -> Option<&'static Level<World>> {
+    ACT1.iter().copied().find(|level| level.id == id)
 }
 
 /// The Act II level with this id.
@@ -62,7 +63,7 @@ pub fn find_act2(id: &str) -> Option<&'static Level<LogWorld>> {
 
 /// Every level, in the order of the level map, as the level map and the book list them.
 pub fn catalog() -> Vec<LevelSummary> {
-    let act1 = ALL.iter().map(|level| level.summary());
+    let act1 = ACT1.iter().map(|level| level.summary());
     let act2 = ACT2.iter().map(|level| level.summary());
     act1.chain(act2).collect()
 }

@@ -9,10 +9,11 @@ use crate::automation::Automation;
 use crate::level::{Level, Pin, Rules, Stage};
 use crate::state::{Goal, Memory, Run};
 use paros_core::Phase;
+use paros_sim::World;
 use paros_sim::{Budget, WorldConfig};
 
 /// The level.
-pub static LEVEL: Level = Level {
+pub static LEVEL: Level<World> = Level {
     id: "act1/adopt-the-value",
     act: 1,
     title: "Adopt the value",
@@ -134,9 +135,9 @@ fn two_votes() -> WorldConfig {
 
 struct AdoptTheValue;
 
-impl Rules for AdoptTheValue {
+impl Rules<World> for AdoptTheValue {
     /// The stage is won when the last proposer, the one asking, has sent its Accept.
-    fn goal(&self, run: &Run, _memory: &Memory) -> Goal {
+    fn goal(&self, run: &Run<World>, _memory: &Memory) -> Goal {
         let asking = run.world().proposers().last();
         match asking.map(|proposer| proposer.phase()) {
             Some(Phase::Accepting | Phase::Learned) => Goal::Reached,

@@ -9,10 +9,11 @@ use crate::automation::Automation;
 use crate::level::{Level, Pin, Rules, Stage};
 use crate::prompt::PromptKind;
 use crate::state::{ChecklistItem, Goal, Memory, Run};
+use paros_sim::World;
 use paros_sim::{Budget, WorldConfig};
 
 /// The level.
-pub static LEVEL: Level = Level {
+pub static LEVEL: Level<World> = Level {
     id: "act1/be-the-acceptor",
     act: 1,
     title: "Be the acceptor",
@@ -76,14 +77,14 @@ fn world() -> WorldConfig {
 
 struct BeTheAcceptor;
 
-fn answered(run: &Run, kind: PromptKind, key: &str) -> bool {
+fn answered(run: &Run<World>, kind: PromptKind, key: &str) -> bool {
     run.answers()
         .iter()
         .any(|(answered_kind, answered_key)| *answered_kind == kind && answered_key == key)
 }
 
-impl Rules for BeTheAcceptor {
-    fn goal(&self, run: &Run, memory: &Memory) -> Goal {
+impl Rules<World> for BeTheAcceptor {
+    fn goal(&self, run: &Run<World>, memory: &Memory) -> Goal {
         if self.checklist(run, memory).iter().all(|item| item.done) {
             Goal::Reached
         } else {
@@ -91,7 +92,7 @@ impl Rules for BeTheAcceptor {
         }
     }
 
-    fn checklist(&self, run: &Run, _memory: &Memory) -> Vec<ChecklistItem> {
+    fn checklist(&self, run: &Run<World>, _memory: &Memory) -> Vec<ChecklistItem> {
         let refused = answered(run, PromptKind::PromiseOrNack, "nack")
             || answered(run, PromptKind::AcceptedOrNack, "nack");
         vec![

@@ -10,10 +10,11 @@ use crate::level::{Level, Pin, Rules, Stage};
 use crate::prompt::{Choice, Prompt};
 use crate::state::{Change, Goal, Memory, Run};
 use crate::words::set_name;
+use paros_sim::World;
 use paros_sim::{Budget, WorldConfig};
 
 /// The level.
-pub static LEVEL: Level = Level {
+pub static LEVEL: Level<World> = Level {
     id: "act1/choose-a-value",
     act: 1,
     title: "Choose a value",
@@ -71,8 +72,8 @@ fn world() -> WorldConfig {
 
 struct ChooseAValue;
 
-impl Rules for ChooseAValue {
-    fn goal(&self, run: &Run, _memory: &Memory) -> Goal {
+impl Rules<World> for ChooseAValue {
+    fn goal(&self, run: &Run<World>, _memory: &Memory) -> Goal {
         let world = run.world();
         let learned = world.proposers()[0].learned().is_some();
         if !world.chosen().is_empty() && learned {
@@ -83,7 +84,7 @@ impl Rules for ChooseAValue {
     }
 
     /// After each vote cast before P1 has learned anything: is the value chosen yet?
-    fn question(&self, change: &Change<'_>) -> Option<Prompt> {
+    fn question(&self, change: &Change<'_, World>) -> Option<Prompt> {
         if change.before.learned {
             return None;
         }

@@ -16,7 +16,7 @@ use paros_core::{NodeId, NodeSet, QuorumSystem};
 use paros_sim::{Budget, World, WorldConfig};
 
 /// The level.
-pub static LEVEL: Level = Level {
+pub static LEVEL: Level<World> = Level {
     id: "act1/quorum-intersection",
     act: 1,
     title: "Quorum intersection",
@@ -127,8 +127,8 @@ fn record_key(world: &World, quorum: NodeSet) -> String {
 
 struct QuorumIntersection;
 
-impl Rules for QuorumIntersection {
-    fn goal(&self, run: &Run, memory: &Memory) -> Goal {
+impl Rules<World> for QuorumIntersection {
+    fn goal(&self, run: &Run<World>, memory: &Memory) -> Goal {
         if self.checklist(run, memory).iter().all(|item| item.done) {
             Goal::Reached
         } else {
@@ -136,7 +136,7 @@ impl Rules for QuorumIntersection {
         }
     }
 
-    fn checklist(&self, run: &Run, memory: &Memory) -> Vec<ChecklistItem> {
+    fn checklist(&self, run: &Run<World>, memory: &Memory) -> Vec<ChecklistItem> {
         let world = run.world();
         minimal_quorums(world)
             .into_iter()
@@ -148,7 +148,7 @@ impl Rules for QuorumIntersection {
     }
 
     /// When a proposer completes Phase 1 above a chosen ballot: which promiser carries x?
-    fn question(&self, change: &Change<'_>) -> Option<Prompt> {
+    fn question(&self, change: &Change<'_, World>) -> Option<Prompt> {
         let world = change.world;
         let asker = phase1_completed_by(world, change.step)?;
         let proposer = world.proposers().iter().find(|p| p.id() == asker)?;

@@ -10,10 +10,11 @@ use crate::level::{Level, Pin, Rules, Stage};
 use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::state::{Change, Goal, Memory, Run};
 use crate::words::set_name;
+use paros_sim::World;
 use paros_sim::{Budget, WorldConfig};
 
 /// The level.
-pub static LEVEL: Level = Level {
+pub static LEVEL: Level<World> = Level {
     id: "act1/recovery-is-not-catch-up",
     act: 1,
     title: "Recovery is not catch-up",
@@ -80,8 +81,8 @@ fn world() -> WorldConfig {
 
 struct Recovery;
 
-impl Rules for Recovery {
-    fn goal(&self, run: &Run, _memory: &Memory) -> Goal {
+impl Rules<World> for Recovery {
+    fn goal(&self, run: &Run<World>, _memory: &Memory) -> Goal {
         let asked = run
             .answers()
             .iter()
@@ -99,7 +100,7 @@ impl Rules for Recovery {
     }
 
     /// The moment a value becomes chosen: was it chosen before its proposer adopted it?
-    fn question(&self, change: &Change<'_>) -> Option<Prompt> {
+    fn question(&self, change: &Change<'_, World>) -> Option<Prompt> {
         let world = change.world;
         if change.before.chosen_count > 0 {
             return None;

@@ -12,7 +12,7 @@ use paros_core::{Ballot, NodeId, Phase};
 use paros_sim::{Budget, World, WorldConfig};
 
 /// The level.
-pub static LEVEL: Level = Level {
+pub static LEVEL: Level<World> = Level {
     id: "act1/the-duel",
     act: 1,
     title: "The duel",
@@ -100,8 +100,8 @@ pub fn livelock(world: &World) -> Option<(NodeId, Ballot)> {
 
 struct TheDuel;
 
-impl Rules for TheDuel {
-    fn goal(&self, run: &Run, _memory: &Memory) -> Goal {
+impl Rules<World> for TheDuel {
+    fn goal(&self, run: &Run<World>, _memory: &Memory) -> Goal {
         let world = run.world();
         if !world.chosen().is_empty() {
             Goal::Reached
