@@ -229,7 +229,7 @@ impl<B: Board> Game<B> {
     }
 
     /// A 64-bit fingerprint of the stage, the world and the open prompt: equal fingerprints
-    /// show the same stage. Message ids are left out, as in [`World::fingerprint`].
+    /// show the same stage. Message ids are left out, as in [`World::fingerprint`](paros_sim::World::fingerprint).
     pub fn fingerprint(&self) -> u64 {
         let mut hasher = DefaultHasher::new();
         self.run.stage().hash(&mut hasher);
