@@ -2,7 +2,7 @@
 //! votes chose; a ballot is never reused; the client history is linearizable. Each finding is
 //! kept: a broken world stays broken.
 
-use super::{ClientCall, ClientOp, LogWorld};
+use super::{ClientCall, ClientOp, LogWorld, Part, part};
 use crate::check::{Property, Violation};
 use crate::linearizability::{self, History};
 use paros_core::Ballot;
@@ -152,7 +152,10 @@ impl LogWorld {
                             ),
                         ));
                     }
-                    self.decided.insert(*slot, vote.entry.clone());
+                    let decision = (*slot, vote.entry.clone());
+                    let decided = part(Part::Decided, &(&decision.0, &decision.1));
+                    self.kept_sum = self.kept_sum.wrapping_add(decided);
+                    self.decided.insert(decision.0, decision.1);
                 }
             }
         }
