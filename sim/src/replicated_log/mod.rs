@@ -77,7 +77,9 @@ fn vote_part(slot: Slot, ballot: Ballot, entry: &Entry, voter: NodeId) -> u64 {
 #[derive(Clone, Debug)]
 pub struct LogWorld {
     config: Arc<LogWorldConfig>,
-    servers: Vec<Server>,
+    /// Shared with the worlds this one was copied from until one of them changes it: copying a
+    /// world copies no node, and an action copies only the server it changes.
+    servers: Vec<Arc<Server>>,
     clients: Vec<ClientState>,
     /// Invariant: ascending ids.
     in_flight: Vec<LogInFlight>,
@@ -109,7 +111,7 @@ impl LogWorld {
         config.validate()?;
         let core_config = config.core_config();
         let servers = (0..usize::from(config.node_count))
-            .map(|index| Server::new(config.node_id(index), core_config))
+            .map(|index| Arc::new(Server::new(config.node_id(index), core_config)))
             .collect();
         let clients = config.clients.iter().map(|_| ClientState::new()).collect();
         let mut world = LogWorld {
@@ -166,7 +168,7 @@ impl LogWorld {
     }
 
     /// The servers, N1 first.
-    pub fn servers(&self) -> &[Server] {
+    pub fn servers(&self) -> &[Arc<Server>] {
         &self.servers
     }
 

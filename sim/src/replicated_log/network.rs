@@ -5,6 +5,7 @@ use super::{Host, LogNegativeControl, LogRefused, LogWorld, Part, part, spend};
 use crate::MessageId;
 use paros_core::log::{LogEnvelope, LogMessage, Outcome};
 use paros_core::{NodeId, NodeSet};
+use std::sync::Arc;
 
 /// A message on the wire.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -60,7 +61,7 @@ impl LogWorld {
             return Ok(());
         }
         let index = self.server_index(envelope.to)?;
-        let Host::Up(node) = &mut self.servers[index].host else {
+        let Host::Up(node) = &mut Arc::make_mut(&mut self.servers[index]).host else {
             return Ok(()); // delivered to a dead host: lost
         };
         if self.config.negative_control == Some(LogNegativeControl::LocalRead)

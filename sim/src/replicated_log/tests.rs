@@ -409,6 +409,10 @@ fn a_slot_chosen_above_a_hole_is_recorded_as_decided_at_once() {
 }
 
 proptest::proptest! {
+    // Each case steps every enabled action at every step of its walk: a few dozen cases cover
+    // every kind of action many times over.
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
     /// The fingerprint a world keeps as it changes equals the one computed from every part, and
     /// the fingerprint of each successor worked out by `successor_fingerprint` equals that of
     /// the successor built by `apply`, along random walks of a stepwise world where every kind
