@@ -5,8 +5,14 @@
 //!   the first ten million states of `act1-duel` (two proposers, 1 drop, 1 duplicate, 2 retries
 //!   each), the seen set's bytes per state, and the ratio to a baseline run in the same process
 //!   (the same explorer over a world that must be cloned and stepped for every transition);
+//! - explorer unique states/s, single-threaded, and the seen set's bytes per state on Act II's
+//!   `act2-exhaustive` and `act2-two-leaders-catch-up` (whole searches), with the ratio to a
+//!   baseline run in the same process (the same world, cloned and stepped for every transition);
 //! - simulator steps/s and seeds/s on `act1-duel`, on one thread and on every core;
 //! - the time of `book::report_for` for every scenario.
+//!
+//! Arguments after `--` pick sections by name (`explorer`, `act2`, `simulator`, `book`):
+//! `cargo bench -p paros-sim --bench throughput -- act2` runs only Act II's explorer.
 //!
 //! Speed is measured here, never in tests. Each figure is the best of a few repetitions (the
 //! ten-million-state run is one). The
@@ -16,6 +22,7 @@
 use paros_sim::check::Violation;
 use paros_sim::explore::{self, Limits};
 use paros_sim::model::Model;
+use paros_sim::replicated_log::{LogAction, LogRefused, LogWorld};
 use paros_sim::scenarios;
 use paros_sim::simulate::{self, Sweep};
 use paros_sim::{Action, Refused, World};
@@ -24,9 +31,24 @@ use std::time::{Duration, Instant};
 const REPETITIONS: usize = 3;
 
 fn main() {
-    explorer();
-    simulator();
-    book_reports();
+    // Cargo passes `--bench` to a bench without the standard harness; names are the rest.
+    let picked: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|argument| !argument.starts_with('-'))
+        .collect();
+    let runs = |section: &str| picked.is_empty() || picked.iter().any(|name| name == section);
+    if runs("explorer") {
+        explorer();
+    }
+    if runs("act2") {
+        act2_explorer();
+    }
+    if runs("simulator") {
+        simulator();
+    }
+    if runs("book") {
+        book_reports();
+    }
 }
 
 /// Wall-clock and CPU time of one measured run.
@@ -88,7 +110,7 @@ fn explorer() {
     let (time, found) = best_of(REPETITIONS, || {
         explore::explore(start.clone(), first_million).unwrap()
     });
-    print_exploration("first 1000000 states", time, &found);
+    print_exploration("act1-duel, one thread, first 1000000 states", time, &found);
     println!(
         "  {:.2}x the baseline (a world the explorer must clone and step for every transition: {:.0} states per CPU second)",
         baseline.cpu.as_secs_f64() / time.cpu.as_secs_f64(),
@@ -99,11 +121,15 @@ fn explorer() {
         ..Limits::default()
     };
     let (time, found) = best_of(1, || explore::explore(start.clone(), ten_million).unwrap());
-    print_exploration("first 10000000 states (one run)", time, &found);
+    print_exploration(
+        "act1-duel, one thread, first 10000000 states (one run)",
+        time,
+        &found,
+    );
 }
 
-fn print_exploration(what: &str, time: Timing, found: &explore::Exploration<Action>) {
-    println!("explorer, act1-duel, one thread, {what}:");
+fn print_exploration<A>(what: &str, time: Timing, found: &explore::Exploration<A>) {
+    println!("explorer, {what}:");
     println!(
         "  {} states, {} transitions, depth {} in {:.3} s wall, {:.3} s CPU",
         found.states,
@@ -166,6 +192,73 @@ impl Model for Plain {
     }
 
     fn fault_kind(&self, action: &Action) -> Option<&'static str> {
+        Model::fault_kind(&self.0, action)
+    }
+}
+
+/// The explorer over two Act II worlds, each searched whole: `act2-exhaustive` (14,999 states)
+/// and `act2-two-leaders-catch-up` (301,998 states). The baseline is the same world without
+/// its shortcuts ([`PlainLog`]), measured in the same run.
+fn act2_explorer() {
+    for (name, repetitions) in [
+        ("act2-exhaustive", REPETITIONS),
+        ("act2-two-leaders-catch-up", 1),
+    ] {
+        let scenario = scenarios::find(name).expect("listed");
+        let start = scenario.log_start().expect("builds");
+        let (baseline, _) = best_of(repetitions, || {
+            explore::explore(PlainLog(start.clone()), Limits::default()).unwrap()
+        });
+        let (time, found) = best_of(repetitions, || {
+            explore::explore(start.clone(), Limits::default()).unwrap()
+        });
+        print_exploration(&format!("{name}, one thread, whole space"), time, &found);
+        println!(
+            "  {:.2}x the baseline (the world cloned and stepped for every transition: {:.0} states per CPU second)",
+            baseline.cpu.as_secs_f64() / time.cpu.as_secs_f64(),
+            found.states as f64 / baseline.cpu.as_secs_f64()
+        );
+    }
+}
+
+/// Act II's world without its shortcuts, as [`Plain`] is Act I's: the explorer clones and steps
+/// it for every transition and hashes every successor whole.
+#[derive(Clone)]
+struct PlainLog(LogWorld);
+
+impl Model for PlainLog {
+    type Action = LogAction;
+    type Refused = LogRefused;
+
+    fn enabled(&self) -> Vec<LogAction> {
+        self.0.enabled()
+    }
+
+    fn apply(&mut self, action: &LogAction) -> Result<(), LogRefused> {
+        self.0.apply(action)
+    }
+
+    fn fingerprint(&self) -> u64 {
+        self.0.fingerprint()
+    }
+
+    fn violations(&self) -> Vec<Violation> {
+        Model::violations(&self.0)
+    }
+
+    fn parse_action(&self, text: &str) -> Result<LogAction, String> {
+        self.0.parse_action(text)
+    }
+
+    fn describe(&self, action: &LogAction) -> String {
+        self.0.describe(action)
+    }
+
+    fn is_decided(&self) -> bool {
+        Model::is_decided(&self.0)
+    }
+
+    fn fault_kind(&self, action: &LogAction) -> Option<&'static str> {
         Model::fault_kind(&self.0, action)
     }
 }

@@ -2,12 +2,13 @@
 //! votes chose; a ballot is never reused; the client history is linearizable. Each finding is
 //! kept: a broken world stays broken.
 
-use super::{ClientCall, ClientOp, LogWorld};
+use super::{ClientCall, ClientOp, LogWorld, Part, part};
 use crate::check::{Property, Violation};
 use crate::linearizability::{self, History};
 use paros_core::Ballot;
 use paros_core::log::{Applied, Entry, LogEnvelope, LogMessage, Slot, Write};
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 impl LogWorld {
     /// Durability: a node restarted now would take every slot up to its record's chosen mark
@@ -61,7 +62,7 @@ impl LogWorld {
             })
             .collect();
         for ballot in ballots {
-            let server = &mut self.servers[index];
+            let server = Arc::make_mut(&mut self.servers[index]);
             server.stood_now.insert(ballot);
             if server.stood_before.contains(&ballot) {
                 let detail = format!(
@@ -79,7 +80,7 @@ impl LogWorld {
     pub(super) fn record_applied(&mut self, index: usize, applied: &[Applied]) {
         let name = self.name(self.config.node_id(index));
         for entry in applied {
-            let server = &mut self.servers[index];
+            let server = Arc::make_mut(&mut self.servers[index]);
             if entry.slot != server.applied_through.next() {
                 let detail = format!(
                     "{name} applied slot {} after slot {}",
@@ -88,9 +89,9 @@ impl LogWorld {
                 self.violate(Property::AppliedInOrder, detail);
                 continue;
             }
-            self.servers[index].applied_through = entry.slot;
+            Arc::make_mut(&mut self.servers[index]).applied_through = entry.slot;
             if let (true, Entry::Command(command)) = (entry.fresh, &entry.entry)
-                && !self.servers[index]
+                && !Arc::make_mut(&mut self.servers[index])
                     .applied_fresh
                     .insert((command.client, command.seq))
             {
@@ -152,7 +153,10 @@ impl LogWorld {
                             ),
                         ));
                     }
-                    self.decided.insert(*slot, vote.entry.clone());
+                    let decision = (*slot, vote.entry.clone());
+                    let decided = part(Part::Decided, &(&decision.0, &decision.1));
+                    self.kept_sum = self.kept_sum.wrapping_add(decided);
+                    self.decided.insert(decision.0, decision.1);
                 }
             }
         }

@@ -37,18 +37,49 @@ pub use votes::SlotVotes;
 
 use crate::check::Violation;
 use crate::model::{Model, Settled};
-use paros_core::log::{Entry, LogEnvelope, Slot};
-use paros_core::{Ballot, NodeSet};
+use paros_core::log::{Entry, Slot};
+use paros_core::{Ballot, NodeId, NodeSet};
 use std::collections::BTreeMap;
-use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash};
 use std::sync::Arc;
+
+/// The fingerprint's hasher: fast on small writes, well mixed, and seeded with a constant, so
+/// fingerprints are the same from run to run.
+const FINGERPRINT: foldhash::quality::FixedState =
+    foldhash::quality::FixedState::with_seed(0x7061_726f_735f_6c6f);
+
+/// The parts of a world the fingerprint hashes one by one: a part's kind and position tag its
+/// hash, so the same contents in two places hash differently.
+#[derive(Clone, Copy, Hash)]
+enum Part {
+    Server(usize),
+    Client(usize),
+    Message,
+    Budget,
+    Isolated,
+    Call(usize),
+    Decided,
+    Vote,
+    Violations,
+}
+
+/// The hash of one part of a world: its tag and its contents.
+fn part(at: Part, contents: &impl Hash) -> u64 {
+    FINGERPRINT.hash_one((at, contents))
+}
+
+/// The hash of one vote: one voter's, in one slot, at one ballot, for one entry.
+fn vote_part(slot: Slot, ballot: Ballot, entry: &Entry, voter: NodeId) -> u64 {
+    part(Part::Vote, &(slot, ballot, entry, voter))
+}
 
 /// A world of the replicated log.
 #[derive(Clone, Debug)]
 pub struct LogWorld {
     config: Arc<LogWorldConfig>,
-    servers: Vec<Server>,
+    /// Shared with the worlds this one was copied from until one of them changes it: copying a
+    /// world copies no node, and an action copies only the server it changes.
+    servers: Vec<Arc<Server>>,
     clients: Vec<ClientState>,
     /// Invariant: ascending ids.
     in_flight: Vec<LogInFlight>,
@@ -66,6 +97,12 @@ pub struct LogWorld {
     chosen: BTreeMap<Slot, SlotVotes>,
     /// Violations found while applying actions (kept: a broken world stays broken).
     violations: Vec<Violation>,
+    /// Each server's part of the fingerprint, kept as the server changes.
+    /// Invariant: `server_parts[i] == part(Part::Server(i), &servers[i])`.
+    server_parts: Vec<u64>,
+    /// The wrapping sum of the parts kept as they come and go: each message in flight, each
+    /// decision and each vote. Invariant: equals that sum worked out from scratch.
+    kept_sum: u64,
 }
 
 impl LogWorld {
@@ -74,10 +111,10 @@ impl LogWorld {
         config.validate()?;
         let core_config = config.core_config();
         let servers = (0..usize::from(config.node_count))
-            .map(|index| Server::new(config.node_id(index), core_config))
+            .map(|index| Arc::new(Server::new(config.node_id(index), core_config)))
             .collect();
         let clients = config.clients.iter().map(|_| ClientState::new()).collect();
-        Ok(LogWorld {
+        let mut world = LogWorld {
             budget_left: config.budget,
             config: Arc::new(config),
             servers,
@@ -90,7 +127,13 @@ impl LogWorld {
             votes: BTreeMap::new(),
             chosen: BTreeMap::new(),
             violations: Vec::new(),
-        })
+            server_parts: Vec::new(),
+            kept_sum: 0,
+        };
+        world.server_parts = (world.servers.iter().enumerate())
+            .map(|(index, server)| part(Part::Server(index), server))
+            .collect();
+        Ok(world)
     }
 
     /// Builds a world and applies `actions`; the error gives the index of the refused one.
@@ -125,7 +168,7 @@ impl LogWorld {
     }
 
     /// The servers, N1 first.
-    pub fn servers(&self) -> &[Server] {
+    pub fn servers(&self) -> &[Arc<Server>] {
         &self.servers
     }
 
@@ -248,6 +291,43 @@ impl LogWorld {
 
     /// Applies one action. A refused action leaves the world unchanged.
     pub fn apply(&mut self, action: &LogAction) -> Result<(), LogRefused> {
+        let touched = self.server_touched(action);
+        let applied = self.dispatch(action);
+        if let Some(index) = touched {
+            self.server_parts[index] = part(Part::Server(index), &self.servers[index]);
+        }
+        applied
+    }
+
+    /// The one server `action` may change, if any: the node it names, or the node a delivery
+    /// reaches. Every other server is left as it was (a node's output reaches the others only
+    /// as messages in flight).
+    fn server_touched(&self, action: &LogAction) -> Option<usize> {
+        let node = match *action {
+            LogAction::Deliver(message) => {
+                let at = self
+                    .in_flight
+                    .binary_search_by_key(&message, |in_flight| in_flight.id)
+                    .ok()?;
+                self.in_flight[at].envelope.to
+            }
+            LogAction::Tick(node)
+            | LogAction::Crash(node)
+            | LogAction::TornCrash(node)
+            | LogAction::Restart(node)
+            | LogAction::Persist(node)
+            | LogAction::Send(node) => node,
+            LogAction::Drop(_)
+            | LogAction::Duplicate(_)
+            | LogAction::Partition(_)
+            | LogAction::Heal
+            | LogAction::Request { .. }
+            | LogAction::StopFaults => return None,
+        };
+        self.server_index(node).ok()
+    }
+
+    fn dispatch(&mut self, action: &LogAction) -> Result<(), LogRefused> {
         match *action {
             LogAction::Deliver(message) => self.deliver(message),
             LogAction::Drop(message) => self.drop_message(message),
@@ -271,24 +351,60 @@ impl LogWorld {
     /// A fingerprint of everything the future depends on: servers (nodes, disks, held
     /// batches, clocks, checker state), clients, the multiset of messages in flight, budgets,
     /// partitions, the history, the decisions, the votes and the violations found.
+    ///
+    /// It is the wrapping sum of one hash per part (see [`LogWorld::fingerprint_from_scratch`]).
+    /// The servers' parts and the sum of the messages', decisions' and votes' are kept as the
+    /// world changes, so this hashes only the small parts: clients, budgets, partitions, the
+    /// history and the count of violations.
     pub fn fingerprint(&self) -> u64 {
-        let mut hasher = DefaultHasher::new();
-        self.servers.hash(&mut hasher);
-        self.clients.hash(&mut hasher);
-        let mut envelopes: Vec<&LogEnvelope> = self
-            .in_flight
+        self.server_parts
             .iter()
-            .map(|message| &message.envelope)
-            .collect();
-        envelopes.sort_unstable();
-        envelopes.hash(&mut hasher);
-        self.budget_left.hash(&mut hasher);
-        self.isolated.hash(&mut hasher);
-        self.history.hash(&mut hasher);
-        self.decided.hash(&mut hasher);
-        self.votes.hash(&mut hasher);
-        self.violations.len().hash(&mut hasher);
-        hasher.finish()
+            .fold(self.kept_sum, |sum, server| sum.wrapping_add(*server))
+            .wrapping_add(self.small_parts())
+    }
+
+    /// The fingerprint computed from every part, as [`LogWorld::fingerprint`] must equal.
+    ///
+    /// Each part is hashed alone, tagged with its kind and position, and the hashes are added:
+    /// each server, each client, each message in flight, the budgets, the partition, each call
+    /// in the history, each decision, each vote (one per voter) and the count of violations.
+    /// Addition makes the sum independent of order, so the messages in flight count as a
+    /// multiset: message ids and send order are left out on purpose, since any message in
+    /// flight may be delivered next. A duplicate adds its hash twice. The configuration is left
+    /// out because it is constant for the life of a world, and `chosen` because it is worked
+    /// out from the votes.
+    pub fn fingerprint_from_scratch(&self) -> u64 {
+        let servers = (self.servers.iter().enumerate())
+            .map(|(index, server)| part(Part::Server(index), server));
+        let messages =
+            (self.in_flight.iter()).map(|message| part(Part::Message, &message.envelope));
+        let decided = (self.decided.iter()).map(|decision| part(Part::Decided, &decision));
+        let votes = self
+            .votes
+            .iter()
+            .flat_map(|((slot, ballot, entry), voters)| {
+                (voters.iter()).map(|voter| vote_part(*slot, *ballot, entry, voter))
+            });
+        servers
+            .chain(messages)
+            .chain(decided)
+            .chain(votes)
+            .fold(self.small_parts(), u64::wrapping_add)
+    }
+
+    /// The parts hashed afresh every time: each client, the budgets, the partition, each call
+    /// in the history and the count of violations. All are a few bytes each.
+    fn small_parts(&self) -> u64 {
+        let clients = (self.clients.iter().enumerate())
+            .map(|(index, client)| part(Part::Client(index), client));
+        let calls =
+            (self.history.iter().enumerate()).map(|(index, call)| part(Part::Call(index), call));
+        clients.chain(calls).fold(
+            part(Part::Budget, &self.budget_left)
+                .wrapping_add(part(Part::Isolated, &self.isolated))
+                .wrapping_add(part(Part::Violations, &self.violations.len())),
+            u64::wrapping_add,
+        )
     }
 
     /// The safety properties broken so far.

@@ -1,10 +1,11 @@
 //! The network: messages in flight with stable ids, delivery to a node or a client, and the
 //! links a partition cuts.
 
-use super::{Host, LogNegativeControl, LogRefused, LogWorld, spend};
+use super::{Host, LogNegativeControl, LogRefused, LogWorld, Part, part, spend};
 use crate::MessageId;
 use paros_core::log::{LogEnvelope, LogMessage, Outcome};
 use paros_core::{NodeId, NodeSet};
+use std::sync::Arc;
 
 /// A message on the wire.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -60,7 +61,7 @@ impl LogWorld {
             return Ok(());
         }
         let index = self.server_index(envelope.to)?;
-        let Host::Up(node) = &mut self.servers[index].host else {
+        let Host::Up(node) = &mut Arc::make_mut(&mut self.servers[index]).host else {
             return Ok(()); // delivered to a dead host: lost
         };
         if self.config.negative_control == Some(LogNegativeControl::LocalRead)
@@ -92,6 +93,7 @@ impl LogWorld {
     pub(super) fn put_in_flight(&mut self, envelope: LogEnvelope) {
         let id = MessageId(self.next_message);
         self.next_message += 1;
+        self.kept_sum = (self.kept_sum).wrapping_add(part(Part::Message, &envelope));
         self.in_flight.push(LogInFlight { id, envelope });
     }
 
@@ -131,6 +133,8 @@ impl LogWorld {
             .in_flight
             .binary_search_by_key(&message, |in_flight| in_flight.id)
             .expect("checked");
-        self.in_flight.remove(at).envelope
+        let envelope = self.in_flight.remove(at).envelope;
+        self.kept_sum = (self.kept_sum).wrapping_sub(part(Part::Message, &envelope));
+        envelope
     }
 }

@@ -8,6 +8,7 @@ use paros_core::log::{
 };
 use paros_core::{Ballot, NodeId};
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 /// A `Ready` a stepwise node has not finished: its writes, then its messages.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -116,7 +117,7 @@ impl LogWorld {
             host: Host::Up(running),
             ticks,
             ..
-        } = &mut self.servers[index]
+        } = Arc::make_mut(&mut self.servers[index])
         else {
             return Err(LogRefused::NodeDown(node));
         };
@@ -139,7 +140,7 @@ impl LogWorld {
     /// otherwise it is persisted, then sent, and loopback messages are handled at once.
     pub(super) fn drain(&mut self, index: usize) {
         loop {
-            let Some(node) = self.servers[index].host.node_mut() else {
+            let Some(node) = Arc::make_mut(&mut self.servers[index]).host.node_mut() else {
                 return; // a node that is down has no output
             };
             let ready = node.take_ready();
@@ -153,7 +154,7 @@ impl LogWorld {
                 let writes = ready.writes().to_vec();
                 let messages = ready.into_messages(Persisted::by_storage(&writes));
                 let persisted = writes.is_empty();
-                self.servers[index].held = Some(HeldReady {
+                Arc::make_mut(&mut self.servers[index]).held = Some(HeldReady {
                     writes,
                     messages,
                     persisted,
@@ -176,7 +177,7 @@ impl LogWorld {
 
     /// Writes become durable: framed onto the disk, and applied to what a restart would read.
     fn write_to_disk(&mut self, index: usize, writes: &[Write]) {
-        let server = &mut self.servers[index];
+        let server = Arc::make_mut(&mut self.servers[index]);
         server.disk.extend(writes.iter().map(encode));
         let before = server.record.chosen_through;
         for write in writes {
@@ -196,7 +197,7 @@ impl LogWorld {
         for envelope in messages {
             if envelope.to != me || self.config.self_messages_in_flight {
                 self.put_in_flight(envelope);
-            } else if let Host::Up(node) = &mut self.servers[index].host {
+            } else if let Host::Up(node) = &mut Arc::make_mut(&mut self.servers[index]).host {
                 let _ignored = node.handle(&envelope);
                 handled = true;
             } // a loopback to a node that is down is lost, as a delivery to it would be
@@ -206,7 +207,7 @@ impl LogWorld {
 
     pub(super) fn persist_held(&mut self, node: NodeId) -> Result<(), LogRefused> {
         let index = self.up_server(node)?;
-        let server = &mut self.servers[index];
+        let server = Arc::make_mut(&mut self.servers[index]);
         let held = server
             .held
             .as_mut()
@@ -222,7 +223,7 @@ impl LogWorld {
     pub(super) fn send_held(&mut self, node: NodeId) -> Result<(), LogRefused> {
         let index = self.up_server(node)?;
         let control = self.config.negative_control == Some(LogNegativeControl::SendBeforePersist);
-        let held = self.servers[index]
+        let held = Arc::make_mut(&mut self.servers[index])
             .held
             .as_mut()
             .ok_or(LogRefused::NothingPending(node))?;
@@ -240,7 +241,7 @@ impl LogWorld {
     }
 
     fn finish_held(&mut self, index: usize) {
-        let server = &mut self.servers[index];
+        let server = Arc::make_mut(&mut self.servers[index]);
         if server
             .held
             .as_ref()
@@ -252,7 +253,7 @@ impl LogWorld {
 
     /// The node goes down: its volatile state, and writes not yet durable, are lost.
     fn go_down(&mut self, index: usize) {
-        let server = &mut self.servers[index];
+        let server = Arc::make_mut(&mut self.servers[index]);
         server.host = Host::Down;
         server.held = None;
         server.applied_fresh.clear();
@@ -273,7 +274,7 @@ impl LogWorld {
         let mut torn = encode(last);
         torn.truncate(torn.len() / 2);
         self.write_to_disk(index, whole);
-        self.servers[index].disk.push(torn);
+        Arc::make_mut(&mut self.servers[index]).disk.push(torn);
         self.go_down(index);
         Ok(())
     }
@@ -285,9 +286,10 @@ impl LogWorld {
         }
         let config = self.config.core_config();
         if self.config.negative_control == Some(LogNegativeControl::BlankRestart) {
-            self.servers[index].disk.clear();
-            self.servers[index].record = DurableRecord::default();
-            self.servers[index].host = Host::Up(ColocatedNode::new(node, config));
+            let server = Arc::make_mut(&mut self.servers[index]);
+            server.disk.clear();
+            server.record = DurableRecord::default();
+            server.host = Host::Up(ColocatedNode::new(node, config));
             self.drain(index);
             return Ok(());
         }
@@ -297,7 +299,7 @@ impl LogWorld {
             record.stood = None;
         }
         let restarted = ColocatedNode::restart(node, config, &record).map_err(LogRefused::Disk)?;
-        let server = &mut self.servers[index];
+        let server = Arc::make_mut(&mut self.servers[index]);
         if torn > 0 {
             server.disk.pop(); // the torn tail was never acknowledged: gone
         }

@@ -1,7 +1,7 @@
 //! What is chosen, as a fact about votes: each vote is recorded as the `Accepted` carrying it
 //! leaves its node, counted with paros-core's own quorum system, and judged for agreement.
 
-use super::LogWorld;
+use super::{LogWorld, vote_part};
 use crate::check::Property;
 use paros_core::log::{Entry, LogEnvelope, LogMessage, Slot};
 use paros_core::{Ballot, Majority, NodeSet};
@@ -85,7 +85,10 @@ impl LogWorld {
         let quorums = self.quorums();
         for (slot, ballot, entry) in cast {
             let voters = self.votes.entry((slot, ballot, entry.clone())).or_default();
-            voters.insert(voter);
+            if voters.insert(voter) {
+                let cast = vote_part(slot, ballot, &entry, voter);
+                self.kept_sum = self.kept_sum.wrapping_add(cast);
+            }
             let voters = *voters;
             if !paros_core::is_chosen(&quorums, voters) {
                 continue;
