@@ -21,6 +21,18 @@ pub struct SlotVotes {
     pub voters: NodeSet,
 }
 
+impl SlotVotes {
+    /// The votes kept under `(slot, ballot, entry)`.
+    fn of((slot, ballot, entry): &(Slot, Ballot, Entry), voters: NodeSet) -> SlotVotes {
+        SlotVotes {
+            slot: *slot,
+            ballot: *ballot,
+            entry: entry.clone(),
+            voters,
+        }
+    }
+}
+
 impl LogWorld {
     /// Every (slot, ballot, entry) whose voters ever formed a Phase-2 quorum, in slot and
     /// ballot order: what is chosen, judged from the votes alone by paros-core's own quorum
@@ -30,12 +42,7 @@ impl LogWorld {
         self.votes
             .iter()
             .filter(|(_, voters)| paros_core::is_chosen(&quorums, **voters))
-            .map(|((slot, ballot, entry), voters)| SlotVotes {
-                slot: *slot,
-                ballot: *ballot,
-                entry: entry.clone(),
-                voters: *voters,
-            })
+            .map(|(key, voters)| SlotVotes::of(key, *voters))
             .collect()
     }
 
@@ -49,12 +56,7 @@ impl LogWorld {
         self.votes
             .iter()
             .filter(|((voted_slot, _, _), _)| *voted_slot == slot)
-            .map(|((slot, ballot, entry), voters)| SlotVotes {
-                slot: *slot,
-                ballot: *ballot,
-                entry: entry.clone(),
-                voters: *voters,
-            })
+            .map(|(key, voters)| SlotVotes::of(key, *voters))
             .collect()
     }
 
