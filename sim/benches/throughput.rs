@@ -22,10 +22,11 @@
 use paros_sim::check::Violation;
 use paros_sim::explore::{self, Limits};
 use paros_sim::model::Model;
-use paros_sim::replicated_log::{LogAction, LogRefused, LogWorld};
+use paros_sim::replicated_log::{LogAction, LogWorld, LogWorldConfig};
 use paros_sim::scenarios;
 use paros_sim::simulate::{self, Sweep};
-use paros_sim::{Action, Refused, World};
+use paros_sim::single_decree::{DecreeAction, DecreeStep, DecreeWorld, DecreeWorldConfig};
+use paros_sim::{Fault, Refused};
 use std::time::{Duration, Instant};
 
 const REPETITIONS: usize = 3;
@@ -157,18 +158,23 @@ fn print_exploration<A>(what: &str, time: Timing, found: &explore::Exploration<A
 /// transition and hashes every part of every successor, as it would any world that does not
 /// override them. The baseline for the explorer's figures.
 #[derive(Clone)]
-struct Plain(World);
+struct Plain(DecreeWorld);
 
 impl Model for Plain {
-    type Action = Action;
-    type Refused = Refused;
+    type Config = DecreeWorldConfig;
+    type Action = DecreeAction;
+    type Step = DecreeStep;
 
-    fn enabled(&self) -> Vec<Action> {
+    fn build(config: DecreeWorldConfig) -> Result<Plain, Refused> {
+        DecreeWorld::new(config).map(Plain)
+    }
+
+    fn enabled(&self) -> Vec<DecreeAction> {
         self.0.enabled()
     }
 
-    fn apply(&mut self, action: &Action) -> Result<(), Refused> {
-        self.0.apply(action).map(drop)
+    fn apply(&mut self, action: &DecreeAction) -> Result<DecreeStep, Refused> {
+        self.0.apply(action)
     }
 
     fn fingerprint(&self) -> u64 {
@@ -179,11 +185,11 @@ impl Model for Plain {
         Model::violations(&self.0)
     }
 
-    fn parse_action(&self, text: &str) -> Result<Action, String> {
+    fn parse_action(&self, text: &str) -> Result<DecreeAction, String> {
         self.0.parse_action(text)
     }
 
-    fn describe(&self, action: &Action) -> String {
+    fn describe(&self, action: &DecreeAction) -> String {
         self.0.describe(action)
     }
 
@@ -191,7 +197,7 @@ impl Model for Plain {
         Model::is_decided(&self.0)
     }
 
-    fn fault_kind(&self, action: &Action) -> Option<&'static str> {
+    fn fault_kind(&self, action: &DecreeAction) -> Option<Fault> {
         Model::fault_kind(&self.0, action)
     }
 }
@@ -227,14 +233,19 @@ fn act2_explorer() {
 struct PlainLog(LogWorld);
 
 impl Model for PlainLog {
+    type Config = LogWorldConfig;
     type Action = LogAction;
-    type Refused = LogRefused;
+    type Step = ();
+
+    fn build(config: LogWorldConfig) -> Result<PlainLog, Refused> {
+        LogWorld::new(config).map(PlainLog)
+    }
 
     fn enabled(&self) -> Vec<LogAction> {
         self.0.enabled()
     }
 
-    fn apply(&mut self, action: &LogAction) -> Result<(), LogRefused> {
+    fn apply(&mut self, action: &LogAction) -> Result<(), Refused> {
         self.0.apply(action)
     }
 
@@ -258,7 +269,7 @@ impl Model for PlainLog {
         Model::is_decided(&self.0)
     }
 
-    fn fault_kind(&self, action: &LogAction) -> Option<&'static str> {
+    fn fault_kind(&self, action: &LogAction) -> Option<Fault> {
         Model::fault_kind(&self.0, action)
     }
 }

@@ -4,7 +4,8 @@
 //! Run with `cargo bench -p paros-sim --bench world`. Prints actions/s and fingerprints/s, and
 //! the ratio of the two, measured in the same run.
 
-use paros_sim::{Action, Budget, World, WorldConfig};
+use paros_sim::single_decree::{DecreeAction, DecreeWorld, DecreeWorldConfig};
+use paros_sim::{Budget, Fault};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -18,14 +19,12 @@ fn next(state: &mut u64) -> u64 {
 }
 
 fn main() {
-    let mut config = WorldConfig::act1(&["x", "y"]);
-    config.budget = Budget {
-        drops: 1,
-        duplicates: 1,
-        retries_per_proposer: 2,
-        amnesia: 0,
-    };
-    let start = World::new(config).expect("valid world");
+    let mut config = DecreeWorldConfig::act1(&["x", "y"]);
+    config.budget = Budget::NONE
+        .with(Fault::Drop, 1)
+        .with(Fault::Duplicate, 1)
+        .with(Fault::Retry, 2);
+    let start = DecreeWorld::new(config).expect("valid world");
     let walks = 20_000;
     let mut seed = 1;
     let mut worlds = Vec::new();
@@ -34,7 +33,7 @@ fn main() {
     for _ in 0..walks {
         let mut world = start.clone();
         loop {
-            let enabled: Vec<Action> = world.enabled();
+            let enabled: Vec<DecreeAction> = world.enabled();
             if enabled.is_empty() {
                 break;
             }

@@ -13,6 +13,7 @@
 
 use crate::Error;
 use crate::check::Violation;
+use crate::faults::Refused;
 use crate::model::Model;
 use crate::seen::SeenSet;
 use std::collections::{BTreeMap, VecDeque};
@@ -327,7 +328,7 @@ impl Search {
             .map_err(|refused| model_error(world, action, refused))?;
         self.transitions += 1;
         if let Some(kind) = world.fault_kind(action) {
-            *self.faults.entry(kind).or_default() += 1;
+            *self.faults.entry(kind.name()).or_default() += 1;
         }
         Ok(fingerprint)
     }
@@ -372,7 +373,7 @@ impl Search {
 }
 
 /// An enabled action the world refused: a hole in the model.
-fn model_error<M: Model>(world: &M, action: &M::Action, refused: M::Refused) -> Error {
+fn model_error<M: Model>(world: &M, action: &M::Action, refused: Refused) -> Error {
     Error::Model {
         action: world.describe(action),
         why: refused.to_string(),

@@ -1,7 +1,8 @@
 //! The [`Model`] trait: what the explorer and the simulator need from a world.
 //!
-//! Both drivers are written once, against this trait, so every world type (Act I's [`World`],
-//! the replicated log's world, ...) gets exhaustive exploration, seeded simulation, honest
+//! Both drivers are written once, against this trait, so every world type (Act I's
+//! [`DecreeWorld`](crate::single_decree::DecreeWorld), the replicated log's
+//! [`LogWorld`](crate::replicated_log::LogWorld), ...) gets exhaustive exploration, seeded simulation, honest
 //! verdicts and JSON reports by implementing it. The shape follows stateright's model: the
 //! actions enabled in a state, and the state an action leads to.
 //!
@@ -36,8 +37,7 @@
 //! need nothing else.
 
 use crate::check::Violation;
-use crate::single_decree::check;
-use crate::{Action, World};
+use crate::faults::{Fault, Refused};
 use std::fmt;
 
 /// How a fair, fault-free schedule ended ([`Model::settle`]).
@@ -53,26 +53,43 @@ pub struct Settled<A> {
     pub stuck: Option<String>,
 }
 
-/// A world the explorer and the simulator can drive. See the module docs for the contract.
+/// A world the explorer, the simulator and the game can drive. See the module docs for the
+/// contract.
 pub trait Model: Clone + Send + Sync {
+    /// What a world is built from; constant for its life.
+    type Config;
+
     /// One thing that can happen. `Display` prints it short (`deliver m3`); [`Model::describe`]
     /// prints it in full against the state it applies to.
     type Action: Clone + fmt::Debug + fmt::Display + Send + Sync;
 
-    /// Why [`Model::apply`] refused an action.
-    type Refused: fmt::Display;
+    /// What an applied action did, for those who watch a world step by step (the game).
+    type Step;
+
+    /// The world at its beginning.
+    fn build(config: Self::Config) -> Result<Self, Refused>;
+
+    /// Builds a world and applies `actions` in order; the error gives the index of the first
+    /// refused action and why.
+    fn replay(config: Self::Config, actions: &[Self::Action]) -> Result<Self, (usize, Refused)> {
+        let mut world = Self::build(config).map_err(|refused| (0, refused))?;
+        for (index, action) in actions.iter().enumerate() {
+            world.apply(action).map_err(|refused| (index, refused))?;
+        }
+        Ok(world)
+    }
 
     /// Every action [`Model::apply`] would accept now, in a stable order. Empty when the world
     /// has nothing left to do (a terminal state).
     fn enabled(&self) -> Vec<Self::Action>;
 
     /// Applies one action; a refused action leaves the world unchanged.
-    fn apply(&mut self, action: &Self::Action) -> Result<(), Self::Refused>;
+    fn apply(&mut self, action: &Self::Action) -> Result<Self::Step, Refused>;
 
     /// The state `action` leads to, leaving this one as it is: what cloning and applying give.
     /// A world that can build a successor more cheaply than a clone followed by a step
     /// overrides this.
-    fn successor(&self, action: &Self::Action) -> Result<Self, Self::Refused> {
+    fn successor(&self, action: &Self::Action) -> Result<Self, Refused> {
         let mut successor = self.clone();
         successor.apply(action)?;
         Ok(successor)
@@ -86,7 +103,7 @@ pub trait Model: Clone + Send + Sync {
     /// [`Model::fingerprint`] give, and it must always equal that. The explorer asks it for every
     /// transition and builds only the successors it has not seen, so a world that can hash a
     /// successor without building it (as Act I's does) overrides this to save that work.
-    fn successor_fingerprint(&self, action: &Self::Action) -> Result<u64, Self::Refused> {
+    fn successor_fingerprint(&self, action: &Self::Action) -> Result<u64, Refused> {
         let mut successor = self.clone();
         successor.apply(action)?;
         Ok(successor.fingerprint())
@@ -96,7 +113,8 @@ pub trait Model: Clone + Send + Sync {
     fn violations(&self) -> Vec<Violation>;
 
     /// Reads an action back from the words [`Model::describe`] (or the action's `Display`)
-    /// prints, against this state.
+    /// prints, against this state. An action on a message may name it by route instead of id
+    /// ([`Network::parse`](crate::network::Network::parse)).
     fn parse_action(&self, text: &str) -> Result<Self::Action, String>;
 
     /// The action in full, read against this state (the state before it is applied):
@@ -115,71 +133,14 @@ pub trait Model: Clone + Send + Sync {
         None
     }
 
-    /// The fault this action injects, by kind (`"drop"`, `"duplicate"`, `"amnesia"`, ...), or
-    /// `None` for an ordinary step. Reports count faults by these names.
-    fn fault_kind(&self, action: &Self::Action) -> Option<&'static str>;
+    /// The fault this action injects, or `None` for an ordinary step. Reports count faults by
+    /// [`Fault::name`].
+    fn fault_kind(&self, action: &Self::Action) -> Option<Fault>;
 
     /// The message this action delivers, by its id in send order, or `None` when it delivers
     /// none. The simulator uses it to hold some messages back and release them late.
     fn message_of(&self, action: &Self::Action) -> Option<u64> {
         let _ = action;
         None
-    }
-}
-
-impl Model for World {
-    type Action = Action;
-    type Refused = crate::Refused;
-
-    fn enabled(&self) -> Vec<Action> {
-        World::enabled(self)
-    }
-
-    fn apply(&mut self, action: &Action) -> Result<(), crate::Refused> {
-        World::apply(self, action).map(drop)
-    }
-
-    fn fingerprint(&self) -> u64 {
-        World::fingerprint(self)
-    }
-
-    fn successor(&self, action: &Action) -> Result<World, crate::Refused> {
-        World::successor(self, action)
-    }
-
-    fn successor_fingerprint(&self, action: &Action) -> Result<u64, crate::Refused> {
-        World::successor_fingerprint(self, action)
-    }
-
-    fn violations(&self) -> Vec<Violation> {
-        check::safety(self)
-    }
-
-    fn parse_action(&self, text: &str) -> Result<Action, String> {
-        World::parse_action(self, text)
-    }
-
-    fn describe(&self, action: &Action) -> String {
-        World::describe(self, action)
-    }
-
-    fn is_decided(&self) -> bool {
-        !self.chosen().is_empty()
-    }
-
-    fn fault_kind(&self, action: &Action) -> Option<&'static str> {
-        match action {
-            Action::Drop(_) => Some("drop"),
-            Action::Duplicate(_) => Some("duplicate"),
-            Action::Amnesia(_) => Some("amnesia"),
-            Action::Deliver(_) | Action::Start(_) | Action::Retry(_) => None,
-        }
-    }
-
-    fn message_of(&self, action: &Action) -> Option<u64> {
-        match action {
-            Action::Deliver(message) => Some(u64::from(message.0)),
-            _ => None,
-        }
     }
 }

@@ -191,7 +191,7 @@ pub struct Report {
     pub violations: Vec<String>,
     /// The shortest violating path found (exhaustive) or the violating walk of the lowest seed
     /// (simulation), as described actions from a fresh world, prelude included. Each parses
-    /// back with `World::parse_action` and replays with `World::replay`.
+    /// back with `Model::parse_action` and replays with `Model::replay`.
     pub counterexample: Vec<String>,
     /// Simulation: the seed of the counterexample's walk.
     pub failing_seed: Option<u64>,

@@ -173,7 +173,7 @@ fn describe_path<M: Model>(start: &M, path: &[M::Action]) -> Result<Vec<String>,
 /// A report with the scenario's identity filled in and every count at zero.
 fn blank(scenario: &Scenario, mode: Mode) -> Result<Report, Error> {
     Ok(Report {
-        negative_control: scenario.negative_control,
+        negative_control: scenario.negative_control().is_some(),
         budgets: scenario.budgets()?,
         tool_version: env!("CARGO_PKG_VERSION").to_owned(),
         input_hash: scenarios::input_hash(scenario.name).expect("a listed scenario"),

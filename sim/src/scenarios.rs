@@ -2,16 +2,19 @@
 //!
 //! A scenario is a world configuration plus a prelude: actions applied to the fresh world before
 //! the search or the walks begin, so a scenario can start from "x is already chosen". Prelude
-//! actions are written as [`World::describe`] prints them and are checked against it, so a
-//! change to the world that alters a prelude fails loudly instead of running another scenario.
+//! actions are written as a world's [`describe`](crate::model::Model::describe) prints them and
+//! are checked against it, so a change to the world that alters a prelude fails loudly instead
+//! of running another scenario.
 //!
 //! Budgets (drops, duplicates, retries per proposer) keep every Act I world finite, so the
 //! explorer can finish it; they are the budgets left after the prelude.
 
+use crate::Error;
+use crate::faults::{Budget, Fault, NegativeControl};
 use crate::model::Model;
 use crate::replicated_log::{LogWorld, LogWorldConfig};
 use crate::report::Mode;
-use crate::{Budget, Error, NegativeControl, World, WorldConfig};
+use crate::single_decree::{DecreeWorld, DecreeWorldConfig};
 use paros_core::{NodeId, NodeSet};
 use std::collections::BTreeMap;
 
@@ -36,8 +39,8 @@ pub enum Setup {
     /// An Act I world of single-decree Paxos.
     Act1 {
         /// The world's configuration; its budgets include what the prelude spends.
-        config: WorldConfig,
-        /// Actions applied to the fresh world, as [`World::describe`] prints them.
+        config: DecreeWorldConfig,
+        /// Actions applied to the fresh world, as [`DecreeWorld::describe`] prints them.
         prelude: Vec<&'static str>,
     },
     /// An Act II world of the replicated log.
@@ -70,8 +73,6 @@ pub struct Scenario {
     pub levels: &'static [&'static str],
     /// The book chapter that cites it, if any.
     pub chapter: Option<&'static str>,
-    /// Whether it is a negative control: VIOLATION is the expected verdict.
-    pub negative_control: bool,
     /// How to build its world.
     pub setup: Setup,
 }
@@ -105,7 +106,6 @@ pub fn all() -> Vec<Scenario> {
             book_mode: BookMode::Exhaustive,
             levels: &["act1/choose-a-value"],
             chapter: Some(CHAPTER_CHOOSING),
-            negative_control: false,
             setup: act1(&["x"], silent_a3(), budget(0, 0, 0), vec![]),
         },
         Scenario {
@@ -116,7 +116,6 @@ pub fn all() -> Vec<Scenario> {
             book_mode: BookMode::Exhaustive,
             levels: &[],
             chapter: Some(CHAPTER_CHOOSING),
-            negative_control: false,
             setup: act1(&["x"], NodeSet::EMPTY, budget(1, 1, 0), vec![]),
         },
         Scenario {
@@ -130,7 +129,6 @@ pub fn all() -> Vec<Scenario> {
             },
             levels: &["act1/be-the-acceptor", "act1/the-duel"],
             chapter: Some(CHAPTER_CHOOSING),
-            negative_control: false,
             setup: act1(&["x", "y"], NodeSet::EMPTY, budget(1, 1, 2), vec![]),
         },
         Scenario {
@@ -141,7 +139,6 @@ pub fn all() -> Vec<Scenario> {
             book_mode: BookMode::Exhaustive,
             levels: &[],
             chapter: Some(CHAPTER_CHOOSING),
-            negative_control: false,
             setup: act1(&["x", "y"], silent_a3(), budget(1, 1, 0), vec![]),
         },
         Scenario {
@@ -152,7 +149,6 @@ pub fn all() -> Vec<Scenario> {
             book_mode: BookMode::Exhaustive,
             levels: &["act1/adopt-the-value"],
             chapter: Some(CHAPTER_SAFETY),
-            negative_control: false,
             setup: act1_with_p2_idle(
                 budget(0, 0, 0),
                 vec![
@@ -173,7 +169,6 @@ pub fn all() -> Vec<Scenario> {
             book_mode: BookMode::Exhaustive,
             levels: &["act1/quorum-intersection"],
             chapter: Some(CHAPTER_SAFETY),
-            negative_control: false,
             setup: act1_with_p2_idle(budget(0, 0, 0), X_CHOSEN_THEN_P2.to_vec()),
         },
         Scenario {
@@ -184,7 +179,6 @@ pub fn all() -> Vec<Scenario> {
             book_mode: BookMode::Exhaustive,
             levels: &["act1/recovery-is-not-catch-up"],
             chapter: Some(CHAPTER_SAFETY),
-            negative_control: false,
             setup: act1_with_p2_idle(
                 // Two more drops than the search may use: the prelude spends them.
                 budget(3, 0, 0),
@@ -208,11 +202,10 @@ pub fn all() -> Vec<Scenario> {
             book_mode: BookMode::Exhaustive,
             levels: &[],
             chapter: Some(CHAPTER_SAFETY),
-            negative_control: true,
             setup: {
-                let mut config = WorldConfig::act1(&["x", "y"]);
+                let mut config = DecreeWorldConfig::act1(&["x", "y"]);
                 config.proposers[1].started = false;
-                config.budget.amnesia = 1;
+                config.budget = Budget::NONE.with(Fault::Amnesia, 1);
                 config.negative_control = Some(NegativeControl::Amnesia);
                 Setup::Act1 {
                     config,
@@ -260,32 +253,23 @@ pub fn replay_command(scenario: &str, seed: u64, max_steps: u64) -> String {
 }
 
 impl Scenario {
-    /// The fault and retry budgets left after the prelude, by kind.
+    /// The fault and retry budgets left after the prelude, by kind: the faults the world's
+    /// kind has, under their report keys (`drops`, `torn_writes`, ...).
     pub fn budgets(&self) -> Result<BTreeMap<String, u64>, Error> {
+        let (left, faults) = match &self.setup {
+            Setup::Log { .. } => (self.log_start()?.budget_left(), LOG_FAULTS),
+            Setup::Act1 { .. } => (self.act1_start()?.budget_left(), DECREE_FAULTS),
+        };
+        let budget = |fault: &Fault| (fault.budget_key().to_owned(), u64::from(left.left(*fault)));
+        Ok(faults.iter().map(budget).collect())
+    }
+
+    /// The fault outside the model its world may use, if it is a negative control: then
+    /// VIOLATION of [`NegativeControl::property`] is the expected verdict.
+    pub fn negative_control(&self) -> Option<NegativeControl> {
         match &self.setup {
-            Setup::Log { .. } => {
-                let left = self.log_start()?.budget_left();
-                Ok(BTreeMap::from([
-                    ("drops".to_owned(), u64::from(left.drops)),
-                    ("duplicates".to_owned(), u64::from(left.duplicates)),
-                    ("crashes".to_owned(), u64::from(left.crashes)),
-                    ("torn_writes".to_owned(), u64::from(left.torn_writes)),
-                    ("partitions".to_owned(), u64::from(left.partitions)),
-                    ("ticks".to_owned(), u64::from(left.ticks)),
-                    ("client_resends".to_owned(), u64::from(left.client_resends)),
-                ]))
-            }
-            Setup::Act1 { .. } => {
-                let world = self.act1_start()?;
-                let left = world.budget_left();
-                let retries = world.retries_left().iter().copied().max().unwrap_or(0);
-                Ok(BTreeMap::from([
-                    ("drops".to_owned(), u64::from(left.drops)),
-                    ("duplicates".to_owned(), u64::from(left.duplicates)),
-                    ("retries_per_proposer".to_owned(), u64::from(retries)),
-                    ("amnesia".to_owned(), u64::from(left.amnesia)),
-                ]))
-            }
+            Setup::Act1 { config, .. } => config.negative_control,
+            Setup::Log { config, .. } => config.negative_control,
         }
     }
 
@@ -296,14 +280,14 @@ impl Scenario {
 
     /// The Act I world after the prelude. Each prelude action is parsed, checked against its
     /// description, and applied; any mismatch is a [`Error::Replay`].
-    pub fn act1_start(&self) -> Result<World, Error> {
+    pub fn act1_start(&self) -> Result<DecreeWorld, Error> {
         let Setup::Act1 { config, prelude } = &self.setup else {
             return Err(Error::BadParameters(format!(
                 "{} is not an Act I world",
                 self.name
             )));
         };
-        replay_prelude(World::new(config.clone()), prelude)
+        replay_prelude(DecreeWorld::new(config.clone()), prelude)
     }
 
     /// The Act II world after the prelude, checked as [`Scenario::act1_start`] checks Act I's.
@@ -353,13 +337,25 @@ fn replay_prelude<M: Model>(
     Ok(world)
 }
 
+/// The faults an Act I world has, as its reports list their budgets.
+const DECREE_FAULTS: &[Fault] = &[Fault::Drop, Fault::Duplicate, Fault::Retry, Fault::Amnesia];
+
+/// The faults a log world has, as its reports list their budgets.
+const LOG_FAULTS: &[Fault] = &[
+    Fault::Drop,
+    Fault::Duplicate,
+    Fault::Crash,
+    Fault::TornWrite,
+    Fault::Partition,
+    Fault::Tick,
+    Fault::ClientResend,
+];
+
 fn budget(drops: u32, duplicates: u32, retries_per_proposer: u32) -> Budget {
-    Budget {
-        drops,
-        duplicates,
-        retries_per_proposer,
-        amnesia: 0,
-    }
+    Budget::NONE
+        .with(Fault::Drop, drops)
+        .with(Fault::Duplicate, duplicates)
+        .with(Fault::Retry, retries_per_proposer)
 }
 
 fn silent_a3() -> NodeSet {
@@ -369,7 +365,7 @@ fn silent_a3() -> NodeSet {
 }
 
 fn act1(values: &[&str], silent: NodeSet, budget: Budget, prelude: Vec<&'static str>) -> Setup {
-    let mut config = WorldConfig::act1(values);
+    let mut config = DecreeWorldConfig::act1(values);
     config.silent = silent;
     config.budget = budget;
     Setup::Act1 { config, prelude }
@@ -377,7 +373,7 @@ fn act1(values: &[&str], silent: NodeSet, budget: Budget, prelude: Vec<&'static 
 
 /// P1 (x) started and P2 (y) idle, so a prelude can run P1 before P2 begins.
 fn act1_with_p2_idle(budget: Budget, prelude: Vec<&'static str>) -> Setup {
-    let mut config = WorldConfig::act1(&["x", "y"]);
+    let mut config = DecreeWorldConfig::act1(&["x", "y"]);
     config.budget = budget;
     config.proposers[1].started = false;
     Setup::Act1 { config, prelude }

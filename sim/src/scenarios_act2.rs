@@ -3,7 +3,8 @@
 //! seeded walks and says so; `act2-exhaustive` is the world the explorer does finish.
 
 use super::{BookMode, Scenario, Setup};
-use crate::replicated_log::{ClientOp, LogBudget, LogNegativeControl, LogWorldConfig};
+use crate::faults::{Budget, Fault, NegativeControl};
+use crate::replicated_log::{ClientOp, LogWorldConfig};
 use crate::report::Mode;
 use paros_core::NodeId;
 
@@ -104,7 +105,7 @@ fn writes(key: &str, count: usize) -> Vec<ClientOp> {
         .collect()
 }
 
-fn log(clients: Vec<Vec<ClientOp>>, budget: LogBudget, stepwise_ready: bool) -> LogWorldConfig {
+fn log(clients: Vec<Vec<ClientOp>>, budget: Budget, stepwise_ready: bool) -> LogWorldConfig {
     let mut config = LogWorldConfig::three_nodes(Vec::new());
     config.clients = clients;
     config.budget = budget;
@@ -147,44 +148,30 @@ pub fn all() -> Vec<Scenario> {
     let node1 = NodeId::new(1).expect("1 is a node id");
     let mut exhaustive = log(
         vec![writes("x", 2)],
-        LogBudget {
-            ticks: 1,
-            crashes: 1,
-            ..LogBudget::default()
-        },
+        Budget::NONE.with(Fault::Tick, 1).with(Fault::Crash, 1),
         false,
     );
     exhaustive.election_timeout_ticks = 1;
     exhaustive.client_targets = vec![Some(node1)];
     let mut local_read = log(
         vec![vec![ClientOp::write("x", "1"), ClientOp::read("x")]],
-        LogBudget {
-            ticks: 1,
-            ..LogBudget::default()
-        },
+        Budget::NONE.with(Fault::Tick, 1),
         false,
     );
     local_read.election_timeout_ticks = 1;
-    local_read.negative_control = Some(LogNegativeControl::LocalRead);
+    local_read.negative_control = Some(NegativeControl::LocalRead);
     let mut early_ack = log(
         vec![vec![ClientOp::write("x", "1")]],
-        LogBudget {
-            ticks: 1,
-            ..LogBudget::default()
-        },
+        Budget::NONE.with(Fault::Tick, 1),
         false,
     );
     early_ack.election_timeout_ticks = 1;
     early_ack.client_targets = vec![Some(node1)];
-    early_ack.negative_control = Some(LogNegativeControl::EarlyAck);
-    let control = |control: LogNegativeControl, stepwise: bool| {
+    early_ack.negative_control = Some(NegativeControl::EarlyAck);
+    let control = |control: NegativeControl, stepwise: bool| {
         let mut config = log(
             vec![writes("x", 2)],
-            LogBudget {
-                ticks: 2,
-                crashes: 1,
-                ..LogBudget::default()
-            },
+            Budget::NONE.with(Fault::Tick, 2).with(Fault::Crash, 1),
             stepwise,
         );
         config.election_timeout_ticks = 1;
@@ -196,11 +183,7 @@ pub fn all() -> Vec<Scenario> {
             vec![ClientOp::write("x", "1")],
             vec![ClientOp::read("x"); 2],
         ],
-        LogBudget {
-            ticks: 1,
-            crashes: 1,
-            ..LogBudget::default()
-        },
+        Budget::NONE.with(Fault::Tick, 1).with(Fault::Crash, 1),
         false,
     );
     reads_across_a_restart.election_timeout_ticks = 1;
@@ -210,24 +193,16 @@ pub fn all() -> Vec<Scenario> {
             vec![ClientOp::write("x", "1")],
             vec![ClientOp::write("x", "2")],
         ],
-        LogBudget {
-            ticks: 3,
-            drops: 3,
-            ..LogBudget::default()
-        },
+        Budget::NONE.with(Fault::Tick, 3).with(Fault::Drop, 3),
         false,
     );
     two_leaders.election_timeout_ticks = 1;
     two_leaders.self_messages_in_flight = true;
     two_leaders.client_targets = vec![Some(node(3)), Some(node(2))];
-    let ballots = |control: Option<LogNegativeControl>| {
+    let ballots = |control: Option<NegativeControl>| {
         let mut config = log(
             Vec::new(),
-            LogBudget {
-                ticks: 2,
-                crashes: 1,
-                ..LogBudget::default()
-            },
+            Budget::NONE.with(Fault::Tick, 2).with(Fault::Crash, 1),
             false,
         );
         config.election_timeout_ticks = 1;
@@ -244,7 +219,6 @@ pub fn all() -> Vec<Scenario> {
             book_mode: BookMode::Exhaustive,
             levels: &[],
             chapter: Some(CHAPTER_LEADER),
-            negative_control: false,
             setup: setup(ballots(None), &[]),
         },
         Scenario {
@@ -255,8 +229,7 @@ pub fn all() -> Vec<Scenario> {
             book_mode: BookMode::Exhaustive,
             levels: &[],
             chapter: Some(CHAPTER_LEADER),
-            negative_control: true,
-            setup: setup(ballots(Some(LogNegativeControl::ForgetBallot)), &[]),
+            setup: setup(ballots(Some(NegativeControl::ForgetBallot)), &[]),
         },
         Scenario {
             name: "act2-reads-across-a-restart",
@@ -266,7 +239,6 @@ pub fn all() -> Vec<Scenario> {
             book_mode: BookMode::Exhaustive,
             levels: &[],
             chapter: Some(CHAPTER_READS),
-            negative_control: false,
             setup: setup(reads_across_a_restart, N1_LEADS),
         },
         Scenario {
@@ -277,7 +249,6 @@ pub fn all() -> Vec<Scenario> {
             book_mode: BookMode::Exhaustive,
             levels: &[],
             chapter: Some(CHAPTER_LEADER),
-            negative_control: false,
             setup: setup(two_leaders, TWO_LEADERS_PROPOSE_SLOT_1),
         },
         Scenario {
@@ -288,7 +259,6 @@ pub fn all() -> Vec<Scenario> {
             book_mode: BookMode::Exhaustive,
             levels: &[],
             chapter: Some(CHAPTER_LOG),
-            negative_control: false,
             setup: setup(exhaustive, &[]),
         },
         Scenario {
@@ -299,17 +269,14 @@ pub fn all() -> Vec<Scenario> {
             book_mode: LEVEL_SWEEP,
             levels: &["act2/persist-before-send"],
             chapter: Some(CHAPTER_CRASH),
-            negative_control: false,
             setup: setup(
                 log(
                     vec![writes("x", 2)],
-                    LogBudget {
-                        ticks: 30,
-                        crashes: 2,
-                        torn_writes: 1,
-                        drops: 1,
-                        ..LogBudget::default()
-                    },
+                    Budget::NONE
+                        .with(Fault::Tick, 30)
+                        .with(Fault::Crash, 2)
+                        .with(Fault::TornWrite, 1)
+                        .with(Fault::Drop, 1),
                     true,
                 ),
                 &[],
@@ -323,18 +290,15 @@ pub fn all() -> Vec<Scenario> {
             book_mode: LEVEL_SWEEP,
             levels: &["act2/what-survives-a-crash"],
             chapter: Some(CHAPTER_CRASH),
-            negative_control: false,
             setup: setup(
                 log(
                     vec![writes("x", 3)],
-                    LogBudget {
-                        ticks: 40,
-                        crashes: 3,
-                        torn_writes: 2,
-                        drops: 1,
-                        duplicates: 1,
-                        ..LogBudget::default()
-                    },
+                    Budget::NONE
+                        .with(Fault::Tick, 40)
+                        .with(Fault::Crash, 3)
+                        .with(Fault::TornWrite, 2)
+                        .with(Fault::Drop, 1)
+                        .with(Fault::Duplicate, 1),
                     true,
                 ),
                 &[],
@@ -348,16 +312,13 @@ pub fn all() -> Vec<Scenario> {
             book_mode: LEVEL_SWEEP,
             levels: &["act2/a-log-of-decisions"],
             chapter: Some(CHAPTER_LOG),
-            negative_control: false,
             setup: setup(
                 log(
                     vec![writes("x", 3), writes("y", 3)],
-                    LogBudget {
-                        ticks: 30,
-                        drops: 3,
-                        duplicates: 2,
-                        ..LogBudget::default()
-                    },
+                    Budget::NONE
+                        .with(Fault::Tick, 30)
+                        .with(Fault::Drop, 3)
+                        .with(Fault::Duplicate, 2),
                     false,
                 ),
                 &[],
@@ -371,18 +332,15 @@ pub fn all() -> Vec<Scenario> {
             book_mode: LEVEL_SWEEP,
             levels: &["act2/elect-a-leader"],
             chapter: Some(CHAPTER_LEADER),
-            negative_control: false,
             setup: setup(
                 self_messages_in_flight(log(
                     vec![writes("x", 3)],
-                    LogBudget {
-                        ticks: 60,
-                        crashes: 2,
-                        partitions: 2,
-                        drops: 2,
-                        client_resends: 2,
-                        ..LogBudget::default()
-                    },
+                    Budget::NONE
+                        .with(Fault::Tick, 60)
+                        .with(Fault::Crash, 2)
+                        .with(Fault::Partition, 2)
+                        .with(Fault::Drop, 2)
+                        .with(Fault::ClientResend, 2),
                     false,
                 )),
                 &[],
@@ -396,17 +354,14 @@ pub fn all() -> Vec<Scenario> {
             book_mode: LEVEL_SWEEP,
             levels: &["act2/steady-state"],
             chapter: Some(CHAPTER_LEADER),
-            negative_control: false,
             setup: setup(
                 log(
                     vec![writes("x", 5), writes("y", 5)],
-                    LogBudget {
-                        ticks: 60,
-                        drops: 4,
-                        duplicates: 4,
-                        client_resends: 2,
-                        ..LogBudget::default()
-                    },
+                    Budget::NONE
+                        .with(Fault::Tick, 60)
+                        .with(Fault::Drop, 4)
+                        .with(Fault::Duplicate, 4)
+                        .with(Fault::ClientResend, 2),
                     false,
                 ),
                 &[],
@@ -420,7 +375,6 @@ pub fn all() -> Vec<Scenario> {
             book_mode: LEVEL_SWEEP,
             levels: &["act2/the-permanent-gap"],
             chapter: Some(CHAPTER_LEADER),
-            negative_control: false,
             setup: setup(
                 self_messages_in_flight(log(
                     vec![vec![
@@ -428,13 +382,11 @@ pub fn all() -> Vec<Scenario> {
                         ClientOp::write("k", "b"),
                         ClientOp::write("k", "c"),
                     ]],
-                    LogBudget {
-                        ticks: 60,
-                        crashes: 2,
-                        drops: 4,
-                        client_resends: 3,
-                        ..LogBudget::default()
-                    },
+                    Budget::NONE
+                        .with(Fault::Tick, 60)
+                        .with(Fault::Crash, 2)
+                        .with(Fault::Drop, 4)
+                        .with(Fault::ClientResend, 3),
                     false,
                 )),
                 &[],
@@ -448,18 +400,15 @@ pub fn all() -> Vec<Scenario> {
             book_mode: LEVEL_SWEEP,
             levels: &["act2/the-read-that-lies"],
             chapter: Some(CHAPTER_READS),
-            negative_control: false,
             setup: setup(
                 self_messages_in_flight(log(
                     vec![writes("x", 3), vec![ClientOp::read("x"); 3]],
-                    LogBudget {
-                        ticks: 60,
-                        partitions: 2,
-                        crashes: 1,
-                        drops: 2,
-                        client_resends: 2,
-                        ..LogBudget::default()
-                    },
+                    Budget::NONE
+                        .with(Fault::Tick, 60)
+                        .with(Fault::Partition, 2)
+                        .with(Fault::Crash, 1)
+                        .with(Fault::Drop, 2)
+                        .with(Fault::ClientResend, 2),
                     false,
                 )),
                 &[],
@@ -476,19 +425,17 @@ pub fn all() -> Vec<Scenario> {
             },
             levels: &[],
             chapter: Some(CHAPTER_READS),
-            negative_control: false,
             setup: setup(
                 log(
                     vec![writes_and_reads("x", 100), writes_and_reads("y", 100)],
-                    LogBudget {
-                        ticks: 3_000,
-                        drops: 20,
-                        duplicates: 20,
-                        crashes: 4,
-                        torn_writes: 2,
-                        partitions: 4,
-                        client_resends: 20,
-                    },
+                    Budget::NONE
+                        .with(Fault::Tick, 3_000)
+                        .with(Fault::Drop, 20)
+                        .with(Fault::Duplicate, 20)
+                        .with(Fault::Crash, 4)
+                        .with(Fault::TornWrite, 2)
+                        .with(Fault::Partition, 4)
+                        .with(Fault::ClientResend, 20),
                     true,
                 ),
                 &[],
@@ -502,9 +449,8 @@ pub fn all() -> Vec<Scenario> {
             book_mode: BookMode::Exhaustive,
             levels: &[],
             chapter: Some(CHAPTER_CRASH),
-            negative_control: true,
             setup: setup(
-                control(LogNegativeControl::SendBeforePersist, true),
+                control(NegativeControl::SendBeforePersist, true),
                 X1_SENT_BEFORE_PERSIST_THEN_N2_RESTARTS,
             ),
         },
@@ -516,9 +462,8 @@ pub fn all() -> Vec<Scenario> {
             book_mode: BookMode::Exhaustive,
             levels: &[],
             chapter: Some(CHAPTER_CRASH),
-            negative_control: true,
             setup: setup(
-                control(LogNegativeControl::BlankRestart, false),
+                control(NegativeControl::BlankRestart, false),
                 X1_CHOSEN_THEN_N2_RESTARTS,
             ),
         },
@@ -530,7 +475,6 @@ pub fn all() -> Vec<Scenario> {
             book_mode: BookMode::Exhaustive,
             levels: &[],
             chapter: Some(CHAPTER_READS),
-            negative_control: true,
             setup: setup(local_read, &[]),
         },
         Scenario {
@@ -541,7 +485,6 @@ pub fn all() -> Vec<Scenario> {
             book_mode: BookMode::Exhaustive,
             levels: &[],
             chapter: Some(CHAPTER_LEADER),
-            negative_control: true,
             setup: setup(early_ack, &[]),
         },
     ]

@@ -17,6 +17,7 @@
 
 use crate::Error;
 use crate::check::Violation;
+use crate::faults::Fault;
 use crate::model::Model;
 use rand_pcg::Pcg64Mcg;
 use rand_pcg::rand_core::{Rng, SeedableRng};
@@ -90,7 +91,7 @@ impl Mix {
 struct Drawer {
     rng: Pcg64Mcg,
     mix: Mix,
-    kinds: BTreeMap<&'static str, bool>,
+    kinds: BTreeMap<Fault, bool>,
     held_until: BTreeMap<u64, u64>,
 }
 
@@ -111,8 +112,8 @@ impl Drawer {
     }
 
     /// Whether this walk uses faults of `kind`: decided once, the first time it is asked.
-    fn uses(&mut self, kind: &'static str) -> bool {
-        if let Some(on) = self.kinds.get(kind) {
+    fn uses(&mut self, kind: Fault) -> bool {
+        if let Some(on) = self.kinds.get(&kind) {
             return *on;
         }
         let on = !self.chance(self.mix.kind_off_per_mille);
@@ -197,7 +198,7 @@ pub fn walk<M: Model>(start: &M, seed: u64, max_steps: u32) -> Result<Walk<M::Ac
             break;
         };
         if let Some(kind) = world.fault_kind(&action) {
-            *walk.faults.entry(kind).or_default() += 1;
+            *walk.faults.entry(kind.name()).or_default() += 1;
         }
         world.apply(&action).map_err(|refused| Error::Model {
             action: world.describe(&action),

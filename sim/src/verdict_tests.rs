@@ -3,12 +3,13 @@
 //! giving the same walk.
 
 use crate::explore::{self, Ending, Limits};
+use crate::model::Model;
 use crate::report::{self, Mode, Report, Verdict};
 use crate::runner;
 use crate::scenarios::{self, Setup};
 use crate::simulate::{self, Sweep};
 use crate::single_decree::check;
-use crate::{Action, World};
+use crate::single_decree::{DecreeAction, DecreeWorld};
 
 fn explore_named(name: &str, limits: Limits) -> Report {
     runner::explore(&scenarios::find(name).unwrap(), limits).unwrap()
@@ -23,21 +24,21 @@ fn simulate_named(name: &str, seeds: std::ops::Range<u64>) -> Report {
 }
 
 /// Parses a report's counterexample against a fresh world of its scenario and replays it with
-/// `World::replay`, returning the final world.
-fn replay_counterexample(report: &Report) -> World {
+/// `Model::replay`, returning the final world.
+fn replay_counterexample(report: &Report) -> DecreeWorld {
     let scenario = scenarios::find(&report.scenario).unwrap();
     let Setup::Act1 { config, .. } = &scenario.setup else {
         panic!("{} is not an Act I world", report.scenario)
     };
-    let mut world = World::new(config.clone()).unwrap();
-    let mut actions: Vec<Action> = Vec::new();
+    let mut world = DecreeWorld::new(config.clone()).unwrap();
+    let mut actions: Vec<DecreeAction> = Vec::new();
     for text in &report.counterexample {
         let action = world.parse_action(text).unwrap();
         assert_eq!(&world.describe(&action), text, "described as it reads");
         world.apply(&action).unwrap();
         actions.push(action);
     }
-    World::replay(config.clone(), &actions).unwrap()
+    DecreeWorld::replay(config.clone(), &actions).unwrap()
 }
 
 #[test]
@@ -280,7 +281,7 @@ fn one_seeds_error_never_hides_another_seeds_violation() {
         .find(|walk| !walk.violations.is_empty())
         .expect("the control's violation is found");
     let error = crate::Error::BadParameters("a seed that failed".into());
-    let errored = simulate::Summary::<Action>::of_error(violating.seed + 1, &error);
+    let errored = simulate::Summary::<DecreeAction>::of_error(violating.seed + 1, &error);
     let violated = simulate::Summary::of_walk(violating, 1000);
     for merged in [
         errored.clone().merge(violated.clone()),

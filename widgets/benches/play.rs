@@ -5,21 +5,22 @@
 //! Run with `cargo bench -p paros-play`. Figures go to stdout; nothing is asserted here.
 
 use paros_play::{Automation, Game, Goal, Level, Memory, Pin, Rules, Run, Stage, View, levels};
-use paros_sim::{Budget, ProposerConfig, World, WorldConfig};
+use paros_sim::single_decree::{DecreeWorld, DecreeWorldConfig, ProposerConfig};
+use paros_sim::{Budget, Fault};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 /// A duel with a large retry budget, acceptors played by hand: long logs of real moves.
 struct Endless;
 
-impl Rules<World> for Endless {
-    fn goal(&self, _run: &Run<World>, _memory: &Memory) -> Goal {
+impl Rules<DecreeWorld> for Endless {
+    fn goal(&self, _run: &Run<DecreeWorld>, _memory: &Memory) -> Goal {
         Goal::Open
     }
 }
 
-fn endless_world() -> WorldConfig {
-    WorldConfig {
+fn endless_world() -> DecreeWorldConfig {
+    DecreeWorldConfig {
         acceptor_count: 3,
         proposers: ["x", "y"]
             .into_iter()
@@ -29,15 +30,12 @@ fn endless_world() -> WorldConfig {
             })
             .collect(),
         silent: paros_core::NodeSet::EMPTY,
-        budget: Budget {
-            retries_per_proposer: 10_000,
-            ..Budget::default()
-        },
+        budget: Budget::NONE.with(Fault::Retry, 10_000),
         negative_control: None,
     }
 }
 
-static ENDLESS: Level<World> = Level {
+static ENDLESS: Level<DecreeWorld> = Level {
     id: "bench/endless-duel",
     act: 1,
     title: "Endless duel",
@@ -73,7 +71,7 @@ static ENDLESS: Level<World> = Level {
 
 /// Plays until the log holds at least `moves` moves: each proposer in turn retries and its
 /// Prepares are delivered and answered by hand, then the replies are delivered.
-fn long_game(moves: usize) -> Game<World> {
+fn long_game(moves: usize) -> Game<DecreeWorld> {
     let mut game = Game::new(&ENDLESS, &[]).expect("mounts");
     let mut turn = 0;
     while game.log().len() < moves {
@@ -110,7 +108,7 @@ fn main() {
         let game = long_game(moves);
         let log_len = game.log().len();
         let rounds: u32 = 50;
-        let mut copies: Vec<Game<World>> = (0..rounds).map(|_| game.clone()).collect();
+        let mut copies: Vec<Game<DecreeWorld>> = (0..rounds).map(|_| game.clone()).collect();
         let start = Instant::now();
         for copy in &mut copies {
             copy.undo().expect("undo");

@@ -1,15 +1,17 @@
 //! The [`Board`] trait: what the game needs from a world to play a level on it.
 //!
 //! The game (move log, replay, prompts held and answered, goal, memory) is written once against
-//! this trait. Act I plays on paros-sim's single-decree [`World`](paros_sim::World) (see
-//! `single_decree`); Act II plays on its replicated-log `LogWorld` (see `replicated_log`), with
-//! its own actions (ticks, crashes, client requests), its own role prompts and its own stage
-//! drawing, and the same [`View`](crate::View) shape.
+//! this trait, which extends paros-sim's [`Model`]: the game steps the same world the explorer
+//! and the simulator do. Act I plays on the single-decree `DecreeWorld` (see `single_decree`);
+//! Act II plays on the replicated-log `LogWorld` (see `replicated_log`), with its own actions
+//! (ticks, crashes, client requests), its own role prompts and its own stage drawing, and the
+//! same [`View`](crate::View) shape.
 
 use crate::automation::Automation;
 use crate::error::PlayError;
 use crate::prompt::{Prompt, PromptKind};
 use crate::scene::{ActionJson, ChosenView, ClusterView, ControlView, MessageView, NodeView};
+use paros_sim::model::Model;
 use std::collections::BTreeSet;
 use std::fmt;
 use std::hash::Hash;
@@ -47,54 +49,49 @@ impl ByHand {
     }
 }
 
-/// A world a level is played on. Implementations must be deterministic values: the same
-/// actions from the same configuration always give the same world (undo relies on it).
-pub trait Board: Clone + fmt::Debug + Sized + 'static {
-    /// What a stage's world is built from.
-    type Config;
-    /// One thing the player can make happen.
-    type Action: Clone + PartialEq + Eq + Hash + fmt::Debug;
-    /// What an applied action did, for level questions and the outcome line.
-    type Step;
+/// A world a level is played on: a paros-sim [`Model`] (built, stepped, described, parsed and
+/// fingerprinted as the explorer and the simulator drive it) and what only the game needs on
+/// top: shortcut moves, prompts and the stage. Implementations must be deterministic values:
+/// the same moves from the same configuration always give the same world (undo relies on it).
+pub trait Board: Model + fmt::Debug + 'static {
+    /// One thing the player can make happen: a world action, or a shortcut only the game
+    /// offers (Act II's `beat`).
+    type Move: Clone + PartialEq + Eq + Hash + fmt::Debug + From<Self::Action>;
     /// The few facts level questions compare across a step.
     type Summary;
 
     /// The automation toggles that matter on this kind of world, in the order listed.
     const AUTOMATION: &'static [Automation];
 
-    /// Builds a world at its beginning.
-    fn build(config: Self::Config) -> Result<Self, PlayError>;
+    /// Makes a move: a world action applies as [`Model::apply`] applies it. A refused move
+    /// leaves the world unchanged.
+    fn play(&mut self, action: &Self::Move) -> Result<Self::Step, PlayError>;
 
-    /// Applies one action. A refused action leaves the world unchanged.
-    fn apply(&mut self, action: &Self::Action) -> Result<Self::Step, PlayError>;
-
-    /// Every action the player may take now, in a stable order.
-    fn moves(&self) -> Vec<Self::Action>;
+    /// Every move the player may take now, in a stable order.
+    fn moves(&self) -> Vec<Self::Move>;
 
     /// Why `action` cannot be taken now, in the world's words.
-    fn refusal(&self, action: &Self::Action) -> PlayError;
+    fn refusal(&self, action: &Self::Move) -> PlayError;
 
-    /// The action in full, read against this world: `deliver m3 P1->A2 Prepare(1.P1)`.
-    fn describe(&self, action: &Self::Action) -> String;
-
-    /// A digest of everything the future of this world depends on.
-    fn fingerprint(&self) -> u64;
+    /// The move in full, read against this world: `deliver m3 P1->A2 Prepare(1.P1)`.
+    fn describe_move(&self, action: &Self::Move) -> String;
 
     /// The summary level questions compare across a step.
     fn summary(&self) -> Self::Summary;
 
-    /// Parses one world action of the script language (see [`Game::play`](crate::Game::play)).
-    fn parse_step(&self, text: &str) -> Result<Self::Action, String>;
+    /// Parses one move of the script language (see [`Game::play`](crate::Game::play)): a world
+    /// action as [`Model::parse_action`] reads it (by message id or by route), or a shortcut.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
 
-    /// Parses an action as the browser sends it.
-    fn parse_json(&self, action: ActionJson) -> Result<Self::Action, PlayError>;
+    /// Parses a move as the browser sends it.
+    fn parse_json(&self, action: ActionJson) -> Result<Self::Move, PlayError>;
 
     /// The prompt `action` opens when the parts in `by_hand` are played by hand, or `None`
     /// when the world simply takes it. The right answer must come from the real nodes.
-    fn prompt(&self, action: &Self::Action, by_hand: &ByHand) -> Option<Prompt>;
+    fn prompt(&self, action: &Self::Move, by_hand: &ByHand) -> Option<Prompt>;
 
     /// The node an action hands something to, for the outcome line (`A2 ignored it: ...`).
-    fn receiver(&self, action: &Self::Action) -> Option<String>;
+    fn receiver(&self, action: &Self::Move) -> Option<String>;
 
     /// Why the receiver took no step, if it did not.
     fn ignored(step: &Self::Step) -> Option<String>;
@@ -103,17 +100,17 @@ pub trait Board: Clone + fmt::Debug + Sized + 'static {
     fn nodes(&self, by_hand: &ByHand) -> Vec<NodeView>;
 
     /// The messages in flight, with the actions `moves` allows on each.
-    fn messages(&self, moves: &[Self::Action]) -> Vec<MessageView>;
+    fn messages(&self, moves: &[Self::Move]) -> Vec<MessageView>;
 
     /// The buttons for the moves that are not about a message (start, retry, tick, ...).
-    fn controls(&self, moves: &[Self::Action]) -> Vec<ControlView>;
+    fn controls(&self, moves: &[Self::Move]) -> Vec<ControlView>;
 
     /// The decision, if one is made.
     fn chosen(&self) -> Option<ChosenView>;
 
     /// The automation an action needs switched on to be offered at all (a shortcut such as
     /// Act II's `beat`), if any.
-    fn requires(&self, _action: &Self::Action) -> Option<Automation> {
+    fn requires(&self, _action: &Self::Move) -> Option<Automation> {
         None
     }
 

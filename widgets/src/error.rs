@@ -13,8 +13,6 @@ pub enum PlayError {
     BadInput(String),
     /// The world refused the action.
     Refused(paros_sim::Refused),
-    /// The replicated-log world refused the action.
-    LogRefused(paros_sim::replicated_log::LogRefused),
     /// The action is not one the player may take now.
     NotEnabled(String),
     /// A prompt is open: answer it or undo first.
@@ -39,7 +37,6 @@ impl fmt::Display for PlayError {
             PlayError::UnknownLevel(id) => write!(f, "unknown level {id:?}"),
             PlayError::BadInput(why) => write!(f, "bad input: {why}"),
             PlayError::Refused(refused) => write!(f, "{refused}"),
-            PlayError::LogRefused(refused) => write!(f, "{refused}"),
             PlayError::NotEnabled(why) => write!(f, "{why}"),
             PlayError::PromptOpen => write!(f, "answer the open question first, or undo"),
             PlayError::NoPrompt => write!(f, "no question is open"),

@@ -13,14 +13,14 @@ use crate::level::Level;
 use crate::prompt::Prompt;
 use crate::script::{self, ScriptStep};
 use crate::state::{Change, Goal, Memory, Mistake, Move, Run};
-use paros_sim::Action;
+use paros_sim::single_decree::DecreeAction;
 use std::collections::BTreeSet;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
 /// What the player asked for: a world action or the next stage.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum GameAction<A = Action> {
+pub enum GameAction<A = DecreeAction> {
     /// A world action.
     World(A),
     /// Go on to the next stage.
@@ -61,7 +61,7 @@ pub struct Game<B: Board> {
     switched_off: BTreeSet<Automation>,
     /// The world each stage begins with, after its prelude. Invariant: one per stage.
     stage_starts: Vec<B>,
-    log: Vec<Move<B::Action>>,
+    log: Vec<Move<B::Move>>,
     /// How each move of the log reads. Invariant: as long as `log`.
     log_text: Vec<String>,
     run: Run<B>,
@@ -78,12 +78,12 @@ impl<B: Board> Game<B> {
             .stages
             .iter()
             .map(|stage| {
-                let mut world = B::build((stage.world)())?;
+                let mut world = B::build((stage.world)()).map_err(PlayError::Refused)?;
                 for text in stage.prelude {
                     let action = world
-                        .parse_step(text)
+                        .parse_move(text)
                         .map_err(|why| PlayError::BadStep(format!("prelude {text:?}: {why}")))?;
-                    Board::apply(&mut world, &action).map_err(|refused| {
+                    world.play(&action).map_err(|refused| {
                         PlayError::BadStep(format!("prelude {text:?}: {refused}"))
                     })?;
                 }
@@ -123,7 +123,7 @@ impl<B: Board> Game<B> {
     }
 
     /// The move log of the current run.
-    pub fn log(&self) -> &[Move<B::Action>] {
+    pub fn log(&self) -> &[Move<B::Move>] {
         &self.log
     }
 
@@ -208,7 +208,7 @@ impl<B: Board> Game<B> {
 
     /// The world actions the player may take now: none while a prompt is open or after the
     /// goal failed (undo or restart then).
-    pub fn enabled(&self) -> Vec<B::Action> {
+    pub fn enabled(&self) -> Vec<B::Move> {
         if self.run.prompt_open() || matches!(self.goal(), Goal::Failed(_)) {
             return Vec::new();
         }
@@ -216,7 +216,7 @@ impl<B: Board> Game<B> {
     }
 
     /// Drops the moves whose automation is off (a shortcut the player has not switched on).
-    fn offered(&self, moves: Vec<B::Action>) -> Vec<B::Action> {
+    fn offered(&self, moves: Vec<B::Move>) -> Vec<B::Move> {
         moves
             .into_iter()
             .filter(|action| {
@@ -229,11 +229,11 @@ impl<B: Board> Game<B> {
     }
 
     /// A 64-bit fingerprint of the stage, the world and the open prompt: equal fingerprints
-    /// show the same stage. Message ids are left out, as in [`World::fingerprint`](paros_sim::World::fingerprint).
+    /// show the same stage. Message ids are left out, as in a world's [fingerprint](paros_sim::model::Model::fingerprint).
     pub fn fingerprint(&self) -> u64 {
         let mut hasher = DefaultHasher::new();
         self.run.stage().hash(&mut hasher);
-        Board::fingerprint(self.run.world()).hash(&mut hasher);
+        self.run.world().fingerprint().hash(&mut hasher);
         self.prompt()
             .map(|prompt| &prompt.question)
             .hash(&mut hasher);
@@ -242,7 +242,7 @@ impl<B: Board> Game<B> {
 
     /// Takes a world action or goes to the next stage. A delivery to a node played by hand
     /// (or a retry whose ballot is asked) opens a prompt instead of stepping the node.
-    pub fn act(&mut self, action: GameAction<B::Action>) -> Result<&Outcome, PlayError> {
+    pub fn act(&mut self, action: GameAction<B::Move>) -> Result<&Outcome, PlayError> {
         if self.run.prompt_open() {
             return Err(PlayError::PromptOpen);
         }
@@ -262,7 +262,7 @@ impl<B: Board> Game<B> {
             }
             GameAction::World(action) => {
                 self.check_enabled(&action)?;
-                let text = self.run.world().describe(&action);
+                let text = self.run.world().describe_move(&action);
                 match self.run.world().prompt(&action, &self.by_hand()) {
                     Some(prompt) => (Move::Hold(action, prompt.kind), text),
                     None => (Move::Act(action), text),
@@ -377,7 +377,7 @@ impl<B: Board> Game<B> {
 
     /// Applies a move that is not yet in the log. On an error the run is rebuilt from the log,
     /// so a refused move leaves the game exactly as it was.
-    fn apply_new(&mut self, entry: &Move<B::Action>) -> Result<Option<B::Step>, PlayError> {
+    fn apply_new(&mut self, entry: &Move<B::Move>) -> Result<Option<B::Step>, PlayError> {
         let level = self.level;
         let question = |change: &Change<'_, B>| level.rules.question(change);
         let applied = self
@@ -413,7 +413,7 @@ impl<B: Board> Game<B> {
         }
     }
 
-    fn check_enabled(&self, action: &B::Action) -> Result<(), PlayError> {
+    fn check_enabled(&self, action: &B::Move) -> Result<(), PlayError> {
         if self.offered(self.run.world().moves()).contains(action) {
             Ok(())
         } else {
@@ -421,7 +421,7 @@ impl<B: Board> Game<B> {
         }
     }
 
-    fn receiver_name(&self, entry: &Move<B::Action>) -> Option<String> {
+    fn receiver_name(&self, entry: &Move<B::Move>) -> Option<String> {
         match entry {
             Move::Act(action) => self.run.world().receiver(action),
             _ => None,

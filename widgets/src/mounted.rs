@@ -1,6 +1,6 @@
 //! A level of any act, mounted: the one handle the wasm bindings hold.
 //!
-//! Act I's levels play on the single-decree `World`, Act II's on the replicated-log
+//! Act I's levels play on the single-decree `DecreeWorld`, Act II's on the replicated-log
 //! `LogWorld`; the game is the same generic [`Game`] over either board. [`Mounted`] picks the
 //! right one by level id and speaks JSON both ways, so the browser never knows which board a
 //! level runs on.
@@ -10,14 +10,14 @@ use crate::error::PlayError;
 use crate::game::Game;
 use crate::levels;
 use crate::view::{View, parse_action};
-use paros_sim::World;
 use paros_sim::replicated_log::LogWorld;
+use paros_sim::single_decree::DecreeWorld;
 
 /// One level being played, whichever board it runs on.
 #[derive(Clone, Debug)]
 pub enum Mounted {
     /// An Act I level.
-    SingleDecree(Game<World>),
+    SingleDecree(Game<DecreeWorld>),
     /// An Act II level.
     ReplicatedLog(Game<LogWorld>),
 }

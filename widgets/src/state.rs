@@ -9,13 +9,13 @@
 use crate::board::{Board, ByHand};
 use crate::error::PlayError;
 use crate::prompt::{Prompt, PromptKind};
-use paros_sim::Action;
+use paros_sim::single_decree::DecreeAction;
 use serde::Serialize;
 use std::collections::BTreeSet;
 
 /// One entry of the move log.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub enum Move<A = Action> {
+pub enum Move<A = DecreeAction> {
     /// A world action the world took as is.
     Act(A),
     /// A world action held by a prompt of this kind: the world is unchanged until a right
@@ -41,7 +41,7 @@ enum Pending<A> {
 pub struct Run<B: Board> {
     stage: usize,
     world: B,
-    pending: Option<Pending<B::Action>>,
+    pending: Option<Pending<B::Move>>,
     /// The prompt of a held action, built once after the log is replayed.
     held_prompt: Option<Prompt>,
     /// The right answers of this run, in order: the kind of prompt and the key.
@@ -87,7 +87,7 @@ impl<B: Board> Run<B> {
         &mut self,
         question: &dyn Fn(&Change<'_, B>) -> Option<Prompt>,
         stage_starts: &[B],
-        entry: &Move<B::Action>,
+        entry: &Move<B::Move>,
     ) -> Result<Option<B::Step>, PlayError> {
         match entry {
             Move::Act(action) => self.step(question, action).map(Some),
@@ -124,10 +124,10 @@ impl<B: Board> Run<B> {
     fn step(
         &mut self,
         question: &dyn Fn(&Change<'_, B>) -> Option<Prompt>,
-        action: &B::Action,
+        action: &B::Move,
     ) -> Result<B::Step, PlayError> {
         let before = self.world.summary();
-        let step = Board::apply(&mut self.world, action)?;
+        let step = self.world.play(action)?;
         let change = Change {
             before: &before,
             world: &self.world,
@@ -151,7 +151,7 @@ impl<B: Board> Run<B> {
                 .ok_or_else(|| {
                     PlayError::NotEnabled(format!(
                         "{} opens no prompt",
-                        self.world.describe(action)
+                        self.world.describe_move(action)
                     ))
                 })?;
             self.held_prompt = Some(prompt);
@@ -196,7 +196,7 @@ pub struct Change<'a, B: Board> {
     /// The world after the step.
     pub world: &'a B,
     /// The action applied.
-    pub action: &'a B::Action,
+    pub action: &'a B::Move,
     /// What the action did.
     pub step: &'a B::Step,
 }

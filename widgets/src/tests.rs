@@ -4,10 +4,11 @@ use crate::automation::Automation;
 use crate::levels;
 use crate::levels::act1::the_duel::{ballot_dead, livelock};
 use crate::script::{ScriptStep, parse};
-use paros_sim::{Action, Budget, MessageId, World, WorldConfig};
+use paros_sim::single_decree::{DecreeAction, DecreeWorld, DecreeWorldConfig};
+use paros_sim::{Budget, Fault, MessageId};
 
-fn duel() -> World {
-    World::new(WorldConfig::act1(&["x", "y"])).expect("a world")
+fn duel() -> DecreeWorld {
+    DecreeWorld::new(DecreeWorldConfig::act1(&["x", "y"])).expect("a world")
 }
 
 #[test]
@@ -15,20 +16,20 @@ fn script_steps_parse_by_route_by_id_and_by_name() {
     let world = duel();
     assert_eq!(
         parse(&world, "deliver P2->A1 Prepare"),
-        Ok(ScriptStep::World(Action::Deliver(MessageId(4))))
+        Ok(ScriptStep::World(DecreeAction::Deliver(MessageId(4))))
     );
     assert_eq!(
         parse(&world, "drop P1->A3 Prepare(1.P1)"),
-        Ok(ScriptStep::World(Action::Drop(MessageId(3))))
+        Ok(ScriptStep::World(DecreeAction::Drop(MessageId(3))))
     );
     assert_eq!(
         parse(&world, "deliver m2"),
-        Ok(ScriptStep::World(Action::Deliver(MessageId(2))))
+        Ok(ScriptStep::World(DecreeAction::Deliver(MessageId(2))))
     );
-    let p2 = WorldConfig::act1(&["x", "y"]).proposer_id(1);
+    let p2 = DecreeWorldConfig::act1(&["x", "y"]).proposer_id(1);
     assert_eq!(
         parse(&world, "retry P2"),
-        Ok(ScriptStep::World(Action::Retry(p2)))
+        Ok(ScriptStep::World(DecreeAction::Retry(p2)))
     );
     assert_eq!(
         parse(&world, " answer 2.P1 "),
@@ -77,12 +78,9 @@ fn a_ballot_dies_when_a_majority_promised_above_it() {
         "pre-empted, and no retry is left"
     );
 
-    let mut config = WorldConfig::act1(&["x", "y"]);
-    config.budget = Budget {
-        retries_per_proposer: 1,
-        ..Budget::default()
-    };
-    let mut with_retries = World::new(config).unwrap();
+    let mut config = DecreeWorldConfig::act1(&["x", "y"]);
+    config.budget = Budget::NONE.with(Fault::Retry, 1);
+    let mut with_retries = DecreeWorld::new(config).unwrap();
     for text in ["deliver P2->A1 Prepare", "deliver P2->A2 Prepare"] {
         let Ok(ScriptStep::World(action)) = parse(&with_retries, text) else {
             panic!("{text}");
@@ -97,12 +95,16 @@ fn every_level_mounts_with_a_valid_world_and_prelude() {
     for level in levels::ACT1 {
         for stage in level.stages {
             let config = (stage.world)();
-            assert!(World::new(config.clone()).is_ok(), "{}", level.id);
-            assert_eq!(config.budget.amnesia, 0, "no negative control in a level");
+            assert!(DecreeWorld::new(config.clone()).is_ok(), "{}", level.id);
+            assert_eq!(
+                config.budget.left(Fault::Amnesia),
+                0,
+                "no negative control in a level"
+            );
         }
         let game = crate::game::Game::new(level, &[]).expect("mounts");
         assert_eq!(
-            game.world().budget_left().drops,
+            game.world().budget_left().left(Fault::Drop),
             0,
             "{}: preludes spend exactly the drops they are given",
             level.id
@@ -116,15 +118,12 @@ fn a_restart_after_n2s_own_vote_is_chosen_says_so_and_keeps_it_unmarked() {
     // before the crash: a=1 is chosen by {N2, N3} though N2 never learned it. In play the
     // goal fails at that delivery, so the question is asked here on the world itself.
     use crate::levels::act2::what_survives_a_crash::{LEVEL, record_question};
-    use crate::replicated_log::{LogMove, parse_step};
     use paros_sim::replicated_log::LogWorld;
     let stage = &LEVEL.stages[0];
     let mut world = LogWorld::new((stage.world)()).expect("a world");
     let steps = ["deliver N2->N3 Accept", "crash N2", "restart N2"];
     for text in stage.prelude.iter().chain(&steps) {
-        let Ok(LogMove::World(action)) = parse_step(&world, text) else {
-            panic!("{text}");
-        };
+        let action = world.parse_action(text).expect(text);
         world.apply(&action).expect(text);
     }
     let prompt = record_question(&world).expect("the record question");

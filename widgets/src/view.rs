@@ -170,7 +170,7 @@ pub struct ToggleView {
 }
 
 /// Parses an action as the browser sends it.
-pub fn parse_action<B: Board>(board: &B, json: &str) -> Result<GameAction<B::Action>, PlayError> {
+pub fn parse_action<B: Board>(board: &B, json: &str) -> Result<GameAction<B::Move>, PlayError> {
     let parsed: ActionJson = serde_json::from_str(json)
         .map_err(|error| PlayError::BadInput(format!("action {json:?}: {error}")))?;
     match parsed {
@@ -303,7 +303,7 @@ fn earned_hints<B: Board>(game: &Game<B>) -> Vec<&'static str> {
 }
 
 /// The board's buttons, and the next stage's once this one is won.
-fn controls<B: Board>(game: &Game<B>, moves: &[B::Action]) -> Vec<ControlView> {
+fn controls<B: Board>(game: &Game<B>, moves: &[B::Move]) -> Vec<ControlView> {
     let mut controls = game.world().controls(moves);
     if game.next_stage_open() {
         let next = &game.level().stages[game.run().stage() + 1];

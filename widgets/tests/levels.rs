@@ -6,10 +6,10 @@ use paros_play::{
     Automation, Board, Game, GameAction, Goal, Mounted, OutcomeKind, PlayError, PromptKind, View,
     catalog, catalog_json, levels, parse_action, parse_unlocked,
 };
-use paros_sim::World;
+use paros_sim::single_decree::DecreeWorld;
 use paros_sim::single_decree::check;
 
-fn mount(id: &str) -> Game<World> {
+fn mount(id: &str) -> Game<DecreeWorld> {
     let level = levels::find(id).expect("a level");
     Game::new(level, level.solution_unlocked).expect("mounts")
 }
@@ -434,7 +434,7 @@ fn quorum_intersection_counts_each_phase1_quorum_once_and_keeps_tries_across_und
         "{text}"
     );
     play(&mut game, &["answer both"]);
-    let done = |game: &Game<World>| {
+    let done = |game: &Game<DecreeWorld>| {
         View::of(game)
             .checklist
             .iter()

@@ -1,11 +1,13 @@
-//! Everything that can happen to a log world ([`LogAction`]), why the world may refuse it
-//! ([`LogRefused`]), and actions as players read and type them.
+//! Everything that can happen to a log world ([`LogAction`]), and actions as players read and
+//! type them.
 
 use super::LogWorld;
 use super::config::id;
-use crate::MessageId;
+use crate::network::{MessageAction, MessageId, Names, Verb};
 use paros_core::NodeId;
+use paros_core::log::LogEnvelope;
 use std::fmt;
+use std::sync::Arc;
 
 /// Everything that can happen to a log world.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -46,13 +48,32 @@ pub enum LogAction {
     StopFaults,
 }
 
+impl MessageAction for LogAction {
+    fn on_message(verb: Verb, id: MessageId) -> LogAction {
+        match verb {
+            Verb::Deliver => LogAction::Deliver(id),
+            Verb::Drop => LogAction::Drop(id),
+            Verb::Duplicate => LogAction::Duplicate(id),
+        }
+    }
+
+    fn message(&self) -> Option<(Verb, MessageId)> {
+        match *self {
+            LogAction::Deliver(id) => Some((Verb::Deliver, id)),
+            LogAction::Drop(id) => Some((Verb::Drop, id)),
+            LogAction::Duplicate(id) => Some((Verb::Duplicate, id)),
+            _ => None,
+        }
+    }
+}
+
 impl LogAction {
     /// The action's verb.
     pub fn verb(&self) -> &'static str {
         match self {
-            LogAction::Deliver(_) => "deliver",
-            LogAction::Drop(_) => "drop",
-            LogAction::Duplicate(_) => "duplicate",
+            LogAction::Deliver(_) | LogAction::Drop(_) | LogAction::Duplicate(_) => {
+                self.message().expect("an action on a message").0.word()
+            }
             LogAction::Tick(_) => "tick",
             LogAction::Crash(_) => "crash",
             LogAction::TornCrash(_) => "torn-crash",
@@ -88,53 +109,6 @@ impl fmt::Display for LogAction {
     }
 }
 
-/// Why a log world refused an action. The world is unchanged.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub enum LogRefused {
-    /// No message with this id is in flight.
-    NoSuchMessage(MessageId),
-    /// The message crosses a cut link.
-    Partitioned(MessageId),
-    /// No node or client with this id.
-    NoSuchNode(NodeId),
-    /// The node is down.
-    NodeDown(NodeId),
-    /// The node is up.
-    NodeUp(NodeId),
-    /// The node is busy with a `Ready` that is not yet persisted and sent.
-    Busy(NodeId),
-    /// There is no pending `Ready` step of that kind.
-    NothingPending(NodeId),
-    /// The client has nothing to send.
-    ClientIdle(NodeId),
-    /// The budget of this kind is spent.
-    BudgetSpent(&'static str),
-    /// The disk cannot be trusted: the node stays down.
-    Disk(paros_core::log::RecordError),
-    /// The configuration is not a world this simulator can build.
-    BadConfig(&'static str),
-}
-
-impl fmt::Display for LogRefused {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LogRefused::NoSuchMessage(message) => write!(f, "no message {message} is in flight"),
-            LogRefused::Partitioned(message) => write!(f, "{message} crosses a cut link"),
-            LogRefused::NoSuchNode(node) => write!(f, "no node or client {node}"),
-            LogRefused::NodeDown(node) => write!(f, "{node} is down"),
-            LogRefused::NodeUp(node) => write!(f, "{node} is up"),
-            LogRefused::Busy(node) => write!(f, "{node} has a Ready to persist and send first"),
-            LogRefused::NothingPending(node) => write!(f, "{node} has no such Ready step pending"),
-            LogRefused::ClientIdle(client) => write!(f, "{client} has nothing to send"),
-            LogRefused::BudgetSpent(kind) => write!(f, "the {kind} budget is spent"),
-            LogRefused::Disk(error) => write!(f, "{error}"),
-            LogRefused::BadConfig(why) => write!(f, "bad world: {why}"),
-        }
-    }
-}
-
-impl std::error::Error for LogRefused {}
-
 impl LogWorld {
     /// An action with what it touches: `deliver m4 N1->N2 Accept(1.N1, slot 1, ...)`.
     pub fn describe(&self, action: &LogAction) -> String {
@@ -142,19 +116,8 @@ impl LogWorld {
             LogAction::Deliver(message)
             | LogAction::Drop(message)
             | LogAction::Duplicate(message) => {
-                match self
-                    .in_flight
-                    .iter()
-                    .find(|in_flight| in_flight.id == *message)
-                {
-                    Some(in_flight) => format!(
-                        "{action} {}->{} {}",
-                        self.name(in_flight.envelope.from),
-                        self.name(in_flight.envelope.to),
-                        self.message_name(&in_flight.envelope.message)
-                    ),
-                    None => action.to_string(),
-                }
+                let (verb, _) = action.message().expect("an action on a message");
+                self.network.describe(verb, *message, self)
             }
             LogAction::Heal | LogAction::StopFaults => action.verb().to_string(),
             LogAction::Request { client, node } => {
@@ -175,9 +138,14 @@ impl LogWorld {
     }
 
     /// Parses an action as [`LogWorld::describe`] or [`LogAction`]'s `Display` print it; nodes
-    /// and clients may be named (`tick N2`, `request C1 N1`) or numbered (`tick n2`). Words after
-    /// the action's own are ignored, so a described action parses back.
+    /// and clients may be named (`tick N2`, `request C1 N1`) or numbered (`tick n2`), and
+    /// messages named by id (`deliver m7`) or by route (`deliver N1->N2 Accept`, see
+    /// [`Network::parse`](crate::network::Network::parse)). Words after the action's own are
+    /// ignored, so a described action parses back.
     pub fn parse_action(&self, text: &str) -> Result<LogAction, String> {
+        if let Some(parsed) = self.network.parse(text, self) {
+            return parsed;
+        }
         let words: Vec<&str> = text.split_whitespace().collect();
         let node = |word: Option<&&str>| -> Result<NodeId, String> {
             let word = word.ok_or_else(|| format!("{text:?} names no node"))?;
@@ -187,19 +155,7 @@ impl LogWorld {
                 .find(|node| self.name(*node) == *word || node.to_string() == *word)
                 .ok_or_else(|| format!("no node or client {word:?}"))
         };
-        let message = || -> Result<MessageId, String> {
-            let word = words
-                .get(1)
-                .ok_or_else(|| format!("{text:?} names no message"))?;
-            word.strip_prefix('m')
-                .and_then(|number| number.parse().ok())
-                .map(MessageId)
-                .ok_or_else(|| format!("expected a message id like m3, got {word:?}"))
-        };
         match words.first().copied() {
-            Some("deliver") => message().map(LogAction::Deliver),
-            Some("drop") => message().map(LogAction::Drop),
-            Some("duplicate") => message().map(LogAction::Duplicate),
             Some("tick") => node(words.get(1)).map(LogAction::Tick),
             Some("crash") => node(words.get(1)).map(LogAction::Crash),
             Some("torn-crash") => node(words.get(1)).map(LogAction::TornCrash),
@@ -215,5 +171,19 @@ impl LogWorld {
             }),
             _ => Err(format!("unknown action {text:?}")),
         }
+    }
+}
+
+impl Names<Arc<LogEnvelope>> for LogWorld {
+    fn node_name(&self, node: NodeId) -> String {
+        self.name(node)
+    }
+
+    fn message_name(&self, envelope: &Arc<LogEnvelope>) -> String {
+        LogWorld::message_name(self, &envelope.message)
+    }
+
+    fn message_kind(&self, envelope: &Arc<LogEnvelope>) -> &'static str {
+        envelope.message.kind()
     }
 }

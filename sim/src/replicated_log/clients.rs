@@ -1,7 +1,8 @@
 //! The clients: each runs its program one operation at a time, sends it to a node, sends it
 //! again when it hears nothing, and records what it saw in the history.
 
-use super::{ClientOp, LogRefused, LogWorld, spend};
+use super::{ClientOp, LogWorld};
+use crate::faults::{Fault, Refused};
 use crate::linearizability::Operation;
 use paros_core::NodeId;
 use paros_core::Value;
@@ -81,7 +82,7 @@ impl LogWorld {
             })
     }
 
-    pub(super) fn request(&mut self, client: NodeId, node: NodeId) -> Result<(), LogRefused> {
+    pub(super) fn request(&mut self, client: NodeId, node: NodeId) -> Result<(), Refused> {
         let client_index = self.client_index(client)?;
         self.server_index(node)?;
         let state = &self.clients[client_index];
@@ -89,13 +90,13 @@ impl LogWorld {
             Some(outstanding) => (outstanding, true),
             None => {
                 if state.next_op >= self.config.clients[client_index].len() {
-                    return Err(LogRefused::ClientIdle(client));
+                    return Err(Refused::ClientIdle(client));
                 }
                 (self.history.len(), false)
             }
         };
         if resend && !self.clients[client_index].redirected {
-            spend(&mut self.budget_left.client_resends, "client resend")?;
+            self.budget_left.spend(Fault::ClientResend)?;
         } else if !resend {
             let program_index = self.clients[client_index].next_op;
             let op = self.config.clients[client_index][program_index].clone();
@@ -181,12 +182,12 @@ impl LogWorld {
         self.config.clients[index].get(op_index).cloned()
     }
 
-    pub(super) fn client_index(&self, node: NodeId) -> Result<usize, LogRefused> {
+    pub(super) fn client_index(&self, node: NodeId) -> Result<usize, Refused> {
         let number = usize::from(node.get());
         let first = self.servers.len() + 1;
         (first..first + self.clients.len())
             .contains(&number)
             .then(|| number - first)
-            .ok_or(LogRefused::NoSuchNode(node))
+            .ok_or(Refused::NoSuchNode(node))
     }
 }

@@ -1,8 +1,7 @@
 //! What a log world is made of: its nodes, its clients' programs ([`ClientOp`]), its clocks,
-//! the faults it allows ([`LogBudget`]) and the one fault outside the model a negative control
-//! may use ([`LogNegativeControl`]).
+//! the faults it allows and the one fault outside the model a negative control may use.
 
-use super::LogRefused;
+use crate::faults::{Budget, Fault, NegativeControl, Refused};
 use paros_core::log::LogConfig;
 use paros_core::{NodeId, NodeSet, Value};
 use std::fmt;
@@ -50,40 +49,6 @@ impl fmt::Display for ClientOp {
     }
 }
 
-/// The faults (and retries) a log world may still use.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct LogBudget {
-    /// Messages that may be lost.
-    pub drops: u32,
-    /// Messages that may be delivered twice.
-    pub duplicates: u32,
-    /// Crashes (a crash loses volatile state and writes not yet durable).
-    pub crashes: u32,
-    /// Crashes in the middle of persisting, leaving the last frame torn (stepwise worlds).
-    pub torn_writes: u32,
-    /// Partitions: a node cut off from every other until healed.
-    pub partitions: u32,
-    /// Ticks, across all nodes (each tick is a unit of a node's clock).
-    pub ticks: u32,
-    /// Times clients may send an outstanding request again.
-    pub client_resends: u32,
-}
-
-/// A fault outside the model, used only to prove that a checker can fail.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum LogNegativeControl {
-    /// A node's messages may leave before its writes are durable (`send` before `persist`).
-    SendBeforePersist,
-    /// A restarted node comes back on a blank disk as if new, its promises and votes lost.
-    BlankRestart,
-    /// A node answers a read from its own applied state at once, with no read watermark.
-    LocalRead,
-    /// A node answers "written" as soon as a client's write reaches it, before it is chosen.
-    EarlyAck,
-    /// A restarted node forgets the ballot it last stood at, as if it had never written it.
-    ForgetBallot,
-}
-
 /// What a log world is made of. Constant for the life of a world.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct LogWorldConfig {
@@ -95,12 +60,13 @@ pub struct LogWorldConfig {
     pub election_timeout_ticks: u32,
     /// Ticks between a leader's heartbeats.
     pub heartbeat_interval_ticks: u32,
-    /// The faults and retries allowed.
-    pub budget: LogBudget,
+    /// The faults allowed: drops, duplicates, crashes, torn writes, partitions, ticks (across
+    /// all nodes) and client resends.
+    pub budget: Budget,
     /// Whether `persist` and `send` are separate actions.
     pub stepwise_ready: bool,
     /// The fault outside the model this world may use, if it is a negative control.
-    pub negative_control: Option<LogNegativeControl>,
+    pub negative_control: Option<NegativeControl>,
     /// The one node each client sends to, C1 first, when it knows that node leads; a client
     /// with no entry (or `None`) may ask any node. A smaller world for the explorer, not a
     /// different protocol.
@@ -119,7 +85,7 @@ impl LogWorldConfig {
             clients: vec![program],
             election_timeout_ticks: 2,
             heartbeat_interval_ticks: 1,
-            budget: LogBudget::default(),
+            budget: Budget::NONE,
             stepwise_ready: false,
             negative_control: None,
             client_targets: Vec::new(),
@@ -155,20 +121,28 @@ impl LogWorldConfig {
         config
     }
 
-    pub(super) fn validate(&self) -> Result<(), LogRefused> {
+    pub(super) fn validate(&self) -> Result<(), Refused> {
         let count = usize::from(self.node_count) + self.clients.len();
         if self.node_count == 0 || count > usize::from(NodeId::MAX) {
-            return Err(LogRefused::BadConfig("between 1 and 63 nodes and clients"));
+            return Err(Refused::BadConfig("between 1 and 63 nodes and clients"));
         }
-        if self.negative_control == Some(LogNegativeControl::SendBeforePersist)
-            && !self.stepwise_ready
+        if self.negative_control == Some(NegativeControl::SendBeforePersist) && !self.stepwise_ready
         {
-            return Err(LogRefused::BadConfig(
+            return Err(Refused::BadConfig(
                 "send-before-persist needs stepwise_ready",
             ));
         }
-        if self.budget.torn_writes > 0 && !self.stepwise_ready {
-            return Err(LogRefused::BadConfig("a torn write needs stepwise_ready"));
+        if self.negative_control == Some(NegativeControl::Amnesia)
+            || [Fault::Retry, Fault::Amnesia]
+                .into_iter()
+                .any(|f| self.budget.allows(f))
+        {
+            return Err(Refused::BadConfig(
+                "retries and amnesia are Act I's; a log world's nodes retry by their clocks",
+            ));
+        }
+        if self.budget.allows(Fault::TornWrite) && !self.stepwise_ready {
+            return Err(Refused::BadConfig("a torn write needs stepwise_ready"));
         }
         Ok(())
     }

@@ -28,25 +28,22 @@ mod servers;
 mod settle;
 mod votes;
 
-pub use action::{LogAction, LogRefused};
+pub use action::LogAction;
 pub use clients::{ClientCall, ClientState};
-pub use config::{ClientOp, LogBudget, LogNegativeControl, LogWorldConfig};
+pub use config::{ClientOp, LogWorldConfig};
 pub use network::LogInFlight;
 pub use servers::{HeldReady, Host, Server};
 pub use votes::SlotVotes;
 
 use crate::check::Violation;
+use crate::faults::{Budget, Fault, NegativeControl, Refused};
+use crate::fingerprint::part;
 use crate::model::{Model, Settled};
-use paros_core::log::{Entry, Slot};
+use crate::network::{MessageAction, Network};
+use paros_core::log::{Entry, LogEnvelope, Slot};
 use paros_core::{Ballot, NodeId, NodeSet};
 use std::collections::BTreeMap;
-use std::hash::{BuildHasher, Hash};
 use std::sync::Arc;
-
-/// The fingerprint's hasher: fast on small writes, well mixed, and seeded with a constant, so
-/// fingerprints are the same from run to run.
-const FINGERPRINT: foldhash::quality::FixedState =
-    foldhash::quality::FixedState::with_seed(0x7061_726f_735f_6c6f);
 
 /// The parts of a world the fingerprint hashes one by one: a part's kind and position tag its
 /// hash, so the same contents in two places hash differently.
@@ -54,18 +51,11 @@ const FINGERPRINT: foldhash::quality::FixedState =
 enum Part {
     Server(usize),
     Client(usize),
-    Message,
     Budget,
-    Isolated,
     Call(usize),
     Decided,
     Vote,
     Violations,
-}
-
-/// The hash of one part of a world: its tag and its contents.
-fn part(at: Part, contents: &impl Hash) -> u64 {
-    FINGERPRINT.hash_one((at, contents))
 }
 
 /// The hash of one vote: one voter's, in one slot, at one ballot, for one entry.
@@ -81,11 +71,9 @@ pub struct LogWorld {
     /// world copies no node, and an action copies only the server it changes.
     servers: Vec<Arc<Server>>,
     clients: Vec<ClientState>,
-    /// Invariant: ascending ids.
-    in_flight: Vec<LogInFlight>,
-    next_message: u32,
-    budget_left: LogBudget,
-    isolated: NodeSet,
+    /// The messages in flight (whole envelopes, shared between copies) and the partition.
+    network: Network<Arc<LogEnvelope>>,
+    budget_left: Budget,
     /// The client history, in call order; times are counts of client events.
     history: Vec<ClientCall>,
     /// Every slot some node learned chosen, with the entry: decisions are forever.
@@ -100,14 +88,14 @@ pub struct LogWorld {
     /// Each server's part of the fingerprint, kept as the server changes.
     /// Invariant: `server_parts[i] == part(Part::Server(i), &servers[i])`.
     server_parts: Vec<u64>,
-    /// The wrapping sum of the parts kept as they come and go: each message in flight, each
-    /// decision and each vote. Invariant: equals that sum worked out from scratch.
+    /// The wrapping sum of the parts kept as they come and go: each decision and each vote.
+    /// Invariant: equals that sum worked out from scratch.
     kept_sum: u64,
 }
 
 impl LogWorld {
     /// The world at its beginning: every node up with an empty disk but its identity.
-    pub fn new(config: LogWorldConfig) -> Result<LogWorld, LogRefused> {
+    pub fn new(config: LogWorldConfig) -> Result<LogWorld, Refused> {
         config.validate()?;
         let core_config = config.core_config();
         let servers = (0..usize::from(config.node_count))
@@ -116,12 +104,10 @@ impl LogWorld {
         let clients = config.clients.iter().map(|_| ClientState::new()).collect();
         let mut world = LogWorld {
             budget_left: config.budget,
+            network: Network::new(config.nodes(), NodeSet::EMPTY),
             config: Arc::new(config),
             servers,
             clients,
-            in_flight: Vec::new(),
-            next_message: 1,
-            isolated: NodeSet::EMPTY,
             history: Vec::new(),
             decided: BTreeMap::new(),
             votes: BTreeMap::new(),
@@ -136,24 +122,9 @@ impl LogWorld {
         Ok(world)
     }
 
-    /// Builds a world and applies `actions`; the error gives the index of the refused one.
-    pub fn replay(
-        config: LogWorldConfig,
-        actions: &[LogAction],
-    ) -> Result<LogWorld, (usize, LogRefused)> {
-        let mut world = LogWorld::new(config).map_err(|refused| (0, refused))?;
-        for (index, action) in actions.iter().enumerate() {
-            world.apply(action).map_err(|refused| (index, refused))?;
-        }
-        Ok(world)
-    }
-
     /// A copy of this world that, from now on, also allows the fault outside the model
     /// `control`: how the game shows what a wrong answer would break, by playing it on.
-    pub fn with_negative_control(
-        &self,
-        control: LogNegativeControl,
-    ) -> Result<LogWorld, LogRefused> {
+    pub fn with_negative_control(&self, control: NegativeControl) -> Result<LogWorld, Refused> {
         let mut config = (*self.config).clone();
         config.negative_control = Some(control);
         config.validate()?;
@@ -179,17 +150,17 @@ impl LogWorld {
 
     /// The messages in flight, in send order.
     pub fn in_flight(&self) -> &[LogInFlight] {
-        &self.in_flight
+        self.network.in_flight()
     }
 
     /// The faults and retries still allowed.
-    pub fn budget_left(&self) -> LogBudget {
+    pub fn budget_left(&self) -> Budget {
         self.budget_left
     }
 
     /// The nodes cut off by a partition.
     pub fn isolated(&self) -> NodeSet {
-        self.isolated
+        self.network.isolated()
     }
 
     /// The client history so far.
@@ -206,32 +177,18 @@ impl LogWorld {
     /// network faults, then each server's own steps, then healing, then client requests.
     pub fn enabled(&self) -> Vec<LogAction> {
         let mut actions = Vec::new();
-        for message in &self.in_flight {
-            self.enabled_for_message(message, &mut actions);
-        }
+        let busy = |envelope: &Arc<LogEnvelope>| self.receiver_busy(envelope.to);
+        self.network.enabled(&self.budget_left, busy, &mut actions);
         for index in 0..self.servers.len() {
             self.enabled_at_server(index, &mut actions);
         }
-        if !self.isolated.is_empty() {
+        if !self.network.isolated().is_empty() {
             actions.push(LogAction::Heal);
         }
         for index in 0..self.clients.len() {
             self.enabled_requests(index, &mut actions);
         }
         actions
-    }
-
-    fn enabled_for_message(&self, message: &LogInFlight, actions: &mut Vec<LogAction>) {
-        if self.crosses_cut(&message.envelope) || self.receiver_busy(message.envelope.to) {
-            return;
-        }
-        actions.push(LogAction::Deliver(message.id));
-        if self.budget_left.drops > 0 {
-            actions.push(LogAction::Drop(message.id));
-        }
-        if self.budget_left.duplicates > 0 {
-            actions.push(LogAction::Duplicate(message.id));
-        }
     }
 
     fn enabled_at_server(&self, index: usize, actions: &mut Vec<LogAction>) {
@@ -242,26 +199,26 @@ impl LogWorld {
             (Host::Up(_), Some(held)) => {
                 if !held.persisted {
                     actions.push(LogAction::Persist(node));
-                    if self.budget_left.torn_writes > 0 && !held.writes.is_empty() {
+                    if self.budget_left.allows(Fault::TornWrite) && !held.writes.is_empty() {
                         actions.push(LogAction::TornCrash(node));
                     }
                 }
                 let may_send = held.persisted
-                    || self.config.negative_control == Some(LogNegativeControl::SendBeforePersist);
+                    || self.config.negative_control == Some(NegativeControl::SendBeforePersist);
                 if !held.sent && may_send {
                     actions.push(LogAction::Send(node));
                 }
             }
             (Host::Up(_), None) => {
-                if self.budget_left.ticks > 0 {
+                if self.budget_left.allows(Fault::Tick) {
                     actions.push(LogAction::Tick(node));
                 }
             }
         }
-        if server.host.is_up() && self.budget_left.crashes > 0 {
+        if server.host.is_up() && self.budget_left.allows(Fault::Crash) {
             actions.push(LogAction::Crash(node));
         }
-        if self.budget_left.partitions > 0 && !self.isolated.contains(node) {
+        if self.budget_left.allows(Fault::Partition) && !self.network.isolated().contains(node) {
             actions.push(LogAction::Partition(node));
         }
     }
@@ -271,7 +228,7 @@ impl LogWorld {
         let has_next = client.next_op < self.config.clients[index].len();
         let may_send = match client.outstanding {
             None => has_next,
-            Some(_) => client.redirected || self.budget_left.client_resends > 0,
+            Some(_) => client.redirected || self.budget_left.allows(Fault::ClientResend),
         };
         if !may_send {
             return;
@@ -290,7 +247,7 @@ impl LogWorld {
     }
 
     /// Applies one action. A refused action leaves the world unchanged.
-    pub fn apply(&mut self, action: &LogAction) -> Result<(), LogRefused> {
+    pub fn apply(&mut self, action: &LogAction) -> Result<(), Refused> {
         let touched = self.server_touched(action);
         let applied = self.dispatch(action);
         if let Some(index) = touched {
@@ -304,13 +261,7 @@ impl LogWorld {
     /// as messages in flight).
     fn server_touched(&self, action: &LogAction) -> Option<usize> {
         let node = match *action {
-            LogAction::Deliver(message) => {
-                let at = self
-                    .in_flight
-                    .binary_search_by_key(&message, |in_flight| in_flight.id)
-                    .ok()?;
-                self.in_flight[at].envelope.to
-            }
+            LogAction::Deliver(message) => self.network.get(message)?.envelope.to,
             LogAction::Tick(node)
             | LogAction::Crash(node)
             | LogAction::TornCrash(node)
@@ -327,7 +278,7 @@ impl LogWorld {
         self.server_index(node).ok()
     }
 
-    fn dispatch(&mut self, action: &LogAction) -> Result<(), LogRefused> {
+    fn dispatch(&mut self, action: &LogAction) -> Result<(), Refused> {
         match *action {
             LogAction::Deliver(message) => self.deliver(message),
             LogAction::Drop(message) => self.drop_message(message),
@@ -354,30 +305,25 @@ impl LogWorld {
     ///
     /// It is the wrapping sum of one hash per part (see [`LogWorld::fingerprint_from_scratch`]).
     /// The servers' parts and the sum of the messages', decisions' and votes' are kept as the
-    /// world changes, so this hashes only the small parts: clients, budgets, partitions, the
-    /// history and the count of violations.
+    /// world changes (the network keeps its messages'), so this hashes only the small parts:
+    /// clients, budgets, partitions, the history and the count of violations.
     pub fn fingerprint(&self) -> u64 {
         self.server_parts
             .iter()
             .fold(self.kept_sum, |sum, server| sum.wrapping_add(*server))
+            .wrapping_add(self.network.fingerprint())
             .wrapping_add(self.small_parts())
     }
 
-    /// The fingerprint computed from every part, as [`LogWorld::fingerprint`] must equal.
-    ///
-    /// Each part is hashed alone, tagged with its kind and position, and the hashes are added:
-    /// each server, each client, each message in flight, the budgets, the partition, each call
-    /// in the history, each decision, each vote (one per voter) and the count of violations.
-    /// Addition makes the sum independent of order, so the messages in flight count as a
-    /// multiset: message ids and send order are left out on purpose, since any message in
-    /// flight may be delivered next. A duplicate adds its hash twice. The configuration is left
-    /// out because it is constant for the life of a world, and `chosen` because it is worked
-    /// out from the votes.
+    /// The fingerprint computed from every part, as [`LogWorld::fingerprint`] must equal
+    /// ([`crate::fingerprint`]): each server, each client, the network (the multiset of
+    /// messages in flight, and the partition), the budgets, each call in the history, each
+    /// decision, each vote (one per voter) and the count of violations. The configuration is
+    /// left out because it is constant for the life of a world, and `chosen` because it is
+    /// worked out from the votes.
     pub fn fingerprint_from_scratch(&self) -> u64 {
         let servers = (self.servers.iter().enumerate())
             .map(|(index, server)| part(Part::Server(index), server));
-        let messages =
-            (self.in_flight.iter()).map(|message| part(Part::Message, &message.envelope));
         let decided = (self.decided.iter()).map(|decision| part(Part::Decided, &decision));
         let votes = self
             .votes
@@ -385,15 +331,15 @@ impl LogWorld {
             .flat_map(|((slot, ballot, entry), voters)| {
                 (voters.iter()).map(|voter| vote_part(*slot, *ballot, entry, voter))
             });
-        servers
-            .chain(messages)
-            .chain(decided)
-            .chain(votes)
-            .fold(self.small_parts(), u64::wrapping_add)
+        servers.chain(decided).chain(votes).fold(
+            self.small_parts()
+                .wrapping_add(self.network.fingerprint_from_scratch()),
+            u64::wrapping_add,
+        )
     }
 
-    /// The parts hashed afresh every time: each client, the budgets, the partition, each call
-    /// in the history and the count of violations. All are a few bytes each.
+    /// The parts hashed afresh every time: each client, the budgets, each call in the history
+    /// and the count of violations. All are a few bytes each.
     fn small_parts(&self) -> u64 {
         let clients = (self.clients.iter().enumerate())
             .map(|(index, client)| part(Part::Client(index), client));
@@ -401,7 +347,6 @@ impl LogWorld {
             (self.history.iter().enumerate()).map(|(index, call)| part(Part::Call(index), call));
         clients.chain(calls).fold(
             part(Part::Budget, &self.budget_left)
-                .wrapping_add(part(Part::Isolated, &self.isolated))
                 .wrapping_add(part(Part::Violations, &self.violations.len())),
             u64::wrapping_add,
         )
@@ -413,21 +358,20 @@ impl LogWorld {
     }
 }
 
-/// Spends one unit of a budget, or refuses if none is left.
-fn spend(left: &mut u32, kind: &'static str) -> Result<(), LogRefused> {
-    *left = left.checked_sub(1).ok_or(LogRefused::BudgetSpent(kind))?;
-    Ok(())
-}
-
 impl Model for LogWorld {
+    type Config = LogWorldConfig;
     type Action = LogAction;
-    type Refused = LogRefused;
+    type Step = ();
+
+    fn build(config: LogWorldConfig) -> Result<LogWorld, Refused> {
+        LogWorld::new(config)
+    }
 
     fn enabled(&self) -> Vec<LogAction> {
         LogWorld::enabled(self)
     }
 
-    fn apply(&mut self, action: &LogAction) -> Result<(), LogRefused> {
+    fn apply(&mut self, action: &LogAction) -> Result<(), Refused> {
         LogWorld::apply(self, action)
     }
 
@@ -464,16 +408,18 @@ impl Model for LogWorld {
         Some(LogWorld::settle(self, steps_max))
     }
 
-    fn fault_kind(&self, action: &LogAction) -> Option<&'static str> {
+    fn fault_kind(&self, action: &LogAction) -> Option<Fault> {
+        if let Some((verb, _)) = action.message() {
+            return verb.fault();
+        }
         match action {
-            LogAction::Drop(_) => Some("drop"),
-            LogAction::Duplicate(_) => Some("duplicate"),
-            LogAction::Crash(_) => Some("crash"),
-            LogAction::TornCrash(_) => Some("torn write"),
-            LogAction::Partition(_) => Some("partition"),
+            LogAction::Crash(_) => Some(Fault::Crash),
+            LogAction::TornCrash(_) => Some(Fault::TornWrite),
+            LogAction::Partition(_) => Some(Fault::Partition),
             LogAction::Request { client, .. } => {
                 let state = &self.clients[self.client_index(*client).ok()?];
-                (state.outstanding.is_some() && !state.redirected).then_some("client resend")
+                let resend = state.outstanding.is_some() && !state.redirected;
+                resend.then_some(Fault::ClientResend)
             }
             _ => None,
         }

@@ -1,61 +1,44 @@
-//! The network: messages in flight with stable ids, delivery to a node or a client, and the
-//! links a partition cuts.
+//! The log world on the shared [`Network`](crate::network::Network): delivery to a node or a
+//! client (with the negative controls that answer at once), the faults on messages and
+//! partitions, and a receiver busy with a `Ready`.
 
-use super::{Host, LogNegativeControl, LogRefused, LogWorld, Part, part, spend};
-use crate::MessageId;
+use super::{Host, LogWorld};
+use crate::faults::{NegativeControl, Refused};
+use crate::network::{InFlight, MessageId};
+use paros_core::NodeId;
 use paros_core::log::{LogEnvelope, LogMessage, Outcome};
-use paros_core::{NodeId, NodeSet};
 use std::sync::Arc;
 
-/// A message on the wire.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub struct LogInFlight {
-    /// Its id, in send order.
-    pub id: MessageId,
-    /// Sender, receiver and message.
-    pub envelope: LogEnvelope,
-}
+/// A message on the wire, with its id in send order.
+pub type LogInFlight = InFlight<Arc<LogEnvelope>>;
 
 impl LogWorld {
     /// Loses a deliverable message, if the budget allows.
-    pub(super) fn drop_message(&mut self, message: MessageId) -> Result<(), LogRefused> {
+    pub(super) fn drop_message(&mut self, message: MessageId) -> Result<(), Refused> {
         self.deliverable(message)?;
-        spend(&mut self.budget_left.drops, "drop")?;
-        self.take(message);
-        Ok(())
+        self.network.drop_message(message, &mut self.budget_left)
     }
 
     /// Puts a second copy of a deliverable message in flight, if the budget allows.
-    pub(super) fn duplicate(&mut self, message: MessageId) -> Result<(), LogRefused> {
-        let envelope = self.deliverable(message)?.envelope.clone();
-        spend(&mut self.budget_left.duplicates, "duplicate")?;
-        self.put_in_flight(envelope);
+    pub(super) fn duplicate(&mut self, message: MessageId) -> Result<(), Refused> {
+        self.deliverable(message)?;
+        self.network.duplicate(message, &mut self.budget_left)?;
         Ok(())
     }
 
     /// Cuts a node off from every other, if the budget allows.
-    pub(super) fn partition(&mut self, node: NodeId) -> Result<(), LogRefused> {
-        self.server_index(node)?;
-        if self.isolated.contains(node) {
-            return Err(LogRefused::NothingPending(node));
-        }
-        spend(&mut self.budget_left.partitions, "partition")?;
-        self.isolated.insert(node);
-        Ok(())
+    pub(super) fn partition(&mut self, node: NodeId) -> Result<(), Refused> {
+        self.network.isolate(node, &mut self.budget_left)
     }
 
     /// Restores every cut link.
-    pub(super) fn heal(&mut self) -> Result<(), LogRefused> {
-        if self.isolated.is_empty() {
-            return Err(LogRefused::BadConfig("nothing to heal"));
-        }
-        self.isolated = NodeSet::EMPTY;
-        Ok(())
+    pub(super) fn heal(&mut self) -> Result<(), Refused> {
+        self.network.heal()
     }
 
-    pub(super) fn deliver(&mut self, message: MessageId) -> Result<(), LogRefused> {
+    pub(super) fn deliver(&mut self, message: MessageId) -> Result<(), Refused> {
         self.deliverable(message)?;
-        let envelope = self.take(message);
+        let envelope = self.network.take(message);
         if let Ok(client) = self.client_index(envelope.to) {
             self.client_receives(client, &envelope.message);
             return Ok(());
@@ -64,7 +47,7 @@ impl LogWorld {
         let Host::Up(node) = &mut Arc::make_mut(&mut self.servers[index]).host else {
             return Ok(()); // delivered to a dead host: lost
         };
-        if self.config.negative_control == Some(LogNegativeControl::LocalRead)
+        if self.config.negative_control == Some(NegativeControl::LocalRead)
             && let LogMessage::Read { seq, key } = &envelope.message
         {
             let value = node.store().get(key).cloned();
@@ -73,7 +56,7 @@ impl LogWorld {
         }
         let _ignored = node.handle(&envelope);
         self.drain(index);
-        if self.config.negative_control == Some(LogNegativeControl::EarlyAck)
+        if self.config.negative_control == Some(NegativeControl::EarlyAck)
             && let LogMessage::Write { seq, .. } = &envelope.message
         {
             self.reply_at_once(&envelope, *seq, Outcome::Written);
@@ -91,50 +74,20 @@ impl LogWorld {
     }
 
     pub(super) fn put_in_flight(&mut self, envelope: LogEnvelope) {
-        let id = MessageId(self.next_message);
-        self.next_message += 1;
-        self.kept_sum = (self.kept_sum).wrapping_add(part(Part::Message, &envelope));
-        self.in_flight.push(LogInFlight { id, envelope });
+        self.network.send(Arc::new(envelope));
     }
 
-    pub(super) fn deliverable(&self, message: MessageId) -> Result<&LogInFlight, LogRefused> {
-        let found = self
-            .in_flight
-            .iter()
-            .find(|in_flight| in_flight.id == message);
-        let in_flight = found.ok_or(LogRefused::NoSuchMessage(message))?;
-        if self.crosses_cut(&in_flight.envelope) {
-            return Err(LogRefused::Partitioned(message));
-        }
+    /// The message, if the network can deliver it and its receiver is not busy.
+    pub(super) fn deliverable(&self, message: MessageId) -> Result<&LogInFlight, Refused> {
+        let in_flight = self.network.deliverable(message)?;
         if self.receiver_busy(in_flight.envelope.to) {
-            return Err(LogRefused::Busy(in_flight.envelope.to));
+            return Err(Refused::Busy(in_flight.envelope.to));
         }
         Ok(in_flight)
-    }
-
-    pub(super) fn crosses_cut(&self, envelope: &LogEnvelope) -> bool {
-        self.isolated.contains(envelope.from) != self.isolated.contains(envelope.to)
-            && (self.is_server(envelope.from) && self.is_server(envelope.to))
-            || self.isolated.contains(envelope.from) && !self.is_server(envelope.to)
-            || self.isolated.contains(envelope.to) && !self.is_server(envelope.from)
-    }
-
-    fn is_server(&self, node: NodeId) -> bool {
-        node.get() <= self.config.node_count
     }
 
     pub(super) fn receiver_busy(&self, node: NodeId) -> bool {
         self.server_index(node)
             .is_ok_and(|index| self.servers[index].held.is_some())
-    }
-
-    pub(super) fn take(&mut self, message: MessageId) -> LogEnvelope {
-        let at = self
-            .in_flight
-            .binary_search_by_key(&message, |in_flight| in_flight.id)
-            .expect("checked");
-        let envelope = self.in_flight.remove(at).envelope;
-        self.kept_sum = (self.kept_sum).wrapping_sub(part(Part::Message, &envelope));
-        envelope
     }
 }

@@ -2,7 +2,8 @@
 //! (at once, or stepwise so a crash can fall at every seam), and crashes, torn writes and
 //! restarts from the disk.
 
-use super::{LogNegativeControl, LogRefused, LogWorld, spend};
+use super::LogWorld;
+use crate::faults::{Fault, NegativeControl, Refused};
 use paros_core::log::{
     ColocatedNode, DurableRecord, LogConfig, LogEnvelope, Persisted, Ready, Slot, Write, encode,
 };
@@ -111,7 +112,7 @@ impl Server {
 
 impl LogWorld {
     /// One tick of an idle node's clock.
-    pub(super) fn tick(&mut self, node: NodeId) -> Result<(), LogRefused> {
+    pub(super) fn tick(&mut self, node: NodeId) -> Result<(), Refused> {
         let index = self.idle_server(node)?;
         let Server {
             host: Host::Up(running),
@@ -119,9 +120,9 @@ impl LogWorld {
             ..
         } = Arc::make_mut(&mut self.servers[index])
         else {
-            return Err(LogRefused::NodeDown(node));
+            return Err(Refused::NodeDown(node));
         };
-        spend(&mut self.budget_left.ticks, "tick")?;
+        self.budget_left.spend(Fault::Tick)?;
         *ticks += 1;
         running.tick();
         self.drain(index);
@@ -129,9 +130,9 @@ impl LogWorld {
     }
 
     /// A live node crashes, if the budget allows.
-    pub(super) fn crash(&mut self, node: NodeId) -> Result<(), LogRefused> {
+    pub(super) fn crash(&mut self, node: NodeId) -> Result<(), Refused> {
         let index = self.up_server(node)?;
-        spend(&mut self.budget_left.crashes, "crash")?;
+        self.budget_left.spend(Fault::Crash)?;
         self.go_down(index);
         Ok(())
     }
@@ -205,14 +206,14 @@ impl LogWorld {
         handled
     }
 
-    pub(super) fn persist_held(&mut self, node: NodeId) -> Result<(), LogRefused> {
+    pub(super) fn persist_held(&mut self, node: NodeId) -> Result<(), Refused> {
         let index = self.up_server(node)?;
         let server = Arc::make_mut(&mut self.servers[index]);
         let held = server
             .held
             .as_mut()
             .filter(|held| !held.persisted)
-            .ok_or(LogRefused::NothingPending(node))?;
+            .ok_or(Refused::NothingPending(node))?;
         held.persisted = true;
         let writes = held.writes.clone();
         self.write_to_disk(index, &writes);
@@ -220,15 +221,15 @@ impl LogWorld {
         Ok(())
     }
 
-    pub(super) fn send_held(&mut self, node: NodeId) -> Result<(), LogRefused> {
+    pub(super) fn send_held(&mut self, node: NodeId) -> Result<(), Refused> {
         let index = self.up_server(node)?;
-        let control = self.config.negative_control == Some(LogNegativeControl::SendBeforePersist);
+        let control = self.config.negative_control == Some(NegativeControl::SendBeforePersist);
         let held = Arc::make_mut(&mut self.servers[index])
             .held
             .as_mut()
-            .ok_or(LogRefused::NothingPending(node))?;
+            .ok_or(Refused::NothingPending(node))?;
         if held.sent || !(held.persisted || control) {
-            return Err(LogRefused::NothingPending(node));
+            return Err(Refused::NothingPending(node));
         }
         held.sent = true;
         let messages = std::mem::take(&mut held.messages);
@@ -262,14 +263,14 @@ impl LogWorld {
         server.stood_before.extend(stood);
     }
 
-    pub(super) fn torn_crash(&mut self, node: NodeId) -> Result<(), LogRefused> {
+    pub(super) fn torn_crash(&mut self, node: NodeId) -> Result<(), Refused> {
         let index = self.up_server(node)?;
         let held = self.servers[index]
             .held
             .as_ref()
             .filter(|held| !held.persisted && !held.writes.is_empty());
-        let writes = held.ok_or(LogRefused::NothingPending(node))?.writes.clone();
-        spend(&mut self.budget_left.torn_writes, "torn write")?;
+        let writes = held.ok_or(Refused::NothingPending(node))?.writes.clone();
+        self.budget_left.spend(Fault::TornWrite)?;
         let (last, whole) = writes.split_last().expect("not empty");
         let mut torn = encode(last);
         torn.truncate(torn.len() / 2);
@@ -279,13 +280,13 @@ impl LogWorld {
         Ok(())
     }
 
-    pub(super) fn restart(&mut self, node: NodeId) -> Result<(), LogRefused> {
+    pub(super) fn restart(&mut self, node: NodeId) -> Result<(), Refused> {
         let index = self.server_index(node)?;
         if self.servers[index].host.is_up() {
-            return Err(LogRefused::NodeUp(node));
+            return Err(Refused::NodeUp(node));
         }
         let config = self.config.core_config();
-        if self.config.negative_control == Some(LogNegativeControl::BlankRestart) {
+        if self.config.negative_control == Some(NegativeControl::BlankRestart) {
             let server = Arc::make_mut(&mut self.servers[index]);
             server.disk.clear();
             server.record = DurableRecord::default();
@@ -294,11 +295,11 @@ impl LogWorld {
             return Ok(());
         }
         let (mut record, torn) =
-            DurableRecord::recover(&self.servers[index].disk).map_err(LogRefused::Disk)?;
-        if self.config.negative_control == Some(LogNegativeControl::ForgetBallot) {
+            DurableRecord::recover(&self.servers[index].disk).map_err(Refused::Disk)?;
+        if self.config.negative_control == Some(NegativeControl::ForgetBallot) {
             record.stood = None;
         }
-        let restarted = ColocatedNode::restart(node, config, &record).map_err(LogRefused::Disk)?;
+        let restarted = ColocatedNode::restart(node, config, &record).map_err(Refused::Disk)?;
         let server = Arc::make_mut(&mut self.servers[index]);
         if torn > 0 {
             server.disk.pop(); // the torn tail was never acknowledged: gone
@@ -308,25 +309,25 @@ impl LogWorld {
         Ok(())
     }
 
-    pub(super) fn server_index(&self, node: NodeId) -> Result<usize, LogRefused> {
+    pub(super) fn server_index(&self, node: NodeId) -> Result<usize, Refused> {
         let number = usize::from(node.get());
         (number <= self.servers.len())
             .then(|| number - 1)
-            .ok_or(LogRefused::NoSuchNode(node))
+            .ok_or(Refused::NoSuchNode(node))
     }
 
-    pub(super) fn up_server(&self, node: NodeId) -> Result<usize, LogRefused> {
+    pub(super) fn up_server(&self, node: NodeId) -> Result<usize, Refused> {
         let index = self.server_index(node)?;
         if !self.servers[index].host.is_up() {
-            return Err(LogRefused::NodeDown(node));
+            return Err(Refused::NodeDown(node));
         }
         Ok(index)
     }
 
-    pub(super) fn idle_server(&self, node: NodeId) -> Result<usize, LogRefused> {
+    pub(super) fn idle_server(&self, node: NodeId) -> Result<usize, Refused> {
         let index = self.up_server(node)?;
         if self.servers[index].held.is_some() {
-            return Err(LogRefused::Busy(node));
+            return Err(Refused::Busy(node));
         }
         Ok(index)
     }

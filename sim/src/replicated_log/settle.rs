@@ -2,7 +2,8 @@
 //! persists, sends and delivers what is due, lets clients ask the leader, and ticks the clock,
 //! and the summary of a world that did not settle.
 
-use super::{LogAction, LogBudget, LogWorld};
+use super::{LogAction, LogWorld};
+use crate::faults::{Budget, Fault};
 use crate::model::Settled;
 use paros_core::NodeId;
 use paros_core::log::ColocatedNode;
@@ -13,11 +14,9 @@ const FAIR_RESEND_STEPS: u32 = 60;
 impl LogWorld {
     /// Every fault budget is spent, and clocks and client retries become unbounded.
     pub(super) fn stop_faults(&mut self) {
-        self.budget_left = LogBudget {
-            ticks: u32::MAX / 2,
-            client_resends: u32::MAX / 2,
-            ..LogBudget::default()
-        };
+        self.budget_left = Budget::NONE
+            .with(Fault::Tick, u32::MAX / 2)
+            .with(Fault::ClientResend, u32::MAX / 2);
     }
 
     /// Liveness once faults stop: from this state, stop faults ([`LogAction::StopFaults`]) and
@@ -58,7 +57,7 @@ impl LogWorld {
 
     /// The next action of the fair, fault-free schedule of [`LogWorld::settle`].
     fn fair_action(&self, step: u32, last_sent: &mut [Option<u32>]) -> Option<LogAction> {
-        if !self.isolated.is_empty() {
+        if !self.network.isolated().is_empty() {
             return Some(LogAction::Heal);
         }
         for (index, server) in self.servers.iter().enumerate() {
@@ -70,7 +69,7 @@ impl LogWorld {
                 None => {}
             }
         }
-        if let Some(message) = self.in_flight.first() {
+        if let Some(message) = self.network.in_flight().first() {
             return Some(LogAction::Deliver(message.id));
         }
         self.fair_request(step, last_sent)
@@ -148,7 +147,10 @@ impl LogWorld {
                 ));
             }
         }
-        lines.push(format!("{} messages in flight", self.in_flight.len()));
+        lines.push(format!(
+            "{} messages in flight",
+            self.network.in_flight().len()
+        ));
         lines.join("; ")
     }
 }

@@ -51,7 +51,7 @@ fn program() -> Vec<ClientOp> {
 #[test]
 fn a_fair_schedule_finishes_every_client_safely() {
     let mut config = LogWorldConfig::three_nodes(program());
-    config.budget.ticks = 20;
+    config.budget = config.budget.with(Fault::Tick, 20);
     let mut world = LogWorld::new(config).unwrap();
     run_fair(&mut world, 500);
     assert!(world.all_clients_done());
@@ -68,7 +68,7 @@ fn a_fair_schedule_finishes_every_client_safely() {
 #[test]
 fn stepwise_ready_processes_the_same_run() {
     let mut config = LogWorldConfig::three_nodes(program());
-    config.budget.ticks = 20;
+    config.budget = config.budget.with(Fault::Tick, 20);
     config.stepwise_ready = true;
     let mut world = LogWorld::new(config).unwrap();
     run_fair(&mut world, 2_000);
@@ -79,15 +79,14 @@ fn stepwise_ready_processes_the_same_run() {
 #[test]
 fn replay_gives_the_same_fingerprint() {
     let mut config = LogWorldConfig::three_nodes(program());
-    config.budget = LogBudget {
-        drops: 2,
-        duplicates: 2,
-        crashes: 1,
-        torn_writes: 0,
-        partitions: 1,
-        ticks: 12,
-        client_resends: 2,
-    };
+    config.budget = Budget::NONE
+        .with(Fault::Drop, 2)
+        .with(Fault::Duplicate, 2)
+        .with(Fault::Crash, 1)
+        .with(Fault::TornWrite, 0)
+        .with(Fault::Partition, 1)
+        .with(Fault::Tick, 12)
+        .with(Fault::ClientResend, 2);
     let mut seed = 7u64;
     for _ in 0..30 {
         let mut world = LogWorld::new(config.clone()).unwrap();
@@ -118,12 +117,10 @@ fn replay_gives_the_same_fingerprint() {
 #[test]
 fn a_crash_loses_nothing_chosen_and_a_torn_tail_is_dropped() {
     let mut config = LogWorldConfig::three_nodes(vec![ClientOp::write("x", "1")]);
-    config.budget = LogBudget {
-        crashes: 1,
-        torn_writes: 1,
-        ticks: 20,
-        ..LogBudget::default()
-    };
+    config.budget = Budget::NONE
+        .with(Fault::Crash, 1)
+        .with(Fault::TornWrite, 1)
+        .with(Fault::Tick, 20);
     config.stepwise_ready = true;
     let mut world = LogWorld::new(config).unwrap();
     run_fair(&mut world, 2_000);
@@ -212,15 +209,11 @@ fn n3_leads_over_n2_and_writes(world: &mut LogWorld) {
     deliver(world, "N2", "N3", "Accepted");
 }
 
-fn control_world(control: LogNegativeControl, stepwise: bool) -> LogWorld {
+fn control_world(control: NegativeControl, stepwise: bool) -> LogWorld {
     let mut config =
         LogWorldConfig::three_nodes(vec![ClientOp::write("x", "1"), ClientOp::write("x", "2")]);
     config.election_timeout_ticks = 1;
-    config.budget = LogBudget {
-        ticks: 2,
-        crashes: 1,
-        ..LogBudget::default()
-    };
+    config.budget = Budget::NONE.with(Fault::Tick, 2).with(Fault::Crash, 1);
     config.stepwise_ready = stepwise;
     config.negative_control = Some(control);
     LogWorld::new(config).unwrap()
@@ -240,7 +233,7 @@ fn assert_caught(world: &LogWorld, property: Property) {
 fn the_blank_restart_control_is_caught_as_a_lost_decision() {
     // N2's vote completes {N1, N2} for x=1; N2 comes back blank, as if new; N3 leads over
     // {N2, N3}, where no Promise reports slot 1, and gives slot 1 to x=2.
-    let mut world = control_world(LogNegativeControl::BlankRestart, false);
+    let mut world = control_world(NegativeControl::BlankRestart, false);
     choose_x1_at_n1_n2(&mut world);
     deliver(&mut world, "N1", "N2", "Accept");
     deliver(&mut world, "N2", "N1", "Accepted");
@@ -255,7 +248,7 @@ fn the_blank_restart_control_is_caught_as_a_lost_decision() {
 fn the_same_schedule_is_safe_when_the_restart_reads_the_disk() {
     // The control's own schedule without the fault: N2's Promise reports its vote for x=1, so
     // N3 re-proposes x=1 in slot 1 and x=2 goes to slot 2.
-    let mut world = control_world(LogNegativeControl::BlankRestart, false);
+    let mut world = control_world(NegativeControl::BlankRestart, false);
     let mut config = world.config().clone();
     config.negative_control = None;
     world = LogWorld::new(config).unwrap();
@@ -278,7 +271,7 @@ fn the_same_schedule_is_safe_when_the_restart_reads_the_disk() {
 fn the_send_before_persist_control_is_caught_as_an_unmade_decision() {
     // N2's Accepted leaves before its vote is durable; N2 crashes, and its disk no longer
     // holds the vote that completed the quorum.
-    let mut world = control_world(LogNegativeControl::SendBeforePersist, true);
+    let mut world = control_world(NegativeControl::SendBeforePersist, true);
     choose_x1_at_n1_n2(&mut world);
     let accept = world
         .in_flight()
@@ -306,8 +299,8 @@ fn the_local_read_control_is_caught_by_exhaustive_search() {
     let mut config =
         LogWorldConfig::three_nodes(vec![ClientOp::write("x", "1"), ClientOp::read("x")]);
     config.election_timeout_ticks = 1;
-    config.budget.ticks = 1;
-    config.negative_control = Some(LogNegativeControl::LocalRead);
+    config.budget = config.budget.with(Fault::Tick, 1);
+    config.negative_control = Some(NegativeControl::LocalRead);
     let world = LogWorld::new(config.clone()).unwrap();
     let exploration = explore(world, Limits::default()).unwrap();
     let Ending::Violation { path, violations } = exploration.ending else {
@@ -329,7 +322,7 @@ fn the_local_read_control_is_caught_by_exhaustive_search() {
 #[test]
 fn a_world_turned_into_a_negative_control_keeps_its_state_and_allows_the_fault() {
     let mut config = LogWorldConfig::three_nodes(vec![ClientOp::write("x", "1")]);
-    config.budget.ticks = 2;
+    config.budget = config.budget.with(Fault::Tick, 2);
     config.stepwise_ready = true;
     let mut world = LogWorld::new(config).unwrap();
     let n1 = world.config().node_id(0);
@@ -342,7 +335,7 @@ fn a_world_turned_into_a_negative_control_keeps_its_state_and_allows_the_fault()
         "N1 holds an unpersisted Promise"
     );
     let control = world
-        .with_negative_control(LogNegativeControl::SendBeforePersist)
+        .with_negative_control(NegativeControl::SendBeforePersist)
         .unwrap();
     assert_eq!(control.servers(), world.servers());
     assert!(control.enabled().contains(&LogAction::Send(n1)));
@@ -353,7 +346,7 @@ fn a_world_turned_into_a_negative_control_keeps_its_state_and_allows_the_fault()
     let unstepped = LogWorld::new(LogWorldConfig::three_nodes(Vec::new())).unwrap();
     assert!(
         unstepped
-            .with_negative_control(LogNegativeControl::SendBeforePersist)
+            .with_negative_control(NegativeControl::SendBeforePersist)
             .is_err()
     );
 }
@@ -366,11 +359,7 @@ fn a_slot_chosen_above_a_hole_is_recorded_as_decided_at_once() {
     let mut config = LogWorldConfig::three_nodes(vec![ClientOp::write("k", "a")]);
     config.clients.push(vec![ClientOp::write("k", "b")]);
     config.election_timeout_ticks = 1;
-    config.budget = LogBudget {
-        ticks: 1,
-        drops: 2,
-        ..LogBudget::default()
-    };
+    config.budget = Budget::NONE.with(Fault::Tick, 1).with(Fault::Drop, 2);
     let mut world = LogWorld::new(config).unwrap();
     act(&mut world, "tick N1");
     deliver(&mut world, "N1", "N2", "Prepare");
@@ -425,15 +414,7 @@ proptest::proptest! {
         config.clients.push(vec![ClientOp::write("y", "2")]);
         config.stepwise_ready = true;
         config.election_timeout_ticks = 1;
-        config.budget = LogBudget {
-            drops: 1,
-            duplicates: 1,
-            crashes: 1,
-            torn_writes: 1,
-            partitions: 1,
-            ticks: 6,
-            client_resends: 1,
-        };
+        config.budget = Budget::NONE.with(Fault::Drop, 1).with(Fault::Duplicate, 1).with(Fault::Crash, 1).with(Fault::TornWrite, 1).with(Fault::Partition, 1).with(Fault::Tick, 6).with(Fault::ClientResend, 1);
         let mut world = LogWorld::new(config).unwrap();
         for choice in choices {
             let enabled = world.enabled();

@@ -1,11 +1,11 @@
-//! Act I's checkers: agreement, validity and learned-is-chosen over a single-decree [`World`],
+//! Act I's checkers: agreement, validity and learned-is-chosen over a single-decree [`DecreeWorld`],
 //! judged from the votes after every step.
 
-use super::world::{BallotVotes, World};
+use super::world::{BallotVotes, DecreeWorld};
 use crate::check::{Property, Violation};
 
 /// Runs every safety checker; an empty result means the world is safe so far.
-pub fn safety(world: &World) -> Vec<Violation> {
+pub fn safety(world: &DecreeWorld) -> Vec<Violation> {
     [agreement(world), validity(world), learned_is_chosen(world)]
         .into_iter()
         .flatten()
@@ -13,7 +13,7 @@ pub fn safety(world: &World) -> Vec<Violation> {
 }
 
 /// Agreement: every ballot that was ever chosen carries the same value.
-pub fn agreement(world: &World) -> Option<Violation> {
+pub fn agreement(world: &DecreeWorld) -> Option<Violation> {
     let chosen = world.chosen();
     let first = chosen.first()?;
     let other = chosen.iter().find(|votes| votes.value != first.value)?;
@@ -33,7 +33,7 @@ pub fn agreement(world: &World) -> Option<Violation> {
 }
 
 /// Validity: the chosen value was some proposer's own value.
-pub fn validity(world: &World) -> Option<Violation> {
+pub fn validity(world: &DecreeWorld) -> Option<Violation> {
     let proposed = &world.config().proposers;
     world.chosen().into_iter().find_map(|votes| {
         let known = proposed
@@ -47,7 +47,7 @@ pub fn validity(world: &World) -> Option<Violation> {
 }
 
 /// Learned-is-chosen: a proposer that learned a value learned the chosen one.
-pub fn learned_is_chosen(world: &World) -> Option<Violation> {
+pub fn learned_is_chosen(world: &DecreeWorld) -> Option<Violation> {
     let chosen = world.chosen();
     world.proposers().iter().find_map(|proposer| {
         let learned = proposer.learned()?;

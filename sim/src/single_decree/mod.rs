@@ -1,17 +1,20 @@
 //! Act I: single-decree Paxos. Acceptors A1..An and proposers P1..Pm exchange messages over a
 //! network that may drop, duplicate and delay them; one value is chosen, or none.
 //!
-//! [`World`] is the world as a value; `wire` packs its messages in flight into plain numbers;
-//! [`check`] holds the checkers that judge it after every step.
+//! [`DecreeWorld`] is the world as a value (`world`); `config` says what it is made of,
+//! `change` works out what an action changes, `names` says it as players read it, `wire` packs
+//! its messages in flight into plain numbers, and [`check`] holds the checkers that judge it
+//! after every step.
 
+mod change;
 pub mod check;
+mod config;
+mod names;
 mod wire;
 mod world;
 
-pub use world::{
-    Action, BallotVotes, Budget, FaultCounts, InFlight, MessageId, NegativeControl, ProposerConfig,
-    Refused, Role, Step, World, WorldConfig,
-};
+pub use config::{DecreeWorldConfig, ProposerConfig, Role};
+pub use world::{BallotVotes, DecreeAction, DecreeStep, DecreeWorld, InFlight};
 
 #[cfg(test)]
 mod tests;

@@ -2,12 +2,14 @@
 //! the amnesia negative control.
 
 use super::check;
+use super::{DecreeAction, DecreeWorld, DecreeWorldConfig};
 use crate::check::Property;
-use crate::{Action, Budget, NegativeControl, Refused, World, WorldConfig};
+use crate::model::Model;
+use crate::{Budget, Fault, NegativeControl, Refused};
 use proptest::prelude::*;
 
 /// Applies the delivery of the one in-flight message `from -> to` of `kind`.
-fn deliver(world: &mut World, from: &str, to: &str, kind: &str) {
+fn deliver(world: &mut DecreeWorld, from: &str, to: &str, kind: &str) {
     let id = world
         .in_flight()
         .iter()
@@ -18,13 +20,15 @@ fn deliver(world: &mut World, from: &str, to: &str, kind: &str) {
         })
         .unwrap_or_else(|| panic!("no {kind} {from}->{to} in flight"))
         .id;
-    world.apply(&Action::Deliver(id)).expect("deliverable");
+    world
+        .apply(&DecreeAction::Deliver(id))
+        .expect("deliverable");
 }
 
-fn duel_config(amnesia: u32) -> WorldConfig {
-    let mut config = WorldConfig::act1(&["x", "y"]);
+fn duel_config(amnesia: u32) -> DecreeWorldConfig {
+    let mut config = DecreeWorldConfig::act1(&["x", "y"]);
     if amnesia > 0 {
-        config.budget.amnesia = amnesia;
+        config.budget = config.budget.with(Fault::Amnesia, amnesia);
         config.negative_control = Some(NegativeControl::Amnesia);
     }
     config
@@ -32,8 +36,8 @@ fn duel_config(amnesia: u32) -> WorldConfig {
 
 /// Plays: P1 gets x chosen by {A1, A2}; then, if `forget`, A2 loses its memory; then P2 runs
 /// Phase 1 and Phase 2 over {A2, A3}.
-fn second_proposer_after_choice(forget: bool) -> World {
-    let mut world = World::new(duel_config(u32::from(forget))).unwrap();
+fn second_proposer_after_choice(forget: bool) -> DecreeWorld {
+    let mut world = DecreeWorld::new(duel_config(u32::from(forget))).unwrap();
     for acceptor in ["A1", "A2"] {
         deliver(&mut world, "P1", acceptor, "Prepare");
         deliver(&mut world, acceptor, "P1", "Promise");
@@ -88,7 +92,7 @@ fn agreement_catches_the_amnesia_control() {
 
 #[test]
 fn validity_and_learning_hold_on_the_happy_path() {
-    let mut world = World::new(WorldConfig::act1(&["x"])).unwrap();
+    let mut world = DecreeWorld::new(DecreeWorldConfig::act1(&["x"])).unwrap();
     while let Some(action) = world.enabled().first().copied() {
         world.apply(&action).unwrap();
     }
@@ -101,47 +105,53 @@ fn validity_and_learning_hold_on_the_happy_path() {
 
 #[test]
 fn amnesia_is_refused_outside_its_negative_control() {
-    let mut config = WorldConfig::act1(&["x"]);
-    config.budget.amnesia = 1;
-    assert!(matches!(World::new(config), Err(Refused::BadConfig(_))));
+    let mut config = DecreeWorldConfig::act1(&["x"]);
+    config.budget = config.budget.with(Fault::Amnesia, 1);
+    assert!(matches!(
+        DecreeWorld::new(config),
+        Err(Refused::BadConfig(_))
+    ));
 }
 
 #[test]
 fn actions_print_as_they_read_and_parse_back() {
-    let world = World::new(WorldConfig::act1(&["x", "y"])).unwrap();
+    let world = DecreeWorld::new(DecreeWorldConfig::act1(&["x", "y"])).unwrap();
     let first = world.enabled()[0];
     assert_eq!(world.describe(&first), "deliver m1 P1->A1 Prepare(1.P1)");
     assert_eq!(world.parse_action(&world.describe(&first)), Ok(first));
     let retry = world.parse_action("retry P2").unwrap();
     assert_eq!(world.describe(&retry), "retry P2");
-    assert_eq!(retry.to_string().parse::<Action>(), Ok(retry));
+    assert_eq!(retry.to_string().parse::<DecreeAction>(), Ok(retry));
 }
 
 #[test]
 fn fingerprints_see_messages_budgets_and_records() {
-    let base = World::new(WorldConfig::act1(&["x"])).unwrap();
+    let base = DecreeWorld::new(DecreeWorldConfig::act1(&["x"])).unwrap();
     // An in-flight message: duplicating m1 differs only by one more message (and its budget),
     // so compare two worlds with the same budgets instead: drop m1 vs drop m2.
-    let mut config = WorldConfig::act1(&["x"]);
-    config.budget.drops = 1;
-    let drop_one = World::replay(config.clone(), &[Action::Drop(crate::MessageId(1))]).unwrap();
-    let drop_two = World::replay(config.clone(), &[Action::Drop(crate::MessageId(2))]).unwrap();
+    let mut config = DecreeWorldConfig::act1(&["x"]);
+    config.budget = config.budget.with(Fault::Drop, 1);
+    let drop_one =
+        DecreeWorld::replay(config.clone(), &[DecreeAction::Drop(crate::MessageId(1))]).unwrap();
+    let drop_two =
+        DecreeWorld::replay(config.clone(), &[DecreeAction::Drop(crate::MessageId(2))]).unwrap();
     assert_ne!(drop_one.fingerprint(), drop_two.fingerprint());
     // A budget: the same nodes and messages, one more drop left.
-    let fresh = World::new(config).unwrap();
+    let fresh = DecreeWorld::new(config).unwrap();
     assert_ne!(fresh.fingerprint(), base.fingerprint());
     // A node's record: A1 promised 1.P1 (its Promise then dropped) vs A1 untouched.
-    let mut config = WorldConfig::act1(&["x"]);
-    config.budget.drops = 1;
-    let promised = World::replay(
+    let mut config = DecreeWorldConfig::act1(&["x"]);
+    config.budget = config.budget.with(Fault::Drop, 1);
+    let promised = DecreeWorld::replay(
         config.clone(),
         &[
-            Action::Deliver(crate::MessageId(1)),
-            Action::Drop(crate::MessageId(4)),
+            DecreeAction::Deliver(crate::MessageId(1)),
+            DecreeAction::Drop(crate::MessageId(4)),
         ],
     )
     .unwrap();
-    let untouched = World::replay(config, &[Action::Drop(crate::MessageId(1))]).unwrap();
+    let untouched =
+        DecreeWorld::replay(config, &[DecreeAction::Drop(crate::MessageId(1))]).unwrap();
     assert_eq!(promised.in_flight().len(), untouched.in_flight().len());
     assert_ne!(promised.fingerprint(), untouched.fingerprint());
 }
@@ -150,24 +160,24 @@ fn fingerprints_see_messages_budgets_and_records() {
 fn fingerprints_ignore_message_ids_but_not_contents() {
     // Delivering A1's then A2's Prepare, or A2's then A1's, leaves the same multiset of
     // messages under different ids: the same world for the future.
-    let config = WorldConfig::act1(&["x"]);
-    let one_two = World::replay(
+    let config = DecreeWorldConfig::act1(&["x"]);
+    let one_two = DecreeWorld::replay(
         config.clone(),
         &[
-            Action::Deliver(crate::MessageId(1)),
-            Action::Deliver(crate::MessageId(2)),
+            DecreeAction::Deliver(crate::MessageId(1)),
+            DecreeAction::Deliver(crate::MessageId(2)),
         ],
     )
     .unwrap();
-    let two_one = World::replay(
+    let two_one = DecreeWorld::replay(
         config,
         &[
-            Action::Deliver(crate::MessageId(2)),
-            Action::Deliver(crate::MessageId(1)),
+            DecreeAction::Deliver(crate::MessageId(2)),
+            DecreeAction::Deliver(crate::MessageId(1)),
         ],
     )
     .unwrap();
-    let promise_from_a1 = |world: &World| {
+    let promise_from_a1 = |world: &DecreeWorld| {
         let found = world
             .in_flight()
             .into_iter()
@@ -179,12 +189,11 @@ fn fingerprints_ignore_message_ids_but_not_contents() {
 }
 
 fn budgets() -> Budget {
-    Budget {
-        drops: 1,
-        duplicates: 1,
-        retries_per_proposer: 2,
-        amnesia: 0,
-    }
+    Budget::NONE
+        .with(Fault::Drop, 1)
+        .with(Fault::Duplicate, 1)
+        .with(Fault::Retry, 2)
+        .with(Fault::Amnesia, 0)
 }
 
 proptest! {
@@ -192,9 +201,9 @@ proptest! {
     /// at every prefix.
     #[test]
     fn replay_gives_the_same_fingerprint(choices in proptest::collection::vec(any::<u16>(), 0..60)) {
-        let mut config = WorldConfig::act1(&["x", "y"]);
+        let mut config = DecreeWorldConfig::act1(&["x", "y"]);
         config.budget = budgets();
-        let mut world = World::new(config.clone()).unwrap();
+        let mut world = DecreeWorld::new(config.clone()).unwrap();
         let mut log = Vec::new();
         for choice in choices {
             let enabled = world.enabled();
@@ -206,7 +215,7 @@ proptest! {
             log.push(action);
             prop_assert!(check::safety(&world).is_empty(), "{:?}", check::safety(&world));
         }
-        let replayed = World::replay(config, &log).unwrap();
+        let replayed = DecreeWorld::replay(config, &log).unwrap();
         prop_assert_eq!(replayed.fingerprint(), world.fingerprint());
     }
 
@@ -220,8 +229,8 @@ proptest! {
         choices in proptest::collection::vec(any::<u16>(), 0..40)
     ) {
         let mut config = duel_config(1);
-        config.budget = Budget { amnesia: 1, ..budgets() };
-        let mut world = World::new(config).unwrap();
+        config.budget = Budget::NONE.with(Fault::Amnesia, 1);
+        let mut world = DecreeWorld::new(config).unwrap();
         for choice in choices {
             let enabled = world.enabled();
             for action in &enabled {
@@ -241,9 +250,9 @@ proptest! {
     /// A refused action leaves the world exactly as it was.
     #[test]
     fn refused_actions_change_nothing(id in 0u32..40, node in 1u8..8) {
-        let world = World::new(WorldConfig::act1(&["x", "y"])).unwrap();
+        let world = DecreeWorld::new(DecreeWorldConfig::act1(&["x", "y"])).unwrap();
         let node = paros_core::NodeId::new(node).unwrap();
-        for action in [Action::Drop(crate::MessageId(id)), Action::Duplicate(crate::MessageId(id)), Action::Retry(node), Action::Amnesia(node)] {
+        for action in [DecreeAction::Drop(crate::MessageId(id)), DecreeAction::Duplicate(crate::MessageId(id)), DecreeAction::Retry(node), DecreeAction::Amnesia(node)] {
             let mut copy = world.clone();
             if copy.apply(&action).is_err() {
                 prop_assert_eq!(copy.fingerprint(), world.fingerprint());

@@ -6,7 +6,8 @@
 //! reported, an acceptor reports and votes only for values an Accept carried, and nothing else
 //! puts a message on the wire.
 
-use super::world::ProposerConfig;
+use super::config::ProposerConfig;
+use crate::network::Route;
 use paros_core::{Ballot, Envelope, Message, NodeId, Value, Vote};
 
 /// One envelope, packed. Two packed envelopes are equal exactly when the envelopes are.
@@ -110,13 +111,24 @@ impl PackedEnvelope {
         }
     }
 
-    /// The sender.
-    pub(crate) fn from(&self) -> NodeId {
+    /// The message's kind: `Prepare`, `Promise`, ...
+    pub(crate) fn kind(&self) -> &'static str {
+        match self.kind {
+            Kind::Prepare => "Prepare",
+            Kind::Promise | Kind::PromiseWithVote => "Promise",
+            Kind::Accept => "Accept",
+            Kind::Accepted => "Accepted",
+            Kind::Nack => "Nack",
+        }
+    }
+}
+
+impl Route for PackedEnvelope {
+    fn from(&self) -> NodeId {
         self.from
     }
 
-    /// The receiver.
-    pub(crate) fn to(&self) -> NodeId {
+    fn to(&self) -> NodeId {
         self.to
     }
 }

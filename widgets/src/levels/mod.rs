@@ -8,7 +8,7 @@
 //!    a world configuration and a prelude written in the script language of
 //!    [`Game::play`](crate::Game::play) (`deliver P1->A2 Prepare`, `drop A1->P1 Accepted`,
 //!    `start P2`; in Act II `tick N1`, `deliver N1->N2 Accept(1.N1, slot 2`, `crash N2`,
-//!    `request C1 N1`, see [`parse_step`](crate::replicated_log::parse_step)). Give the world exactly the fault budget its prelude spends plus what the
+//!    `request C1 N1`, see paros-sim's `LogWorld::parse_action`). Give the world exactly the fault budget its prelude spends plus what the
 //!    player may use: budgets are how a level says what the player may do.
 //! 2. Implement [`Rules`] for it: the stage goal (`Open`, `Reached`, `Failed(reason)`), any
 //!    question asked after a step (judged from the world, never from the level's opinion), and
@@ -27,11 +27,11 @@ pub mod act1;
 pub mod act2;
 
 use crate::level::{Level, LevelSummary};
-use paros_sim::World;
 use paros_sim::replicated_log::LogWorld;
+use paros_sim::single_decree::DecreeWorld;
 
 /// Act I's levels, on the single-decree world, in the order of the level map.
-pub static ACT1: &[&Level<World>] = &[
+pub static ACT1: &[&Level<DecreeWorld>] = &[
     &act1::choose_a_value::LEVEL,
     &act1::be_the_acceptor::LEVEL,
     &act1::adopt_the_value::LEVEL,
@@ -52,7 +52,7 @@ pub static ACT2: &[&Level<LogWorld>] = &[
 ];
 
 /// The Act I level with this id.
-pub fn find(id: &str) -> Option<&'static Level<World>> {
+pub fn find(id: &str) -> Option<&'static Level<DecreeWorld>> {
     ACT1.iter().copied().find(|level| level.id == id)
 }
 

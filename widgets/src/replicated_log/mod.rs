@@ -17,7 +17,7 @@ use crate::scene::{ActionJson, ChosenView, ClusterView, ControlView, MessageView
 use paros_core::log::{LogMessage, LogRole, Slot};
 use paros_core::{Ballot, NodeId};
 use paros_sim::MessageId;
-use paros_sim::replicated_log::{LogAction, LogWorld, LogWorldConfig};
+use paros_sim::replicated_log::{LogAction, LogWorld};
 use std::fmt;
 
 /// One thing the player can make happen in a log world.
@@ -28,6 +28,12 @@ pub enum LogMove {
     /// Heartbeat delivery: the leader ticks, then every Heartbeat, HeartbeatAck and Chosen that
     /// this beat causes is delivered, oldest first.
     Beat(NodeId),
+}
+
+impl From<LogAction> for LogMove {
+    fn from(action: LogAction) -> LogMove {
+        LogMove::World(action)
+    }
 }
 
 impl fmt::Display for LogMove {
@@ -98,7 +104,7 @@ fn beat(world: &mut LogWorld, node: NodeId) -> Result<(), PlayError> {
     let before: Vec<MessageId> = world.in_flight().iter().map(|message| message.id).collect();
     world
         .apply(&LogAction::Tick(node))
-        .map_err(PlayError::LogRefused)?;
+        .map_err(PlayError::Refused)?;
     for _ in 0..BEAT_DELIVERIES_MAX {
         let enabled = world.enabled();
         let next = world.in_flight().iter().find(|message| {
@@ -112,15 +118,13 @@ fn beat(world: &mut LogWorld, node: NodeId) -> Result<(), PlayError> {
         let id = next.id;
         world
             .apply(&LogAction::Deliver(id))
-            .map_err(PlayError::LogRefused)?;
+            .map_err(PlayError::Refused)?;
     }
     Ok(())
 }
 
 impl Board for LogWorld {
-    type Config = LogWorldConfig;
-    type Action = LogMove;
-    type Step = ();
+    type Move = LogMove;
     type Summary = LogSummary;
 
     /// Acceptor replies are never asked here: Act II's nodes answer Prepare and Accept by
@@ -131,13 +135,9 @@ impl Board for LogWorld {
         Automation::Heartbeats,
     ];
 
-    fn build(config: LogWorldConfig) -> Result<LogWorld, PlayError> {
-        LogWorld::new(config).map_err(PlayError::LogRefused)
-    }
-
-    fn apply(&mut self, action: &LogMove) -> Result<(), PlayError> {
+    fn play(&mut self, action: &LogMove) -> Result<(), PlayError> {
         match action {
-            LogMove::World(action) => LogWorld::apply(self, action).map_err(PlayError::LogRefused),
+            LogMove::World(action) => LogWorld::apply(self, action).map_err(PlayError::Refused),
             LogMove::Beat(node) => {
                 // A refused beat must leave the world unchanged: work on a copy.
                 let mut next = self.clone();
@@ -171,20 +171,19 @@ impl Board for LogWorld {
 
     fn refusal(&self, action: &LogMove) -> PlayError {
         let mut clone = self.clone();
-        match Board::apply(&mut clone, action) {
+        match clone.play(action) {
             Err(error) => error,
             Ok(()) => {
-                PlayError::NotEnabled(format!("{} is not enabled", describe_move(self, action)))
+                PlayError::NotEnabled(format!("{} is not enabled", self.describe_move(action)))
             }
         }
     }
 
-    fn describe(&self, action: &LogMove) -> String {
-        describe_move(self, action)
-    }
-
-    fn fingerprint(&self) -> u64 {
-        LogWorld::fingerprint(self)
+    fn describe_move(&self, action: &LogMove) -> String {
+        match action {
+            LogMove::World(action) => self.describe(action),
+            LogMove::Beat(node) => format!("beat {}", self.name(*node)),
+        }
     }
 
     fn summary(&self) -> LogSummary {
@@ -215,8 +214,15 @@ impl Board for LogWorld {
         }
     }
 
-    fn parse_step(&self, text: &str) -> Result<LogMove, String> {
-        parse_step(self, text)
+    /// A world action as [`LogWorld::parse_action`] reads it (`deliver N1->N2 Accept(1.N1,
+    /// slot 2`, `tick N1`, `request C1 N1`, ...), or `beat N1`.
+    fn parse_move(&self, text: &str) -> Result<LogMove, String> {
+        match text.trim().strip_prefix("beat ") {
+            Some(name) => node_by_name(self, name.trim())
+                .map(LogMove::Beat)
+                .ok_or_else(|| format!("no node named {name:?}")),
+            None => self.parse_action(text).map(LogMove::World),
+        }
     }
 
     fn parse_json(&self, action: ActionJson) -> Result<LogMove, PlayError> {
@@ -297,81 +303,4 @@ impl Board for LogWorld {
     fn cluster(&self) -> Option<ClusterView> {
         Some(stage::cluster(self))
     }
-}
-
-/// How a move reads, against this world: `deliver m4 N1->N2 Accept(...)`, `beat N1`.
-fn describe_move(world: &LogWorld, action: &LogMove) -> String {
-    match action {
-        LogMove::World(action) => world.describe(action),
-        LogMove::Beat(node) => format!("beat {}", world.name(*node)),
-    }
-}
-
-/// Parses one step of the script language in a log world: `deliver N1->N2 Accept`,
-/// `deliver N1->N2 Accept(1.N1, slot 2` (a prefix of how the message reads), `deliver m7`,
-/// `drop ...`, `duplicate ...`, `tick N1`, `crash N2`, `torn-crash N2`, `restart N2`,
-/// `persist N2`, `send N2`, `partition N3`, `heal`, `request C1 N1`, `beat N1`.
-pub fn parse_step(world: &LogWorld, text: &str) -> Result<LogMove, String> {
-    let mut words = text.trim().splitn(3, ' ');
-    let verb = words.next().unwrap_or_default();
-    let target = words.next().unwrap_or_default();
-    let rest = words.next().unwrap_or_default().trim();
-    let node = |name: &str| {
-        node_by_name(world, name).ok_or_else(|| format!("no node or client named {name:?}"))
-    };
-    let action = match verb {
-        "deliver" | "drop" | "duplicate" => {
-            let id = message_id(world, target, rest)?;
-            match verb {
-                "deliver" => LogAction::Deliver(id),
-                "drop" => LogAction::Drop(id),
-                _ => LogAction::Duplicate(id),
-            }
-        }
-        "tick" => LogAction::Tick(node(target)?),
-        "crash" => LogAction::Crash(node(target)?),
-        "torn-crash" => LogAction::TornCrash(node(target)?),
-        "restart" => LogAction::Restart(node(target)?),
-        "persist" => LogAction::Persist(node(target)?),
-        "send" => LogAction::Send(node(target)?),
-        "partition" => LogAction::Partition(node(target)?),
-        "heal" => LogAction::Heal,
-        "request" => LogAction::Request {
-            client: node(target)?,
-            node: node(rest)?,
-        },
-        "beat" => return Ok(LogMove::Beat(node(target)?)),
-        _ => return Err(format!("unknown step {text:?}")),
-    };
-    Ok(LogMove::World(action))
-}
-
-/// A message by id (`m7`) or by route and kind (`N1->N2 Accept`), or by route and a prefix of
-/// how it reads (`N1->N2 Accept(1.N1, slot 2`): the first in send order that matches.
-fn message_id(world: &LogWorld, target: &str, pattern: &str) -> Result<MessageId, String> {
-    if let Some(number) = target.strip_prefix('m') {
-        return number
-            .parse()
-            .map(MessageId)
-            .map_err(|_| format!("bad message id {target:?}"));
-    }
-    let (from, to) = target
-        .split_once("->")
-        .ok_or_else(|| format!("expected m<id> or FROM->TO, got {target:?}"))?;
-    world
-        .in_flight()
-        .iter()
-        .find(|message| {
-            let envelope = &message.envelope;
-            let matches_pattern = if pattern.is_empty() {
-                true
-            } else if pattern.contains('(') {
-                world.message_name(&envelope.message).starts_with(pattern)
-            } else {
-                envelope.message.kind() == pattern
-            };
-            world.name(envelope.from) == from && world.name(envelope.to) == to && matches_pattern
-        })
-        .map(|message| message.id)
-        .ok_or_else(|| format!("no message {from}->{to} {pattern} is in flight"))
 }

@@ -11,6 +11,7 @@ use crate::scene::{
 };
 use paros_core::NodeSet;
 use paros_core::log::{ColocatedNode, DurableRecord, LogMessage, LogRole, Slot, Write};
+use paros_sim::Fault;
 use paros_sim::replicated_log::{ClientCall, LogAction, LogWorld, Server};
 
 /// A durable write as players read it: `Accept(slot 1, x=1 (C1#1) at 1.N1)`.
@@ -436,13 +437,13 @@ pub fn cluster(world: &LogWorld) -> ClusterView {
         clients,
         partitioned: names(world, world.isolated()),
         budget: BudgetView {
-            drops: budget.drops,
-            duplicates: budget.duplicates,
-            crashes: budget.crashes,
-            torn_writes: budget.torn_writes,
-            partitions: budget.partitions,
-            ticks: budget.ticks,
-            client_resends: budget.client_resends,
+            drops: budget.left(Fault::Drop),
+            duplicates: budget.left(Fault::Duplicate),
+            crashes: budget.left(Fault::Crash),
+            torn_writes: budget.left(Fault::TornWrite),
+            partitions: budget.left(Fault::Partition),
+            ticks: budget.left(Fault::Tick),
+            client_resends: budget.left(Fault::ClientResend),
         },
         stepwise: config.stepwise_ready,
         violations: world

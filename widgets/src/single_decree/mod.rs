@@ -1,4 +1,4 @@
-//! Act I's board: paros-sim's single-decree [`World`], driven by the player.
+//! Act I's board: paros-sim's single-decree [`DecreeWorld`], driven by the player.
 //!
 //! Everything here reaches the protocol only through the World, which steps the real
 //! paros-core nodes; the role prompts ask the World, on a clone, what the real node does.
@@ -11,9 +11,9 @@ use crate::board::{Board, ByHand};
 use crate::error::PlayError;
 use crate::prompt::Prompt;
 use crate::scene::{ActionJson, ChosenView, ControlView, MessageView, NodeView};
-use crate::script;
 use crate::words::names;
-use paros_sim::{Action, MessageId, Step, World, WorldConfig};
+use paros_sim::MessageId;
+use paros_sim::single_decree::{DecreeAction, DecreeStep, DecreeWorld};
 
 /// The facts Act I's level questions compare across a step.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -24,32 +24,26 @@ pub struct Summary {
     pub learned: bool,
 }
 
-impl Board for World {
-    type Config = WorldConfig;
-    type Action = Action;
-    type Step = Step;
+impl Board for DecreeWorld {
+    type Move = DecreeAction;
     type Summary = Summary;
 
     const AUTOMATION: &'static [Automation] = &[Automation::AcceptorReplies, Automation::P2c];
 
-    fn build(config: WorldConfig) -> Result<World, PlayError> {
-        World::new(config).map_err(PlayError::Refused)
-    }
-
-    fn apply(&mut self, action: &Action) -> Result<Step, PlayError> {
-        World::apply(self, action).map_err(PlayError::Refused)
+    fn play(&mut self, action: &DecreeAction) -> Result<DecreeStep, PlayError> {
+        DecreeWorld::apply(self, action).map_err(PlayError::Refused)
     }
 
     /// Every enabled action but the negative control's, which is never a move.
-    fn moves(&self) -> Vec<Action> {
+    fn moves(&self) -> Vec<DecreeAction> {
         self.enabled()
             .into_iter()
-            .filter(|action| !matches!(action, Action::Amnesia(_)))
+            .filter(|action| !matches!(action, DecreeAction::Amnesia(_)))
             .collect()
     }
 
-    fn refusal(&self, action: &Action) -> PlayError {
-        if matches!(action, Action::Amnesia(_)) {
+    fn refusal(&self, action: &DecreeAction) -> PlayError {
+        if matches!(action, DecreeAction::Amnesia(_)) {
             return PlayError::NotEnabled("amnesia is a negative control, not a move".into());
         }
         // Ask the world on a clone why, so the error says it in the world's own words.
@@ -59,12 +53,8 @@ impl Board for World {
         }
     }
 
-    fn describe(&self, action: &Action) -> String {
-        World::describe(self, action)
-    }
-
-    fn fingerprint(&self) -> u64 {
-        World::fingerprint(self)
+    fn describe_move(&self, action: &DecreeAction) -> String {
+        DecreeWorld::describe(self, action)
     }
 
     fn summary(&self) -> Summary {
@@ -77,26 +67,26 @@ impl Board for World {
         }
     }
 
-    fn parse_step(&self, text: &str) -> Result<Action, String> {
-        script::world_action(self, text)
+    fn parse_move(&self, text: &str) -> Result<DecreeAction, String> {
+        DecreeWorld::parse_action(self, text)
     }
 
-    fn parse_json(&self, action: ActionJson) -> Result<Action, PlayError> {
+    fn parse_json(&self, action: ActionJson) -> Result<DecreeAction, PlayError> {
         let node = |name: &str| {
             self.parse_action(&format!("start {name}"))
                 .ok()
                 .and_then(|action| match action {
-                    Action::Start(node) if self.name(node) == name => Some(node),
+                    DecreeAction::Start(node) if self.name(node) == name => Some(node),
                     _ => None,
                 })
                 .ok_or_else(|| PlayError::BadInput(format!("no node named {name:?}")))
         };
         Ok(match action {
-            ActionJson::Deliver { message } => Action::Deliver(MessageId(message)),
-            ActionJson::Drop { message } => Action::Drop(MessageId(message)),
-            ActionJson::Duplicate { message } => Action::Duplicate(MessageId(message)),
-            ActionJson::Start { node: name } => Action::Start(node(&name)?),
-            ActionJson::Retry { node: name } => Action::Retry(node(&name)?),
+            ActionJson::Deliver { message } => DecreeAction::Deliver(MessageId(message)),
+            ActionJson::Drop { message } => DecreeAction::Drop(MessageId(message)),
+            ActionJson::Duplicate { message } => DecreeAction::Duplicate(MessageId(message)),
+            ActionJson::Start { node: name } => DecreeAction::Start(node(&name)?),
+            ActionJson::Retry { node: name } => DecreeAction::Retry(node(&name)?),
             ActionJson::NextStage => {
                 return Err(PlayError::BadInput(
                     "next-stage is not a world action".into(),
@@ -110,19 +100,19 @@ impl Board for World {
         })
     }
 
-    fn prompt(&self, action: &Action, by_hand: &ByHand) -> Option<Prompt> {
+    fn prompt(&self, action: &DecreeAction, by_hand: &ByHand) -> Option<Prompt> {
         prompts::for_action(self, action, by_hand)
     }
 
-    fn receiver(&self, action: &Action) -> Option<String> {
-        let Action::Deliver(id) = action else {
+    fn receiver(&self, action: &DecreeAction) -> Option<String> {
+        let DecreeAction::Deliver(id) = action else {
             return None;
         };
         self.message(*id)
             .map(|message| self.name(message.envelope.to))
     }
 
-    fn ignored(step: &Step) -> Option<String> {
+    fn ignored(step: &DecreeStep) -> Option<String> {
         step.ignored.map(|reason| reason.to_string())
     }
 
@@ -130,16 +120,16 @@ impl Board for World {
         stage::nodes(self, by_hand)
     }
 
-    fn messages(&self, moves: &[Action]) -> Vec<MessageView> {
+    fn messages(&self, moves: &[DecreeAction]) -> Vec<MessageView> {
         stage::messages(self, moves)
     }
 
-    fn controls(&self, moves: &[Action]) -> Vec<ControlView> {
+    fn controls(&self, moves: &[DecreeAction]) -> Vec<ControlView> {
         stage::controls(self, moves)
     }
 
     fn chosen(&self) -> Option<ChosenView> {
-        World::chosen(self).first().map(|votes| ChosenView {
+        DecreeWorld::chosen(self).first().map(|votes| ChosenView {
             value: votes.value.to_string(),
             ballot: self.ballot_name(votes.ballot),
             by: names(self, votes.voters),

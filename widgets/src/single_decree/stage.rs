@@ -8,10 +8,11 @@ use crate::scene::{
 };
 use crate::words::names;
 use paros_core::{Envelope, Message, NodeSet, Phase, Vote};
-use paros_sim::{Action, MessageId, Role, World};
+use paros_sim::MessageId;
+use paros_sim::single_decree::{DecreeAction, DecreeWorld, Role};
 
 /// A vote as the stage prints it.
-pub fn vote_view(world: &World, vote: &Vote) -> VoteView {
+pub fn vote_view(world: &DecreeWorld, vote: &Vote) -> VoteView {
     VoteView {
         ballot: world.ballot_name(vote.ballot),
         value: vote.value.to_string(),
@@ -19,7 +20,7 @@ pub fn vote_view(world: &World, vote: &Vote) -> VoteView {
 }
 
 /// Acceptors with their promise, record and slot box; proposers with their phase and Promises.
-pub fn nodes(world: &World, by_hand: &ByHand) -> Vec<NodeView> {
+pub fn nodes(world: &DecreeWorld, by_hand: &ByHand) -> Vec<NodeView> {
     let silent = world.config().silent;
     let chosen_value = world.chosen().first().map(|votes| votes.value.clone());
     let acceptors = world.acceptors().iter().map(|acceptor| {
@@ -94,7 +95,7 @@ pub fn nodes(world: &World, by_hand: &ByHand) -> Vec<NodeView> {
 }
 
 /// The messages in flight, each with the actions `moves` allows on it.
-pub fn messages(world: &World, moves: &[Action]) -> Vec<MessageView> {
+pub fn messages(world: &DecreeWorld, moves: &[DecreeAction]) -> Vec<MessageView> {
     let enabled = moves;
     let silent = world.config().silent;
     world
@@ -103,9 +104,9 @@ pub fn messages(world: &World, moves: &[Action]) -> Vec<MessageView> {
         .map(|message| {
             let envelope = &message.envelope;
             let actions = [
-                (Action::Deliver(message.id), "deliver"),
-                (Action::Drop(message.id), "drop"),
-                (Action::Duplicate(message.id), "duplicate"),
+                (DecreeAction::Deliver(message.id), "deliver"),
+                (DecreeAction::Drop(message.id), "drop"),
+                (DecreeAction::Duplicate(message.id), "duplicate"),
             ]
             .into_iter()
             .filter(|(action, _)| enabled.contains(action))
@@ -117,7 +118,7 @@ pub fn messages(world: &World, moves: &[Action]) -> Vec<MessageView> {
 }
 
 fn message_view(
-    world: &World,
+    world: &DecreeWorld,
     id: MessageId,
     envelope: &Envelope,
     silent: NodeSet,
@@ -143,18 +144,18 @@ fn message_view(
 }
 
 /// Start and retry buttons.
-pub fn controls(world: &World, moves: &[Action]) -> Vec<ControlView> {
+pub fn controls(world: &DecreeWorld, moves: &[DecreeAction]) -> Vec<ControlView> {
     let controls: Vec<ControlView> = moves
         .iter()
         .copied()
         .filter_map(|action| match action {
-            Action::Start(node) => Some(ControlView {
+            DecreeAction::Start(node) => Some(ControlView {
                 action: ActionJson::Start {
                     node: world.name(node),
                 },
                 label: format!("Start {}", world.name(node)),
             }),
-            Action::Retry(node) => {
+            DecreeAction::Retry(node) => {
                 let left = match world.role(node) {
                     Some(Role::Proposer(index)) => world.retries_left()[index],
                     _ => 0,

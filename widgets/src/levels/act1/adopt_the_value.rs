@@ -9,11 +9,12 @@ use crate::automation::Automation;
 use crate::level::{Level, Pin, Rules, Stage};
 use crate::state::{Goal, Memory, Run};
 use paros_core::Phase;
-use paros_sim::World;
-use paros_sim::{Budget, WorldConfig};
+use paros_sim::single_decree::DecreeWorld;
+use paros_sim::single_decree::DecreeWorldConfig;
+use paros_sim::{Budget, Fault};
 
 /// The level.
-pub static LEVEL: Level<World> = Level {
+pub static LEVEL: Level<DecreeWorld> = Level {
     id: "act1/adopt-the-value",
     act: 1,
     title: "Adopt the value",
@@ -113,31 +114,25 @@ pub static LEVEL: Level<World> = Level {
     rules: &AdoptTheValue,
 };
 
-fn nothing_reported() -> WorldConfig {
+fn nothing_reported() -> DecreeWorldConfig {
     super::world(&["x", "y"], &[false, true], Budget::default())
 }
 
-fn one_vote() -> WorldConfig {
-    let budget = Budget {
-        drops: 5,
-        ..Budget::default()
-    };
+fn one_vote() -> DecreeWorldConfig {
+    let budget = Budget::NONE.with(Fault::Drop, 5);
     super::world(&["x", "y"], &[true, false], budget)
 }
 
-fn two_votes() -> WorldConfig {
-    let budget = Budget {
-        drops: 9,
-        ..Budget::default()
-    };
+fn two_votes() -> DecreeWorldConfig {
+    let budget = Budget::NONE.with(Fault::Drop, 9);
     super::world(&["x", "y", "z"], &[true, false, false], budget)
 }
 
 struct AdoptTheValue;
 
-impl Rules<World> for AdoptTheValue {
+impl Rules<DecreeWorld> for AdoptTheValue {
     /// The stage is won when the last proposer, the one asking, has sent its Accept.
-    fn goal(&self, run: &Run<World>, _memory: &Memory) -> Goal {
+    fn goal(&self, run: &Run<DecreeWorld>, _memory: &Memory) -> Goal {
         let asking = run.world().proposers().last();
         match asking.map(|proposer| proposer.phase()) {
             Some(Phase::Accepting | Phase::Learned) => Goal::Reached,

@@ -9,11 +9,12 @@ use crate::automation::Automation;
 use crate::level::{Level, Pin, Rules, Stage};
 use crate::prompt::PromptKind;
 use crate::state::{ChecklistItem, Goal, Memory, Run};
-use paros_sim::World;
-use paros_sim::{Budget, WorldConfig};
+use paros_sim::single_decree::DecreeWorld;
+use paros_sim::single_decree::DecreeWorldConfig;
+use paros_sim::{Budget, Fault};
 
 /// The level.
-pub static LEVEL: Level<World> = Level {
+pub static LEVEL: Level<DecreeWorld> = Level {
     id: "act1/be-the-acceptor",
     act: 1,
     title: "Be the acceptor",
@@ -66,25 +67,21 @@ pub static LEVEL: Level<World> = Level {
     rules: &BeTheAcceptor,
 };
 
-fn world() -> WorldConfig {
-    let budget = Budget {
-        duplicates: 2,
-        retries_per_proposer: 1,
-        ..Budget::default()
-    };
+fn world() -> DecreeWorldConfig {
+    let budget = Budget::NONE.with(Fault::Duplicate, 2).with(Fault::Retry, 1);
     super::world(&["x", "y"], &[true, true], budget)
 }
 
 struct BeTheAcceptor;
 
-fn answered(run: &Run<World>, kind: PromptKind, key: &str) -> bool {
+fn answered(run: &Run<DecreeWorld>, kind: PromptKind, key: &str) -> bool {
     run.answers()
         .iter()
         .any(|(answered_kind, answered_key)| *answered_kind == kind && answered_key == key)
 }
 
-impl Rules<World> for BeTheAcceptor {
-    fn goal(&self, run: &Run<World>, memory: &Memory) -> Goal {
+impl Rules<DecreeWorld> for BeTheAcceptor {
+    fn goal(&self, run: &Run<DecreeWorld>, memory: &Memory) -> Goal {
         if self.checklist(run, memory).iter().all(|item| item.done) {
             Goal::Reached
         } else {
@@ -92,7 +89,7 @@ impl Rules<World> for BeTheAcceptor {
         }
     }
 
-    fn checklist(&self, run: &Run<World>, _memory: &Memory) -> Vec<ChecklistItem> {
+    fn checklist(&self, run: &Run<DecreeWorld>, _memory: &Memory) -> Vec<ChecklistItem> {
         let refused = answered(run, PromptKind::PromiseOrNack, "nack")
             || answered(run, PromptKind::AcceptedOrNack, "nack");
         vec![

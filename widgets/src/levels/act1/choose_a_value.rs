@@ -10,11 +10,12 @@ use crate::level::{Level, Pin, Rules, Stage};
 use crate::prompt::{Choice, Prompt};
 use crate::state::{Change, Goal, Memory, Run};
 use crate::words::set_name;
-use paros_sim::World;
-use paros_sim::{Budget, WorldConfig};
+use paros_sim::Budget;
+use paros_sim::single_decree::DecreeWorld;
+use paros_sim::single_decree::DecreeWorldConfig;
 
 /// The level.
-pub static LEVEL: Level<World> = Level {
+pub static LEVEL: Level<DecreeWorld> = Level {
     id: "act1/choose-a-value",
     act: 1,
     title: "Choose a value",
@@ -64,7 +65,7 @@ pub static LEVEL: Level<World> = Level {
     rules: &ChooseAValue,
 };
 
-fn world() -> WorldConfig {
+fn world() -> DecreeWorldConfig {
     let mut config = super::world(&["x"], &[true], Budget::default());
     config.silent.insert(config.acceptor_id(2));
     config
@@ -72,8 +73,8 @@ fn world() -> WorldConfig {
 
 struct ChooseAValue;
 
-impl Rules<World> for ChooseAValue {
-    fn goal(&self, run: &Run<World>, _memory: &Memory) -> Goal {
+impl Rules<DecreeWorld> for ChooseAValue {
+    fn goal(&self, run: &Run<DecreeWorld>, _memory: &Memory) -> Goal {
         let world = run.world();
         let learned = world.proposers()[0].learned().is_some();
         if !world.chosen().is_empty() && learned {
@@ -84,7 +85,7 @@ impl Rules<World> for ChooseAValue {
     }
 
     /// After each vote cast before P1 has learned anything: is the value chosen yet?
-    fn question(&self, change: &Change<'_, World>) -> Option<Prompt> {
+    fn question(&self, change: &Change<'_, DecreeWorld>) -> Option<Prompt> {
         if change.before.learned {
             return None;
         }

@@ -9,7 +9,8 @@ pub mod recovery_is_not_catch_up;
 pub mod the_duel;
 
 use paros_core::{Message, NodeId, NodeSet, Value};
-use paros_sim::{Budget, ProposerConfig, Step, World, WorldConfig};
+use paros_sim::Budget;
+use paros_sim::single_decree::{DecreeStep, DecreeWorld, DecreeWorldConfig, ProposerConfig};
 
 /// The chapters beside Act I's levels.
 pub const HOW_PAXOS_CHOOSES: &str = "How Paxos chooses one value";
@@ -18,8 +19,8 @@ pub const WHY_ONE_VALUE_IS_SAFE: &str = "Why one value is safe";
 
 /// Three acceptors and one proposer per value; `started[i]` says whether proposer i has sent
 /// its Prepares when the world begins.
-pub fn world(values: &[&str], started: &[bool], budget: Budget) -> WorldConfig {
-    WorldConfig {
+pub fn world(values: &[&str], started: &[bool], budget: Budget) -> DecreeWorldConfig {
+    DecreeWorldConfig {
         acceptor_count: 3,
         proposers: values
             .iter()
@@ -37,7 +38,10 @@ pub fn world(values: &[&str], started: &[bool], budget: Budget) -> WorldConfig {
 
 /// The vote a step cast, if it delivered an Accept that the acceptor voted for: the voter, and
 /// the ballot and value it sent in its Accepted.
-pub fn vote_cast(world: &World, step: &Step) -> Option<(NodeId, paros_core::Ballot, Value)> {
+pub fn vote_cast(
+    world: &DecreeWorld,
+    step: &DecreeStep,
+) -> Option<(NodeId, paros_core::Ballot, Value)> {
     step.sent
         .iter()
         .filter_map(|id| world.message(*id))
@@ -50,7 +54,7 @@ pub fn vote_cast(world: &World, step: &Step) -> Option<(NodeId, paros_core::Ball
 }
 
 /// The proposer that sent Accepts in this step, if any: it has just completed Phase 1.
-pub fn phase1_completed_by(world: &World, step: &Step) -> Option<NodeId> {
+pub fn phase1_completed_by(world: &DecreeWorld, step: &DecreeStep) -> Option<NodeId> {
     step.sent
         .iter()
         .filter_map(|id| world.message(*id))

@@ -13,10 +13,11 @@ use crate::prompt::{Choice, Prompt};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use crate::words::{set_name, vote_name};
 use paros_core::{NodeId, NodeSet, QuorumSystem};
-use paros_sim::{Budget, World, WorldConfig};
+use paros_sim::Budget;
+use paros_sim::single_decree::{DecreeWorld, DecreeWorldConfig};
 
 /// The level.
-pub static LEVEL: Level<World> = Level {
+pub static LEVEL: Level<DecreeWorld> = Level {
     id: "act1/quorum-intersection",
     act: 1,
     title: "Quorum intersection",
@@ -90,12 +91,12 @@ pub static LEVEL: Level<World> = Level {
     rules: &QuorumIntersection,
 };
 
-fn world() -> WorldConfig {
+fn world() -> DecreeWorldConfig {
     super::world(&["x", "y"], &[true, false], Budget::default())
 }
 
 /// The Phase-1 quorums to try: every minimal majority of the acceptors.
-fn minimal_quorums(world: &World) -> Vec<NodeSet> {
+fn minimal_quorums(world: &DecreeWorld) -> Vec<NodeSet> {
     let acceptors: Vec<NodeId> = world.config().acceptors().iter().collect();
     let quorums = world.proposers()[0].quorums();
     let size = acceptors.len() / 2 + 1;
@@ -114,21 +115,21 @@ fn minimal_quorums(world: &World) -> Vec<NodeSet> {
 }
 
 /// Names joined with "and", without braces: `A1`, `A1 and A2`.
-fn names_bare(world: &World, set: NodeSet) -> String {
+fn names_bare(world: &DecreeWorld, set: NodeSet) -> String {
     let names: Vec<String> = set.iter().map(|node| world.name(node)).collect();
     names.join(" and ")
 }
 
 /// How a tried quorum is recorded in the game's memory: `A1+A2`.
-fn record_key(world: &World, quorum: NodeSet) -> String {
+fn record_key(world: &DecreeWorld, quorum: NodeSet) -> String {
     let names: Vec<String> = quorum.iter().map(|node| world.name(node)).collect();
     names.join("+")
 }
 
 struct QuorumIntersection;
 
-impl Rules<World> for QuorumIntersection {
-    fn goal(&self, run: &Run<World>, memory: &Memory) -> Goal {
+impl Rules<DecreeWorld> for QuorumIntersection {
+    fn goal(&self, run: &Run<DecreeWorld>, memory: &Memory) -> Goal {
         if self.checklist(run, memory).iter().all(|item| item.done) {
             Goal::Reached
         } else {
@@ -136,7 +137,7 @@ impl Rules<World> for QuorumIntersection {
         }
     }
 
-    fn checklist(&self, run: &Run<World>, memory: &Memory) -> Vec<ChecklistItem> {
+    fn checklist(&self, run: &Run<DecreeWorld>, memory: &Memory) -> Vec<ChecklistItem> {
         let world = run.world();
         minimal_quorums(world)
             .into_iter()
@@ -148,7 +149,7 @@ impl Rules<World> for QuorumIntersection {
     }
 
     /// When a proposer completes Phase 1 above a chosen ballot: which promiser carries x?
-    fn question(&self, change: &Change<'_, World>) -> Option<Prompt> {
+    fn question(&self, change: &Change<'_, DecreeWorld>) -> Option<Prompt> {
         let world = change.world;
         let asker = phase1_completed_by(world, change.step)?;
         let proposer = world.proposers().iter().find(|p| p.id() == asker)?;

@@ -10,11 +10,12 @@ use crate::level::{Level, Pin, Rules, Stage};
 use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::state::{Change, Goal, Memory, Run};
 use crate::words::set_name;
-use paros_sim::World;
-use paros_sim::{Budget, WorldConfig};
+use paros_sim::single_decree::DecreeWorld;
+use paros_sim::single_decree::DecreeWorldConfig;
+use paros_sim::{Budget, Fault};
 
 /// The level.
-pub static LEVEL: Level<World> = Level {
+pub static LEVEL: Level<DecreeWorld> = Level {
     id: "act1/recovery-is-not-catch-up",
     act: 1,
     title: "Recovery is not catch-up",
@@ -71,18 +72,15 @@ pub static LEVEL: Level<World> = Level {
     rules: &Recovery,
 };
 
-fn world() -> WorldConfig {
-    let budget = Budget {
-        drops: 5,
-        ..Budget::default()
-    };
+fn world() -> DecreeWorldConfig {
+    let budget = Budget::NONE.with(Fault::Drop, 5);
     super::world(&["x", "y"], &[true, false], budget)
 }
 
 struct Recovery;
 
-impl Rules<World> for Recovery {
-    fn goal(&self, run: &Run<World>, _memory: &Memory) -> Goal {
+impl Rules<DecreeWorld> for Recovery {
+    fn goal(&self, run: &Run<DecreeWorld>, _memory: &Memory) -> Goal {
         let asked = run
             .answers()
             .iter()
@@ -100,7 +98,7 @@ impl Rules<World> for Recovery {
     }
 
     /// The moment a value becomes chosen: was it chosen before its proposer adopted it?
-    fn question(&self, change: &Change<'_, World>) -> Option<Prompt> {
+    fn question(&self, change: &Change<'_, DecreeWorld>) -> Option<Prompt> {
         let world = change.world;
         if change.before.chosen_count > 0 {
             return None;

@@ -9,10 +9,11 @@ use super::HOW_PAXOS_CHOOSES;
 use crate::level::{Level, Rules, Stage};
 use crate::state::{Goal, Memory, Run};
 use paros_core::{Ballot, NodeId, Phase};
-use paros_sim::{Budget, World, WorldConfig};
+use paros_sim::single_decree::{DecreeWorld, DecreeWorldConfig};
+use paros_sim::{Budget, Fault};
 
 /// The level.
-pub static LEVEL: Level<World> = Level {
+pub static LEVEL: Level<DecreeWorld> = Level {
     id: "act1/the-duel",
     act: 1,
     title: "The duel",
@@ -58,17 +59,14 @@ pub static LEVEL: Level<World> = Level {
     rules: &TheDuel,
 };
 
-fn world() -> WorldConfig {
-    let budget = Budget {
-        retries_per_proposer: 2,
-        ..Budget::default()
-    };
+fn world() -> DecreeWorldConfig {
+    let budget = Budget::NONE.with(Fault::Retry, 2);
     super::world(&["x", "y"], &[true, true], budget)
 }
 
 /// Whether `ballot` can never gather a quorum again: too many acceptors promised above it.
 /// Promises never decrease, so a dead ballot stays dead.
-pub fn ballot_dead(world: &World, ballot: Ballot) -> bool {
+pub fn ballot_dead(world: &DecreeWorld, ballot: Ballot) -> bool {
     let acceptor_count = world.acceptors().len();
     let quorum_size = acceptor_count / 2 + 1;
     let above = world
@@ -87,7 +85,7 @@ pub fn ballot_dead(world: &World, ballot: Ballot) -> bool {
 /// spent its retries, and some proposer's last ballot was pre-empted. A real proposer would time
 /// out and retry again, and the duel could go on forever. Returns the pre-empted proposer and
 /// its ballot.
-pub fn livelock(world: &World) -> Option<(NodeId, Ballot)> {
+pub fn livelock(world: &DecreeWorld) -> Option<(NodeId, Ballot)> {
     if !world.chosen().is_empty() || world.retries_left().iter().any(|left| *left > 0) {
         return None;
     }
@@ -100,8 +98,8 @@ pub fn livelock(world: &World) -> Option<(NodeId, Ballot)> {
 
 struct TheDuel;
 
-impl Rules<World> for TheDuel {
-    fn goal(&self, run: &Run<World>, _memory: &Memory) -> Goal {
+impl Rules<DecreeWorld> for TheDuel {
+    fn goal(&self, run: &Run<DecreeWorld>, _memory: &Memory) -> Goal {
         let world = run.world();
         if !world.chosen().is_empty() {
             Goal::Reached

@@ -9,7 +9,8 @@ use crate::automation::Automation;
 use crate::level::{Level, Rules, Stage};
 use crate::prompt::PromptKind;
 use crate::state::{ChecklistItem, Goal, Memory, Run};
-use paros_sim::replicated_log::{LogBudget, LogWorld, LogWorldConfig};
+use paros_sim::replicated_log::{LogWorld, LogWorldConfig};
+use paros_sim::{Budget, Fault};
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {
@@ -70,10 +71,7 @@ pub static LEVEL: Level<LogWorld> = Level {
 };
 
 fn world() -> LogWorldConfig {
-    let budget = LogBudget {
-        ticks: 6,
-        ..LogBudget::default()
-    };
+    let budget = Budget::NONE.with(Fault::Tick, 6);
     cluster(&[&[("a", "1")], &[("b", "2")], &[("c", "3")]], budget)
 }
 

@@ -12,7 +12,8 @@ use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::replicated_log::{LogMove, ballot_name};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use paros_core::log::{Entry, LogMessage, LogRole, Slot};
-use paros_sim::replicated_log::{LogAction, LogBudget, LogWorld, LogWorldConfig};
+use paros_sim::replicated_log::{LogAction, LogWorld, LogWorldConfig};
+use paros_sim::{Budget, Fault};
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {
@@ -81,11 +82,7 @@ pub static LEVEL: Level<LogWorld> = Level {
 };
 
 fn world() -> LogWorldConfig {
-    let budget = LogBudget {
-        crashes: 1,
-        ticks: 10,
-        ..LogBudget::default()
-    };
+    let budget = Budget::NONE.with(Fault::Crash, 1).with(Fault::Tick, 10);
     cluster(&[&[("x", "1")], &[("y", "2")], &[("z", "3")]], budget)
 }
 

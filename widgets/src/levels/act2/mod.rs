@@ -17,7 +17,8 @@ pub mod what_survives_a_crash;
 use crate::automation::Automation;
 use crate::level::Pin;
 use paros_core::log::{ColocatedNode, Slot};
-use paros_sim::replicated_log::{ClientOp, LogBudget, LogWorld, LogWorldConfig};
+use paros_sim::Budget;
+use paros_sim::replicated_log::{ClientOp, LogWorld, LogWorldConfig};
 
 /// The chapter beside `act2/persist-before-send` and `act2/what-survives-a-crash`.
 pub const CRASH_AND_RESTART: &str = "Crash and restart safety";
@@ -29,7 +30,7 @@ pub const STABLE_LEADER: &str = "The stable leader";
 pub const READS_ARE_NOT_FREE: &str = "Why reads are not free";
 
 /// Three nodes, one client per program, an election timeout of 2 ticks, and `budget`.
-pub fn cluster(programs: &[&[(&str, &str)]], budget: LogBudget) -> LogWorldConfig {
+pub fn cluster(programs: &[&[(&str, &str)]], budget: Budget) -> LogWorldConfig {
     let clients: Vec<Vec<ClientOp>> = programs
         .iter()
         .map(|program| {

@@ -12,13 +12,12 @@ use crate::automation::Automation;
 use crate::level::{Level, Rules, Stage};
 use crate::prompt::{Choice, Prompt};
 use crate::replicated_log::stage::{durable_record, write_name};
-use crate::replicated_log::{LogMove, ballot_name, parse_step};
+use crate::replicated_log::{LogMove, ballot_name};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use paros_core::log::{LogMessage, Slot};
 use paros_sim::check::Property;
-use paros_sim::replicated_log::{
-    LogAction, LogBudget, LogNegativeControl, LogWorld, LogWorldConfig,
-};
+use paros_sim::replicated_log::{LogAction, LogWorld, LogWorldConfig};
+use paros_sim::{Budget, Fault, NegativeControl};
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {
@@ -111,11 +110,7 @@ pub static LEVEL: Level<LogWorld> = Level {
 };
 
 fn world() -> LogWorldConfig {
-    let budget = LogBudget {
-        crashes: 3,
-        ticks: 8,
-        ..LogBudget::default()
-    };
+    let budget = Budget::NONE.with(Fault::Crash, 3).with(Fault::Tick, 8);
     // C2's y=2 is not needed to win; it is the other command a wrong answer's demonstration
     // gets chosen in slot 1.
     let mut config = cluster(&[&[("x", "1")], &[("y", "2")]], budget);
@@ -381,7 +376,7 @@ fn crash_question(change: &Change<'_, LogWorld>) -> Option<Prompt> {
 /// schedule does not apply (a spent budget, an earlier durable vote) or finds nothing.
 fn send_first_played_on(world: &LogWorld) -> Option<String> {
     let mut demo = world
-        .with_negative_control(LogNegativeControl::SendBeforePersist)
+        .with_negative_control(NegativeControl::SendBeforePersist)
         .ok()?;
     let (n1, n2, n3) = (
         world.config().node_id(0),
@@ -430,9 +425,7 @@ fn send_first_played_on(world: &LogWorld) -> Option<String> {
 
 /// Applies one script step to a demonstration world.
 fn step(world: &mut LogWorld, text: &str) -> Option<()> {
-    let LogMove::World(action) = parse_step(world, text).ok()? else {
-        return None;
-    };
+    let action = world.parse_action(text).ok()?;
     world.apply(&action).ok()
 }
 

@@ -13,7 +13,8 @@ use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::replicated_log::{LogMove, ballot_name};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use paros_core::log::LogMessage;
-use paros_sim::replicated_log::{LogAction, LogBudget, LogWorld, LogWorldConfig};
+use paros_sim::replicated_log::{LogAction, LogWorld, LogWorldConfig};
+use paros_sim::{Budget, Fault};
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {
@@ -85,10 +86,7 @@ pub static LEVEL: Level<LogWorld> = Level {
 };
 
 fn world() -> LogWorldConfig {
-    let budget = LogBudget {
-        ticks: 12,
-        ..LogBudget::default()
-    };
+    let budget = Budget::NONE.with(Fault::Tick, 12);
     cluster(
         &[
             &[("a", "1"), ("b", "2"), ("c", "3")],

@@ -13,7 +13,8 @@ use crate::level::{Level, Rules, Stage};
 use crate::state::{ChecklistItem, Goal, Memory, Run};
 use paros_core::Value;
 use paros_core::log::Slot;
-use paros_sim::replicated_log::{LogBudget, LogWorld, LogWorldConfig};
+use paros_sim::replicated_log::{LogWorld, LogWorldConfig};
+use paros_sim::{Budget, Fault};
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {
@@ -80,13 +81,11 @@ pub static LEVEL: Level<LogWorld> = Level {
 };
 
 fn world() -> LogWorldConfig {
-    let budget = LogBudget {
-        drops: 2,
-        crashes: 1,
-        ticks: 8,
-        client_resends: 1,
-        ..LogBudget::default()
-    };
+    let budget = Budget::NONE
+        .with(Fault::Drop, 2)
+        .with(Fault::Crash, 1)
+        .with(Fault::Tick, 8)
+        .with(Fault::ClientResend, 1);
     cluster(&[&[("a", "1")], &[("b", "2")]], budget)
 }
 

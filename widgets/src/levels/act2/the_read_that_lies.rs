@@ -9,7 +9,8 @@ use super::{READS_ARE_NOT_FREE, cluster, pin};
 use crate::automation::Automation;
 use crate::level::{Level, Rules, Stage};
 use crate::state::{ChecklistItem, Goal, Memory, Run};
-use paros_sim::replicated_log::{ClientOp, LogBudget, LogWorld, LogWorldConfig};
+use paros_sim::replicated_log::{ClientOp, LogWorld, LogWorldConfig};
+use paros_sim::{Budget, Fault};
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {
@@ -91,11 +92,7 @@ pub static LEVEL: Level<LogWorld> = Level {
 };
 
 fn world() -> LogWorldConfig {
-    let budget = LogBudget {
-        partitions: 1,
-        ticks: 10,
-        ..LogBudget::default()
-    };
+    let budget = Budget::NONE.with(Fault::Partition, 1).with(Fault::Tick, 10);
     cluster(&[&[("x", "1"), ("x", "2"), ("x", "")]], budget)
 }
 

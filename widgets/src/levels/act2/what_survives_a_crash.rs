@@ -20,7 +20,8 @@ use crate::replicated_log::{LogMove, ballot_name};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use paros_core::NodeSet;
 use paros_core::log::{DurableRecord, Entry, Slot, SlotVote};
-use paros_sim::replicated_log::{LogAction, LogBudget, LogWorld, LogWorldConfig, SlotVotes};
+use paros_sim::replicated_log::{LogAction, LogWorld, LogWorldConfig, SlotVotes};
+use paros_sim::{Budget, Fault};
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {
@@ -88,11 +89,7 @@ pub static LEVEL: Level<LogWorld> = Level {
 };
 
 fn world() -> LogWorldConfig {
-    let budget = LogBudget {
-        crashes: 3,
-        ticks: 10,
-        ..LogBudget::default()
-    };
+    let budget = Budget::NONE.with(Fault::Crash, 3).with(Fault::Tick, 10);
     cluster(&[&[("a", "1")], &[("b", "2")]], budget)
 }
 

@@ -26,7 +26,7 @@ use serve::serve_or_wait;
 /// The prompt this move opens, or `None` when the world simply takes it.
 pub fn for_move(world: &LogWorld, action: &LogMove, by_hand: &ByHand) -> Option<Prompt> {
     let mut after = world.clone();
-    crate::board::Board::apply(&mut after, action).ok()?;
+    crate::board::Board::play(&mut after, action).ok()?;
     if let LogMove::World(LogAction::Deliver(id)) = action {
         if let Some(prompt) = serve_or_wait(world, &after, id.0) {
             return Some(prompt);

@@ -4,10 +4,11 @@
 use super::shared::{acceptor_facts, promised_of, sent_by, two_quorums_through, value_of};
 use crate::prompt::{Choice, Prompt, PromptKind};
 use paros_core::{Ballot, Message, NodeId};
-use paros_sim::{Action, MessageId, World};
+use paros_sim::MessageId;
+use paros_sim::single_decree::{DecreeAction, DecreeWorld};
 
 pub(super) fn accepted_or_nack(
-    world: &World,
+    world: &DecreeWorld,
     id: MessageId,
     acceptor: NodeId,
     ballot: Ballot,
@@ -19,7 +20,7 @@ pub(super) fn accepted_or_nack(
         Some(Message::Accept { value, .. }) => value.to_string(),
         _ => String::new(),
     };
-    let replies = sent_by(world, &Action::Deliver(id)).unwrap_or_default();
+    let replies = sent_by(world, &DecreeAction::Deliver(id)).unwrap_or_default();
     let votes = matches!(replies.first(), Some(Message::Accepted { .. }));
     let (accepted_text, nack_text) = if votes {
         let rule = match promised {
@@ -82,7 +83,7 @@ pub(super) fn accepted_or_nack(
 }
 
 fn voting_is_wrong(
-    world: &World,
+    world: &DecreeWorld,
     acceptor: NodeId,
     ballot: Ballot,
     value: &str,

@@ -4,11 +4,12 @@
 use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::words::{set_name, vote_name};
 use paros_core::{NodeId, NodeSet, Phase, Vote};
-use paros_sim::{Action, MessageId, World};
+use paros_sim::MessageId;
+use paros_sim::single_decree::{DecreeAction, DecreeWorld};
 
 /// The P2c prompt: the delivery completes the proposer's Phase-1 quorum.
-pub(super) fn choose_value(world: &World, id: MessageId, index: usize) -> Option<Prompt> {
-    let action = Action::Deliver(id);
+pub(super) fn choose_value(world: &DecreeWorld, id: MessageId, index: usize) -> Option<Prompt> {
+    let action = DecreeAction::Deliver(id);
     let mut clone = world.clone();
     let step = clone.apply(&action).ok()?;
     let proposer = &clone.proposers()[index];
@@ -76,7 +77,7 @@ pub(super) fn choose_value(world: &World, id: MessageId, index: usize) -> Option
 /// The values a proposer could put in its Accept: its own, each reported one, and each other
 /// proposer's, each once, with a label saying where it comes from.
 fn value_candidates(
-    world: &World,
+    world: &DecreeWorld,
     own: &str,
     reports: &[(NodeId, Option<Vote>)],
 ) -> Vec<(String, String)> {
@@ -117,7 +118,7 @@ fn value_candidates(
 
 /// The facts a P2c explanation is written from.
 struct ValueContext<'a> {
-    world: &'a World,
+    world: &'a DecreeWorld,
     name: &'a str,
     asked: &'a str,
     quorum: NodeSet,
@@ -244,7 +245,7 @@ impl ValueContext<'_> {
 }
 
 /// Names without braces when there is one (`A3`), with braces otherwise.
-fn set_name_bare(world: &World, set: NodeSet) -> String {
+fn set_name_bare(world: &DecreeWorld, set: NodeSet) -> String {
     if set.len() == 1 {
         set.iter().map(|node| world.name(node)).collect()
     } else {

@@ -22,14 +22,14 @@ use crate::prompt::Prompt;
 use accepted::accepted_or_nack;
 use choose_value::choose_value;
 use paros_core::Message;
-use paros_sim::{Action, Role, World};
+use paros_sim::single_decree::{DecreeAction, DecreeWorld, Role};
 use promise::promise_or_nack;
 use retry::retry_ballot;
 
 /// The prompt this action opens, or `None` when the world simply takes it.
-pub fn for_action(world: &World, action: &Action, by_hand: &ByHand) -> Option<Prompt> {
+pub fn for_action(world: &DecreeWorld, action: &DecreeAction, by_hand: &ByHand) -> Option<Prompt> {
     match *action {
-        Action::Deliver(id) => {
+        DecreeAction::Deliver(id) => {
             let message = world.message(id)?;
             let envelope = &message.envelope;
             match (world.role(envelope.to)?, &envelope.message) {
@@ -57,7 +57,7 @@ pub fn for_action(world: &World, action: &Action, by_hand: &ByHand) -> Option<Pr
                 _ => None,
             }
         }
-        Action::Retry(node) if by_hand.retry => retry_ballot(world, node),
+        DecreeAction::Retry(node) if by_hand.retry => retry_ballot(world, node),
         _ => None,
     }
 }

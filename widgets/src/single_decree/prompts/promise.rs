@@ -5,10 +5,11 @@ use super::shared::{acceptor_facts, promised_of, sent_by, two_quorums_through, v
 use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::words::vote_name;
 use paros_core::{Ballot, Message, NodeId};
-use paros_sim::{Action, MessageId, World};
+use paros_sim::MessageId;
+use paros_sim::single_decree::{DecreeAction, DecreeWorld};
 
 pub(super) fn promise_or_nack(
-    world: &World,
+    world: &DecreeWorld,
     id: MessageId,
     acceptor: NodeId,
     proposer: NodeId,
@@ -17,7 +18,7 @@ pub(super) fn promise_or_nack(
     let name = world.name(acceptor);
     let asked = world.ballot_name(ballot);
     let promised = promised_of(world, acceptor);
-    let replies = sent_by(world, &Action::Deliver(id)).unwrap_or_default();
+    let replies = sent_by(world, &DecreeAction::Deliver(id)).unwrap_or_default();
     let promises = matches!(replies.first(), Some(Message::Promise { .. }));
     let (promise_text, nack_text) = if promises {
         (
@@ -71,7 +72,12 @@ pub(super) fn promise_or_nack(
     }
 }
 
-fn promise_is_right(world: &World, name: &str, asked: &str, promised: Option<Ballot>) -> String {
+fn promise_is_right(
+    world: &DecreeWorld,
+    name: &str,
+    asked: &str,
+    promised: Option<Ballot>,
+) -> String {
     match promised {
         None => format!(
             "{name} has promised nothing yet, so it promises {asked}: the promise rule admits any \
@@ -86,7 +92,7 @@ fn promise_is_right(world: &World, name: &str, asked: &str, promised: Option<Bal
 }
 
 fn refusing_a_promise_is_wrong(
-    world: &World,
+    world: &DecreeWorld,
     name: &str,
     asked: &str,
     proposer: NodeId,
@@ -107,7 +113,7 @@ fn refusing_a_promise_is_wrong(
     )
 }
 
-fn nack_is_right(world: &World, name: &str, ballot: Ballot, promised: Ballot) -> String {
+fn nack_is_right(world: &DecreeWorld, name: &str, ballot: Ballot, promised: Ballot) -> String {
     if ballot == promised {
         format!(
             "{name} already promised {}: this Prepare is a copy of one it answered. The promise \
@@ -126,7 +132,7 @@ fn nack_is_right(world: &World, name: &str, ballot: Ballot, promised: Ballot) ->
 }
 
 fn promising_is_wrong(
-    world: &World,
+    world: &DecreeWorld,
     acceptor: NodeId,
     ballot: Ballot,
     proposer: NodeId,

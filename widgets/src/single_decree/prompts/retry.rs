@@ -3,10 +3,10 @@
 use super::shared::value_of;
 use crate::prompt::{Choice, Prompt, PromptKind};
 use paros_core::{Ballot, NodeId};
-use paros_sim::{Action, Role, World};
+use paros_sim::single_decree::{DecreeAction, DecreeWorld, Role};
 
 /// The retry prompt: which ballot the proposer's new Prepare carries.
-pub(super) fn retry_ballot(world: &World, node: NodeId) -> Option<Prompt> {
+pub(super) fn retry_ballot(world: &DecreeWorld, node: NodeId) -> Option<Prompt> {
     let Some(Role::Proposer(index)) = world.role(node) else {
         return None;
     };
@@ -14,7 +14,7 @@ pub(super) fn retry_ballot(world: &World, node: NodeId) -> Option<Prompt> {
     let current = before.ballot()?;
     let refusal = before.highest_refusal();
     let mut clone = world.clone();
-    clone.apply(&Action::Retry(node)).ok()?;
+    clone.apply(&DecreeAction::Retry(node)).ok()?;
     let right = clone.proposers()[index].ballot()?;
     let name = world.name(node);
     let other = world

@@ -4,10 +4,10 @@
 
 use crate::words::{set_name, vote_name};
 use paros_core::{Ballot, Message, NodeId, NodeSet};
-use paros_sim::{Action, World};
+use paros_sim::single_decree::{DecreeAction, DecreeWorld};
 
 /// What the real world does with `action`: the messages it sends, read off a clone.
-pub(super) fn sent_by(world: &World, action: &Action) -> Option<Vec<Message>> {
+pub(super) fn sent_by(world: &DecreeWorld, action: &DecreeAction) -> Option<Vec<Message>> {
     let mut clone = world.clone();
     let step = clone.apply(action).ok()?;
     Some(
@@ -19,7 +19,7 @@ pub(super) fn sent_by(world: &World, action: &Action) -> Option<Vec<Message>> {
     )
 }
 
-pub(super) fn acceptor_facts(world: &World, acceptor: NodeId) -> Vec<String> {
+pub(super) fn acceptor_facts(world: &DecreeWorld, acceptor: NodeId) -> Vec<String> {
     let name = world.name(acceptor);
     let state = world
         .acceptors()
@@ -39,7 +39,7 @@ pub(super) fn acceptor_facts(world: &World, acceptor: NodeId) -> Vec<String> {
     ]
 }
 
-pub(super) fn promised_of(world: &World, acceptor: NodeId) -> Option<Ballot> {
+pub(super) fn promised_of(world: &DecreeWorld, acceptor: NodeId) -> Option<Ballot> {
     world
         .acceptors()
         .iter()
@@ -48,7 +48,7 @@ pub(super) fn promised_of(world: &World, acceptor: NodeId) -> Option<Ballot> {
 }
 
 /// The value a proposer is carrying: the one it sent, else its own.
-pub(super) fn value_of(world: &World, proposer: NodeId) -> String {
+pub(super) fn value_of(world: &DecreeWorld, proposer: NodeId) -> String {
     world
         .proposers()
         .iter()
@@ -64,7 +64,7 @@ pub(super) fn value_of(world: &World, proposer: NodeId) -> String {
 
 /// Two quorums that share only `acceptor` (as far as the acceptors allow): the pair an acceptor
 /// that breaks its promise lets choose two values. Printed as `{A1, A2}` and `{A1, A3}`.
-pub(super) fn two_quorums_through(world: &World, acceptor: NodeId) -> (String, String) {
+pub(super) fn two_quorums_through(world: &DecreeWorld, acceptor: NodeId) -> (String, String) {
     let others: Vec<NodeId> = world
         .config()
         .acceptors()

@@ -1,0 +1,242 @@
+//! The fault layer every world shares: what it may still break ([`Budget`], by [`Fault`]),
+//! the one fault outside the model a negative control adds ([`NegativeControl`]), and why a
+//! world refuses an action ([`Refused`]).
+
+use crate::check::Property;
+use crate::network::MessageId;
+use paros_core::NodeId;
+use paros_core::log::RecordError;
+use std::fmt;
+
+/// A kind of event a world allows only a bounded number of times: the faults, and the steps
+/// bounded so that every walk ends (retries, ticks, client resends).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Fault {
+    /// A message lost.
+    Drop,
+    /// A second copy of a message put in flight.
+    Duplicate,
+    /// An Act I proposer begins Phase 1 again at a higher ballot (counted per proposer).
+    Retry,
+    /// Negative control only: an Act I acceptor forgets its promise and its vote.
+    Amnesia,
+    /// A node crashes, losing its volatile state and writes not yet durable.
+    Crash,
+    /// A node crashes while persisting, leaving its last frame torn (stepwise worlds).
+    TornWrite,
+    /// A node is cut off from every other until healed.
+    Partition,
+    /// One unit of a node's clock.
+    Tick,
+    /// A client sends its outstanding request again.
+    ClientResend,
+}
+
+impl Fault {
+    /// Every fault, in order.
+    pub const ALL: [Fault; 9] = [
+        Fault::Drop,
+        Fault::Duplicate,
+        Fault::Retry,
+        Fault::Amnesia,
+        Fault::Crash,
+        Fault::TornWrite,
+        Fault::Partition,
+        Fault::Tick,
+        Fault::ClientResend,
+    ];
+
+    /// The fault as reports and refusals name one event of it: `drop`, `torn write`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Fault::Drop => "drop",
+            Fault::Duplicate => "duplicate",
+            Fault::Retry => "retry",
+            Fault::Amnesia => "amnesia",
+            Fault::Crash => "crash",
+            Fault::TornWrite => "torn write",
+            Fault::Partition => "partition",
+            Fault::Tick => "tick",
+            Fault::ClientResend => "client resend",
+        }
+    }
+
+    /// The key a report's budgets list it under: `drops`, `torn_writes`.
+    pub fn budget_key(self) -> &'static str {
+        match self {
+            Fault::Drop => "drops",
+            Fault::Duplicate => "duplicates",
+            Fault::Retry => "retries_per_proposer",
+            Fault::Amnesia => "amnesia",
+            Fault::Crash => "crashes",
+            Fault::TornWrite => "torn_writes",
+            Fault::Partition => "partitions",
+            Fault::Tick => "ticks",
+            Fault::ClientResend => "client_resends",
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How many of each [`Fault`] a world may still use: none, unless given. Budgets keep worlds
+/// finite, so the explorer can finish them.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Budget {
+    left: [u32; Fault::ALL.len()],
+}
+
+impl Budget {
+    /// No fault at all.
+    pub const NONE: Budget = Budget {
+        left: [0; Fault::ALL.len()],
+    };
+
+    /// This budget with `count` of `fault`.
+    pub fn with(mut self, fault: Fault, count: u32) -> Budget {
+        self.left[fault.index()] = count;
+        self
+    }
+
+    /// How many of `fault` are left.
+    pub fn left(&self, fault: Fault) -> u32 {
+        self.left[fault.index()]
+    }
+
+    /// Whether one more `fault` is allowed.
+    pub fn allows(&self, fault: Fault) -> bool {
+        self.left(fault) > 0
+    }
+
+    /// Spends one `fault`, or refuses if none is left (and changes nothing).
+    pub fn spend(&mut self, fault: Fault) -> Result<(), Refused> {
+        let left = &mut self.left[fault.index()];
+        *left = left.checked_sub(1).ok_or(Refused::BudgetSpent(fault))?;
+        Ok(())
+    }
+
+    /// How many of `fault` were spent to go from `start` to this budget.
+    pub fn spent_since(&self, start: &Budget, fault: Fault) -> u32 {
+        start.left(fault) - self.left(fault)
+    }
+}
+
+/// A fault outside the model, used only to prove that a checker can fail: each names the
+/// property it must break ([`NegativeControl::property`]), and a control world that breaks
+/// another one instead has not shown its checker works.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum NegativeControl {
+    /// Act I: an acceptor forgets its promise and its vote, as if its disk were lost and it
+    /// rejoined as new.
+    Amnesia,
+    /// A node's messages may leave before its writes are durable (`send` before `persist`).
+    SendBeforePersist,
+    /// A restarted node comes back on a blank disk as if new, its promises and votes lost.
+    BlankRestart,
+    /// A node answers a read from its own applied state at once, with no read watermark.
+    LocalRead,
+    /// A node answers "written" as soon as a client's write reaches it, before it is chosen.
+    EarlyAck,
+    /// A restarted node forgets the ballot it last stood at, as if it had never written it.
+    ForgetBallot,
+}
+
+impl NegativeControl {
+    /// The property this fault breaks: the checker it is the negative control of.
+    pub fn property(self) -> Property {
+        match self {
+            NegativeControl::Amnesia
+            | NegativeControl::SendBeforePersist
+            | NegativeControl::BlankRestart => Property::Agreement,
+            NegativeControl::LocalRead => Property::Linearizability,
+            NegativeControl::EarlyAck => Property::WrittenIsChosen,
+            NegativeControl::ForgetBallot => Property::BallotUnique,
+        }
+    }
+}
+
+/// Why a world refused an action. The world is unchanged.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Refused {
+    /// No message with this id is in flight.
+    NoSuchMessage(MessageId),
+    /// The message's wire is cut: by a partition, or to or from a silent node.
+    Cut(MessageId),
+    /// No node or client with this id plays the part the action needs.
+    NoSuchNode(NodeId),
+    /// The budget of this fault is spent.
+    BudgetSpent(Fault),
+    /// Act I: the proposer has already started.
+    AlreadyStarted(NodeId),
+    /// Act I: the proposer has not started, or has learned its value: nothing to retry.
+    NothingToRetry(NodeId),
+    /// The node is down.
+    NodeDown(NodeId),
+    /// The node is up.
+    NodeUp(NodeId),
+    /// The node is busy with a `Ready` that is not yet persisted and sent.
+    Busy(NodeId),
+    /// There is no pending `Ready` step of that kind, or no such step to take.
+    NothingPending(NodeId),
+    /// No link is cut: there is nothing to heal.
+    NothingToHeal,
+    /// The client has nothing to send.
+    ClientIdle(NodeId),
+    /// The disk cannot be trusted: the node stays down.
+    Disk(RecordError),
+    /// The configuration is not a world this simulator can build.
+    BadConfig(&'static str),
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refused::NoSuchMessage(id) => write!(f, "no message {id} is in flight"),
+            Refused::Cut(id) => write!(f, "{id} is on a cut wire"),
+            Refused::NoSuchNode(node) => write!(f, "no node or client {node} plays that part"),
+            Refused::BudgetSpent(fault) => write!(f, "the {fault} budget is spent"),
+            Refused::AlreadyStarted(node) => write!(f, "{node} has already started"),
+            Refused::NothingToRetry(node) => write!(f, "{node} has nothing to retry"),
+            Refused::NodeDown(node) => write!(f, "{node} is down"),
+            Refused::NodeUp(node) => write!(f, "{node} is up"),
+            Refused::Busy(node) => write!(f, "{node} has a Ready to persist and send first"),
+            Refused::NothingPending(node) => write!(f, "{node} has no such step pending"),
+            Refused::NothingToHeal => f.write_str("no link is cut: nothing to heal"),
+            Refused::ClientIdle(client) => write!(f, "{client} has nothing to send"),
+            Refused::Disk(error) => write!(f, "{error}"),
+            Refused::BadConfig(why) => write!(f, "bad world: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for Refused {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_budget_spends_only_what_it_was_given() {
+        let mut budget = Budget::NONE.with(Fault::Drop, 1);
+        assert_eq!(budget.spend(Fault::Drop), Ok(()));
+        assert_eq!(
+            budget.spend(Fault::Drop),
+            Err(Refused::BudgetSpent(Fault::Drop))
+        );
+        assert_eq!(
+            budget.spend(Fault::Crash),
+            Err(Refused::BudgetSpent(Fault::Crash))
+        );
+        let start = Budget::NONE.with(Fault::Drop, 1);
+        assert_eq!(budget.spent_since(&start, Fault::Drop), 1);
+        assert_eq!(budget, Budget::NONE);
+    }
+}

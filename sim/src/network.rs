@@ -1,0 +1,394 @@
+//! The network every world shares: messages in flight with stable ids, the three things that
+//! can happen to one (deliver, drop, duplicate), partitions, and the words for all of it.
+//!
+//! A [`Network`] is generic over what it carries: Act I's world keeps its envelopes packed into
+//! plain numbers (a copy of its network is a `memcpy`), the replicated log keeps them whole.
+//! Either way a message's id is given in send order and never reused, the messages in flight
+//! count in the fingerprint as a multiset (ids and order left out: any may be delivered next),
+//! and a world's actions on messages read the same (`deliver m7 P1->A2 Prepare(2.P1)`) and
+//! parse back, by id or by route.
+
+use crate::faults::{Budget, Fault, Refused};
+use crate::fingerprint;
+use paros_core::log::LogEnvelope;
+use paros_core::{Envelope, NodeId, NodeSet};
+use std::fmt;
+use std::hash::Hash;
+use std::sync::Arc;
+
+/// The id of a message in flight: stable for its life, assigned in send order.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct MessageId(pub u32);
+
+impl fmt::Display for MessageId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "m{}", self.0)
+    }
+}
+
+/// A message on the wire, with its id.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct InFlight<E> {
+    /// The message's id.
+    pub id: MessageId,
+    /// Sender, receiver and message.
+    pub envelope: E,
+}
+
+/// What a network carries: something with a sender and a receiver, hashed as it is.
+pub trait Route: Clone + Hash {
+    /// The sender.
+    fn from(&self) -> NodeId;
+    /// The receiver.
+    fn to(&self) -> NodeId;
+}
+
+impl Route for Envelope {
+    fn from(&self) -> NodeId {
+        self.from
+    }
+    fn to(&self) -> NodeId {
+        self.to
+    }
+}
+
+impl Route for LogEnvelope {
+    fn from(&self) -> NodeId {
+        self.from
+    }
+    fn to(&self) -> NodeId {
+        self.to
+    }
+}
+
+impl<E: Route> Route for Arc<E> {
+    fn from(&self) -> NodeId {
+        E::from(self)
+    }
+    fn to(&self) -> NodeId {
+        E::to(self)
+    }
+}
+
+/// What can happen to a message in flight.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Verb {
+    /// Hand it to its receiver, which steps.
+    Deliver,
+    /// Lose it (a fault).
+    Drop,
+    /// Put a second copy in flight (a fault).
+    Duplicate,
+}
+
+impl Verb {
+    /// Every verb, in the order a world lists its actions on one message.
+    pub const ALL: [Verb; 3] = [Verb::Deliver, Verb::Drop, Verb::Duplicate];
+
+    /// The verb as actions print it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Verb::Deliver => "deliver",
+            Verb::Drop => "drop",
+            Verb::Duplicate => "duplicate",
+        }
+    }
+
+    /// The verb a word names, if it names one.
+    pub fn from_word(word: &str) -> Option<Verb> {
+        Verb::ALL.into_iter().find(|verb| verb.word() == word)
+    }
+
+    /// The fault this verb spends, if it is one.
+    pub fn fault(self) -> Option<Fault> {
+        match self {
+            Verb::Deliver => None,
+            Verb::Drop => Some(Fault::Drop),
+            Verb::Duplicate => Some(Fault::Duplicate),
+        }
+    }
+}
+
+impl fmt::Display for Verb {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+/// A world's action type, as far as its network is concerned: some of its actions are a
+/// [`Verb`] applied to a message.
+pub trait MessageAction: Sized {
+    /// The world's action for `verb` on message `id`.
+    fn on_message(verb: Verb, id: MessageId) -> Self;
+    /// The verb and message this action is, if it is one.
+    fn message(&self) -> Option<(Verb, MessageId)>;
+}
+
+/// How a world names its nodes and messages, so the network can describe and parse its actions.
+pub trait Names<E> {
+    /// A node's name as players read it: `A2`, `N1`, `C1`.
+    fn node_name(&self, node: NodeId) -> String;
+    /// A message as players read it: `Prepare(2.P1)`.
+    fn message_name(&self, envelope: &E) -> String;
+    /// The message's kind alone: `Prepare`.
+    fn message_kind(&self, envelope: &E) -> &'static str;
+}
+
+/// The parts of the network the fingerprint hashes.
+#[derive(Clone, Copy, Hash)]
+enum Part {
+    Message,
+    Isolated,
+}
+
+/// Messages in flight and the partition between nodes.
+///
+/// A partition splits `servers` in two: the isolated ones and the rest. Every other endpoint
+/// (a client, an Act I proposer) stays with the rest, so it can reach no isolated node.
+#[derive(Clone, Debug)]
+pub struct Network<E> {
+    /// Invariant: ascending ids, which is send order.
+    in_flight: Vec<InFlight<E>>,
+    next_id: u32,
+    servers: NodeSet,
+    isolated: NodeSet,
+    /// Invariant: the sum of [`Network::message_part`] over the messages in flight.
+    message_sum: u64,
+}
+
+impl<E: Route> Network<E> {
+    /// An empty network over `servers`, with `isolated` cut off from the start.
+    pub fn new(servers: NodeSet, isolated: NodeSet) -> Network<E> {
+        Network {
+            in_flight: Vec::new(),
+            next_id: 1,
+            servers,
+            isolated,
+            message_sum: 0,
+        }
+    }
+
+    /// The messages in flight, in send order.
+    pub fn in_flight(&self) -> &[InFlight<E>] {
+        &self.in_flight
+    }
+
+    /// The message with this id, if it is in flight.
+    pub fn get(&self, id: MessageId) -> Option<&InFlight<E>> {
+        let at = self
+            .in_flight
+            .binary_search_by_key(&id, |message| message.id);
+        at.ok().map(|at| &self.in_flight[at])
+    }
+
+    /// The id the next message sent will get.
+    pub fn next_id(&self) -> MessageId {
+        MessageId(self.next_id)
+    }
+
+    /// The nodes cut off by a partition.
+    pub fn isolated(&self) -> NodeSet {
+        self.isolated
+    }
+
+    /// Whether a message crosses the cut: one end is isolated and the other is not. (Only
+    /// servers are ever isolated, so every other endpoint is on the side of the rest.)
+    pub fn is_cut(&self, envelope: &E) -> bool {
+        self.isolated.contains(envelope.from()) != self.isolated.contains(envelope.to())
+    }
+
+    /// The message with this id, if it is in flight and not cut off.
+    pub fn deliverable(&self, id: MessageId) -> Result<&InFlight<E>, Refused> {
+        let message = self.get(id).ok_or(Refused::NoSuchMessage(id))?;
+        if self.is_cut(&message.envelope) {
+            return Err(Refused::Cut(id));
+        }
+        Ok(message)
+    }
+
+    /// Puts a message in flight; returns its id.
+    pub fn send(&mut self, envelope: E) -> MessageId {
+        let id = self.next_id();
+        self.next_id += 1;
+        self.message_sum = self.message_sum.wrapping_add(Self::message_part(&envelope));
+        self.in_flight.push(InFlight { id, envelope });
+        id
+    }
+
+    /// Takes a message out of flight (to deliver or lose it).
+    ///
+    /// # Panics
+    ///
+    /// If no message `id` is in flight: check [`Network::deliverable`] first.
+    pub fn take(&mut self, id: MessageId) -> E {
+        let at = self
+            .in_flight
+            .binary_search_by_key(&id, |message| message.id);
+        let envelope = self.in_flight.remove(at.expect("checked")).envelope;
+        self.message_sum = self.message_sum.wrapping_sub(Self::message_part(&envelope));
+        envelope
+    }
+
+    /// Loses a deliverable message, spending a drop.
+    pub fn drop_message(&mut self, id: MessageId, budget: &mut Budget) -> Result<(), Refused> {
+        self.deliverable(id)?;
+        budget.spend(Fault::Drop)?;
+        self.take(id);
+        Ok(())
+    }
+
+    /// Puts a second copy of a deliverable message in flight, spending a duplicate.
+    pub fn duplicate(&mut self, id: MessageId, budget: &mut Budget) -> Result<MessageId, Refused> {
+        let envelope = self.deliverable(id)?.envelope.clone();
+        budget.spend(Fault::Duplicate)?;
+        Ok(self.send(envelope))
+    }
+
+    /// Cuts `node` off from every other endpoint, spending a partition.
+    pub fn isolate(&mut self, node: NodeId, budget: &mut Budget) -> Result<(), Refused> {
+        if !self.servers.contains(node) {
+            return Err(Refused::NoSuchNode(node));
+        }
+        if self.isolated.contains(node) {
+            return Err(Refused::NothingPending(node));
+        }
+        budget.spend(Fault::Partition)?;
+        self.isolated.insert(node);
+        Ok(())
+    }
+
+    /// Restores every cut link.
+    pub fn heal(&mut self) -> Result<(), Refused> {
+        if self.isolated.is_empty() {
+            return Err(Refused::NothingToHeal);
+        }
+        self.isolated = NodeSet::EMPTY;
+        Ok(())
+    }
+
+    /// A copy with room for `extra` more messages, so sending them never grows its list.
+    pub fn clone_with_room(&self, extra: usize) -> Network<E> {
+        let mut in_flight = Vec::with_capacity(self.in_flight.len() + extra);
+        in_flight.extend_from_slice(&self.in_flight);
+        Network {
+            in_flight,
+            next_id: self.next_id,
+            servers: self.servers,
+            isolated: self.isolated,
+            message_sum: self.message_sum,
+        }
+    }
+
+    /// The actions on messages allowed now, in send order, each message's in [`Verb::ALL`]
+    /// order: every message not cut off and not `held` back by its world can be delivered, and
+    /// dropped or duplicated while the budget allows.
+    pub fn enabled<A: MessageAction>(
+        &self,
+        budget: &Budget,
+        held: impl Fn(&E) -> bool,
+        actions: &mut Vec<A>,
+    ) {
+        for message in &self.in_flight {
+            if self.is_cut(&message.envelope) || held(&message.envelope) {
+                continue;
+            }
+            for verb in Verb::ALL {
+                if verb.fault().is_none_or(|fault| budget.allows(fault)) {
+                    actions.push(A::on_message(verb, message.id));
+                }
+            }
+        }
+    }
+
+    /// The hash one message adds to the fingerprint while it is in flight.
+    pub fn message_part(envelope: &E) -> u64 {
+        fingerprint::part(Part::Message, envelope)
+    }
+
+    /// The network's part of a world's fingerprint: the multiset of messages in flight and the
+    /// partition. Ids and send order are left out on purpose.
+    pub fn fingerprint(&self) -> u64 {
+        self.message_sum
+            .wrapping_add(fingerprint::part(Part::Isolated, &self.isolated))
+    }
+
+    /// [`Network::fingerprint`] worked out from every message, as it must equal.
+    pub fn fingerprint_from_scratch(&self) -> u64 {
+        (self.in_flight.iter())
+            .map(|message| Self::message_part(&message.envelope))
+            .fold(
+                fingerprint::part(Part::Isolated, &self.isolated),
+                u64::wrapping_add,
+            )
+    }
+
+    /// `verb` on message `id`, in full: `deliver m3 P1->A2 Prepare(1.P1)`; just `deliver m3`
+    /// when the message is not in flight.
+    pub fn describe(&self, verb: Verb, id: MessageId, names: &impl Names<E>) -> String {
+        match self.get(id) {
+            Some(message) => format!(
+                "{verb} {id} {}->{} {}",
+                names.node_name(message.envelope.from()),
+                names.node_name(message.envelope.to()),
+                names.message_name(&message.envelope)
+            ),
+            None => format!("{verb} {id}"),
+        }
+    }
+
+    /// Parses an action on a message, if `text` begins with a [`Verb`]; `None` when it does
+    /// not. The message is named by id (`deliver m7`, words after it ignored, so a described
+    /// action parses back) or by route (`deliver N1->N2`, `deliver N1->N2 Accept`,
+    /// `deliver N1->N2 Accept(1.N1, slot 2`): the first message in send order on that route
+    /// whose kind is the word given, or whose text begins with it when it has a parenthesis.
+    pub fn parse<A: MessageAction>(
+        &self,
+        text: &str,
+        names: &impl Names<E>,
+    ) -> Option<Result<A, String>> {
+        let mut words = text.trim().splitn(3, char::is_whitespace);
+        let verb = Verb::from_word(words.next()?)?;
+        let target = words.next().unwrap_or_default();
+        let pattern = words.next().unwrap_or_default().trim();
+        let id = match target.split_once("->") {
+            Some((from, to)) => self.find_route(from, to, pattern, names),
+            None => parse_id(target),
+        };
+        Some(id.map(|id| A::on_message(verb, id)))
+    }
+
+    /// The first message in flight from `from` to `to` that matches `pattern` (see
+    /// [`Network::parse`]).
+    fn find_route(
+        &self,
+        from: &str,
+        to: &str,
+        pattern: &str,
+        names: &impl Names<E>,
+    ) -> Result<MessageId, String> {
+        let matches = |envelope: &E| {
+            names.node_name(envelope.from()) == from
+                && names.node_name(envelope.to()) == to
+                && (pattern.is_empty()
+                    || if pattern.contains('(') {
+                        names.message_name(envelope).starts_with(pattern)
+                    } else {
+                        names.message_kind(envelope) == pattern
+                    })
+        };
+        (self.in_flight.iter())
+            .find(|message| matches(&message.envelope))
+            .map(|message| message.id)
+            .ok_or_else(|| format!("no message {from}->{to} {pattern} is in flight"))
+    }
+}
+
+/// A message id as actions print it: `m7`.
+fn parse_id(word: &str) -> Result<MessageId, String> {
+    word.strip_prefix('m')
+        .and_then(|number| number.parse().ok())
+        .map(MessageId)
+        .ok_or_else(|| {
+            format!("expected a message id like m3 or a route like N1->N2, got {word:?}")
+        })
+}

@@ -1,0 +1,280 @@
+//! What an action changes in an Act I world, worked out before anything changes
+//! ([`Change`]): [`DecreeWorld::apply`] commits it, and [`DecreeWorld::successor_fingerprint`]
+//! hashes the successor from it alone.
+
+use super::config::Role;
+use super::world::{BallotVotes, DecreeAction, DecreeWorld, Part, vote_part};
+use crate::faults::{Budget, Fault, Refused};
+use crate::fingerprint::{part, swap};
+use crate::network::{MessageId, Network};
+use paros_core::{Acceptor, Ballot, Envelope, Ignored, Majority, Message, NodeId, NodeSet};
+use paros_core::{Proposer, Value};
+use std::ops::Range;
+use std::sync::Arc;
+
+/// What one action changes in a world.
+#[derive(Debug)]
+pub(super) struct Change {
+    /// The message taken out of flight: delivered or dropped.
+    taken: Option<MessageId>,
+    /// The messages a proposer's step puts in flight, in send order.
+    sent: Vec<Envelope>,
+    /// The one message an acceptor's reply or a duplicate puts in flight. Apart from `sent`
+    /// because most steps send exactly one message, and a `Vec` of one would cost an
+    /// allocation for every transition the explorer hashes.
+    single: Option<Envelope>,
+    /// The acceptor that stepped, by index, in its new state.
+    acceptor: Option<(usize, Acceptor)>,
+    /// The proposer that stepped, by index, in its new state.
+    proposer: Option<(usize, Proposer<Majority>)>,
+    /// The retries left to the proposer that retried, by index.
+    retries_left: Option<(usize, u32)>,
+    /// The fault budgets after the action.
+    budget_left: Budget,
+    /// A vote the history has not counted yet.
+    vote: Option<CastVote>,
+    /// The value a proposer learned is chosen, for the step's `learned`.
+    pub(super) learned: Option<(NodeId, Value)>,
+    /// Why the receiver took no step, for the step's `ignored`.
+    pub(super) ignored: Option<Ignored>,
+}
+
+impl Change {
+    /// The messages this change puts in flight, in send order.
+    pub(super) fn sent(&self) -> impl Iterator<Item = &Envelope> {
+        self.single.iter().chain(&self.sent)
+    }
+
+    /// A change that, so far, changes nothing.
+    fn keeping(budget_left: Budget) -> Change {
+        Change {
+            taken: None,
+            sent: Vec::new(),
+            single: None,
+            acceptor: None,
+            proposer: None,
+            retries_left: None,
+            budget_left,
+            vote: None,
+            learned: None,
+            ignored: None,
+        }
+    }
+}
+
+/// One acceptor's vote at one ballot, as the history records it.
+#[derive(Debug)]
+struct CastVote {
+    voter: NodeId,
+    ballot: Ballot,
+    value: Value,
+}
+
+impl DecreeWorld {
+    /// What `action` would change, worked out against this world without changing it.
+    pub(super) fn change(&self, action: &DecreeAction) -> Result<Change, Refused> {
+        let mut change = Change::keeping(self.budget_left);
+        match *action {
+            DecreeAction::Deliver(id) => {
+                let envelope = self.deliverable(id)?;
+                change.taken = Some(id);
+                self.receive(&envelope, &mut change);
+            }
+            DecreeAction::Drop(id) => {
+                self.deliverable(id)?;
+                change.budget_left.spend(Fault::Drop)?;
+                change.taken = Some(id);
+            }
+            DecreeAction::Duplicate(id) => {
+                let envelope = self.deliverable(id)?;
+                change.budget_left.spend(Fault::Duplicate)?;
+                change.single = Some(envelope);
+            }
+            DecreeAction::Start(node) => {
+                let index = self.proposer_index(node)?;
+                if self.proposers[index].ballot().is_some() {
+                    return Err(Refused::AlreadyStarted(node));
+                }
+                let mut proposer = self.proposers[index].clone();
+                change.sent = proposer.start();
+                change.proposer = Some((index, proposer));
+            }
+            DecreeAction::Retry(node) => self.retry(node, &mut change)?,
+            DecreeAction::Amnesia(node) => {
+                let Some(Role::Acceptor(index)) = self.role(node) else {
+                    return Err(Refused::NoSuchNode(node));
+                };
+                change.budget_left.spend(Fault::Amnesia)?;
+                change.acceptor = Some((index, Acceptor::new(node)));
+            }
+        }
+        Ok(change)
+    }
+
+    /// The message `id`, unpacked, if the network can deliver it.
+    fn deliverable(&self, id: MessageId) -> Result<Envelope, Refused> {
+        let stored = self.network.deliverable(id)?;
+        Ok(stored.envelope.unpack(&self.config.proposers))
+    }
+
+    /// A started proposer that has not learned begins Phase 1 again, spending a retry.
+    fn retry(&self, node: NodeId, change: &mut Change) -> Result<(), Refused> {
+        let index = self.proposer_index(node)?;
+        let proposer = &self.proposers[index];
+        if proposer.ballot().is_none() || proposer.learned().is_some() {
+            return Err(Refused::NothingToRetry(node));
+        }
+        let mut retries_left = Budget::NONE.with(Fault::Retry, self.retries_left[index]);
+        retries_left.spend(Fault::Retry)?;
+        let mut proposer = proposer.clone();
+        change.sent = proposer.retry();
+        change.proposer = Some((index, proposer));
+        change.retries_left = Some((index, retries_left.left(Fault::Retry)));
+        Ok(())
+    }
+
+    /// The receiver of `envelope` steps: its new state, its replies and any vote go in `change`.
+    fn receive(&self, envelope: &Envelope, change: &mut Change) {
+        match self.role(envelope.to) {
+            Some(Role::Acceptor(index)) => {
+                let mut acceptor = self.acceptors[index].clone();
+                match acceptor.handle(envelope) {
+                    Ok(reply) => {
+                        change.vote = self.new_vote(&reply);
+                        change.single = Some(reply);
+                        change.acceptor = Some((index, acceptor));
+                    }
+                    Err(ignored) => change.ignored = Some(ignored),
+                }
+            }
+            Some(Role::Proposer(index)) => {
+                let mut proposer = self.proposers[index].clone();
+                let learned_before = proposer.learned().is_some();
+                match proposer.handle(envelope) {
+                    Ok(sent) => {
+                        if !learned_before && let Some(value) = proposer.learned() {
+                            change.learned = Some((proposer.id(), value.clone()));
+                        }
+                        change.sent = sent;
+                        change.proposer = Some((index, proposer));
+                    }
+                    Err(ignored) => change.ignored = Some(ignored),
+                }
+            }
+            None => change.ignored = Some(Ignored::UnknownSender),
+        }
+    }
+
+    /// The vote `reply` casts, if it is an Accepted from a voter not yet counted at its ballot.
+    fn new_vote(&self, reply: &Envelope) -> Option<CastVote> {
+        let Message::Accepted { ballot, value } = &reply.message else {
+            return None;
+        };
+        let counted = match self.ballot_votes(*ballot) {
+            Ok(at) => self.votes[at].voters.contains(reply.from),
+            Err(_) => false,
+        };
+        (!counted).then(|| CastVote {
+            voter: reply.from,
+            ballot: *ballot,
+            value: value.clone(),
+        })
+    }
+
+    /// This world's fingerprint with the parts `change` replaces swapped for their new values.
+    pub(super) fn fingerprint_after(&self, change: &Change) -> u64 {
+        let mut sum = self.fingerprint();
+        if let Some(id) = change.taken {
+            let taken = self.network.get(id).expect("checked deliverable");
+            sum = swap(sum, Network::message_part(&taken.envelope), 0);
+        }
+        for envelope in change.sent() {
+            sum = swap(sum, 0, Network::message_part(&self.pack(envelope)));
+        }
+        if let Some((index, acceptor)) = &change.acceptor {
+            let at = Part::Acceptor(*index);
+            sum = swap(sum, part(at, &self.acceptors[*index]), part(at, acceptor));
+        }
+        if let Some((index, proposer)) = &change.proposer {
+            let at = Part::Proposer(*index);
+            sum = swap(sum, part(at, &self.proposers[*index]), part(at, proposer));
+        }
+        if let Some((index, left)) = change.retries_left {
+            let at = Part::Retries(index);
+            sum = swap(sum, part(at, &self.retries_left[index]), part(at, &left));
+        }
+        if change.budget_left != self.budget_left {
+            let old = part(Part::Budget, &self.budget_left);
+            sum = swap(sum, old, part(Part::Budget, &change.budget_left));
+        }
+        if let Some(vote) = &change.vote {
+            sum = swap(sum, 0, vote_part(vote.voter, vote.ballot, &vote.value));
+        }
+        sum
+    }
+
+    /// Makes `change` happen; returns the ids of the messages it sent, which are consecutive.
+    pub(super) fn commit(&mut self, change: Change) -> Range<u32> {
+        if let Some(id) = change.taken {
+            self.network.take(id);
+        }
+        if let Some((index, acceptor)) = change.acceptor {
+            put(&mut self.acceptors, index, acceptor);
+        }
+        if let Some((index, proposer)) = change.proposer {
+            put(&mut self.proposers, index, proposer);
+        }
+        if let Some((index, left)) = change.retries_left {
+            put(&mut self.retries_left, index, left);
+        }
+        self.budget_left = change.budget_left;
+        if let Some(vote) = change.vote {
+            self.record_vote(vote);
+        }
+        let first = self.network.next_id().0;
+        for envelope in change.single.into_iter().chain(change.sent) {
+            let packed = self.pack(&envelope);
+            self.network.send(packed);
+        }
+        first..self.network.next_id().0
+    }
+
+    /// Where the votes of `ballot` are in the history, or where they would go.
+    fn ballot_votes(&self, ballot: Ballot) -> Result<usize, usize> {
+        (self.votes).binary_search_by_key(&ballot, |votes| votes.ballot)
+    }
+
+    fn record_vote(&mut self, vote: CastVote) {
+        match self.ballot_votes(vote.ballot) {
+            Ok(at) => {
+                debug_assert_eq!(self.votes[at].value, vote.value, "one value per ballot");
+                Arc::make_mut(&mut self.votes)[at].voters.insert(vote.voter);
+            }
+            Err(at) => {
+                let mut voters = NodeSet::EMPTY;
+                voters.insert(vote.voter);
+                let votes = BallotVotes {
+                    ballot: vote.ballot,
+                    value: vote.value,
+                    voters,
+                };
+                Arc::make_mut(&mut self.votes).insert(at, votes);
+            }
+        }
+    }
+}
+
+/// Puts `new` at `index` of a list shared between worlds: in place when this world is the
+/// list's only holder, else in a new list that copies only the other entries.
+fn put<T: Clone>(list: &mut Arc<Vec<T>>, index: usize, new: T) {
+    if let Some(owned) = Arc::get_mut(list) {
+        owned[index] = new;
+        return;
+    }
+    let mut new = Some(new);
+    let copy = list.iter().enumerate().map(|(at, old)| match at == index {
+        true => new.take().expect("one entry at index"),
+        false => old.clone(),
+    });
+    *list = Arc::new(copy.collect());
+}
