@@ -43,6 +43,8 @@ pub use faults::{Budget, Fault, NegativeControl, Refused};
 pub use network::MessageId;
 
 #[cfg(test)]
+mod model_tests;
+#[cfg(test)]
 mod scenario_tests;
 #[cfg(test)]
 mod verdict_tests;

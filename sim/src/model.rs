@@ -1,9 +1,10 @@
-//! The [`Model`] trait: what the explorer and the simulator need from a world.
+//! The [`Model`] trait: what the explorer, the simulator and the game need from a world.
 //!
 //! Both drivers are written once, against this trait, so every world type (Act I's
 //! [`DecreeWorld`](crate::single_decree::DecreeWorld), the replicated log's
-//! [`LogWorld`](crate::replicated_log::LogWorld), ...) gets exhaustive exploration, seeded simulation, honest
-//! verdicts and JSON reports by implementing it. The shape follows stateright's model: the
+//! [`LogWorld`](crate::replicated_log::LogWorld), ...) gets exhaustive exploration, seeded
+//! simulation, honest verdicts and JSON reports by implementing it; the game plays the same
+//! worlds through it. The shape follows stateright's model: the
 //! actions enabled in a state, and the state an action leads to.
 //!
 //! # Contract

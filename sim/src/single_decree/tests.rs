@@ -5,7 +5,7 @@ use super::check;
 use super::{DecreeAction, DecreeWorld, DecreeWorldConfig};
 use crate::check::Property;
 use crate::model::Model;
-use crate::{Budget, Fault, NegativeControl, Refused};
+use crate::{Fault, NegativeControl, Refused};
 use proptest::prelude::*;
 
 /// Applies the delivery of the one in-flight message `from -> to` of `kind`.
@@ -188,65 +188,7 @@ fn fingerprints_ignore_message_ids_but_not_contents() {
     assert_eq!(one_two.fingerprint(), two_one.fingerprint());
 }
 
-fn budgets() -> Budget {
-    Budget::NONE
-        .with(Fault::Drop, 1)
-        .with(Fault::Duplicate, 1)
-        .with(Fault::Retry, 2)
-        .with(Fault::Amnesia, 0)
-}
-
 proptest! {
-    /// Replay is exact: a random walk's action log rebuilds a world with the same fingerprint,
-    /// at every prefix.
-    #[test]
-    fn replay_gives_the_same_fingerprint(choices in proptest::collection::vec(any::<u16>(), 0..60)) {
-        let mut config = DecreeWorldConfig::act1(&["x", "y"]);
-        config.budget = budgets();
-        let mut world = DecreeWorld::new(config.clone()).unwrap();
-        let mut log = Vec::new();
-        for choice in choices {
-            let enabled = world.enabled();
-            if enabled.is_empty() {
-                break;
-            }
-            let action = enabled[usize::from(choice) % enabled.len()];
-            world.apply(&action).unwrap();
-            log.push(action);
-            prop_assert!(check::safety(&world).is_empty(), "{:?}", check::safety(&world));
-        }
-        let replayed = DecreeWorld::replay(config, &log).unwrap();
-        prop_assert_eq!(replayed.fingerprint(), world.fingerprint());
-    }
-
-    /// The fingerprint a world built by `successor` keeps, worked out step by step from its
-    /// parent's, equals the one computed from every part of the same world built by `apply`;
-    /// and the fingerprint of each successor hashed without building it equals both. Every kind
-    /// of action is enabled somewhere in these walks: the amnesia control's budget adds amnesia
-    /// to the drops, duplicates and retries.
-    #[test]
-    fn fingerprints_kept_step_by_step_equal_fingerprints_from_scratch(
-        choices in proptest::collection::vec(any::<u16>(), 0..40)
-    ) {
-        let mut config = duel_config(1);
-        config.budget = Budget::NONE.with(Fault::Amnesia, 1);
-        let mut world = DecreeWorld::new(config).unwrap();
-        for choice in choices {
-            let enabled = world.enabled();
-            for action in &enabled {
-                let built = world.successor(action).unwrap();
-                let mut applied = world.clone();
-                applied.apply(action).unwrap();
-                prop_assert_eq!(built.fingerprint(), applied.fingerprint_from_scratch());
-                prop_assert_eq!(world.successor_fingerprint(action), Ok(built.fingerprint()));
-            }
-            let Some(action) = enabled.get(usize::from(choice) % enabled.len().max(1)) else {
-                break;
-            };
-            world = world.successor(action).unwrap();
-        }
-    }
-
     /// A refused action leaves the world exactly as it was.
     #[test]
     fn refused_actions_change_nothing(id in 0u32..40, node in 1u8..8) {
