@@ -165,6 +165,8 @@ impl Model for Plain {
     type Action = DecreeAction;
     type Step = DecreeStep;
 
+    const FAULTS: &'static [Fault] = DecreeWorld::FAULTS;
+
     fn build(config: DecreeWorldConfig) -> Result<Plain, Refused> {
         DecreeWorld::new(config).map(Plain)
     }
@@ -179,6 +181,10 @@ impl Model for Plain {
 
     fn fingerprint(&self) -> u64 {
         self.0.fingerprint()
+    }
+
+    fn budget_left(&self) -> paros_sim::Budget {
+        Model::budget_left(&self.0)
     }
 
     fn violations(&self) -> Vec<Violation> {
@@ -237,6 +243,8 @@ impl Model for PlainLog {
     type Action = LogAction;
     type Step = ();
 
+    const FAULTS: &'static [Fault] = LogWorld::FAULTS;
+
     fn build(config: LogWorldConfig) -> Result<PlainLog, Refused> {
         LogWorld::new(config).map(PlainLog)
     }
@@ -251,6 +259,10 @@ impl Model for PlainLog {
 
     fn fingerprint(&self) -> u64 {
         self.0.fingerprint()
+    }
+
+    fn budget_left(&self) -> paros_sim::Budget {
+        Model::budget_left(&self.0)
     }
 
     fn violations(&self) -> Vec<Violation> {

@@ -38,7 +38,7 @@
 //! need nothing else.
 
 use crate::check::Violation;
-use crate::faults::{Fault, Refused};
+use crate::faults::{Budget, Fault, Refused};
 use std::fmt;
 
 /// How a fair, fault-free schedule ended ([`Model::settle`]).
@@ -66,6 +66,9 @@ pub trait Model: Clone + Send + Sync {
 
     /// What an applied action did, for those who watch a world step by step (the game).
     type Step;
+
+    /// The faults this kind of world has, in the order its reports list their budgets.
+    const FAULTS: &'static [Fault];
 
     /// The world at its beginning.
     fn build(config: Self::Config) -> Result<Self, Refused>;
@@ -109,6 +112,9 @@ pub trait Model: Clone + Send + Sync {
         successor.apply(action)?;
         Ok(successor.fingerprint())
     }
+
+    /// The faults (and bounded steps) this world may still use.
+    fn budget_left(&self) -> Budget;
 
     /// The safety properties broken in this state; empty when it is safe so far.
     fn violations(&self) -> Vec<Violation>;

@@ -197,6 +197,12 @@ impl<E: Route> Network<E> {
         self.isolated.contains(envelope.from()) != self.isolated.contains(envelope.to())
     }
 
+    /// Whether message `id` is in flight on a cut wire (it stays there until healed).
+    pub fn is_cut_off(&self, id: MessageId) -> bool {
+        self.get(id)
+            .is_some_and(|message| self.is_cut(&message.envelope))
+    }
+
     /// The message with this id, if it is in flight and not cut off.
     pub fn deliverable(&self, id: MessageId) -> Result<&InFlight<E>, Refused> {
         let message = self.get(id).ok_or(Refused::NoSuchMessage(id))?;

@@ -1,23 +1,20 @@
 //! Runs a scenario in a mode and turns what the explorer or simulator found into a [`Report`].
 //!
-//! This is the one place that knows every world type ([`Setup`]); everything it calls is
-//! generic over [`Model`].
+//! It knows no world type: `scenarios::with_start` hands it the scenario's world, and
+//! everything it calls is generic over [`Model`].
 
 use crate::Error;
 use crate::explore::{self, Ending, Limits};
 use crate::model::Model;
 use crate::report::{Mode, Report, SeedRange, Verdict};
-use crate::scenarios::{self, Scenario, Setup};
+use crate::scenarios::{self, Scenario, with_start};
 use crate::simulate::{self, Sweep};
 
 /// Explores every state of the scenario's world, within `limits`.
 pub fn explore(scenario: &Scenario, limits: Limits) -> Result<Report, Error> {
     require(scenario, Mode::Exhaustive)?;
     let clock = Stopwatch::start();
-    let mut report = match &scenario.setup {
-        Setup::Act1 { .. } => explore_model(scenario, scenario.act1_start()?, limits)?,
-        Setup::Log { .. } => explore_model(scenario, scenario.log_start()?, limits)?,
-    };
+    let mut report = with_start!(scenario, |world| explore_model(scenario, world, limits)?);
     report.duration_ms = clock.elapsed_ms();
     Ok(report)
 }
@@ -33,10 +30,9 @@ pub fn simulate(
         return Err(Error::BadParameters("the seed range is empty".into()));
     }
     let clock = Stopwatch::start();
-    let mut report = match &scenario.setup {
-        Setup::Act1 { .. } => simulate_model(scenario, &scenario.act1_start()?, sweep, progress)?,
-        Setup::Log { .. } => simulate_model(scenario, &scenario.log_start()?, sweep, progress)?,
-    };
+    let mut report = with_start!(scenario, |world| simulate_model(
+        scenario, &world, sweep, progress
+    )?);
     report.duration_ms = clock.elapsed_ms();
     Ok(report)
 }

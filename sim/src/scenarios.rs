@@ -252,16 +252,31 @@ pub fn replay_command(scenario: &str, seed: u64, max_steps: u64) -> String {
     format!("paros-sim run {scenario} --seeds 1 --seed {seed} --max-steps {max_steps}")
 }
 
+/// Runs `$body` with `$world` bound to the scenario's world after its prelude, whatever the
+/// world's type: the one place that lists every kind of world (each arm's body is generic
+/// over [`Model`]). Evaluates to the body's value; a prelude that does not replay returns its
+/// [`Error`] from the enclosing function.
+macro_rules! with_start {
+    ($scenario:expr, |$world:ident| $body:expr) => {
+        match &$scenario.setup {
+            $crate::scenarios::Setup::Act1 { .. } => {
+                let $world = $scenario.act1_start()?;
+                $body
+            }
+            $crate::scenarios::Setup::Log { .. } => {
+                let $world = $scenario.log_start()?;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_start;
+
 impl Scenario {
     /// The fault and retry budgets left after the prelude, by kind: the faults the world's
-    /// kind has, under their report keys (`drops`, `torn_writes`, ...).
+    /// kind has ([`Model::FAULTS`]), under their report keys (`drops`, `torn_writes`, ...).
     pub fn budgets(&self) -> Result<BTreeMap<String, u64>, Error> {
-        let (left, faults) = match &self.setup {
-            Setup::Log { .. } => (self.log_start()?.budget_left(), LOG_FAULTS),
-            Setup::Act1 { .. } => (self.act1_start()?.budget_left(), DECREE_FAULTS),
-        };
-        let budget = |fault: &Fault| (fault.budget_key().to_owned(), u64::from(left.left(*fault)));
-        Ok(faults.iter().map(budget).collect())
+        Ok(with_start!(self, |world| budgets_left(&world)))
     }
 
     /// The fault outside the model its world may use, if it is a negative control: then
@@ -337,19 +352,12 @@ fn replay_prelude<M: Model>(
     Ok(world)
 }
 
-/// The faults an Act I world has, as its reports list their budgets.
-const DECREE_FAULTS: &[Fault] = &[Fault::Drop, Fault::Duplicate, Fault::Retry, Fault::Amnesia];
-
-/// The faults a log world has, as its reports list their budgets.
-const LOG_FAULTS: &[Fault] = &[
-    Fault::Drop,
-    Fault::Duplicate,
-    Fault::Crash,
-    Fault::TornWrite,
-    Fault::Partition,
-    Fault::Tick,
-    Fault::ClientResend,
-];
+/// The budgets `world` has left, under their report keys.
+fn budgets_left<M: Model>(world: &M) -> BTreeMap<String, u64> {
+    let left = world.budget_left();
+    let budget = |fault: &Fault| (fault.budget_key().to_owned(), u64::from(left.left(*fault)));
+    M::FAULTS.iter().map(budget).collect()
+}
 
 fn budget(drops: u32, duplicates: u32, retries_per_proposer: u32) -> Budget {
     Budget::NONE

@@ -11,7 +11,9 @@ use crate::automation::Automation;
 use crate::error::PlayError;
 use crate::prompt::{Prompt, PromptKind};
 use crate::scene::{ActionJson, ChosenView, ClusterView, ControlView, MessageView, NodeView};
+use paros_sim::MessageId;
 use paros_sim::model::Model;
+use paros_sim::network::{MessageAction, Verb};
 use std::collections::BTreeSet;
 use std::fmt;
 use std::hash::Hash;
@@ -47,6 +49,19 @@ impl ByHand {
             retry: kind == PromptKind::RetryBallot,
         }
     }
+}
+
+/// The verbs `moves` allow on message `id`, in [`Verb::ALL`] order: what the stage offers on it.
+pub fn message_verbs<B: Board>(moves: &[B::Move], id: MessageId) -> Vec<&'static str>
+where
+    B::Action: MessageAction,
+{
+    let allowed = |verb: &Verb| moves.contains(&B::Move::from(B::Action::on_message(*verb, id)));
+    Verb::ALL
+        .into_iter()
+        .filter(allowed)
+        .map(Verb::word)
+        .collect()
 }
 
 /// A world a level is played on: a paros-sim [`Model`] (built, stepped, described, parsed and

@@ -148,6 +148,11 @@ impl LogWorld {
         &self.clients
     }
 
+    /// The network: what is in flight, and what is cut off.
+    pub fn network(&self) -> &Network<Arc<LogEnvelope>> {
+        &self.network
+    }
+
     /// The messages in flight, in send order.
     pub fn in_flight(&self) -> &[LogInFlight] {
         self.network.in_flight()
@@ -363,6 +368,16 @@ impl Model for LogWorld {
     type Action = LogAction;
     type Step = ();
 
+    const FAULTS: &'static [Fault] = &[
+        Fault::Drop,
+        Fault::Duplicate,
+        Fault::Crash,
+        Fault::TornWrite,
+        Fault::Partition,
+        Fault::Tick,
+        Fault::ClientResend,
+    ];
+
     fn build(config: LogWorldConfig) -> Result<LogWorld, Refused> {
         LogWorld::new(config)
     }
@@ -377,6 +392,10 @@ impl Model for LogWorld {
 
     fn fingerprint(&self) -> u64 {
         LogWorld::fingerprint(self)
+    }
+
+    fn budget_left(&self) -> Budget {
+        self.budget_left
     }
 
     fn violations(&self) -> Vec<Violation> {

@@ -14,7 +14,7 @@ use super::wire::PackedEnvelope;
 use crate::faults::{Budget, Fault, Refused};
 use crate::fingerprint::part;
 use crate::model::Model;
-use crate::network::{MessageAction, MessageId, Network, Verb};
+use crate::network::{MessageAction, MessageId, Network, Route, Verb};
 use paros_core::{Acceptor, Ballot, Envelope, Ignored, Majority, NodeId, NodeSet, Proposer, Value};
 use std::sync::Arc;
 
@@ -174,6 +174,11 @@ impl DecreeWorld {
         (self.network.in_flight().iter())
             .map(|stored| self.unpack(stored.id, &stored.envelope))
             .collect()
+    }
+
+    /// The network: what is in flight, and what is cut off.
+    pub fn network(&self) -> &Network<impl Route> {
+        &self.network
     }
 
     /// The message with this id, if it is in flight.
@@ -350,6 +355,8 @@ impl Model for DecreeWorld {
     type Action = DecreeAction;
     type Step = DecreeStep;
 
+    const FAULTS: &'static [Fault] = &[Fault::Drop, Fault::Duplicate, Fault::Retry, Fault::Amnesia];
+
     fn build(config: DecreeWorldConfig) -> Result<DecreeWorld, Refused> {
         DecreeWorld::new(config)
     }
@@ -372,6 +379,10 @@ impl Model for DecreeWorld {
 
     fn successor_fingerprint(&self, action: &DecreeAction) -> Result<u64, Refused> {
         DecreeWorld::successor_fingerprint(self, action)
+    }
+
+    fn budget_left(&self) -> Budget {
+        DecreeWorld::budget_left(self)
     }
 
     fn violations(&self) -> Vec<crate::check::Violation> {

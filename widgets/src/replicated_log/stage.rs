@@ -4,7 +4,7 @@
 
 use super::{LogMove, ballot_name};
 use crate::automation::Automation;
-use crate::board::ByHand;
+use crate::board::{ByHand, message_verbs};
 use crate::scene::{
     ActionJson, BudgetView, CallView, ClientView, ClusterView, ControlView, DecidedView, DiskView,
     HeldView, KeyValueView, MessageView, NodeView, ReadView, RecordSlotView, SlotView,
@@ -277,17 +277,8 @@ pub fn messages(world: &LogWorld, moves: &[LogMove]) -> Vec<MessageView> {
         .iter()
         .map(|message| {
             let envelope = &message.envelope;
-            let actions = [
-                (LogAction::Deliver(message.id), "deliver"),
-                (LogAction::Drop(message.id), "drop"),
-                (LogAction::Duplicate(message.id), "duplicate"),
-            ]
-            .into_iter()
-            .filter(|(action, _)| moves.contains(&LogMove::World(*action)))
-            .map(|(_, verb)| verb)
-            .collect();
-            let cut =
-                world.isolated().contains(envelope.from) != world.isolated().contains(envelope.to);
+            let actions = message_verbs::<LogWorld>(moves, message.id);
+            let cut = world.network().is_cut_off(message.id);
             MessageView {
                 id: message.id.0,
                 from: world.name(envelope.from),

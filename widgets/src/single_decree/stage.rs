@@ -2,12 +2,12 @@
 //! messages on the wires, and the start and retry buttons.
 
 use crate::automation::Automation;
-use crate::board::ByHand;
+use crate::board::{ByHand, message_verbs};
 use crate::scene::{
     ActionJson, ControlView, MessageView, NodeView, PromiseView, SlotView, VoteView,
 };
 use crate::words::names;
-use paros_core::{Envelope, Message, NodeSet, Phase, Vote};
+use paros_core::{Envelope, Message, Phase, Vote};
 use paros_sim::MessageId;
 use paros_sim::single_decree::{DecreeAction, DecreeWorld, Role};
 
@@ -96,23 +96,12 @@ pub fn nodes(world: &DecreeWorld, by_hand: &ByHand) -> Vec<NodeView> {
 
 /// The messages in flight, each with the actions `moves` allows on it.
 pub fn messages(world: &DecreeWorld, moves: &[DecreeAction]) -> Vec<MessageView> {
-    let enabled = moves;
-    let silent = world.config().silent;
     world
         .in_flight()
         .iter()
         .map(|message| {
-            let envelope = &message.envelope;
-            let actions = [
-                (DecreeAction::Deliver(message.id), "deliver"),
-                (DecreeAction::Drop(message.id), "drop"),
-                (DecreeAction::Duplicate(message.id), "duplicate"),
-            ]
-            .into_iter()
-            .filter(|(action, _)| enabled.contains(action))
-            .map(|(_, verb)| verb)
-            .collect();
-            message_view(world, message.id, envelope, silent, actions)
+            let actions = message_verbs::<DecreeWorld>(moves, message.id);
+            message_view(world, message.id, &message.envelope, actions)
         })
         .collect()
 }
@@ -121,7 +110,6 @@ fn message_view(
     world: &DecreeWorld,
     id: MessageId,
     envelope: &Envelope,
-    silent: NodeSet,
     actions: Vec<&'static str>,
 ) -> MessageView {
     MessageView {
@@ -138,7 +126,7 @@ fn message_view(
         text: world.message_name(&envelope.message),
         ballot: world.ballot_name(envelope.message.ballot()),
         slot: None,
-        cut: silent.contains(envelope.from) || silent.contains(envelope.to),
+        cut: world.network().is_cut_off(id),
         actions,
     }
 }
