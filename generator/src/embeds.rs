@@ -72,9 +72,13 @@ pub fn escape(text: &str) -> String {
     escaped
 }
 
-/// Checks that a report may be published: a VIOLATION only from a negative control, and PASS
-/// only from an exhaustive search (a seeded run can find no violation, never prove there is none).
+/// Checks that a report may be published: a VIOLATION only from a negative control, and then of
+/// the very property the control names; and PASS only from an exhaustive search (a seeded run
+/// can find no violation, never prove there is none).
 pub fn validate(report: &Report) -> Result<(), String> {
+    if report.negative_control && report.verdict == Verdict::Violation {
+        return control_tripped_its_property(report);
+    }
     match (report.verdict, report.mode) {
         (Verdict::Violation, _) if !report.negative_control => Err(format!(
             "scenario `{}` found a VIOLATION of \"{}\": {}",
@@ -93,6 +97,26 @@ pub fn validate(report: &Report) -> Result<(), String> {
             report.scenario
         )),
     }
+}
+
+/// A negative control's VIOLATION counts only if it breaks the property the control names: a
+/// checker that fired for another reason has not shown that its own checker can fail.
+fn control_tripped_its_property(report: &Report) -> Result<(), String> {
+    let Some(property) = &report.control_property else {
+        return Err(format!(
+            "negative control `{}` names no property it must break",
+            report.scenario
+        ));
+    };
+    let prefix = format!("{property}: ");
+    if report.violations.iter().any(|broken| broken.starts_with(&prefix)) {
+        return Ok(());
+    }
+    Err(format!(
+        "negative control `{}` must break {property}, but broke only: {}",
+        report.scenario,
+        report.violations.join("; ")
+    ))
 }
 
 fn count(number: u64) -> String {
@@ -362,9 +386,26 @@ mod tests {
         assert!(validate(&report(Verdict::Pass, Mode::Simulation)).is_err());
         let mut control = report(Verdict::Violation, Mode::Exhaustive);
         control.negative_control = true;
+        control.control_property = Some("agreement".into());
+        control.violations = vec!["agreement: two values chosen".into()];
         assert!(validate(&control).is_ok());
         control.verdict = Verdict::Pass;
         assert!(validate(&control).is_err());
+    }
+
+    #[test]
+    fn a_control_must_break_the_property_it_names() {
+        // Proves a control that broke another property, or names none, is not published.
+        let mut control = report(Verdict::Violation, Mode::Exhaustive);
+        control.negative_control = true;
+        control.violations = vec!["check-limit: the history is too large".into()];
+        control.control_property = Some("linearizability".into());
+        let refused = validate(&control).unwrap_err();
+        assert!(refused.contains("must break linearizability"), "{refused}");
+        control.control_property = None;
+        assert!(validate(&control).unwrap_err().contains("names no property"));
+        control.control_property = Some("check-limit".into());
+        assert!(validate(&control).is_ok());
     }
 
     #[test]

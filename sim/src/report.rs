@@ -119,6 +119,11 @@ pub struct Report {
     /// Whether the scenario is a negative control: a fault outside the model that the checkers
     /// must catch, so VIOLATION is the expected verdict.
     pub negative_control: bool,
+    /// A negative control's property (`agreement`, `linearizability`, ...): the one its fault
+    /// must break. A control that breaks only another property has not shown its checker
+    /// works. `None` for any other scenario.
+    #[serde(default)]
+    pub control_property: Option<String>,
     /// Exhaustive: distinct states visited (fingerprints). 0 in simulation.
     pub states: u64,
     /// Exhaustive: actions applied while expanding states. 0 in simulation.
@@ -219,6 +224,7 @@ impl Report {
             verdict,
             incomplete_because: String::new(),
             negative_control: false,
+            control_property: None,
             states: 0,
             transitions: 0,
             depth: 0,
