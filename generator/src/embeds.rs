@@ -109,7 +109,11 @@ fn control_tripped_its_property(report: &Report) -> Result<(), String> {
         ));
     };
     let prefix = format!("{property}: ");
-    if report.violations.iter().any(|broken| broken.starts_with(&prefix)) {
+    if report
+        .violations
+        .iter()
+        .any(|broken| broken.starts_with(&prefix))
+    {
         return Ok(());
     }
     Err(format!(
@@ -403,7 +407,11 @@ mod tests {
         let refused = validate(&control).unwrap_err();
         assert!(refused.contains("must break linearizability"), "{refused}");
         control.control_property = None;
-        assert!(validate(&control).unwrap_err().contains("names no property"));
+        assert!(
+            validate(&control)
+                .unwrap_err()
+                .contains("names no property")
+        );
         control.control_property = Some("check-limit".into());
         assert!(validate(&control).is_ok());
     }

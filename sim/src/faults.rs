@@ -186,6 +186,8 @@ pub enum Refused {
     Busy(NodeId),
     /// There is no pending `Ready` step of that kind, or no such step to take.
     NothingPending(NodeId),
+    /// The node is already cut off by a partition.
+    AlreadyIsolated(NodeId),
     /// No link is cut: there is nothing to heal.
     NothingToHeal,
     /// The client has nothing to send.
@@ -209,6 +211,7 @@ impl fmt::Display for Refused {
             Refused::NodeUp(node) => write!(f, "{node} is up"),
             Refused::Busy(node) => write!(f, "{node} has a Ready to persist and send first"),
             Refused::NothingPending(node) => write!(f, "{node} has no such step pending"),
+            Refused::AlreadyIsolated(node) => write!(f, "{node} is already cut off"),
             Refused::NothingToHeal => f.write_str("no link is cut: nothing to heal"),
             Refused::ClientIdle(client) => write!(f, "{client} has nothing to send"),
             Refused::Disk(error) => write!(f, "{error}"),

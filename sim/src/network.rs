@@ -256,7 +256,7 @@ impl<E: Route> Network<E> {
             return Err(Refused::NoSuchNode(node));
         }
         if self.isolated.contains(node) {
-            return Err(Refused::NothingPending(node));
+            return Err(Refused::AlreadyIsolated(node));
         }
         budget.spend(Fault::Partition)?;
         self.isolated.insert(node);
@@ -397,4 +397,170 @@ fn parse_id(word: &str) -> Result<MessageId, String> {
         .ok_or_else(|| {
             format!("expected a message id like m3 or a route like N1->N2, got {word:?}")
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A message of a made-up protocol: a route and a text whose first word is its kind.
+    #[derive(Clone, PartialEq, Eq, Hash, Debug)]
+    struct Note {
+        from: NodeId,
+        to: NodeId,
+        text: &'static str,
+    }
+
+    impl Route for Note {
+        fn from(&self) -> NodeId {
+            self.from
+        }
+        fn to(&self) -> NodeId {
+            self.to
+        }
+    }
+
+    struct Namer;
+
+    impl Names<Note> for Namer {
+        fn node_name(&self, node: NodeId) -> String {
+            format!("N{}", node.get())
+        }
+        fn message_name(&self, note: &Note) -> String {
+            note.text.to_owned()
+        }
+        fn message_kind(&self, note: &Note) -> &'static str {
+            note.text.split('(').next().unwrap_or_default()
+        }
+    }
+
+    /// The actions a world built on the network would have.
+    #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+    struct OnMessage(Verb, MessageId);
+
+    impl MessageAction for OnMessage {
+        fn on_message(verb: Verb, id: MessageId) -> OnMessage {
+            OnMessage(verb, id)
+        }
+        fn message(&self) -> Option<(Verb, MessageId)> {
+            Some((self.0, self.1))
+        }
+    }
+
+    fn node(id: u8) -> NodeId {
+        NodeId::new(id).unwrap()
+    }
+
+    fn note(from: u8, to: u8, text: &'static str) -> Note {
+        Note {
+            from: node(from),
+            to: node(to),
+            text,
+        }
+    }
+
+    fn three_servers() -> Network<Note> {
+        Network::new([1, 2, 3].map(node).into_iter().collect(), NodeSet::EMPTY)
+    }
+
+    #[test]
+    fn ids_are_stable_and_the_fingerprint_is_a_multiset() {
+        let (mut one, mut other) = (three_servers(), three_servers());
+        let first = one.send(note(1, 2, "Ping(1)"));
+        one.send(note(2, 3, "Ping(2)"));
+        other.send(note(2, 3, "Ping(2)"));
+        other.send(note(1, 2, "Ping(1)"));
+        assert_eq!(one.fingerprint(), other.fingerprint(), "order is left out");
+        assert_eq!(one.take(first), note(1, 2, "Ping(1)"));
+        assert_eq!(
+            one.get(MessageId(2)).unwrap().envelope,
+            note(2, 3, "Ping(2)")
+        );
+        assert_eq!(one.next_id(), MessageId(3), "an id is never reused");
+        assert_eq!(one.fingerprint(), one.fingerprint_from_scratch());
+        let mut budget = Budget::NONE.with(Fault::Duplicate, 1);
+        one.duplicate(MessageId(2), &mut budget).unwrap();
+        assert_ne!(
+            one.fingerprint(),
+            other.fingerprint(),
+            "a copy counts twice"
+        );
+        assert_eq!(one.fingerprint(), one.fingerprint_from_scratch());
+    }
+
+    #[test]
+    fn a_partition_cuts_every_link_of_the_isolated_node_until_healed() {
+        let mut network = three_servers();
+        let client_to_two = network.send(note(9, 2, "Read(x)"));
+        let one_to_two = network.send(note(1, 2, "Ping(1)"));
+        let one_to_three = network.send(note(1, 3, "Ping(1)"));
+        let mut budget = Budget::NONE.with(Fault::Partition, 1);
+        assert_eq!(
+            network.isolate(node(9), &mut budget),
+            Err(Refused::NoSuchNode(node(9)))
+        );
+        network.isolate(node(2), &mut budget).unwrap();
+        assert_eq!(
+            network.isolate(node(2), &mut budget),
+            Err(Refused::AlreadyIsolated(node(2)))
+        );
+        assert_eq!(
+            network.deliverable(client_to_two).err(),
+            Some(Refused::Cut(client_to_two))
+        );
+        assert_eq!(
+            network.deliverable(one_to_two).err(),
+            Some(Refused::Cut(one_to_two))
+        );
+        assert!(network.deliverable(one_to_three).is_ok());
+        let mut enabled: Vec<OnMessage> = Vec::new();
+        network.enabled(&Budget::NONE, |_| false, &mut enabled);
+        assert_eq!(enabled, [OnMessage(Verb::Deliver, one_to_three)]);
+        network.heal().unwrap();
+        assert!(network.deliverable(one_to_two).is_ok());
+        assert_eq!(network.heal(), Err(Refused::NothingToHeal));
+    }
+
+    #[test]
+    fn faults_spend_their_budget_and_a_refusal_changes_nothing() {
+        let mut network = three_servers();
+        let id = network.send(note(1, 2, "Ping(1)"));
+        let before = network.fingerprint();
+        let mut budget = Budget::NONE;
+        assert_eq!(
+            network.drop_message(id, &mut budget),
+            Err(Refused::BudgetSpent(Fault::Drop))
+        );
+        assert_eq!(network.fingerprint(), before);
+        let mut enabled: Vec<OnMessage> = Vec::new();
+        network.enabled(&Budget::NONE.with(Fault::Drop, 1), |_| false, &mut enabled);
+        assert_eq!(
+            enabled,
+            [OnMessage(Verb::Deliver, id), OnMessage(Verb::Drop, id)]
+        );
+    }
+
+    #[test]
+    fn actions_on_messages_read_back_by_id_or_by_route() {
+        let mut network = three_servers();
+        network.send(note(1, 2, "Accept(1, slot 1)"));
+        let second = network.send(note(1, 2, "Accept(1, slot 2)"));
+        let described = network.describe(Verb::Drop, second, &Namer);
+        assert_eq!(described, "drop m2 N1->N2 Accept(1, slot 2)");
+        let parse = |text: &str| network.parse::<OnMessage>(text, &Namer);
+        assert_eq!(parse(&described), Some(Ok(OnMessage(Verb::Drop, second))));
+        assert_eq!(
+            parse("deliver N1->N2 Accept(1, slot 2"),
+            Some(Ok(OnMessage(Verb::Deliver, second))),
+            "a prefix of the text picks the message"
+        );
+        assert_eq!(
+            parse("deliver N1->N2 Accept"),
+            Some(Ok(OnMessage(Verb::Deliver, MessageId(1)))),
+            "a kind picks the first in send order"
+        );
+        assert!(matches!(parse("deliver N2->N1"), Some(Err(_))));
+        assert!(matches!(parse("deliver 7"), Some(Err(_))));
+        assert_eq!(parse("tick N1"), None, "not an action on a message");
+    }
 }
