@@ -170,3 +170,71 @@ fn a_restart_after_n2s_own_vote_is_chosen_says_so_and_keeps_it_unmarked() {
         marked.explanation
     );
 }
+
+/// A three-node log world with `programs`, after `steps`, played as the game plays them.
+fn log_world_after(
+    programs: &[&[(&str, &str)]],
+    steps: &[&str],
+) -> paros_sim::replicated_log::LogWorld {
+    use crate::board::Board;
+    let config = crate::levels::act2::cluster(programs, Budget::NONE);
+    let mut world = paros_sim::replicated_log::LogWorld::new(config).expect("a world");
+    for text in steps {
+        let action = world.parse_move(text).expect(text);
+        world.play(&action).expect(text);
+    }
+    world
+}
+
+#[test]
+fn serve_or_wait_names_the_read_a_reply_completes_when_a_node_holds_two() {
+    // C1's read (0.1) and then C2's (0.2) wait at N3. N1's reply to read 0.2 completes a
+    // Phase-1 quorum for it alone: the prompt asks about C2's read, which N3 serves.
+    use crate::board::{Board, ByHand};
+    let reads: &[&[(&str, &str)]] = &[&[("x", "")], &[("x", "")]];
+    let mut world = log_world_after(
+        reads,
+        &[
+            "request C1 N3",
+            "deliver C1->N3 Read",
+            "request C2 N3",
+            "deliver C2->N3 Read",
+            "deliver N3->N1 ReadIndex(read 0.2",
+        ],
+    );
+    let n3 = world.servers()[2].host.node().expect("N3 is up");
+    assert_eq!(n3.pending_reads().len(), 2, "two reads wait at N3");
+    let reply = world
+        .parse_move("deliver N1->N3 ReadIndexReply(read 0.2")
+        .unwrap();
+    let prompt = world.prompt(&reply, &ByHand::default()).expect("a prompt");
+    assert!(
+        prompt
+            .question
+            .starts_with("N3 holds C2's read of x (read 0.2)."),
+        "{}",
+        prompt.question
+    );
+    assert_eq!(prompt.right_key(), "serve");
+
+    // Read 0.1 still waits; a reply to it asks about it, not about the read just served.
+    for text in [
+        "deliver N1->N3 ReadIndexReply(read 0.2",
+        "deliver N3->N2 ReadIndex(read 0.1",
+    ] {
+        let action = world.parse_move(text).unwrap();
+        world.play(&action).unwrap();
+    }
+    let reply = world
+        .parse_move("deliver N2->N3 ReadIndexReply(read 0.1")
+        .unwrap();
+    let prompt = world.prompt(&reply, &ByHand::default()).expect("a prompt");
+    assert!(
+        prompt
+            .question
+            .starts_with("N3 holds C1's read of x (read 0.1)."),
+        "{}",
+        prompt.question
+    );
+    assert_eq!(prompt.right_key(), "serve");
+}
