@@ -238,3 +238,23 @@ fn serve_or_wait_names_the_read_a_reply_completes_when_a_node_holds_two() {
     );
     assert_eq!(prompt.right_key(), "serve");
 }
+
+#[test]
+fn a_wrong_choice_that_reads_or_answers_as_a_right_one_is_dropped() {
+    use crate::prompt::{Choice, drop_doubles};
+    let choice = |key: &str, label: &str, right: bool| Choice {
+        key: key.into(),
+        label: label.into(),
+        right,
+        explanation: String::new(),
+    };
+    let mut choices = vec![
+        choice("record", "chosen through 1", true),
+        choice("stale-chosen", "chosen through 1", false),
+        choice("record", "another label", false),
+        choice("unmarked", "chosen through 0", false),
+    ];
+    drop_doubles(&mut choices);
+    let keys: Vec<&str> = choices.iter().map(|choice| choice.key.as_str()).collect();
+    assert_eq!(keys, ["record", "unmarked"]);
+}
