@@ -3,6 +3,8 @@
 
 use super::shared::{index_of, node, set_name};
 use crate::prompt::{Choice, Prompt, PromptKind};
+use crate::words::majority_size;
+use paros_core::QuorumSystem;
 use paros_core::log::{ColocatedNode, LogEnvelope, LogMessage, PendingRead, ReadId};
 use paros_sim::replicated_log::{ClientOp, LogWorld};
 
@@ -38,7 +40,7 @@ pub(super) fn serve_or_wait(world: &LogWorld, after: &LogWorld, message: u32) ->
                 set_name(world, answered_by)
             )
         },
-        "a Phase-1 quorum is two of three nodes".to_string(),
+        majority_size(now.quorums(), "nodes"),
     ];
     if let Some((writer, written)) = &latest {
         facts.push(format!(
@@ -72,7 +74,7 @@ pub(super) fn serve_or_wait(world: &LogWorld, after: &LogWorld, message: u32) ->
             ),
         )
     } else {
-        let reason = if answered_by.len() < 2 {
+        let reason = if !now.quorums().is_phase1_quorum(answered_by) {
             format!(
                 "{name} has applied through slot {applied}, and it cannot know its log is \
                  current: only {} answered so far, and a write may \
