@@ -77,6 +77,22 @@ pub struct Prompt {
     pub record: Option<String>,
 }
 
+/// Drops every wrong choice that reads or answers as a right one (same label or same key), so
+/// a prompt never offers one answer twice, once right and once wrong.
+pub(crate) fn drop_doubles(choices: &mut Vec<Choice>) {
+    let rights: Vec<(String, String)> = choices
+        .iter()
+        .filter(|choice| choice.right)
+        .map(|choice| (choice.key.clone(), choice.label.clone()))
+        .collect();
+    choices.retain(|choice| {
+        choice.right
+            || rights
+                .iter()
+                .all(|(key, label)| *key != choice.key && *label != choice.label)
+    });
+}
+
 impl Prompt {
     /// A level question with no node, judged by the level.
     pub fn question(question: String, facts: Vec<String>, choices: Vec<Choice>) -> Prompt {

@@ -1,6 +1,6 @@
 //! How the game writes nodes, sets and votes in its sentences: `{A1, A2}`, `(1.P1, x)`.
 
-use paros_core::{NodeSet, Vote};
+use paros_core::{Majority, NodeSet, QuorumSystem, Vote};
 use paros_sim::single_decree::DecreeWorld;
 
 /// A set of nodes by name, in id order: `{A1, A3}`.
@@ -17,4 +17,22 @@ pub fn vote_name(world: &DecreeWorld, vote: &Vote) -> String {
 /// Node names in id order, as a list for JSON.
 pub fn names(world: &DecreeWorld, set: NodeSet) -> Vec<String> {
     set.iter().map(|node| world.name(node)).collect()
+}
+
+/// The quorum system Act I's proposers count with, as paros-core holds it.
+pub fn quorums(world: &DecreeWorld) -> Majority {
+    world.proposers().first().map_or_else(
+        || Majority::new(world.config().acceptors()).expect("a world has acceptors"),
+        |proposer| *proposer.quorums(),
+    )
+}
+
+/// How many of `what` a majority needs, as the quorum system reports it: `a majority of 3
+/// acceptors is 2`.
+pub fn majority_size(quorums: &Majority, what: &str) -> String {
+    format!(
+        "a majority of {} {what} is {}",
+        quorums.acceptors().len(),
+        quorums.quorum_size()
+    )
 }

@@ -833,3 +833,83 @@ fn random_play_never_panics_keeps_safety_and_undoes_to_the_start() {
 
 #[path = "levels/act2.rs"]
 mod act2;
+
+/// Fails if a wrong choice of `prompt` reads or answers as a right one: the player would be
+/// offered the same answer twice, once right and once wrong.
+fn assert_no_wrong_choice_equals_a_right_one(prompt: &paros_play::Prompt, at: &str) {
+    for right in prompt.choices.iter().filter(|choice| choice.right) {
+        for wrong in prompt.choices.iter().filter(|choice| !choice.right) {
+            assert!(
+                wrong.key != right.key && wrong.label != right.label,
+                "{at}: {:?} offers {:?} ({}) both right and wrong",
+                prompt.question,
+                right.label,
+                right.key
+            );
+        }
+    }
+}
+
+/// A seeded walk over the game's enabled moves: on an even seed from a random prefix of the
+/// reference solution, on an odd one from the start with nothing earned (every role by hand).
+/// Every prompt that opens is checked, then answered (right most often, so the walk goes
+/// deep); now and then a move is undone. Returns how many prompts it checked.
+fn walk_checking_prompts<B: Board>(
+    level: &'static paros_play::Level<B>,
+    seed: u64,
+    moves: usize,
+) -> usize {
+    let mut dice = Dice(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let mut game = if seed.is_multiple_of(2) {
+        let mut game = Game::new(level, level.solution_unlocked).unwrap();
+        let prefix = dice.below(level.solution.len() + 1);
+        play(&mut game, &level.solution[..prefix]);
+        game
+    } else {
+        Game::new(level, &[]).unwrap()
+    };
+    let at = format!("{} seed {seed}", level.id);
+    let mut checked = 0;
+    for _ in 0..moves {
+        if let Some(prompt) = game.prompt().cloned() {
+            assert_no_wrong_choice_equals_a_right_one(&prompt, &at);
+            checked += 1;
+            let right = prompt.choices.iter().position(|choice| choice.right);
+            let index = match right {
+                Some(index) if dice.below(4) != 0 => index,
+                _ => dice.below(prompt.choices.len()),
+            };
+            game.answer(index).unwrap();
+        } else if game.next_stage_open() && dice.below(2) == 0 {
+            game.act(GameAction::NextStage).unwrap();
+        } else {
+            let enabled = game.enabled();
+            if enabled.is_empty() || dice.below(10) == 0 {
+                if game.undo().is_err() {
+                    break;
+                }
+                continue;
+            }
+            let action = enabled[dice.below(enabled.len())].clone();
+            game.act(GameAction::World(action))
+                .unwrap_or_else(|error| panic!("{at}: {error}"));
+        }
+    }
+    checked
+}
+
+#[test]
+fn no_wrong_choice_equals_a_right_one_in_random_play() {
+    for level in levels::ACT1 {
+        let checked: usize = (1..=30)
+            .map(|seed| walk_checking_prompts(level, seed, 80))
+            .sum();
+        assert!(checked > 0, "{}: no prompt opened", level.id);
+    }
+    for level in levels::ACT2 {
+        let checked: usize = (1..=30)
+            .map(|seed| walk_checking_prompts(level, seed, 80))
+            .sum();
+        assert!(checked > 0, "{}: no prompt opened", level.id);
+    }
+}

@@ -402,6 +402,11 @@ impl ColocatedNode {
         &self.config
     }
 
+    /// The quorum system this node counts Promises, votes and read replies with.
+    pub fn quorums(&self) -> &Majority {
+        &self.quorums
+    }
+
     /// Follower, candidate or leader.
     pub fn role(&self) -> LogRole {
         self.proposer.leadership.role()

@@ -9,7 +9,8 @@ use crate::automation::Automation;
 use crate::level::{Level, Pin, Rules, Stage};
 use crate::prompt::{Choice, Prompt};
 use crate::state::{Change, Goal, Memory, Run};
-use crate::words::set_name;
+use crate::words::{majority_size, quorums, set_name};
+use paros_core::QuorumSystem;
 use paros_sim::Budget;
 use paros_sim::single_decree::DecreeWorld;
 use paros_sim::single_decree::DecreeWorldConfig;
@@ -28,7 +29,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     unlocks: None,
     hints: [
         "Chosen is a fact about the acceptors' votes: count the acceptors that voted for the \
-         same ballot, and compare with a majority of three.",
+         same ballot, and compare with a majority of the acceptors.",
         "P1 learning x is a separate event: it happens only when the Accepteds reach P1. The \
          value can be chosen while every Accepted is still on the wire.",
     ],
@@ -110,16 +111,18 @@ impl Rules<DecreeWorld> for ChooseAValue {
         } else {
             set_name(world, heard)
         };
+        let quorums = quorums(world);
+        let counted = format!("{} of {}", voters.len(), quorums.acceptors().len());
         let (yes, no) = if chosen {
             (
                 format!(
-                    "Yes. {who} voted for {at}, and two of three acceptors are a majority: {value} \
+                    "Yes. {who} voted for {at}, and {counted} acceptors are a majority: {value} \
                      was chosen the moment {} voted, before {proposer} or anyone else heard of \
                      it. The silent acceptor never mattered.",
                     world.name(voter)
                 ),
                 format!(
-                    "{value} is chosen: {who} voted for {at}, and two of three acceptors are a \
+                    "{value} is chosen: {who} voted for {at}, and {counted} acceptors are a \
                      majority. Chosen is a fact about the votes, true before anyone learns it: \
                      {proposer} learns it only when the Accepteds arrive, but from this moment no \
                      ballot can ever choose another value."
@@ -128,13 +131,14 @@ impl Rules<DecreeWorld> for ChooseAValue {
         } else {
             (
                 format!(
-                    "Only {who} has voted for {at}: one of three acceptors is not a majority. If \
-                     one vote were enough, another proposer could get a different value chosen by \
-                     another single acceptor, and two values would be chosen."
+                    "Only {who} has voted for {at}: {counted} acceptors is not a majority. If that \
+                     were enough, another proposer could get a different value chosen by as many \
+                     other acceptors, and two values would be chosen."
                 ),
                 format!(
-                    "Not yet: only {who} has voted for {at}, and one of three is not a majority. \
-                     Until a second acceptor votes, nothing is decided."
+                    "Not yet: only {who} has voted for {at}, and {counted} is not a majority. \
+                     Until {} acceptors vote for it, nothing is decided.",
+                    quorums.quorum_size()
                 ),
             )
         };
@@ -146,7 +150,7 @@ impl Rules<DecreeWorld> for ChooseAValue {
             ),
             vec![
                 format!("votes for {at}: {who}"),
-                "a majority of three acceptors is two".to_string(),
+                majority_size(&quorums, "acceptors"),
                 format!("{proposer} has heard Accepted from {heard}"),
             ],
             vec![

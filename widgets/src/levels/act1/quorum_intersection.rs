@@ -95,13 +95,19 @@ fn world() -> DecreeWorldConfig {
     super::world(&["x", "y"], &[true, false], Budget::default())
 }
 
-/// The Phase-1 quorums to try: every minimal majority of the acceptors.
+/// The Phase-1 quorums to try: every minimal Phase-1 quorum of the proposers' quorum system
+/// (no acceptor of it can be left out).
 fn minimal_quorums(world: &DecreeWorld) -> Vec<NodeSet> {
     let acceptors: Vec<NodeId> = world.config().acceptors().iter().collect();
     let quorums = world.proposers()[0].quorums();
-    let size = acceptors.len() / 2 + 1;
+    let minimal = |set: &NodeSet| {
+        set.iter().all(|left_out| {
+            let mut smaller = *set;
+            smaller.remove(left_out);
+            !quorums.is_phase1_quorum(smaller)
+        })
+    };
     (0u32..1 << acceptors.len())
-        .filter(|mask| mask.count_ones() as usize == size)
         .map(|mask| {
             acceptors
                 .iter()
@@ -110,7 +116,7 @@ fn minimal_quorums(world: &DecreeWorld) -> Vec<NodeSet> {
                 .map(|(_, node)| *node)
                 .collect::<NodeSet>()
         })
-        .filter(|set| quorums.is_phase1_quorum(*set))
+        .filter(|set| quorums.is_phase1_quorum(*set) && minimal(set))
         .collect()
 }
 

@@ -9,7 +9,8 @@ use crate::automation::Automation;
 use crate::level::{Level, Pin, Rules, Stage};
 use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::state::{Change, Goal, Memory, Run};
-use crate::words::set_name;
+use crate::words::{majority_size, quorums, set_name};
+use paros_core::QuorumSystem;
 use paros_sim::single_decree::DecreeWorld;
 use paros_sim::single_decree::DecreeWorldConfig;
 use paros_sim::{Budget, Fault};
@@ -142,9 +143,10 @@ impl Rules<DecreeWorld> for Recovery {
             .collect();
         let not_before = format!(
             "Before {proposer}'s Accept, {value} had only these votes: {}. No earlier ballot had \
-             a majority of three, so nothing was chosen: {value} became chosen only now, at \
-             {at}, by {by}.",
-            earlier_votes.join(", ")
+             a majority of the {} acceptors, so nothing was chosen: {value} became chosen only \
+             now, at {at}, by {by}.",
+            earlier_votes.join(", "),
+            quorums(world).acceptors().len()
         );
         let yes = if chosen_before {
             format!("Yes: a majority had already voted for {value} at an earlier ballot.")
@@ -166,7 +168,7 @@ impl Rules<DecreeWorld> for Recovery {
         };
         let mut facts = history;
         facts.push(format!("votes at {at} for {value}: {by}"));
-        facts.push("a majority of three acceptors is two".to_string());
+        facts.push(majority_size(&quorums(world), "acceptors"));
         Some(Prompt::question(
             format!(
                 "{value} is now chosen at {at} by {by}. Was {value} chosen before {proposer} \

@@ -2,13 +2,13 @@
 //! the player schedules one of them through.
 //!
 //! The goal fails on a livelock: nothing is chosen, every proposer has spent its retries, and a
-//! proposer's last ballot is dead (a majority has promised above it, so it can never gather a
-//! quorum again). Safety holds all along; the failure is one of liveness.
+//! proposer's last ballot is dead (too many acceptors have promised above it for the rest to
+//! make a quorum, so it can never gather one again). Safety holds all along; the failure is one of liveness.
 
 use super::HOW_PAXOS_CHOOSES;
 use crate::level::{Level, Rules, Stage};
 use crate::state::{Goal, Memory, Run};
-use paros_core::{Ballot, NodeId, Phase};
+use paros_core::{Acceptor, Ballot, NodeId, NodeSet, Phase, Proposer, QuorumSystem, vote_rule};
 use paros_sim::single_decree::{DecreeWorld, DecreeWorldConfig};
 use paros_sim::{Budget, Fault};
 
@@ -25,8 +25,9 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     scenario: "act1-duel",
     unlocks: None,
     hints: [
-        "A ballot dies when a majority of acceptors has promised a higher one. Each retry kills \
-         the other proposer's ballot the moment its Prepares land.",
+        "A ballot dies when the acceptors that have not promised a higher one are too few to \
+         make a quorum. Each retry kills the other proposer's ballot the moment its Prepares \
+         land.",
         "Hold one proposer's messages on the wire and let the other finish both phases first: \
          that is all a stable leader does.",
     ],
@@ -64,21 +65,22 @@ fn world() -> DecreeWorldConfig {
     super::world(&["x", "y"], &[true, true], budget)
 }
 
-/// Whether `ballot` can never gather a quorum again: too many acceptors promised above it.
-/// Promises never decrease, so a dead ballot stays dead.
-pub fn ballot_dead(world: &DecreeWorld, ballot: Ballot) -> bool {
-    let acceptor_count = world.acceptors().len();
-    let quorum_size = acceptor_count / 2 + 1;
-    let above = world
-        .acceptors()
+/// Whether `proposer`'s ballot can never get a value chosen: the acceptors that may still
+/// answer it (whose promise is not above it, the vote rule) hold no Phase-2 quorum, or, while
+/// it prepares, no Phase-1 quorum, by the proposer's own quorum system. Promises never
+/// decrease, so a dead ballot stays dead.
+pub fn ballot_dead<Q: QuorumSystem>(acceptors: &[Acceptor], proposer: &Proposer<Q>) -> bool {
+    let Some(ballot) = proposer.ballot() else {
+        return false;
+    };
+    let open: NodeSet = acceptors
         .iter()
-        .filter(|acceptor| {
-            acceptor
-                .promised()
-                .is_some_and(|promised| promised > ballot)
-        })
-        .count();
-    acceptor_count - above < quorum_size
+        .filter(|acceptor| vote_rule(acceptor.promised(), ballot))
+        .map(Acceptor::id)
+        .collect();
+    let quorums = proposer.quorums();
+    let preparing = proposer.phase() == Phase::Preparing;
+    !quorums.is_phase2_quorum(open) || (preparing && !quorums.is_phase1_quorum(open))
 }
 
 /// A livelock, as far as a finite budget can show one: nothing is chosen, every proposer has
@@ -91,7 +93,7 @@ pub fn livelock(world: &DecreeWorld) -> Option<(NodeId, Ballot)> {
     }
     world.proposers().iter().find_map(|proposer| {
         let ballot = proposer.ballot()?;
-        (proposer.phase() != Phase::Idle && ballot_dead(world, ballot))
+        (proposer.phase() != Phase::Idle && ballot_dead(world.acceptors(), proposer))
             .then_some((proposer.id(), ballot))
     })
 }

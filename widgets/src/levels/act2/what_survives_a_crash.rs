@@ -14,12 +14,12 @@
 use super::{CRASH_AND_RESTART, cluster, pin};
 use crate::automation::Automation;
 use crate::level::{Level, Rules, Stage};
-use crate::prompt::{Choice, Prompt};
+use crate::prompt::{Choice, Prompt, drop_doubles};
 use crate::replicated_log::stage::durable_record;
 use crate::replicated_log::{LogMove, ballot_name};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
-use paros_core::NodeSet;
 use paros_core::log::{DurableRecord, Entry, Slot, SlotVote};
+use paros_core::{Ballot, NodeSet};
 use paros_sim::replicated_log::{LogAction, LogWorld, LogWorldConfig, SlotVotes};
 use paros_sim::{Budget, Fault};
 
@@ -188,38 +188,52 @@ fn stale_vote(world: &LogWorld, chosen: &SlotVotes) -> Option<SlotVote> {
         })
 }
 
-/// A record as a choice reads: `promise 1.N2; slot 1: a=1 (C1#1) at 1.N2; chosen through 0`.
-fn record_text(
-    world: &LogWorld,
-    promised: Option<String>,
-    vote: Option<&SlotVote>,
-    chosen: u64,
-) -> String {
-    let promise = promised.map_or_else(
-        || "no promise".to_string(),
-        |ballot| format!("promise {ballot}"),
-    );
-    let slot = vote.map_or_else(
-        || "no vote in slot 1".to_string(),
-        |vote| {
-            format!(
-                "slot 1: {} at {}",
-                world.entry_name(&vote.entry),
-                ballot_name(world, vote.ballot)
-            )
-        },
-    );
-    format!("{promise}; {slot}; chosen through {chosen}")
+/// What a choice says N2's durable record holds: its promise, its vote in slot 1 and how far it
+/// is marked chosen. The right choice is the real record; each wrong one is the real record with
+/// one field set to a value it does not hold.
+#[derive(Clone)]
+struct Said {
+    promised: Option<Ballot>,
+    vote: SlotVote,
+    chosen_through: Slot,
 }
 
-/// After N2 restarts: what does its durable record hold? What is chosen is judged from the
-/// votes, so the prompt's facts, its right answer and its wrong ones all say what is true.
-pub(crate) fn record_question(world: &LogWorld) -> Option<Prompt> {
-    let (record, _) = durable_record(&world.servers()[N2]);
-    let vote = record.accepts.get(&Slot(1))?;
-    let chosen = world.chosen_entry(Slot(1));
-    let learned = record.chosen_through >= Slot(1);
-    let step = match chosen {
+impl Said {
+    /// What the real record holds, if it holds a vote in slot 1.
+    fn of(record: &DurableRecord) -> Option<Said> {
+        Some(Said {
+            promised: record.promised,
+            vote: record.accepts.get(&Slot(1))?.clone(),
+            chosen_through: record.chosen_through,
+        })
+    }
+
+    /// As a choice reads: `promise 1.N2; slot 1: a=1 (C1#1) at 1.N2; chosen through 0`.
+    fn text(&self, world: &LogWorld) -> String {
+        let promise = self.promised.map_or_else(
+            || "no promise".to_string(),
+            |ballot| format!("promise {}", ballot_name(world, ballot)),
+        );
+        format!(
+            "{promise}; slot 1: {}; chosen through {}",
+            vote_text(world, &self.vote),
+            self.chosen_through
+        )
+    }
+}
+
+/// A vote as the prompts read it: `a=1 (C1#1) at 1.N2`.
+fn vote_text(world: &LogWorld, vote: &SlotVote) -> String {
+    format!(
+        "{} at {}",
+        world.entry_name(&vote.entry),
+        ballot_name(world, vote.ballot)
+    )
+}
+
+/// Which step of the level a restart with `vote` in slot 1 shows.
+fn step_of(world: &LogWorld, vote: &SlotVote, learned: bool) -> &'static str {
+    match world.chosen_entry(Slot(1)) {
         None => "own-vote",
         Some(chosen) if chosen.entry != vote.entry => "stale-vote",
         Some(_) if !learned => "chosen-unlearned",
@@ -227,139 +241,41 @@ pub(crate) fn record_question(world: &LogWorld) -> Option<Prompt> {
         // learned its own vote chosen.
         Some(chosen) if stale_vote(world, chosen).is_some() => "overwritten",
         Some(_) => "learned",
-    };
-    let promised = record.promised.map(|ballot| ballot_name(world, ballot));
-    let actual = record_text(world, promised.clone(), Some(vote), record.chosen_through.0);
-    let mut choices = vec![Choice {
-        key: "record".into(),
-        label: actual.clone(),
-        right: true,
-        explanation: right_text(world, step, &record, chosen),
-    }];
-    choices.push(Choice {
-        key: "blank".into(),
-        label: "Nothing but its identity: a crash wipes the rest".into(),
-        right: false,
-        explanation: format!(
-            "A crash loses volatile state, never the disk: N2 wrote {actual} and synced it before \
-             any message that depended on it left. Had the promise and the vote gone, N2 could \
-             promise a lower ballot than {} or forget a vote a quorum counted.",
-            promised.clone().unwrap_or_default()
-        ),
-    });
-    let vote_text = format!(
-        "{} at {}",
-        world.entry_name(&vote.entry),
-        ballot_name(world, vote.ballot)
-    );
-    match (step, chosen) {
-        ("own-vote", _) => {
-            let voters = world
-                .votes_in(Slot(1))
-                .into_iter()
-                .find(|votes| votes.ballot == vote.ballot && votes.entry == vote.entry)
-                .map_or(NodeSet::EMPTY, |votes| votes.voters);
-            choices.push(Choice {
-                key: "marked-chosen".into(),
-                label: record_text(world, promised.clone(), Some(vote), 1),
-                right: false,
-                explanation: format!(
-                    "N2 voted for {vote_text}, but nothing is chosen in slot 1: {}, no Phase-2 \
-                     quorum. A node writes ChosenThrough only when it learns a slot is chosen; \
-                     there is nothing to learn.",
-                    if voters.is_empty() {
-                        "no vote for it has left its voter yet".to_string()
-                    } else {
-                        format!("only {} voted for it", node_set(world, voters))
-                    }
-                ),
-            });
-        }
-        ("stale-vote", Some(chosen)) => {
-            let n2 = world.config().node_id(N2);
-            let part = if chosen.voters.contains(n2) {
-                ""
-            } else {
-                "N2 took no part and "
-            };
-            choices.push(Choice {
-                key: "decided".into(),
-                label: record_text(
-                    world,
-                    promised.clone(),
-                    Some(&SlotVote {
-                        ballot: chosen.ballot,
-                        entry: chosen.entry.clone(),
-                    }),
-                    1,
-                ),
-                right: false,
-                explanation: format!(
-                    "{} is chosen in slot 1 ({}), but {part}N2 has heard nothing of it: a disk \
-                     holds only what its node wrote. N2's record still says {vote_text}, a stale \
-                     vote, until N2 learns the decision.",
-                    world.entry_name(&chosen.entry),
-                    by_whom(world, chosen)
-                ),
-            });
-        }
-        ("chosen-unlearned", Some(chosen)) => {
-            choices.push(Choice {
-                key: "marked-chosen".into(),
-                label: record_text(world, promised.clone(), Some(vote), 1),
-                right: false,
-                explanation: format!(
-                    "{} is chosen in slot 1 ({}), but N2 never learned so before it crashed. \
-                     Chosen is a fact about the votes, true the moment a quorum has voted, \
-                     whether or not anyone has heard; a node writes ChosenThrough only when it \
-                     learns a slot is chosen. N2's record holds its vote ({vote_text}), not \
-                     marked chosen.",
-                    world.entry_name(&chosen.entry),
-                    by_whom(world, chosen)
-                ),
-            });
-        }
-        ("overwritten", Some(chosen)) => {
-            let stale = stale_vote(world, chosen)?;
-            choices.push(Choice {
-                key: "stale-chosen".into(),
-                label: record_text(world, promised.clone(), Some(&stale), 1),
-                right: false,
-                explanation: format!(
-                    "That record is the bug the chosen overwrite rule prevents. It says slot 1 is \
-                     chosen and holds {stale_entry} at {}: on restart N2 rebuilds its chosen \
-                     prefix from it and applies {stale_entry}, while the cluster chose {} {}. \
-                     Agreement broken by a restart. So learn_chosen writes the chosen entry over \
-                     the stale vote before it writes ChosenThrough.",
-                    ballot_name(world, stale.ballot),
-                    world.entry_name(&chosen.entry),
-                    by_whom(world, chosen),
-                    stale_entry = world.entry_name(&stale.entry),
-                ),
-            });
-        }
-        _ => {
-            choices.push(Choice {
-                key: "unmarked".into(),
-                label: record_text(world, promised.clone(), Some(vote), 0),
-                right: false,
-                explanation: format!(
-                    "N2 learned that slot 1 is chosen before it crashed, and learning is a write: \
-                     ChosenThrough({}) is on its disk beside its vote ({vote_text}), so the \
-                     record says slot 1 is chosen.",
-                    record.chosen_through
-                ),
-            });
-        }
     }
-    // The writer's check: a wrong choice never reads as the right one.
-    assert!(
-        choices
-            .iter()
-            .filter(|choice| !choice.right)
-            .all(|choice| choice.label != actual),
-        "a wrong choice reads as the record itself: {actual}"
-    );
+}
+
+/// After N2 restarts: what does its durable record hold? What is chosen is judged from the
+/// votes, so the prompt's facts, its right answer and its wrong ones all say what is true.
+pub(crate) fn record_question(world: &LogWorld) -> Option<Prompt> {
+    let (record, _) = durable_record(&world.servers()[N2]);
+    let actual = Said::of(&record)?;
+    let chosen = world.chosen_entry(Slot(1));
+    let step = step_of(world, &actual.vote, actual.chosen_through >= Slot(1));
+    let mut choices = vec![
+        Choice {
+            key: "record".into(),
+            label: actual.text(world),
+            right: true,
+            explanation: right_text(world, step, &record, chosen),
+        },
+        Choice {
+            key: "blank".into(),
+            label: "Nothing but its identity: a crash wipes the rest".into(),
+            right: false,
+            explanation: format!(
+                "A crash loses volatile state, never the disk: N2 wrote {} and synced it before \
+                 any message that depended on it left. Had the promise and the vote gone, N2 \
+                 could promise a lower ballot than {} or forget a vote a quorum counted.",
+                actual.text(world),
+                actual
+                    .promised
+                    .map(|ballot| ballot_name(world, ballot))
+                    .unwrap_or_default()
+            ),
+        },
+    ];
+    choices.extend(wrong_record(world, step, &actual, chosen));
+    drop_doubles(&mut choices);
     let mut prompt = Prompt::question(
         "N2 has restarted from its disk. What does its durable record hold?".to_string(),
         vec![
@@ -382,20 +298,134 @@ pub(crate) fn record_question(world: &LogWorld) -> Option<Prompt> {
     Some(prompt)
 }
 
+/// The wrong record this step tempts the player with: the real record with one field changed.
+fn wrong_record(
+    world: &LogWorld,
+    step: &str,
+    actual: &Said,
+    chosen: Option<&SlotVotes>,
+) -> Option<Choice> {
+    let vote = vote_text(world, &actual.vote);
+    let marked = Said {
+        chosen_through: Slot(1),
+        ..actual.clone()
+    };
+    let choice = |key: &str, said: Said, explanation: String| Choice {
+        key: key.into(),
+        label: said.text(world),
+        right: false,
+        explanation,
+    };
+    Some(match (step, chosen) {
+        ("own-vote", _) => {
+            let voters = world
+                .votes_in(Slot(1))
+                .into_iter()
+                .find(|votes| {
+                    votes.ballot == actual.vote.ballot && votes.entry == actual.vote.entry
+                })
+                .map_or(NodeSet::EMPTY, |votes| votes.voters);
+            choice(
+                "marked-chosen",
+                marked,
+                format!(
+                    "N2 voted for {vote}, but nothing is chosen in slot 1: {}, no Phase-2 quorum. \
+                     A node writes ChosenThrough only when it learns a slot is chosen; there is \
+                     nothing to learn.",
+                    if voters.is_empty() {
+                        "no vote for it has left its voter yet".to_string()
+                    } else {
+                        format!("only {} voted for it", node_set(world, voters))
+                    }
+                ),
+            )
+        }
+        ("stale-vote", Some(chosen)) => {
+            let n2 = world.config().node_id(N2);
+            let part = if chosen.voters.contains(n2) {
+                ""
+            } else {
+                "N2 took no part and "
+            };
+            let decided = Said {
+                vote: SlotVote {
+                    ballot: chosen.ballot,
+                    entry: chosen.entry.clone(),
+                },
+                ..actual.clone()
+            };
+            choice(
+                "decided",
+                decided,
+                format!(
+                    "{} is chosen in slot 1 ({}), but {part}N2 has heard nothing of it: a disk \
+                     holds only what its node wrote. N2's record still says {vote}, a stale \
+                     vote, until N2 learns the decision.",
+                    world.entry_name(&chosen.entry),
+                    by_whom(world, chosen)
+                ),
+            )
+        }
+        ("chosen-unlearned", Some(chosen)) => choice(
+            "marked-chosen",
+            marked,
+            format!(
+                "{} is chosen in slot 1 ({}), but N2 never learned so before it crashed. Chosen is \
+                 a fact about the votes, true the moment a quorum has voted, whether or not \
+                 anyone has heard; a node writes ChosenThrough only when it learns a slot is \
+                 chosen. N2's record holds its vote ({vote}), not marked chosen.",
+                world.entry_name(&chosen.entry),
+                by_whom(world, chosen)
+            ),
+        ),
+        ("overwritten", Some(chosen)) => {
+            let stale = stale_vote(world, chosen)?;
+            let stale_entry = world.entry_name(&stale.entry);
+            let explanation = format!(
+                "That record is the bug the chosen overwrite rule prevents. It says slot 1 is \
+                 chosen and holds {stale_entry} at {}: on restart N2 rebuilds its chosen prefix \
+                 from it and applies {stale_entry}, while the cluster chose {} {}. Agreement \
+                 broken by a restart. So learn_chosen writes the chosen entry over the stale vote \
+                 before it writes ChosenThrough.",
+                ballot_name(world, stale.ballot),
+                world.entry_name(&chosen.entry),
+                by_whom(world, chosen),
+            );
+            let unwritten = Said {
+                vote: stale,
+                ..actual.clone()
+            };
+            choice("stale-chosen", unwritten, explanation)
+        }
+        _ => {
+            let unmarked = Said {
+                chosen_through: Slot(0),
+                ..actual.clone()
+            };
+            choice(
+                "unmarked",
+                unmarked,
+                format!(
+                    "N2 learned that slot 1 is chosen before it crashed, and learning is a write: \
+                     ChosenThrough({}) is on its disk beside its vote ({vote}), so the record \
+                     says slot 1 is chosen.",
+                    actual.chosen_through
+                ),
+            )
+        }
+    })
+}
+
 fn right_text(
     world: &LogWorld,
     step: &str,
     record: &DurableRecord,
     chosen: Option<&SlotVotes>,
 ) -> String {
-    let vote = record.accepts.get(&Slot(1));
-    let vote_text = vote.map_or_else(String::new, |vote| {
-        format!(
-            "{} at {}",
-            world.entry_name(&vote.entry),
-            ballot_name(world, vote.ballot)
-        )
-    });
+    let vote = record
+        .accepts
+        .get(&Slot(1))
+        .map_or_else(String::new, |vote| vote_text(world, vote));
     let chosen_text = chosen.map_or_else(String::new, |chosen| {
         format!(
             "{} ({})",
@@ -405,18 +435,18 @@ fn right_text(
     });
     match step {
         "own-vote" => format!(
-            "The promise and the vote ({vote_text}) were durable before N2 sent anything that \
+            "The promise and the vote ({vote}) were durable before N2 sent anything that \
              depended on them, so both survive. Nothing marks slot 1 chosen: nothing is, since \
              no Phase-2 quorum has voted."
         ),
         "stale-vote" => format!(
-            "N2's record still holds {vote_text}: N2 heard nothing of the decision, and a disk \
+            "N2's record still holds {vote}: N2 heard nothing of the decision, and a disk \
              changes only when its node writes. The vote is stale, and harmless while slot 1 is \
              not marked chosen: a leader's Phase 1 that hears it sees a lower ballot than the \
              chosen {chosen_text}."
         ),
         "chosen-unlearned" => format!(
-            "The promise and the vote ({vote_text}) were durable before N2 sent anything that \
+            "The promise and the vote ({vote}) were durable before N2 sent anything that \
              depended on them, so both survive. That vote is chosen: {chosen_text}, a Phase-2 \
              quorum. Yet nothing on N2's disk marks slot 1 chosen, and nothing should: chosen is \
              a fact about the votes, true the moment a quorum has voted, and a node writes \
@@ -425,13 +455,13 @@ fn right_text(
         ),
         "overwritten" => format!(
             "When N2 learned the decision, learn_chosen wrote it over the stale vote, and only \
-             then ChosenThrough(1): the record holds {vote_text}, chosen through {}. On restart, \
+             then ChosenThrough(1): the record holds {vote}, chosen through {}. On restart, \
              N2 rebuilds its chosen prefix from exactly that.",
             record.chosen_through
         ),
         _ => format!(
             "N2 learned that its vote was chosen ({chosen_text}) and wrote ChosenThrough(1) \
-             before it crashed: the record holds {vote_text}, chosen through {}. On restart, N2 \
+             before it crashed: the record holds {vote}, chosen through {}. On restart, N2 \
              rebuilds its chosen prefix from exactly that.",
             record.chosen_through
         ),

@@ -3,11 +3,13 @@
 
 use super::shared::{index_of, node, set_name};
 use crate::prompt::{Choice, Prompt, PromptKind};
-use paros_core::NodeSet;
-use paros_core::log::{LogMessage, Slot};
+use crate::words::majority_size;
+use paros_core::QuorumSystem;
+use paros_core::log::{ColocatedNode, LogEnvelope, LogMessage, PendingRead, ReadId};
 use paros_sim::replicated_log::{ClientOp, LogWorld};
 
-/// The read prompt: a delivery to a node that holds (or receives) a client's read.
+/// The read prompt: a delivery to a node that holds (or receives) a client's read. It asks
+/// about the read the delivery concerns (see [`concerned_read`]).
 pub(super) fn serve_or_wait(world: &LogWorld, after: &LogWorld, message: u32) -> Option<Prompt> {
     let in_flight = world.in_flight().iter().find(|m| m.id.0 == message)?;
     let to = in_flight.envelope.to;
@@ -17,43 +19,9 @@ pub(super) fn serve_or_wait(world: &LogWorld, after: &LogWorld, message: u32) ->
     let index = index_of(to);
     let reader = node(world, index)?;
     let now = node(after, index)?;
-    let (client, key) = match &in_flight.envelope.message {
-        LogMessage::Read { key, .. } => (in_flight.envelope.from, key.clone()),
-        _ => {
-            let read = reader.pending_reads().first()?;
-            (read.client, read.key.clone())
-        }
-    };
-    let is_read = matches!(in_flight.envelope.message, LogMessage::Read { .. });
-    let waiting_before = reader.pending_reads().len() + usize::from(is_read);
-    let served = now.pending_reads().len() < waiting_before;
-    let pending = now
-        .pending_reads()
-        .iter()
-        .find(|read| read.client == client && read.key == key);
-    let (answered_by, watermark) = match (served, pending) {
-        (false, Some(read)) => (read.answered_by, read.watermark),
-        _ => {
-            let held = reader
-                .pending_reads()
-                .iter()
-                .find(|read| read.client == client && read.key == key)
-                .map_or((NodeSet::EMPTY, Slot(0)), |read| {
-                    (read.answered_by, read.watermark)
-                });
-            // The reply that completes the read is counted with the ones before it.
-            match &in_flight.envelope.message {
-                LogMessage::ReadIndexReply {
-                    highest_accepted, ..
-                } => {
-                    let mut answered = held.0;
-                    answered.insert(in_flight.envelope.from);
-                    (answered, held.1.max(*highest_accepted))
-                }
-                _ => held,
-            }
-        }
-    };
+    let (read, served) = concerned_read(reader, now, &in_flight.envelope)?;
+    let (client, key) = (read.client, read.key.clone());
+    let (answered_by, watermark) = (read.answered_by, read.watermark);
     let name = world.name(to);
     let client_name = world.name(client);
     let value = now
@@ -72,7 +40,7 @@ pub(super) fn serve_or_wait(world: &LogWorld, after: &LogWorld, message: u32) ->
                 set_name(world, answered_by)
             )
         },
-        "a Phase-1 quorum is two of three nodes".to_string(),
+        majority_size(now.quorums(), "nodes"),
     ];
     if let Some((writer, written)) = &latest {
         facts.push(format!(
@@ -106,7 +74,7 @@ pub(super) fn serve_or_wait(world: &LogWorld, after: &LogWorld, message: u32) ->
             ),
         )
     } else {
-        let reason = if answered_by.len() < 2 {
+        let reason = if !now.quorums().is_phase1_quorum(answered_by) {
             format!(
                 "{name} has applied through slot {applied}, and it cannot know its log is \
                  current: only {} answered so far, and a write may \
@@ -141,7 +109,9 @@ pub(super) fn serve_or_wait(world: &LogWorld, after: &LogWorld, message: u32) ->
         node: Some(name.clone()),
         message: Some(message),
         question: format!(
-            "{name} holds {client_name}'s read of {key}. Serve {key} = {value} now, or wait?"
+            "{name} holds {client_name}'s read of {key} (read {}). Serve {key} = {value} now, or \
+             wait?",
+            read.read
         ),
         facts,
         choices: vec![
@@ -160,6 +130,52 @@ pub(super) fn serve_or_wait(world: &LogWorld, after: &LogWorld, message: u32) ->
         ],
         record: None,
     })
+}
+
+/// The read a delivery concerns, as it stands once the delivery is counted, and whether the
+/// delivery serves it. A node may hold several reads: a client's Read concerns the read it
+/// starts; a ReadIndexReply concerns the read it names (none, if the node no longer holds it);
+/// any other delivery concerns the first read it serves, else the oldest read held.
+fn concerned_read(
+    reader: &ColocatedNode,
+    now: &ColocatedNode,
+    envelope: &LogEnvelope,
+) -> Option<(PendingRead, bool)> {
+    let held = |node: &ColocatedNode, id: ReadId| {
+        node.pending_reads()
+            .iter()
+            .find(|read| read.read == id)
+            .cloned()
+    };
+    match &envelope.message {
+        LogMessage::Read { .. } => now
+            .pending_reads()
+            .iter()
+            .find(|read| held(reader, read.read).is_none())
+            .map(|read| (read.clone(), false)),
+        LogMessage::ReadIndexReply {
+            read,
+            highest_accepted,
+        } => {
+            let mut before = held(reader, *read)?;
+            match held(now, *read) {
+                Some(after) => Some((after, false)),
+                None => {
+                    // The reply that completes the read is counted with the ones before it.
+                    before.answered_by.insert(envelope.from);
+                    before.watermark = before.watermark.max(*highest_accepted);
+                    Some((before, true))
+                }
+            }
+        }
+        _ => {
+            let reads = reader.pending_reads();
+            match reads.iter().find(|read| held(now, read.read).is_none()) {
+                Some(served) => Some((served.clone(), true)),
+                None => Some((held(now, reads.first()?.read)?, false)),
+            }
+        }
+    }
 }
 
 /// The last write of `key` that returned before now, as (client name, value).

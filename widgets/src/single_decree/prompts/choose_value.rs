@@ -2,8 +2,8 @@
 //! value of its Accept.
 
 use crate::prompt::{Choice, Prompt, PromptKind};
-use crate::words::{set_name, vote_name};
-use paros_core::{NodeId, NodeSet, Phase, Vote};
+use crate::words::{quorums, set_name, vote_name};
+use paros_core::{NodeId, NodeSet, Phase, Vote, is_chosen};
 use paros_sim::MessageId;
 use paros_sim::single_decree::{DecreeAction, DecreeWorld};
 
@@ -205,10 +205,10 @@ impl ValueContext<'_> {
             .map(|(node, _)| *node)
             .collect();
         let acceptors = world.config().acceptors();
-        let quorum_size = usize::from(world.config().acceptor_count) / 2 + 1;
+        let quorums = quorums(world);
         let at = world.ballot_name(vote.ballot);
         let value = &vote.value;
-        if reporters.len() >= quorum_size {
+        if is_chosen(&quorums, reporters) {
             return format!(
                 "{value} is chosen at {at}: {} all report voting for it.",
                 set_name(world, reporters)
@@ -217,13 +217,13 @@ impl ValueContext<'_> {
         let mut choosers = reporters;
         let mut outsiders = NodeSet::EMPTY;
         for acceptor in acceptors.iter().filter(|node| !self.quorum.contains(*node)) {
-            if choosers.len() >= quorum_size {
+            if is_chosen(&quorums, choosers) {
                 break;
             }
             choosers.insert(acceptor);
             outsiders.insert(acceptor);
         }
-        if choosers.len() >= quorum_size {
+        if is_chosen(&quorums, choosers) {
             let outside_verb = if outsiders.len() == 1 { "is" } else { "are" };
             format!(
                 "{value} may be chosen at {at} by {}; {} {outside_verb} outside your quorum {}, \

@@ -2,8 +2,8 @@
 //! clone), an acceptor's promise and accepted record, a proposer's value, and two quorums
 //! that meet in one acceptor.
 
-use crate::words::{set_name, vote_name};
-use paros_core::{Ballot, Message, NodeId, NodeSet};
+use crate::words::{quorums, set_name, vote_name};
+use paros_core::{Ballot, Message, NodeId, NodeSet, QuorumSystem};
 use paros_sim::single_decree::{DecreeAction, DecreeWorld};
 
 /// What the real world does with `action`: the messages it sends, read off a clone.
@@ -71,10 +71,16 @@ pub(super) fn two_quorums_through(world: &DecreeWorld, acceptor: NodeId) -> (Str
         .iter()
         .filter(|node| *node != acceptor)
         .collect();
-    let quorum_size = usize::from(world.config().acceptor_count) / 2 + 1;
+    let quorums = quorums(world);
     let with = |picked: &mut dyn Iterator<Item = &NodeId>| {
-        let mut set: NodeSet = picked.take(quorum_size - 1).copied().collect();
+        let mut set = NodeSet::EMPTY;
         set.insert(acceptor);
+        for node in picked {
+            if quorums.is_phase2_quorum(set) {
+                break;
+            }
+            set.insert(*node);
+        }
         set_name(world, set)
     };
     (with(&mut others.iter()), with(&mut others.iter().rev()))
