@@ -301,6 +301,25 @@ fn bad_inputs_fail_naming_file_line_and_column() {
 }
 
 #[test]
+fn a_level_naming_a_missing_symbol_fails_the_check() {
+    // Proves the symbols a level declares are resolved against paros-core like chapter links:
+    // the fixture's real ones pass, a renamed one fails naming the level and the symbol.
+    let book = fixture_book("level-symbol");
+    assert!(run(&book, &["check"]).status.success());
+    let levels = book.join("sources/levels.json");
+    let renamed = read(&levels).replace("\"promise_rule\"", "\"promise_rules\"");
+    std::fs::write(&levels, renamed).unwrap();
+    let output = run(&book, &["check"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "check passed:\n{stderr}");
+    assert!(
+        stderr
+            .contains("level `act1/choose-a-value`: unknown symbol `promise_rules` in paros_core"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn failed_build_keeps_the_previous_site() {
     // Proves a failing build leaves the last site whole and no staging folder behind.
     let book = fixture_book("swap");
