@@ -183,7 +183,13 @@ pub(crate) fn check_asset(
     match join_relative(source, path) {
         // Links above chapters/ point at the site's own folders (play/, api/), built elsewhere.
         None => Ok(()),
-        Some(target) if context.chapters_dir.join(&target).is_file() => Ok(()),
+        Some(target) if context.chapters_dir.join(&target).is_file() => {
+            let file = context.chapters_dir.join(&target);
+            match crate::confine::escapes(context.chapters_dir, "chapters", &file) {
+                Some(why) => Err(format!("`{target}`: {why}")),
+                None => Ok(()),
+            }
+        }
         Some(target)
             if target.ends_with(".html")
                 && context.pages.contains(&target.replace(".html", ".md")) =>

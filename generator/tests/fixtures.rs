@@ -528,6 +528,36 @@ fn serve_keeps_the_last_good_site_on_every_bad_edit() {
 }
 
 #[test]
+fn a_source_linked_out_of_the_book_is_refused_naming_the_file() {
+    // Proves a chapter, a figure and a theme file that are symbolic links to a file outside
+    // the book fail both `check` and `build`, each naming the file and why, and publish nothing.
+    for (file, named) in [
+        ("chapters/intro.md", "chapters/intro.md:1:1: refused"),
+        (
+            "chapters/figures/phases.svg",
+            "`figures/phases.svg`: refused",
+        ),
+        ("theme/static/book.css", "theme/static/book.css: refused"),
+    ] {
+        let book = fixture_book("symlink");
+        let outside = book.with_extension("outside");
+        std::fs::write(&outside, "a file outside the book").unwrap();
+        std::fs::remove_file(book.join(file)).unwrap();
+        std::os::unix::fs::symlink(&outside, book.join(file)).unwrap();
+        for command in ["check", "build"] {
+            let output = run(&book, &[command]);
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(!output.status.success(), "{file}: {command} passed");
+            assert!(
+                stderr.contains(named) && stderr.contains("is a symbolic link to"),
+                "{file}: {command}: expected `{named}` in:\n{stderr}"
+            );
+        }
+        assert!(!book.join("site").exists(), "{file}: nothing is published");
+    }
+}
+
+#[test]
 fn serve_refuses_paths_outside_the_site() {
     // Proves `..`, its percent-encoded forms and symbolic links out of the site are refused.
     let book = fixture_book("traversal");
