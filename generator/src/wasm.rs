@@ -70,7 +70,9 @@ fn rustup_present() -> bool {
 /// or fails with one line naming the command to run.
 pub fn ensure_target(root: &Path) -> anyhow::Result<()> {
     let installed = target_installed(root)?;
-    match target_step(installed, !installed && rustup_present()) {
+    // rustup is looked for only when the target is missing.
+    let rustup = !installed && rustup_present();
+    match target_step(installed, rustup) {
         TargetStep::Build => Ok(()),
         TargetStep::Add => add_target(root),
         TargetStep::Stop => bail!(
