@@ -111,7 +111,12 @@ pub struct Book {
 /// One chapter's rendering, or every problem found in it.
 type ChapterResult = Result<RenderedChapter, Vec<Diagnostic>>;
 
-fn read_text(path: &Path, label: &str) -> Result<String, Diagnostic> {
+/// Reads a file of `chapters/`, refusing one whose real path leaves it.
+fn read_text(paths: &BookPaths, path: &Path, label: &str) -> Result<String, Diagnostic> {
+    let folder_label = paths.label(&paths.chapters);
+    if let Some(why) = crate::confine::escapes(&paths.chapters, &folder_label, path) {
+        return Err(Diagnostic::new(label, 1, 1, why));
+    }
     let bytes = std::fs::read(path)
         .map_err(|error| Diagnostic::new(label, 1, 1, format!("cannot read: {error}")))?;
     decode_utf8(bytes, label)
@@ -121,7 +126,7 @@ fn read_text(path: &Path, label: &str) -> Result<String, Diagnostic> {
 fn load_summary(paths: &BookPaths) -> Result<(Summary, String), Diagnostic> {
     let path = paths.chapters.join("SUMMARY.md");
     let label = paths.label(&path);
-    let text = read_text(&path, &label)?;
+    let text = read_text(paths, &path, &label)?;
     let summary = summary::parse(&text, &label)?;
     Ok((summary, label))
 }
@@ -157,7 +162,7 @@ fn load_glossary(
         return Glossary::default();
     }
     let label = paths.label(&path);
-    let parsed = read_text(&path, &label)
+    let parsed = read_text(paths, &path, &label)
         .map_err(|error| vec![error])
         .and_then(|text| Glossary::parse(&text, &label, symbols));
     parsed.unwrap_or_else(|mut found| {
@@ -316,7 +321,7 @@ impl Book {
     fn render_chapter(&self, source: &str, context: &RenderContext<'_>) -> ChapterResult {
         let path = self.paths.chapters.join(source);
         let label = self.paths.label(&path);
-        let text = read_text(&path, &label).map_err(|error| vec![error])?;
+        let text = read_text(&self.paths, &path, &label).map_err(|error| vec![error])?;
         markdown::render(&text, source, &label, context)
     }
 

@@ -168,6 +168,7 @@ pub fn prepare(sources: &Sources, wanted: Wanted) -> anyhow::Result<(Inputs, Ass
             }
         }
     };
+    inputs.levels.check_symbols(&inputs.symbols)?;
     Ok((inputs, assets))
 }
 

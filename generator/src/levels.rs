@@ -12,6 +12,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::symbols::SymbolIndex;
+
 /// One level of the game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Level {
@@ -29,6 +31,9 @@ pub struct Level {
     pub chapter: String,
     /// The paros-sim scenario whose report sits beside the level.
     pub scenario: String,
+    /// The paros-core symbols the level's words name; each must resolve like a chapter's link.
+    #[serde(default)]
+    pub symbols: Vec<String>,
     /// The automation passing it unlocks, if any.
     #[serde(default)]
     pub unlocks: Option<String>,
@@ -44,6 +49,11 @@ impl From<paros_play::LevelSummary> for Level {
             teaches: level.teaches.to_string(),
             chapter: level.chapter.to_string(),
             scenario: level.scenario.to_string(),
+            symbols: level
+                .symbols
+                .iter()
+                .map(|symbol| symbol.to_string())
+                .collect(),
             unlocks: level.unlocks.map(str::to_string),
         }
     }
@@ -91,6 +101,28 @@ impl LevelCatalog {
         self.levels.is_empty()
     }
 
+    /// Checks that every symbol a level names resolves in paros-core, as a chapter's link
+    /// must; each problem names the level and the symbol.
+    pub fn check_symbols(&self, symbols: &SymbolIndex) -> anyhow::Result<()> {
+        let problems: Vec<String> = self
+            .levels
+            .iter()
+            .flat_map(|level| {
+                level.symbols.iter().filter_map(|name| {
+                    symbols
+                        .find(name)
+                        .err()
+                        .map(|why| format!("level `{}`: {why}", level.id))
+                })
+            })
+            .collect();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            anyhow::bail!("{}", problems.join("\n"))
+        }
+    }
+
     /// The ids closest to `wanted`.
     pub fn nearest(&self, wanted: &str) -> Vec<String> {
         let mut scored: Vec<(usize, &String)> = self
@@ -104,5 +136,46 @@ impl LevelCatalog {
             .take(3)
             .map(|(_, id)| id.clone())
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::symbols::{Kind, Symbol};
+
+    fn level(id: &str, symbols: &[&str]) -> Level {
+        Level {
+            id: id.into(),
+            act: 2,
+            title: "A level".into(),
+            by_hand: "the leader".into(),
+            teaches: "recovery".into(),
+            chapter: "The log".into(),
+            scenario: "act2".into(),
+            symbols: symbols.iter().map(|symbol| symbol.to_string()).collect(),
+            unlocks: None,
+        }
+    }
+
+    #[test]
+    fn a_level_naming_a_missing_symbol_fails_with_its_id_and_the_symbol() {
+        // Proves a declared symbol is resolved like a chapter link: found passes, a missing one
+        // fails naming the level and the symbol with the nearest names.
+        let index = SymbolIndex::from_symbols(
+            "paros_core",
+            vec![Symbol {
+                path: "log::recover_slot".into(),
+                kind: Kind::Function,
+            }],
+        );
+        let good = LevelCatalog::new(vec![level("act2/good", &["recover_slot"])]);
+        assert!(good.check_symbols(&index).is_ok());
+        let bad = LevelCatalog::new(vec![level("act2/bad", &["recover_slots"])]);
+        let error = bad.check_symbols(&index).unwrap_err().to_string();
+        assert_eq!(
+            error,
+            "level `act2/bad`: unknown symbol `recover_slots` in paros_core; nearest: log::recover_slot"
+        );
     }
 }

@@ -6,6 +6,7 @@
 //! drive it on fixture books.
 
 pub mod book;
+pub mod confine;
 pub mod diagnostic;
 pub mod embeds;
 pub mod game;

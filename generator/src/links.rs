@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use crate::book::{Book, Chapter};
 use crate::diagnostic::{Diagnostic, LineIndex};
 use crate::markdown::{RenderContext, RenderedChapter, page_path};
-use crate::symbols::{Resolution, Symbol, looks_like_path};
+use crate::symbols::{Symbol, looks_like_path};
 
 /// Scheme that marks a reference link pulldown-cmark could not resolve, for us to resolve.
 pub(crate) const REFERENCE_SCHEME: &str = "paros-reference:";
@@ -156,19 +156,8 @@ fn resolve_chapter_link(
 }
 
 fn resolve_symbol(name: &str, root: &str, context: &RenderContext<'_>) -> Result<String, String> {
-    match context.symbols.resolve(name) {
-        Resolution::Found(symbol) => Ok(symbol_href(symbol, root, context)),
-        Resolution::Unknown { nearest } => Err(format!(
-            "unknown symbol `{name}` in {}; nearest: {}",
-            context.symbols.crate_name,
-            nearest.join(", ")
-        )),
-        Resolution::Ambiguous { candidates } => Err(format!(
-            "ambiguous symbol `{name}`: it names {}; add the disambiguator, as in `{}`",
-            candidates.join(", "),
-            candidates[0]
-        )),
-    }
+    let symbol = context.symbols.find(name)?;
+    Ok(symbol_href(symbol, root, context))
 }
 
 /// A relative link to a file beside the chapters must name a file that exists.
@@ -194,7 +183,13 @@ pub(crate) fn check_asset(
     match join_relative(source, path) {
         // Links above chapters/ point at the site's own folders (play/, api/), built elsewhere.
         None => Ok(()),
-        Some(target) if context.chapters_dir.join(&target).is_file() => Ok(()),
+        Some(target) if context.chapters_dir.join(&target).is_file() => {
+            let file = context.chapters_dir.join(&target);
+            match crate::confine::escapes(context.chapters_dir, "chapters", &file) {
+                Some(why) => Err(format!("`{target}`: {why}")),
+                None => Ok(()),
+            }
+        }
         Some(target)
             if target.ends_with(".html")
                 && context.pages.contains(&target.replace(".html", ".md")) =>

@@ -5,7 +5,9 @@
 //! - the site is written under `target/`, which is never watched, and watcher events are
 //!   filtered to source files, so a build never triggers another build;
 //! - a failed rebuild writes nothing: the last good site stays served, and pages show the error
-//!   (`file:line:col`) in an overlay while the terminal prints it;
+//!   (`file:line:col`) in an overlay while the terminal prints it; until a build of this run
+//!   succeeds there is no good site, so every path answers with the error as a page
+//!   ([`Served::answer`]), replaced by the site once a build succeeds;
 //! - static files are served only from inside the site folder: `..` (plain or percent-encoded)
 //!   is refused, and so is any path whose real location (after symbolic links) is outside.
 
@@ -64,11 +66,86 @@ pub enum Status {
     Failed(String),
 }
 
+/// What `serve` has built so far: the last build's status, and whether any build of this run
+/// succeeded (only then does the output folder hold a site to serve).
+#[derive(Clone, Debug)]
+pub struct Served {
+    status: Status,
+    has_site: bool,
+}
+
+/// How a request for a page is answered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// From the site: the current one, or the last good one while the latest build failed.
+    Site,
+    /// With this page, for every path: no build has succeeded yet.
+    ErrorPage(String),
+}
+
+impl Served {
+    /// Before the first build.
+    pub fn new() -> Served {
+        Served {
+            status: Status::Ok,
+            has_site: false,
+        }
+    }
+
+    /// Records the outcome of a build.
+    pub fn record(&mut self, status: Status) {
+        self.has_site |= status == Status::Ok;
+        self.status = status;
+    }
+
+    /// The last build's status.
+    pub fn status(&self) -> &Status {
+        &self.status
+    }
+
+    /// The site once a build succeeded; before that, a failure shown as a page.
+    pub fn answer(&self) -> Answer {
+        match &self.status {
+            Status::Failed(message) if !self.has_site => Answer::ErrorPage(error_page(message)),
+            _ => Answer::Site,
+        }
+    }
+}
+
+impl Default for Served {
+    fn default() -> Served {
+        Served::new()
+    }
+}
+
+/// The page every path shows while no build has succeeded: the error, escaped, and what
+/// happens next. It listens for the next good build and reloads (not through the reload
+/// script, whose overlay calls the page under it the last good one).
+pub fn error_page(message: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <title>paros-book: the build failed</title>\n\
+         <script>new EventSource(\"/__paros/events\")\
+         .addEventListener(\"reload\", () => location.reload());</script>\n</head>\n<body>\n\
+         <h1>The build failed</h1>\n<pre>{}</pre>\n\
+         <p>Fix the error and save: the next good build replaces this page.</p>\n</body>\n</html>\n",
+        crate::embeds::escape(message)
+    )
+}
+
 #[derive(Clone)]
 struct Shared {
     out: PathBuf,
-    status: Arc<Mutex<Status>>,
+    served: Arc<Mutex<Served>>,
     events: broadcast::Sender<Status>,
+}
+
+impl Shared {
+    fn served(&self) -> std::sync::MutexGuard<'_, Served> {
+        self.served
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
 }
 
 /// What an edit requires, from cheapest to dearest.
@@ -251,10 +328,7 @@ impl LiveBook {
 }
 
 fn set_status(shared: &Shared, status: Status) {
-    *shared
-        .status
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner()) = status.clone();
+    shared.served().record(status.clone());
     let _ = shared.events.send(status);
 }
 
@@ -264,7 +338,7 @@ pub fn serve(config: ServeConfig, open: bool) -> anyhow::Result<()> {
     let (status_sender, _) = broadcast::channel(16);
     let shared = Shared {
         out: config.out.clone(),
-        status: Arc::new(Mutex::new(Status::Ok)),
+        served: Arc::new(Mutex::new(Served::new())),
         events: status_sender,
     };
 
@@ -279,12 +353,16 @@ pub fn serve(config: ServeConfig, open: bool) -> anyhow::Result<()> {
         full: true,
         ..Work::default()
     }) {
-        Ok(()) => eprintln!(
-            "paros-book: built in {:.2} s",
-            started.elapsed().as_secs_f64()
-        ),
+        Ok(()) => {
+            eprintln!(
+                "paros-book: built in {:.2} s",
+                started.elapsed().as_secs_f64()
+            );
+            set_status(&shared, Status::Ok);
+        }
         Err(error) => {
             eprintln!("error: {error:#}");
+            eprintln!("paros-book: every page shows this error until the next good build");
             set_status(&shared, Status::Failed(format!("{error:#}")));
         }
     }
@@ -417,11 +495,7 @@ fn status_event(status: &Status) -> Event {
 }
 
 async fn events(State(shared): State<Shared>) -> impl IntoResponse {
-    let current = shared
-        .status
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .clone();
+    let current = shared.served().status().clone();
     let first = match &current {
         Status::Ok => Event::default().event("hello").data("ok"),
         failed => status_event(failed),
@@ -482,6 +556,18 @@ pub fn resolve_request(site: &Path, raw_path: &str) -> Option<PathBuf> {
 }
 
 async fn static_file(State(shared): State<Shared>, request: Request) -> Response {
+    let answer = shared.served().answer();
+    if let Answer::ErrorPage(page) = answer {
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            [
+                (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            page,
+        )
+            .into_response();
+    }
     if resolve_request(&shared.out, request.uri().path()).is_none() {
         return (StatusCode::FORBIDDEN, "refused: the path leaves the site\n").into_response();
     }
@@ -524,6 +610,37 @@ mod tests {
             resolve_request(&site, "/a/b.html"),
             Some(site.join("a/b.html"))
         );
+    }
+
+    #[test]
+    fn the_error_page_is_served_until_a_build_succeeds_then_the_last_good_site() {
+        // Proves the states: a first build that fails answers every path with its error,
+        // escaped; a good build replaces it with the site; a later failure keeps the site.
+        let mut served = Served::new();
+        served.record(Status::Failed("chapters/a.md:1:2: <b> & `x`".into()));
+        let Answer::ErrorPage(page) = served.answer() else {
+            panic!("no site yet: the error page is served");
+        };
+        assert!(
+            page.contains("chapters/a.md:1:2: &lt;b&gt; &amp; `x`"),
+            "{page}"
+        );
+        assert!(!page.contains("<b>"), "the message is escaped");
+        assert!(page.contains("the next good build replaces this page"));
+        assert!(page.contains("/__paros/events"), "it reloads by itself");
+        served.record(Status::Failed("still broken".into()));
+        assert!(
+            matches!(served.answer(), Answer::ErrorPage(page) if page.contains("still broken"))
+        );
+        served.record(Status::Ok);
+        assert_eq!(served.answer(), Answer::Site);
+        served.record(Status::Failed("broken again".into()));
+        assert_eq!(
+            served.answer(),
+            Answer::Site,
+            "the last good site stays served"
+        );
+        assert_eq!(served.status(), &Status::Failed("broken again".into()));
     }
 
     #[test]

@@ -89,9 +89,13 @@ fn safe_join(folder: &Path, path: &str) -> anyhow::Result<PathBuf> {
     Ok(folder.join(path))
 }
 
-/// Copies a folder's files in sorted order, following no symbolic links out of it.
-pub fn copy_folder(from: &Path, to: &Path, skip: fn(&str) -> bool) -> anyhow::Result<()> {
-    for entry in WalkDir::new(from).sort_by_file_name() {
+/// The files of a folder to copy, in sorted order, each with its path relative to `from`.
+/// Symbolic links are followed while they stay inside `from`; one that leaves it is an error
+/// naming the file, so nothing from elsewhere is ever published.
+fn files_to_copy(from: &Path, skip: fn(&str) -> bool) -> anyhow::Result<Vec<(PathBuf, PathBuf)>> {
+    let label = from.display().to_string();
+    let mut files = Vec::new();
+    for entry in WalkDir::new(from).follow_links(true).sort_by_file_name() {
         let entry = entry.with_context(|| format!("reading {}", from.display()))?;
         if !entry.file_type().is_file() {
             continue;
@@ -100,17 +104,34 @@ pub fn copy_folder(from: &Path, to: &Path, skip: fn(&str) -> bool) -> anyhow::Re
             .path()
             .strip_prefix(from)
             .expect("walk stays under its root");
-        let relative_text = relative.to_string_lossy().replace('\\', "/");
-        if skip(&relative_text) {
+        if skip(&relative.to_string_lossy().replace('\\', "/")) {
             continue;
         }
+        if let Some(why) = crate::confine::escapes(from, &label, entry.path()) {
+            bail!("{}: {why}", entry.path().display());
+        }
+        files.push((entry.path().to_path_buf(), relative.to_path_buf()));
+    }
+    Ok(files)
+}
+
+/// Checks every copy as [`write_site`] would make it, writing nothing.
+pub fn check_copies(copies: &[Copy]) -> anyhow::Result<()> {
+    for copy in copies {
+        files_to_copy(&copy.from, copy.skip)?;
+    }
+    Ok(())
+}
+
+/// Copies a folder's files in sorted order, refusing any whose real path leaves it.
+pub fn copy_folder(from: &Path, to: &Path, skip: fn(&str) -> bool) -> anyhow::Result<()> {
+    for (source, relative) in files_to_copy(from, skip)? {
         let target = to.join(relative);
         if let Some(parent) = target.parent() {
             fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
         }
-        fs::copy(entry.path(), &target).with_context(|| {
-            format!("copying {} to {}", entry.path().display(), target.display())
-        })?;
+        fs::copy(&source, &target)
+            .with_context(|| format!("copying {} to {}", source.display(), target.display()))?;
     }
     Ok(())
 }

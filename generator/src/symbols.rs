@@ -328,6 +328,23 @@ impl SymbolIndex {
         }
     }
 
+    /// The one item `name` names, or why it names none or several, as the book's errors say it.
+    pub fn find(&self, name: &str) -> Result<&Symbol, String> {
+        match self.resolve(name) {
+            Resolution::Found(symbol) => Ok(symbol),
+            Resolution::Unknown { nearest } => Err(format!(
+                "unknown symbol `{name}` in {}; nearest: {}",
+                self.crate_name,
+                nearest.join(", ")
+            )),
+            Resolution::Ambiguous { candidates } => Err(format!(
+                "ambiguous symbol `{name}`: it names {}; add the disambiguator, as in `{}`",
+                candidates.join(", "),
+                candidates[0]
+            )),
+        }
+    }
+
     /// Up to three existing paths closest to `wanted` by edit distance.
     pub fn nearest(&self, wanted: &str) -> Vec<String> {
         let wanted_lower = wanted.to_lowercase();

@@ -1,4 +1,5 @@
-//! The theme's tera templates, loaded so that an error names `theme/FILE.html:LINE:COL`.
+//! The theme's tera templates, loaded so that an error names `theme/FILE.html:LINE:COL`; a
+//! template whose real path leaves the theme is refused.
 
 use std::collections::BTreeMap;
 use std::error::Error as _;
@@ -31,6 +32,7 @@ impl Templates {
         let mut sources = BTreeMap::new();
         let walker = WalkDir::new(theme)
             .max_depth(1)
+            .follow_links(true)
             .sort_by_file_name()
             .into_iter();
         for entry in walker.filter_map(Result::ok) {
@@ -46,6 +48,9 @@ impl Templates {
                 .to_string_lossy()
                 .replace('\\', "/");
             let file = format!("{label}/{name}");
+            if let Some(why) = crate::confine::escapes(theme, label, path) {
+                return Err(Diagnostic::new(&file, 1, 1, why));
+            }
             let bytes = std::fs::read(path)
                 .map_err(|error| Diagnostic::new(&file, 1, 1, format!("cannot read: {error}")))?;
             sources.insert(name, decode_utf8(bytes, &file)?);

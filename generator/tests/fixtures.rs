@@ -301,6 +301,25 @@ fn bad_inputs_fail_naming_file_line_and_column() {
 }
 
 #[test]
+fn a_level_naming_a_missing_symbol_fails_the_check() {
+    // Proves the symbols a level declares are resolved against paros-core like chapter links:
+    // the fixture's real ones pass, a renamed one fails naming the level and the symbol.
+    let book = fixture_book("level-symbol");
+    assert!(run(&book, &["check"]).status.success());
+    let levels = book.join("sources/levels.json");
+    let renamed = read(&levels).replace("\"promise_rule\"", "\"promise_rules\"");
+    std::fs::write(&levels, renamed).unwrap();
+    let output = run(&book, &["check"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "check passed:\n{stderr}");
+    assert!(
+        stderr
+            .contains("level `act1/choose-a-value`: unknown symbol `promise_rules` in paros_core"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn failed_build_keeps_the_previous_site() {
     // Proves a failing build leaves the last site whole and no staging folder behind.
     let book = fixture_book("swap");
@@ -506,6 +525,143 @@ fn serve_keeps_the_last_good_site_on_every_bad_edit() {
         other_page_before,
         "an untouched chapter is not rewritten"
     );
+}
+
+#[test]
+fn serve_shows_a_failed_first_build_as_a_page_until_a_good_one() {
+    // Proves that with no good build yet every path answers with the error (not a 404), and
+    // the next good build replaces it with the site.
+    let book = fixture_book("serve-first-failure");
+    let files = overlay("unknown-symbol");
+    let originals: BTreeMap<PathBuf, Vec<u8>> = files
+        .keys()
+        .map(|path| (path.clone(), std::fs::read(book.join(path)).unwrap()))
+        .collect();
+    write_files(&book, &files);
+    let server = Server::start(&book);
+    let mut events = server.events();
+    events.next("error");
+    for path in ["/", "/intro.html", "/no/such/page.html"] {
+        let (status, body) = server.get(path);
+        let body = String::from_utf8_lossy(&body);
+        assert_eq!(status, 503, "{path}: {body}");
+        assert!(
+            body.contains("chapters/intro.md:5:17: unknown symbol `Acceptor::on_prepar`")
+                && body.contains("the next good build replaces this page"),
+            "{path}: {body}"
+        );
+    }
+    write_files(&book, &originals);
+    events.next("reload");
+    let (status, body) = server.get("/intro.html");
+    assert_eq!(status, 200);
+    assert!(String::from_utf8_lossy(&body).contains("Nothing more."));
+}
+
+#[test]
+fn a_source_linked_out_of_the_book_is_refused_naming_the_file() {
+    // Proves a chapter, a figure and a theme file that are symbolic links to a file outside
+    // the book fail both `check` and `build`, each naming the file and why, and publish nothing.
+    for (file, named) in [
+        ("chapters/intro.md", "chapters/intro.md:1:1: refused"),
+        (
+            "chapters/figures/phases.svg",
+            "`figures/phases.svg`: refused",
+        ),
+        ("theme/static/book.css", "theme/static/book.css: refused"),
+    ] {
+        let book = fixture_book("symlink");
+        let outside = book.with_extension("outside");
+        std::fs::write(&outside, "a file outside the book").unwrap();
+        std::fs::remove_file(book.join(file)).unwrap();
+        std::os::unix::fs::symlink(&outside, book.join(file)).unwrap();
+        for command in ["check", "build"] {
+            let output = run(&book, &[command]);
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(!output.status.success(), "{file}: {command} passed");
+            assert!(
+                stderr.contains(named) && stderr.contains("is a symbolic link to"),
+                "{file}: {command}: expected `{named}` in:\n{stderr}"
+            );
+        }
+        assert!(!book.join("site").exists(), "{file}: nothing is published");
+    }
+}
+
+/// Runs `serve` on `book` with only `bin` on PATH and `bin/rustc` as rustc; returns its stderr
+/// once it exits, or fails if it is still running after 20 s (it went on to serve).
+fn serve_with_toolchain(book: &Path, bin: &Path) -> String {
+    let mut child = Command::new(BINARY)
+        .args(["serve", "--port", "0", "--root"])
+        .arg(book)
+        .env("RUSTC", bin.join("rustc"))
+        .env("PATH", bin)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("serve did not stop before serving");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(!child.wait().unwrap().success(), "{stderr}");
+    stderr
+}
+
+fn script(path: &Path, body: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[test]
+fn serve_without_the_wasm_target_adds_it_with_rustup_or_stops_naming_the_command() {
+    // Proves, with a stand-in toolchain whose sysroot lacks wasm32: without rustup, serve stops
+    // before serving with one line naming the command; with rustup, it says it runs that
+    // command and runs it (here it fails, so serve stops and says so).
+    let book = fixture_book("no-wasm-target");
+    let bin = book.join("bin");
+    let sysroot = book.join("sysroot");
+    std::fs::create_dir_all(sysroot.join("lib/rustlib/x86_64-unknown-linux-gnu")).unwrap();
+    std::fs::create_dir_all(&bin).unwrap();
+    script(&bin.join("rustc"), &format!("echo {}", sysroot.display()));
+
+    let stderr = serve_with_toolchain(&book, &bin);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("no wasm32-unknown-unknown target")
+            && stderr.contains("run `rustup target add wasm32-unknown-unknown`"),
+        "{stderr}"
+    );
+
+    let calls = book.join("rustup-calls");
+    script(
+        &bin.join("rustup"),
+        &format!(
+            "[ \"$1\" = --version ] && exit 0\necho \"$@\" >> {}\necho 'error: offline' >&2\nexit 1",
+            calls.display()
+        ),
+    );
+    let stderr = serve_with_toolchain(&book, &bin);
+    assert!(
+        stderr.contains("running `rustup target add wasm32-unknown-unknown`")
+            && stderr.contains("failed")
+            && stderr.contains("offline"),
+        "{stderr}"
+    );
+    assert_eq!(read(&calls), "target add wasm32-unknown-unknown\n");
 }
 
 #[test]

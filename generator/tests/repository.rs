@@ -78,13 +78,18 @@ fn rustdoc_json_of_paros_core_gives_rustdoc_urls() {
     ));
 
     // Every chapter of the real book resolves its symbols, protocol names, levels and scenario
-    // names (the scenarios themselves run in `paros-book build`).
+    // names (the scenarios themselves run in `paros-book build`), and every level the symbols
+    // its words name.
     let inputs = Inputs {
         symbols: index,
         levels: paros_book::game::catalog(),
         reports: ReportCache::new(Box::new(NamesOnly)),
     };
     assert!(inputs.levels.len() >= 6, "the game's catalog lists Act I");
+    inputs
+        .levels
+        .check_symbols(&inputs.symbols)
+        .expect("every symbol a level names is in paros-core");
     let book = Book::load(
         BookPaths::under(&repository()),
         RenderOptions::default(),

@@ -45,6 +45,7 @@ static ENDLESS: Level<DecreeWorld> = Level {
     goal: "",
     chapter: "",
     scenario: "",
+    symbols: &[],
     unlocks: None,
     hints: ["", ""],
     pins: &[

@@ -71,6 +71,10 @@ pub struct Level<B: Board> {
     pub chapter: &'static str,
     /// The simulator scenario whose report is shown beside the level.
     pub scenario: &'static str,
+    /// The paros-core symbols the level's words name (briefing, hints, prompts, explanations),
+    /// as a chapter would link them (`ColocatedNode::recover_slot`, `Ready`). The book's build
+    /// resolves each against paros-core's rustdoc, so renaming one breaks it.
+    pub symbols: &'static [&'static str],
     /// The automation passing this level earns.
     pub unlocks: Option<Automation>,
     /// The hints, shown after the first and the second mistake.
@@ -109,6 +113,7 @@ impl<B: Board> Level<B> {
             teaches: self.teaches,
             chapter: self.chapter,
             scenario: self.scenario,
+            symbols: self.symbols,
             unlocks: self.unlocks.map(Automation::name),
         }
     }
@@ -131,6 +136,8 @@ pub struct LevelSummary {
     pub chapter: &'static str,
     /// The simulator scenario beside it.
     pub scenario: &'static str,
+    /// The paros-core symbols its words name.
+    pub symbols: &'static [&'static str],
     /// The automation name passing it earns.
     pub unlocks: Option<&'static str>,
 }

@@ -29,6 +29,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let built = pipeline::render(&plan)?;
     // Rendering the pages checks the templates too.
     built.book.outputs(&built.inputs)?;
+    // Writing nothing, it still refuses what `build` would refuse to copy.
+    paros_book::site::check_copies(&built.copies)?;
     eprintln!(
         "paros-book: {} chapters check out",
         built.book.chapters().len()

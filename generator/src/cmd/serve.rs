@@ -36,6 +36,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         api_docs: true,
         wasm: args.common.sources.is_none(),
     };
+    if wanted.wasm {
+        // Before anything is served or written: a toolchain without the target is fixed or
+        // named here, not found out as a compiler error halfway through the build.
+        paros_book::wasm::ensure_target(&root)?;
+    }
     let plan = BuildPlan::new(&root, args.common.sources.clone(), options, wanted);
     let out = root.join("target/book-serve/site");
     server::serve(

@@ -24,6 +24,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     goal: "In each of three stages, the asking proposer sends its Accept with the right value",
     chapter: WHY_ONE_VALUE_IS_SAFE,
     scenario: "act1-adopt-the-value",
+    symbols: &[],
     unlocks: Some(Automation::P2c),
     hints: [
         "Look at what the Promises report. A reported vote may belong to a value that is \

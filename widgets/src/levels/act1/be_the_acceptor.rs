@@ -24,6 +24,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     goal: "A value is chosen, with every acceptor answer made by hand and at least one Nack",
     chapter: HOW_PAXOS_CHOOSES,
     scenario: "act1-duel",
+    symbols: &[],
     unlocks: Some(Automation::AcceptorReplies),
     hints: [
         "The promise rule is strict: an acceptor promises a ballot only if it is greater than \

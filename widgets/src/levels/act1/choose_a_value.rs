@@ -26,6 +26,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     goal: "x is chosen, and P1 has learned it",
     chapter: HOW_PAXOS_CHOOSES,
     scenario: "act1-choose-a-value",
+    symbols: &[],
     unlocks: None,
     hints: [
         "Chosen is a fact about the acceptors' votes: count the acceptors that voted for the \

@@ -27,6 +27,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     goal: "Try every Phase-1 quorum for P2 after x is chosen, and name the acceptor that carries x",
     chapter: WHY_ONE_VALUE_IS_SAFE,
     scenario: "act1-quorum-intersection",
+    symbols: &[],
     unlocks: None,
     hints: [
         "A Phase-1 quorum is any two of the three acceptors, and so is a Phase-2 quorum. Two \

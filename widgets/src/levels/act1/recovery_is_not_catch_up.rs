@@ -26,6 +26,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     goal: "x is chosen through P2, and you can say whether it was chosen before",
     chapter: WHY_ONE_VALUE_IS_SAFE,
     scenario: "act1-recovery",
+    symbols: &[],
     unlocks: None,
     hints: [
         "P2 sees only its quorum. One reported vote looks the same whether the value was \

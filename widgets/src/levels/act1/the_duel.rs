@@ -23,6 +23,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     goal: "A value is chosen before both proposers run out of retries",
     chapter: HOW_PAXOS_CHOOSES,
     scenario: "act1-duel",
+    symbols: &[],
     unlocks: None,
     hints: [
         "A ballot dies when the acceptors that have not promised a higher one are too few to \

@@ -23,6 +23,10 @@ pub static LEVEL: Level<LogWorld> = Level {
     goal: "Slot 3 is chosen before slot 2, and N1 applies slots 1 to 3 in order",
     chapter: ONE_VALUE_TO_A_LOG,
     scenario: "act2-log-of-decisions",
+    symbols: &[
+        "ColocatedNode::applied_index",
+        "ColocatedNode::chosen_index",
+    ],
     unlocks: Some(Automation::ApplyWalk),
     hints: [
         "A node applies a slot only when every slot below it is applied: look for the lowest \

@@ -26,6 +26,7 @@ pub static LEVEL: Level<LogWorld> = Level {
     goal: "N2 leads, slots 1 and 2 are recovered and chosen, and C3's z=3 is chosen after them",
     chapter: STABLE_LEADER,
     scenario: "act2-elect-a-leader",
+    symbols: &["recover_slot"],
     unlocks: None,
     hints: [
         "A new leader does not know what its predecessor got chosen. For each slot, the \

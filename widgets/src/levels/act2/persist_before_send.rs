@@ -30,6 +30,7 @@ pub static LEVEL: Level<LogWorld> = Level {
     goal: "x=1 is chosen and C1 hears so, after N2 crashed at each of the three seams of its Ready",
     chapter: CRASH_AND_RESTART,
     scenario: "act2-persist-before-send",
+    symbols: &["LogMessage::Accepted", "Ready", "Ready::into_messages"],
     unlocks: None,
     hints: [
         "A message is a promise to the rest of the cluster about what the sender will remember. \

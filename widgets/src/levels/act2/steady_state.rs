@@ -27,6 +27,7 @@ pub static LEVEL: Level<LogWorld> = Level {
     goal: "All five commands applied on all three nodes, with two slots in flight at once",
     chapter: STABLE_LEADER,
     scenario: "act2-steady-state",
+    symbols: &[],
     unlocks: Some(Automation::Heartbeats),
     hints: [
         "Send both clients' writes before finishing either: a leader does not wait for slot 1 \

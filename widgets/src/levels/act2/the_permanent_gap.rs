@@ -27,6 +27,7 @@ pub static LEVEL: Level<LogWorld> = Level {
     goal: "No hole at N2: b=2 applied, and C1's a=1, retried, applied once",
     chapter: STABLE_LEADER,
     scenario: "act2-permanent-gap",
+    symbols: &["recover_slot"],
     unlocks: None,
     hints: [
         "Look at what N2's Promises report for slot 1: nothing. What may have been chosen in a \

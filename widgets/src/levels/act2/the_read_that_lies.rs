@@ -23,6 +23,7 @@ pub static LEVEL: Level<LogWorld> = Level {
     goal: "C1's read of x at N3 returns 2",
     chapter: READS_ARE_NOT_FREE,
     scenario: "act2-read-that-lies",
+    symbols: &["read_may_be_served"],
     unlocks: None,
     hints: [
         "N3's log is complete as far as N3 knows. That is exactly the problem: a write can be \

@@ -34,6 +34,7 @@ pub static LEVEL: Level<LogWorld> = Level {
     goal: "Say what N2's disk holds after a restart with its own vote, with a stale vote, and after learning the decision",
     chapter: CRASH_AND_RESTART,
     scenario: "act2-what-survives-a-crash",
+    symbols: &["ColocatedNode::learn_chosen"],
     unlocks: None,
     hints: [
         "A disk holds only what its own node wrote. N2 writes a vote when it votes, and writes \
