@@ -298,35 +298,36 @@ impl Report {
     }
 }
 
+/// Why every simulation that finds nothing is INCOMPLETE.
+pub(crate) const SIMULATION_IS_INCOMPLETE: &str =
+    "seeded random walks sample schedules; they cannot visit every state";
+
 /// Merges the reports of disjoint seed shards of one sweep into one report.
 ///
-/// The shards must agree on scenario, input hash, tool version and step bound, and their seed
-/// ranges must not overlap. Counts add up; the counterexample is the one of the lowest failing
-/// seed; the verdict is VIOLATION if any shard found one, else INCOMPLETE.
+/// Every shard must be a simulation whose verdict agrees with its own failing seed, the shards
+/// must agree on everything that makes a run (scenario, claim, control, input hash, tool
+/// version, step bound and budgets), and their seed ranges must not overlap. Counts add up; the counterexample is the one of the lowest failing seed. The
+/// verdict is worked out afresh, never taken from a shard: VIOLATION if any shard found one,
+/// else INCOMPLETE. A simulation is never PASS.
 pub fn merge(reports: Vec<Report>) -> Result<Report, Error> {
+    let Some(first) = reports.first() else {
+        return Err(Error::Merge("no reports given".into()));
+    };
+    for report in &reports {
+        check_shard(report)?;
+        same_input(first, report)?;
+    }
+    let seed_ranges = disjoint_seed_ranges(&reports)?;
     let mut reports = reports.into_iter();
-    let mut merged = reports
-        .next()
-        .ok_or_else(|| Error::Merge("no reports given".into()))?;
-    require_simulation(&merged)?;
-    for report in reports {
-        require_simulation(&report)?;
-        let same = |what: &str, left: &str, right: &str| {
-            if left == right {
-                Ok(())
-            } else {
-                Err(Error::Merge(format!("{what} differs: {left} vs {right}")))
-            }
-        };
-        same("scenario", &merged.scenario, &report.scenario)?;
-        same("input hash", &merged.input_hash, &report.input_hash)?;
-        same("tool version", &merged.tool_version, &report.tool_version)?;
-        same(
-            "step bound",
-            &merged.max_steps.to_string(),
-            &report.max_steps.to_string(),
-        )?;
-        merged = merge_pair(merged, report)?;
+    let first = reports.next().expect("not empty");
+    let mut merged = reports.fold(first, add_counts);
+    merged.seed_ranges = seed_ranges;
+    if merged.failing_seed.is_some() {
+        merged.verdict = Verdict::Violation;
+        merged.incomplete_because.clear();
+    } else {
+        merged.verdict = Verdict::Incomplete;
+        merged.incomplete_because = SIMULATION_IS_INCOMPLETE.into();
     }
     merged.replay_command = match merged.failing_seed {
         Some(seed) => crate::scenarios::replay_command(&merged.scenario, seed, merged.max_steps),
@@ -338,19 +339,84 @@ pub fn merge(reports: Vec<Report>) -> Result<Report, Error> {
     Ok(merged)
 }
 
-fn require_simulation(report: &Report) -> Result<(), Error> {
+/// A shard is a simulation, and its verdict agrees with its own figures: VIOLATION exactly when
+/// it names a failing seed among the seeds it ran, never PASS.
+fn check_shard(report: &Report) -> Result<(), Error> {
+    let name = &report.scenario;
     if report.mode != Mode::Simulation {
         return Err(Error::Merge(format!(
-            "{} is an exhaustive report; only simulation shards merge",
-            report.scenario
+            "{name} is an exhaustive report; only simulation shards merge"
         )));
     }
-    Ok(())
+    match (report.verdict, report.failing_seed) {
+        (Verdict::Pass, _) => Err(Error::Merge(format!(
+            "a shard of {name} claims PASS, which no simulation can"
+        ))),
+        (Verdict::Violation, None) => Err(Error::Merge(format!(
+            "a shard of {name} claims VIOLATION but names no failing seed"
+        ))),
+        (Verdict::Incomplete, Some(seed)) => Err(Error::Merge(format!(
+            "a shard of {name} names failing seed {seed} but claims INCOMPLETE"
+        ))),
+        (_, Some(seed))
+            if !report
+                .seed_ranges
+                .iter()
+                .any(|r| (r.start..r.end).contains(&seed)) =>
+        {
+            Err(Error::Merge(format!(
+                "a shard of {name} names failing seed {seed}, which it did not run"
+            )))
+        }
+        _ => Ok(()),
+    }
 }
 
-fn merge_pair(mut merged: Report, report: Report) -> Result<Report, Error> {
-    let mut ranges = merged.seed_ranges.clone();
-    ranges.extend(report.seed_ranges.iter().copied());
+/// Two shards are of the same sweep: the same scenario, claim, control, inputs (the input
+/// hash), tool version, step bound and budgets.
+fn same_input(first: &Report, report: &Report) -> Result<(), Error> {
+    let same = |what: &str, left: String, right: String| {
+        if left == right {
+            Ok(())
+        } else {
+            Err(Error::Merge(format!("{what} differs: {left} vs {right}")))
+        }
+    };
+    same("scenario", first.scenario.clone(), report.scenario.clone())?;
+    same("claim", first.claim.clone(), report.claim.clone())?;
+    same(
+        "input hash",
+        first.input_hash.clone(),
+        report.input_hash.clone(),
+    )?;
+    same(
+        "tool version",
+        first.tool_version.clone(),
+        report.tool_version.clone(),
+    )?;
+    same(
+        "step bound",
+        first.max_steps.to_string(),
+        report.max_steps.to_string(),
+    )?;
+    same(
+        "negative control",
+        format!("{:?}", (first.negative_control, &first.control_property)),
+        format!("{:?}", (report.negative_control, &report.control_property)),
+    )?;
+    same(
+        "budgets",
+        format!("{:?}", first.budgets),
+        format!("{:?}", report.budgets),
+    )
+}
+
+/// The seed ranges of all shards, sorted and joined; an error if any two overlap.
+fn disjoint_seed_ranges(reports: &[Report]) -> Result<Vec<SeedRange>, Error> {
+    let mut ranges: Vec<SeedRange> = reports
+        .iter()
+        .flat_map(|report| report.seed_ranges.iter().copied())
+        .collect();
     ranges.sort();
     if let Some(pair) = ranges.windows(2).find(|pair| pair[0].end > pair[1].start) {
         return Err(Error::Merge(format!(
@@ -358,7 +424,12 @@ fn merge_pair(mut merged: Report, report: Report) -> Result<Report, Error> {
             pair[0].start, pair[0].end, pair[1].start, pair[1].end
         )));
     }
-    merged.seed_ranges = coalesce(ranges);
+    Ok(coalesce(ranges))
+}
+
+/// Adds a shard's counts to the merged report, and keeps the violation and the liveness
+/// counterexample of the lower seed.
+fn add_counts(mut merged: Report, report: Report) -> Report {
     merged.seeds += report.seeds;
     merged.steps += report.steps;
     merged.depth = merged.depth.max(report.depth);
@@ -374,31 +445,26 @@ fn merge_pair(mut merged: Report, report: Report) -> Result<Report, Error> {
     for (kind, count) in report.faults {
         *merged.faults.entry(kind).or_default() += count;
     }
-    let theirs_first = match (merged.failing_seed, report.failing_seed) {
-        (None, Some(_)) => true,
-        (Some(mine), Some(theirs)) => theirs < mine,
-        _ => false,
-    };
-    let theirs_unsettled_first = match (merged.unsettled_seed, report.unsettled_seed) {
-        (None, Some(_)) => true,
-        (Some(mine), Some(theirs)) => theirs < mine,
-        _ => false,
-    };
-    if theirs_unsettled_first {
+    if lower(report.unsettled_seed, merged.unsettled_seed) {
         merged.unsettled_seed = report.unsettled_seed;
-        merged.unsettled_counterexample = report.unsettled_counterexample.clone();
-        merged.unsettled_state = report.unsettled_state.clone();
+        merged.unsettled_counterexample = report.unsettled_counterexample;
+        merged.unsettled_state = report.unsettled_state;
     }
-    if theirs_first {
+    if lower(report.failing_seed, merged.failing_seed) {
         merged.failing_seed = report.failing_seed;
         merged.violations = report.violations;
         merged.counterexample = report.counterexample;
     }
-    if merged.failing_seed.is_some() {
-        merged.verdict = Verdict::Violation;
-        merged.incomplete_because.clear();
+    merged
+}
+
+/// Whether `theirs` names a seed below `mine`, or one where `mine` names none.
+fn lower(theirs: Option<u64>, mine: Option<u64>) -> bool {
+    match (theirs, mine) {
+        (Some(_), None) => true,
+        (Some(theirs), Some(mine)) => theirs < mine,
+        _ => false,
     }
-    Ok(merged)
 }
 
 /// Joins adjacent ranges of a sorted, disjoint list.

@@ -6,7 +6,7 @@
 use crate::Error;
 use crate::explore::{self, Ending, Limits};
 use crate::model::Model;
-use crate::report::{Mode, Report, SeedRange, Verdict};
+use crate::report::{Mode, Report, SIMULATION_IS_INCOMPLETE, SeedRange, Verdict};
 use crate::scenarios::{self, Scenario, with_start};
 use crate::simulate::{self, Sweep};
 
@@ -126,8 +126,7 @@ fn simulate_model<M: Model>(
     match summary.first_violation {
         None => {
             report.verdict = Verdict::Incomplete;
-            report.incomplete_because =
-                "seeded random walks sample schedules; they cannot visit every state".into();
+            report.incomplete_because = SIMULATION_IS_INCOMPLETE.into();
             report.replay_command = format!(
                 "paros-sim run {} --seeds {} --seed {} --max-steps {}",
                 scenario.name,

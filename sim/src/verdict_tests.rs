@@ -247,6 +247,103 @@ fn overlapping_or_exhaustive_reports_do_not_merge() {
     assert!(report::merge(Vec::new()).is_err());
 }
 
+/// Why `report::merge` refused `shards`; panics if it merged them.
+fn merge_refusal(shards: Vec<Report>) -> String {
+    match report::merge(shards) {
+        Ok(merged) => panic!("merged to {}", merged.verdict),
+        Err(error) => error.to_string(),
+    }
+}
+
+#[test]
+fn a_merge_works_its_verdict_out_from_every_shard() {
+    let quiet = || simulate_named("act1-duel", 0..20);
+    let mut claims_pass = quiet();
+    claims_pass.verdict = Verdict::Pass;
+    claims_pass.incomplete_because.clear();
+    let refused = merge_refusal(vec![claims_pass, simulate_named("act1-duel", 20..40)]);
+    assert!(refused.contains("claims PASS"), "{refused}");
+
+    let merged = report::merge(vec![quiet()]).unwrap();
+    assert_eq!(merged.verdict, Verdict::Incomplete);
+    assert!(!merged.incomplete_because.is_empty());
+
+    // A violation in any shard, first or last, makes the merge a VIOLATION with the
+    // counterexample of the lowest failing seed.
+    let low = simulate_named("act1-amnesia-control", 0..60);
+    let high = simulate_named("act1-amnesia-control", 60..120);
+    assert!(low.failing_seed < high.failing_seed && low.failing_seed.is_some());
+    for shards in [
+        vec![high.clone(), low.clone()],
+        vec![low.clone(), high.clone()],
+    ] {
+        let merged = report::merge(shards).unwrap();
+        assert_eq!(merged.verdict, Verdict::Violation);
+        assert_eq!(merged.failing_seed, low.failing_seed);
+        assert_eq!(merged.counterexample, low.counterexample);
+        assert_eq!(merged.violations, low.violations);
+        assert!(merged.incomplete_because.is_empty());
+    }
+}
+
+#[test]
+fn a_shard_whose_verdict_disagrees_with_its_seeds_does_not_merge() {
+    let mut violation_without_seed = simulate_named("act1-duel", 0..20);
+    violation_without_seed.verdict = Verdict::Violation;
+    let refused = merge_refusal(vec![violation_without_seed]);
+    assert!(refused.contains("names no failing seed"), "{refused}");
+
+    let violating = simulate_named("act1-amnesia-control", 0..60);
+    let mut hides_its_violation = violating.clone();
+    hides_its_violation.verdict = Verdict::Incomplete;
+    let refused = merge_refusal(vec![hides_its_violation]);
+    assert!(refused.contains("claims INCOMPLETE"), "{refused}");
+
+    let mut seed_not_run = violating;
+    seed_not_run.failing_seed = Some(60);
+    let refused = merge_refusal(vec![seed_not_run]);
+    assert!(refused.contains("which it did not run"), "{refused}");
+}
+
+#[test]
+fn shards_of_different_sweeps_do_not_merge() {
+    let first = || simulate_named("act1-duel", 0..20);
+    let second = || simulate_named("act1-duel", 20..40);
+    let other_scenario = simulate_named("act1-amnesia-control", 20..40);
+    let mut other_input = second();
+    other_input.input_hash = "0".repeat(16);
+    let mut other_bound = second();
+    other_bound.max_steps += 1;
+    let mut other_budgets = second();
+    other_budgets.budgets.insert("drops".into(), 99);
+    let mut other_control = second();
+    other_control.negative_control = true;
+    let mut other_claim = second();
+    other_claim.claim.push_str(" (edited)");
+    let mut other_version = second();
+    other_version.tool_version.push_str("-other");
+    let mut exhaustive = second();
+    exhaustive.mode = Mode::Exhaustive;
+    for (shard, expected) in [
+        (other_scenario, "scenario differs"),
+        (other_input, "input hash differs"),
+        (other_bound, "step bound differs"),
+        (other_budgets, "budgets differs"),
+        (other_control, "negative control differs"),
+        (other_claim, "claim differs"),
+        (other_version, "tool version differs"),
+        (exhaustive, "only simulation shards merge"),
+    ] {
+        let refused = merge_refusal(vec![first(), shard]);
+        assert!(refused.contains(expected), "{expected}: {refused}");
+    }
+    let refused = merge_refusal(vec![first(), simulate_named("act1-duel", 19..40)]);
+    assert!(
+        refused.contains("seed ranges 0..20 and 19..40 overlap"),
+        "{refused}"
+    );
+}
+
 #[test]
 fn reports_round_trip_through_json_with_the_documented_strings() {
     let report = explore_named("act1-choose-a-value", Limits::default());

@@ -12,6 +12,7 @@ use crate::log::{Command, Entry, Slot, SlotVote};
 use crate::{Ballot, NodeId, Value};
 use std::collections::BTreeMap;
 use std::fmt;
+use std::hash::{Hash, Hasher};
 
 /// One durable write.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -55,35 +56,51 @@ pub struct DurableRecord {
     pub incarnation: u64,
 }
 
-/// Proof that a [`Ready`](crate::log::Ready)'s writes are durable: the only way to release its
-/// messages. Made by [`DurableRecord::persist`], or by [`Persisted::by_storage`] for a caller
-/// with storage of its own.
+/// Proof that a batch of writes is durable: the only way to release a
+/// [`Ready`](crate::log::Ready)'s messages.
+///
+/// Only [`DurableRecord::persist`] makes one, as it applies the writes, and the proof carries a
+/// digest of exactly those writes: [`Ready::into_messages`](crate::log::Ready::into_messages)
+/// refuses a proof of any other batch. Nothing else can build one, so a message leaves only
+/// after its writes reached a record:
+///
+/// ```compile_fail
+/// use paros_core::log::Persisted;
+/// let forged = Persisted { digest: 0 }; // the field is private: a proof cannot be made by hand
+/// ```
 #[derive(Debug)]
 #[must_use]
 pub struct Persisted {
-    writes: usize,
+    digest: u64,
 }
 
 impl Persisted {
-    /// The caller's own storage has made `writes` durable (written and synced).
-    pub fn by_storage(writes: &[Write]) -> Persisted {
-        Persisted {
-            writes: writes.len(),
-        }
-    }
-
-    pub(crate) fn write_count(&self) -> usize {
-        self.writes
+    /// Whether this is the proof of exactly `writes`.
+    pub(crate) fn proves(&self, writes: &[Write]) -> bool {
+        self.digest == digest(writes)
     }
 }
 
+/// A digest of a batch of writes, in order: the same batch gives the same digest on every run.
+fn digest(writes: &[Write]) -> u64 {
+    let mut hasher = Fnv::new();
+    writes.hash(&mut hasher);
+    hasher.finish()
+}
+
 impl DurableRecord {
-    /// Applies writes to the record, as a disk does once they are synced, and returns the proof.
+    /// Applies writes to the record, as a disk does once they are synced, and returns the proof
+    /// that releases the messages waiting for exactly these writes.
+    ///
+    /// A caller with a disk of its own frames the writes ([`encode`]), syncs them, and then
+    /// persists them to the record it would restart from.
     pub fn persist(&mut self, writes: &[Write]) -> Persisted {
         for write in writes {
             self.apply(write);
         }
-        Persisted::by_storage(writes)
+        Persisted {
+            digest: digest(writes),
+        }
     }
 
     /// Applies one write.
@@ -187,9 +204,30 @@ impl std::error::Error for RecordError {}
 
 /// FNV-1a, 64 bits: enough to tell a torn or flipped frame from a whole one.
 fn checksum(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
-        (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3)
-    })
+    let mut hasher = Fnv::new();
+    hasher.write(bytes);
+    hasher.finish()
+}
+
+/// FNV-1a, 64 bits, as a [`Hasher`]: deterministic, with no keys drawn at random.
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv {
+    fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.0 = (self.0 ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// Frames a write for the disk: payload length (4 bytes), checksum (8 bytes), payload.

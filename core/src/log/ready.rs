@@ -20,7 +20,8 @@ pub struct Applied {
 /// **Invariant: persist before send.** A Promise or Accepted that leaves before its write is
 /// durable can un-make a decision: the sender crashes, restarts without the vote, and a later
 /// Phase 1 no longer sees it. So the messages are released only by
-/// [`Ready::into_messages`], which takes the proof that the writes are durable. This includes
+/// [`Ready::into_messages`], which takes the proof, made only by persisting them, that exactly
+/// these writes are durable. This includes
 /// the node's messages to itself: a leader's own promise and vote count toward a quorum only
 /// once durable.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
@@ -52,14 +53,20 @@ impl Ready {
         &self.applied
     }
 
-    /// Releases the messages, given the proof that exactly this batch's writes are durable.
+    /// Takes the applied entries out, leaving the writes and the messages that wait for them:
+    /// for a caller that reports what was applied at once and holds the rest across steps.
+    pub fn take_applied(&mut self) -> Vec<Applied> {
+        std::mem::take(&mut self.applied)
+    }
+
+    /// Releases the messages, given the proof that exactly this batch's writes are durable
+    /// (made by [`DurableRecord::persist`](crate::log::DurableRecord::persist)).
     ///
     /// # Panics
-    /// If the proof covers a different number of writes: a programming error in the caller.
+    /// If the proof is of other writes: a programming error in the caller.
     pub fn into_messages(self, persisted: Persisted) -> Vec<LogEnvelope> {
-        assert_eq!(
-            persisted.write_count(),
-            self.writes.len(),
+        assert!(
+            persisted.proves(&self.writes),
             "the proof must cover this Ready's writes"
         );
         self.messages

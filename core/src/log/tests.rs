@@ -3,7 +3,7 @@
 
 use crate::log::{
     ColocatedNode, DurableRecord, Entry, FrameError, LogConfig, LogEnvelope, LogMessage, LogRole,
-    Outcome, Persisted, RecordError, Slot, SlotVote, Write, decode, encode,
+    Outcome, RecordError, Slot, SlotVote, Write, decode, encode,
 };
 use crate::{Ballot, NodeId, NodeSet, Value};
 use std::collections::VecDeque;
@@ -210,7 +210,8 @@ fn ready_releases_messages_only_with_the_proof() {
         "a leader writes nothing until its own Accept arrives"
     );
     assert_eq!(ready.pending_messages().len(), 3);
-    let messages = ready.into_messages(Persisted::by_storage(&[]));
+    let proof = DurableRecord::default().persist(ready.writes());
+    let messages = ready.into_messages(proof);
     assert_eq!(messages.len(), 3);
 }
 
@@ -223,7 +224,19 @@ fn ready_refuses_a_proof_for_other_writes() {
     );
     let ready = fresh.take_ready();
     assert_eq!(ready.writes(), &[Write::Identity(node(1))]);
-    let _ = ready.into_messages(Persisted::by_storage(&[]));
+    let nothing = DurableRecord::default().persist(&[]);
+    let _ = ready.into_messages(nothing);
+}
+
+#[test]
+#[should_panic(expected = "the proof must cover this Ready's writes")]
+fn ready_refuses_the_proof_of_another_ready_with_as_many_writes() {
+    let config = LogConfig::new([1, 2, 3].map(node).into_iter().collect());
+    let first = ColocatedNode::new(node(1), config).take_ready();
+    let second = ColocatedNode::new(node(2), config).take_ready();
+    assert_eq!(first.writes().len(), second.writes().len());
+    let proof = DurableRecord::default().persist(first.writes());
+    let _ = second.into_messages(proof);
 }
 
 #[test]

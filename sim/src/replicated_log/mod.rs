@@ -202,15 +202,15 @@ impl LogWorld {
         match (&server.host, &server.held) {
             (Host::Down, _) => actions.push(LogAction::Restart(node)),
             (Host::Up(_), Some(held)) => {
-                if !held.persisted {
+                if !held.persisted() {
                     actions.push(LogAction::Persist(node));
-                    if self.budget_left.allows(Fault::TornWrite) && !held.writes.is_empty() {
+                    if self.budget_left.allows(Fault::TornWrite) && !held.writes().is_empty() {
                         actions.push(LogAction::TornCrash(node));
                     }
                 }
-                let may_send = held.persisted
+                let may_send = held.persisted()
                     || self.config.negative_control == Some(NegativeControl::SendBeforePersist);
-                if !held.sent && may_send {
+                if !held.sent() && may_send {
                     actions.push(LogAction::Send(node));
                 }
             }

@@ -11,17 +11,54 @@ use paros_core::{Ballot, NodeId};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-/// A `Ready` a stepwise node has not finished: its writes, then its messages.
+/// A `Ready` a stepwise node has not finished, at the step it has reached.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub struct HeldReady {
-    /// The writes; durable once `persisted`.
-    pub writes: Vec<Write>,
-    /// The messages, waiting for `send`.
-    pub messages: Vec<LogEnvelope>,
+pub enum HeldReady {
+    /// Nothing durable, nothing sent: the node's `Ready` itself (its applied entries already
+    /// taken), whose messages only the proof made by `persist` releases.
+    Unpersisted(Ready),
+    /// The writes are durable, and their proof released the messages, which wait for `send`.
+    Persisted {
+        /// The writes, now durable.
+        writes: Vec<Write>,
+        /// The messages, waiting for `send`.
+        messages: Vec<LogEnvelope>,
+    },
+    /// Only under [`NegativeControl::SendBeforePersist`]: the messages left before the writes
+    /// were durable; the writes still wait for `persist`.
+    SentBeforePersist {
+        /// The writes, not yet durable.
+        writes: Vec<Write>,
+    },
+}
+
+impl HeldReady {
+    /// The writes, durable or not.
+    pub fn writes(&self) -> &[Write] {
+        match self {
+            HeldReady::Unpersisted(ready) => ready.writes(),
+            HeldReady::Persisted { writes, .. } | HeldReady::SentBeforePersist { writes } => writes,
+        }
+    }
+
+    /// The messages not yet sent.
+    pub fn messages(&self) -> &[LogEnvelope] {
+        match self {
+            HeldReady::Unpersisted(ready) => ready.pending_messages(),
+            HeldReady::Persisted { messages, .. } => messages,
+            HeldReady::SentBeforePersist { .. } => &[],
+        }
+    }
+
     /// Whether the writes are durable.
-    pub persisted: bool,
+    pub fn persisted(&self) -> bool {
+        matches!(self, HeldReady::Persisted { .. })
+    }
+
     /// Whether the messages have left.
-    pub sent: bool,
+    pub fn sent(&self) -> bool {
+        matches!(self, HeldReady::SentBeforePersist { .. })
+    }
 }
 
 /// Where a server's node runs: up with its volatile state, or down with only its disk left.
@@ -91,10 +128,8 @@ impl Server {
         let ready = node.take_ready();
         let disk = ready.writes().iter().map(encode).collect();
         let mut record = DurableRecord::default();
-        for write in ready.writes() {
-            record.apply(write);
-        }
-        let messages = ready.into_messages(Persisted::by_storage(&[Write::Identity(id)]));
+        let proof = record.persist(ready.writes());
+        let messages = ready.into_messages(proof);
         debug_assert!(messages.is_empty());
         Server {
             host: Host::Up(node),
@@ -144,23 +179,24 @@ impl LogWorld {
             let Some(node) = Arc::make_mut(&mut self.servers[index]).host.node_mut() else {
                 return; // a node that is down has no output
             };
-            let ready = node.take_ready();
+            let mut ready = node.take_ready();
             if ready.is_empty() {
                 // A node can learn a slot chosen (above a hole, say) with nothing to write.
                 self.check_decisions(index);
                 return;
             }
-            self.record_applied(index, ready.applied());
+            self.record_applied(index, &ready.take_applied());
             if self.config.stepwise_ready {
-                let writes = ready.writes().to_vec();
-                let messages = ready.into_messages(Persisted::by_storage(&writes));
-                let persisted = writes.is_empty();
-                Arc::make_mut(&mut self.servers[index]).held = Some(HeldReady {
-                    writes,
-                    messages,
-                    persisted,
-                    sent: false,
-                });
+                let held = if ready.writes().is_empty() {
+                    let messages = self.persist(index, ready); // no write to wait for
+                    HeldReady::Persisted {
+                        writes: Vec::new(),
+                        messages,
+                    }
+                } else {
+                    HeldReady::Unpersisted(ready)
+                };
+                Arc::make_mut(&mut self.servers[index]).held = Some(held);
                 return;
             }
             let messages = self.persist(index, ready);
@@ -170,21 +206,21 @@ impl LogWorld {
         }
     }
 
+    /// Makes a `Ready`'s writes durable, and releases its messages with the proof.
     fn persist(&mut self, index: usize, ready: Ready) -> Vec<LogEnvelope> {
-        self.write_to_disk(index, ready.writes());
-        let proof = Persisted::by_storage(ready.writes());
+        let proof = self.write_to_disk(index, ready.writes());
         ready.into_messages(proof)
     }
 
-    /// Writes become durable: framed onto the disk, and applied to what a restart would read.
-    fn write_to_disk(&mut self, index: usize, writes: &[Write]) {
+    /// Writes become durable: framed onto the disk, and persisted to what a restart would read,
+    /// which proves them.
+    fn write_to_disk(&mut self, index: usize, writes: &[Write]) -> Persisted {
         let server = Arc::make_mut(&mut self.servers[index]);
         server.disk.extend(writes.iter().map(encode));
         let before = server.record.chosen_through;
-        for write in writes {
-            server.record.apply(write);
-        }
+        let proof = server.record.persist(writes);
         self.check_disk(index, before, writes);
+        proof
     }
 
     /// Messages leave a node. The votes they carry are recorded first; then a message to the
@@ -209,31 +245,42 @@ impl LogWorld {
     pub(super) fn persist_held(&mut self, node: NodeId) -> Result<(), Refused> {
         let index = self.up_server(node)?;
         let server = Arc::make_mut(&mut self.servers[index]);
-        let held = server
-            .held
-            .as_mut()
-            .filter(|held| !held.persisted)
-            .ok_or(Refused::NothingPending(node))?;
-        held.persisted = true;
-        let writes = held.writes.clone();
-        self.write_to_disk(index, &writes);
-        self.finish_held(index);
+        let held = match server.held.take() {
+            Some(HeldReady::Unpersisted(ready)) => {
+                let writes = ready.writes().to_vec();
+                let messages = self.persist(index, ready);
+                Some(HeldReady::Persisted { writes, messages })
+            }
+            Some(HeldReady::SentBeforePersist { writes }) => {
+                let _proof_of_writes_already_sent = self.write_to_disk(index, &writes);
+                None
+            }
+            held @ (Some(HeldReady::Persisted { .. }) | None) => {
+                server.held = held;
+                return Err(Refused::NothingPending(node));
+            }
+        };
+        Arc::make_mut(&mut self.servers[index]).held = held;
         Ok(())
     }
 
     pub(super) fn send_held(&mut self, node: NodeId) -> Result<(), Refused> {
         let index = self.up_server(node)?;
         let control = self.config.negative_control == Some(NegativeControl::SendBeforePersist);
-        let held = Arc::make_mut(&mut self.servers[index])
-            .held
-            .as_mut()
-            .ok_or(Refused::NothingPending(node))?;
-        if held.sent || !(held.persisted || control) {
-            return Err(Refused::NothingPending(node));
-        }
-        held.sent = true;
-        let messages = std::mem::take(&mut held.messages);
-        self.finish_held(index);
+        let server = Arc::make_mut(&mut self.servers[index]);
+        let messages = match server.held.take() {
+            Some(HeldReady::Persisted { messages, .. }) => messages,
+            Some(HeldReady::Unpersisted(ready)) if control => {
+                let (writes, messages) = self.send_before_persist(index, ready);
+                Arc::make_mut(&mut self.servers[index]).held =
+                    Some(HeldReady::SentBeforePersist { writes });
+                messages
+            }
+            held => {
+                server.held = held;
+                return Err(Refused::NothingPending(node));
+            }
+        };
         self.release(index, messages);
         if self.servers[index].held.is_none() {
             self.drain(index);
@@ -241,15 +288,15 @@ impl LogWorld {
         Ok(())
     }
 
-    fn finish_held(&mut self, index: usize) {
-        let server = Arc::make_mut(&mut self.servers[index]);
-        if server
-            .held
-            .as_ref()
-            .is_some_and(|held| held.persisted && held.sent)
-        {
-            server.held = None;
-        }
+    /// The fault of [`NegativeControl::SendBeforePersist`], outside the model: the messages
+    /// are released with a proof from a scratch copy of the record, persisted and thrown away,
+    /// so they leave while the disk still lacks their writes. Returns the writes, still to
+    /// persist, and the messages.
+    fn send_before_persist(&self, index: usize, ready: Ready) -> (Vec<Write>, Vec<LogEnvelope>) {
+        let writes = ready.writes().to_vec();
+        let mut scratch = self.servers[index].record.clone();
+        let proof = scratch.persist(&writes);
+        (writes, ready.into_messages(proof))
     }
 
     /// The node goes down: its volatile state, and writes not yet durable, are lost.
@@ -268,13 +315,13 @@ impl LogWorld {
         let held = self.servers[index]
             .held
             .as_ref()
-            .filter(|held| !held.persisted && !held.writes.is_empty());
-        let writes = held.ok_or(Refused::NothingPending(node))?.writes.clone();
+            .filter(|held| !held.persisted() && !held.writes().is_empty());
+        let writes = held.ok_or(Refused::NothingPending(node))?.writes().to_vec();
         self.budget_left.spend(Fault::TornWrite)?;
         let (last, whole) = writes.split_last().expect("not empty");
         let mut torn = encode(last);
         torn.truncate(torn.len() / 2);
-        self.write_to_disk(index, whole);
+        let _proof_of_a_part_releases_nothing = self.write_to_disk(index, whole);
         Arc::make_mut(&mut self.servers[index]).disk.push(torn);
         self.go_down(index);
         Ok(())

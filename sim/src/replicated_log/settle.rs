@@ -64,7 +64,7 @@ impl LogWorld {
             let node = self.config.node_id(index);
             match &server.held {
                 _ if !server.host.is_up() => return Some(LogAction::Restart(node)),
-                Some(held) if !held.persisted => return Some(LogAction::Persist(node)),
+                Some(held) if !held.persisted() => return Some(LogAction::Persist(node)),
                 Some(_) => return Some(LogAction::Send(node)),
                 None => {}
             }

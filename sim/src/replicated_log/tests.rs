@@ -159,7 +159,7 @@ fn node_named(world: &LogWorld, name: &str) -> Option<NodeId> {
 fn finish(world: &mut LogWorld, node: NodeId) {
     let index = usize::from(node.get()) - 1;
     while let Some(held) = world.servers()[index].held.clone() {
-        let action = if held.persisted {
+        let action = if held.persisted() {
             LogAction::Send(node)
         } else {
             LogAction::Persist(node)
@@ -349,6 +349,44 @@ fn a_world_turned_into_a_negative_control_keeps_its_state_and_allows_the_fault()
             .with_negative_control(NegativeControl::SendBeforePersist)
             .is_err()
     );
+}
+
+#[test]
+fn a_stepwise_node_holds_its_ready_until_persist_makes_the_proof() {
+    let mut config = LogWorldConfig::three_nodes(vec![ClientOp::write("x", "1")]);
+    config.budget = config.budget.with(Fault::Tick, 2);
+    config.stepwise_ready = true;
+    let mut world = LogWorld::new(config).unwrap();
+    let n1 = world.config().node_id(0);
+    world.apply(&LogAction::Tick(n1)).unwrap();
+    world.apply(&LogAction::Tick(n1)).unwrap();
+    let frames = world.servers()[0].disk.len();
+    let held = world.servers()[0].held.clone().unwrap();
+    assert!(matches!(held, HeldReady::Unpersisted(_)), "{held:?}");
+    assert_eq!(
+        world.apply(&LogAction::Send(n1)),
+        Err(Refused::NothingPending(n1))
+    );
+
+    // Under the control, the messages leave on the proof of a scratch copy of the record: the
+    // disk and what a restart would read still lack the writes until `persist`.
+    let mut control = world
+        .with_negative_control(NegativeControl::SendBeforePersist)
+        .unwrap();
+    control.apply(&LogAction::Send(n1)).unwrap();
+    let sent_early = &control.servers()[0];
+    assert!(matches!(
+        sent_early.held,
+        Some(HeldReady::SentBeforePersist { .. })
+    ));
+    assert_eq!(sent_early.disk.len(), frames);
+    assert_eq!(sent_early.record, world.servers()[0].record);
+
+    world.apply(&LogAction::Persist(n1)).unwrap();
+    let persisted = &world.servers()[0];
+    assert!(matches!(persisted.held, Some(HeldReady::Persisted { .. })));
+    assert_eq!(persisted.disk.len(), frames + held.writes().len());
+    world.apply(&LogAction::Send(n1)).unwrap();
 }
 
 #[test]

@@ -192,7 +192,12 @@ impl Board for LogWorld {
             up: servers.iter().map(|server| server.host.is_up()).collect(),
             held: servers
                 .iter()
-                .map(|server| server.held.as_ref().map(|held| (held.persisted, held.sent)))
+                .map(|server| {
+                    server
+                        .held
+                        .as_ref()
+                        .map(|held| (held.persisted(), held.sent()))
+                })
                 .collect(),
             chosen_index: servers
                 .iter()

@@ -131,12 +131,12 @@ fn disk_view(world: &LogWorld, server: &Server) -> DiskView {
         torn,
         held: server.held.as_ref().map(|held| HeldView {
             writes: held
-                .writes
+                .writes()
                 .iter()
                 .map(|write| write_name(world, write))
                 .collect(),
             messages: held
-                .messages
+                .messages()
                 .iter()
                 .map(|envelope| {
                     format!(
@@ -147,8 +147,8 @@ fn disk_view(world: &LogWorld, server: &Server) -> DiskView {
                     )
                 })
                 .collect(),
-            persisted: held.persisted,
-            sent: held.sent,
+            persisted: held.persisted(),
+            sent: held.sent(),
         }),
     }
 }

@@ -3,8 +3,9 @@
 //! the write is durable, between the write and the send, and after the send.
 //!
 //! The world is stepwise, so `persist` and `send` are moves of their own. The order question
-//! is judged by the world: the core's `Ready` releases its messages only with the proof that
-//! its writes are durable, so the world offers `send` only after `persist`. After each crash of
+//! is judged by the world, which holds N2's `Ready` itself until `persist`: only persisting its
+//! writes yields the proof of exactly that batch, which alone releases its messages, so the
+//! world offers `send` only after `persist`. After each crash of
 //! N2 at a seam, the level asks whether N2's disk still holds its vote, read off the disk.
 
 use super::{CRASH_AND_RESTART, N1_LEADS, cluster, pin};
@@ -185,10 +186,10 @@ fn c1_heard_back(world: &LogWorld) -> bool {
 /// step comes first?
 fn order_question(world: &LogWorld) -> Option<Prompt> {
     let held = world.servers()[N2].held.as_ref()?;
-    if held.persisted || held.writes.is_empty() {
+    if held.persisted() || held.writes().is_empty() {
         return None;
     }
-    let message = held.messages.iter().find(|envelope| {
+    let message = held.messages().iter().find(|envelope| {
         matches!(
             envelope.message,
             LogMessage::Accepted { .. } | LogMessage::Promise { .. }
@@ -199,7 +200,7 @@ fn order_question(world: &LogWorld) -> Option<Prompt> {
     let persist_first = world.enabled().contains(&LogAction::Persist(n2))
         && !world.enabled().contains(&LogAction::Send(n2));
     let writes: Vec<String> = held
-        .writes
+        .writes()
         .iter()
         .map(|write| write_name(world, write))
         .collect();
@@ -256,9 +257,10 @@ fn order_question(world: &LogWorld) -> Option<Prompt> {
         _ => return None,
     };
     let persist = format!(
-        "Persist first: the core's Ready releases {sent} only with the proof that {written} is \
-         durable (Ready::into_messages takes a Persisted). Whatever N2 tells {to} at {ballot}, it \
-         will still know after any crash."
+        "Persist first: the core's Ready releases {sent} only with a Persisted, which proves \
+         exactly {written} durable and which only persisting those writes makes \
+         (Ready::into_messages checks it). Whatever N2 tells {to} at {ballot}, it will still know \
+         after any crash."
     );
     Some(Prompt::question(
         format!(
@@ -437,7 +439,7 @@ fn finish(world: &mut LogWorld, node: paros_core::NodeId) -> Option<()> {
         let Some(held) = world.servers()[index].held.clone() else {
             return Some(());
         };
-        let action = if held.persisted {
+        let action = if held.persisted() {
             LogAction::Send(node)
         } else {
             LogAction::Persist(node)
