@@ -170,7 +170,8 @@ fn describe_path<M: Model>(start: &M, path: &[M::Action]) -> Result<Vec<String>,
 fn blank(scenario: &Scenario, mode: Mode) -> Result<Report, Error> {
     Ok(Report {
         negative_control: scenario.negative_control().is_some(),
-        control_property: (scenario.negative_control()).map(|control| control.property().to_string()),
+        control_property: (scenario.negative_control())
+            .map(|control| control.property().to_string()),
         budgets: scenario.budgets()?,
         tool_version: env!("CARGO_PKG_VERSION").to_owned(),
         input_hash: scenarios::input_hash(scenario.name).expect("a listed scenario"),

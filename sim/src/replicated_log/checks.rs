@@ -3,7 +3,7 @@
 //! kept: a broken world stays broken.
 
 use super::{ClientCall, ClientOp, LogWorld, Part, part};
-use crate::check::{Property, Violation};
+use crate::check::{GaveUp, Property, Violation};
 use crate::linearizability::{self, History};
 use paros_core::Ballot;
 use paros_core::log::{Applied, Entry, LogEnvelope, LogMessage, Slot, Write};
@@ -203,28 +203,27 @@ impl LogWorld {
     }
 
     /// The linearizability checker over the whole client history, run each time an operation
-    /// returns. A history too large to check is a limit, reported, never a pass.
+    /// returns. A history it cannot judge within the world's limits is kept as [`GaveUp`]: an
+    /// error, never a pass and never "not linearizable".
     pub(super) fn check_linearizable(&mut self) {
         let operations = self.history.iter().map(ClientCall::to_operation).collect();
-        let verdict = match History::new(operations) {
-            Ok(history) => linearizability::check(&history),
-            Err(malformed) => {
-                self.violate(
-                    Property::CheckLimit,
-                    format!("malformed client history: {malformed}"),
-                );
-                return;
+        let limits = self.config.linearizability_limits;
+        let gave_up = match History::new(operations)
+            .map(|h| linearizability::check_with_limits(&h, limits))
+        {
+            Ok(linearizability::Verdict::Linearizable { .. }) => return,
+            Ok(linearizability::Verdict::NotLinearizable { reason, .. }) => {
+                return self.violate(Property::Linearizability, reason);
             }
+            Ok(linearizability::Verdict::TooLarge { key, reason }) => {
+                format!("on key {key}: {reason}")
+            }
+            Err(malformed) => format!("on a malformed client history: {malformed}"),
         };
-        match verdict {
-            linearizability::Verdict::Linearizable { .. } => {}
-            linearizability::Verdict::NotLinearizable { reason, .. } => {
-                self.violate(Property::Linearizability, reason)
-            }
-            too_large @ linearizability::Verdict::TooLarge { .. } => {
-                self.violate(Property::CheckLimit, too_large.to_string())
-            }
-        }
+        self.gave_up.get_or_insert(GaveUp {
+            property: Property::Linearizability,
+            why: gave_up,
+        });
     }
 
     pub(super) fn violate(&mut self, property: Property, detail: String) {
@@ -237,3 +236,4 @@ impl LogWorld {
         }
     }
 }
+
