@@ -146,6 +146,11 @@ impl LogWorldConfig {
                 "retries and amnesia are Act I's; a log world's nodes retry by their clocks",
             ));
         }
+        if self.negative_control == Some(NegativeControl::RogueValue) {
+            return Err(Refused::BadConfig(
+                "a rogue value is Act I's negative control",
+            ));
+        }
         if self.budget.allows(Fault::TornWrite) && !self.stepwise_ready {
             return Err(Refused::BadConfig("a torn write needs stepwise_ready"));
         }
