@@ -6,8 +6,8 @@ use super::{ClientCall, ClientOp, LogWorld, Part, part};
 use crate::check::{GaveUp, Property, Violation};
 use crate::linearizability::{self, History};
 use paros_core::Ballot;
-use paros_core::log::{Applied, Entry, LogEnvelope, LogMessage, Slot, Write};
-use std::collections::BTreeSet;
+use paros_core::log::{Applied, Entry, LogEnvelope, LogMessage, Slot, SlotVote, Write};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 impl LogWorld {
@@ -160,15 +160,10 @@ impl LogWorld {
                 }
             }
         }
-        if node.applied_index() > node.chosen_index()
-            || node
-                .chosen_gap()
-                .is_some_and(|gap| gap <= node.chosen_index())
+        if let Some(broken) =
+            chosen_prefix(node.chosen(), node.chosen_index(), node.applied_index())
         {
-            found.push((
-                Property::ChosenPrefix,
-                format!("{name}'s chosen index is not a contiguous prefix"),
-            ));
+            found.push((Property::ChosenPrefix, format!("{name} {broken}")));
         }
         for (property, detail) in found {
             self.violate(property, detail);
@@ -237,3 +232,25 @@ impl LogWorld {
     }
 }
 
+/// The chosen prefix: every slot up to the chosen index is known chosen, and nothing past it is
+/// applied. What is broken, in words, or `None`.
+pub(super) fn chosen_prefix(
+    chosen: &BTreeMap<Slot, SlotVote>,
+    chosen_index: Slot,
+    applied_index: Slot,
+) -> Option<String> {
+    if applied_index > chosen_index {
+        return Some(format!(
+            "applied through slot {applied_index}, past its chosen index {chosen_index}"
+        ));
+    }
+    if chosen.range(..=chosen_index).count() as u64 == chosen_index.0 {
+        return None;
+    }
+    let hole = (1..=chosen_index.0)
+        .map(Slot)
+        .find(|slot| !chosen.contains_key(slot))?;
+    Some(format!(
+        "has chosen index {chosen_index}, but slot {hole} is not known chosen"
+    ))
+}
