@@ -402,7 +402,7 @@ mod tests {
         // Proves a control that broke another property, or names none, is not published.
         let mut control = report(Verdict::Violation, Mode::Exhaustive);
         control.negative_control = true;
-        control.violations = vec!["check-limit: the history is too large".into()];
+        control.violations = vec!["agreement: two values chosen".into()];
         control.control_property = Some("linearizability".into());
         let refused = validate(&control).unwrap_err();
         assert!(refused.contains("must break linearizability"), "{refused}");
@@ -412,7 +412,7 @@ mod tests {
                 .unwrap_err()
                 .contains("names no property")
         );
-        control.control_property = Some("check-limit".into());
+        control.control_property = Some("agreement".into());
         assert!(validate(&control).is_ok());
     }
 

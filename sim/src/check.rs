@@ -3,7 +3,8 @@
 //!
 //! Each world holds its own checkers (Act I's in [`crate::single_decree::check`], the
 //! replicated log's in [`crate::replicated_log`]), and each checker has a negative control that
-//! it must catch (see the tests): a checker that cannot fail proves nothing.
+//! it must catch (see the tests): a checker that cannot fail proves nothing. A checker that
+//! cannot decide reports [`GaveUp`] instead: an error, never a verdict.
 
 use std::fmt;
 
@@ -29,8 +30,6 @@ pub enum Property {
     BallotUnique,
     /// The client history is linearizable.
     Linearizability,
-    /// A checker could not decide within its limits: an error, never a pass.
-    CheckLimit,
 }
 
 impl fmt::Display for Property {
@@ -45,7 +44,6 @@ impl fmt::Display for Property {
             Property::WrittenIsChosen => "written-is-chosen",
             Property::BallotUnique => "ballot-unique",
             Property::Linearizability => "linearizability",
-            Property::CheckLimit => "check-limit",
         })
     }
 }
@@ -62,5 +60,22 @@ pub struct Violation {
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.property, self.detail)
+    }
+}
+
+/// A checker that could not decide within its limits. Never a verdict either way: the drivers
+/// end the run with [`Error::CheckGaveUp`](crate::Error::CheckGaveUp).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct GaveUp {
+    /// The property the checker judges.
+    pub property: Property,
+    /// On what, and which limit, with the figures: `on key x: 3 operations, more than the
+    /// limit of 2`.
+    pub why: String,
+}
+
+impl fmt::Display for GaveUp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the {} check gave up {}", self.property, self.why)
     }
 }

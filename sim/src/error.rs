@@ -1,10 +1,11 @@
 //! The errors of paros-sim: a run that cannot give an honest verdict stops with one of these.
 //!
 //! Limits are errors, not silent truncation (honest-verdicts): a seen set that cannot grow, an
-//! enabled action the world refuses, or a replay that diverges ends the run and says why.
+//! enabled action the world refuses, a checker that gives up, or a replay that diverges ends
+//! the run and says why.
 
 /// Why a scenario could not be run to a verdict.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 pub enum Error {
     /// No scenario has this name.
     #[error("no scenario named {0:?} (`paros-sim list` prints them)")]
@@ -26,13 +27,16 @@ pub enum Error {
         why: String,
     },
     /// A seeded walk could not reach a verdict (and no other seed found a violation).
-    #[error("seed {seed}: {why}")]
+    #[error("seed {seed}: {error}")]
     Seed {
         /// The seed whose walk failed.
         seed: u64,
         /// Why.
-        why: String,
+        error: Box<Error>,
     },
+    /// A checker could not decide within its limits: neither a pass nor a violation.
+    #[error("{0}")]
+    CheckGaveUp(crate::check::GaveUp),
     /// A scenario's prelude or a counterexample did not replay.
     #[error("replay diverged at action {index} (`{action}`): {why}")]
     Replay {

@@ -8,8 +8,9 @@
 //! linked list shared by siblings, so the memory of a finished level is freed.
 //!
 //! The outcome says exactly how the search ended ([`Ending`]): it visited the whole space, a
-//! depth or state bound stopped it, or it found a violation. A refused enabled action or a table
-//! or frontier that cannot grow is an [`Error`], never a silent drop.
+//! depth or state bound stopped it, or it found a violation. A refused enabled action, a table
+//! or frontier that cannot grow, or a checker that gives up is an [`Error`], never a silent
+//! drop and never a verdict.
 
 use crate::Error;
 use crate::check::Violation;
@@ -126,6 +127,9 @@ pub fn explore<M: Model>(start: M, limits: Limits) -> Result<Exploration<M::Acti
         if !violations.is_empty() {
             let path = path_to_vec(visit.path.as_ref());
             return Ok(search.finish(Ending::Violation { path, violations }));
+        }
+        if let Some(gave_up) = visit.world.gave_up() {
+            return Err(Error::CheckGaveUp(gave_up));
         }
         search.decided_states += u64::from(visit.world.is_decided());
         if search.state_bound_hit.is_none() {

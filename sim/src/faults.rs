@@ -147,9 +147,27 @@ pub enum NegativeControl {
     EarlyAck,
     /// A restarted node forgets the ballot it last stood at, as if it had never written it.
     ForgetBallot,
+    /// Act I: a proposer proposes a value nobody proposed, in place of its own.
+    RogueValue,
+    /// A value or entry is learned before a quorum has voted for it. Act I: a proposer counts
+    /// one acceptor as a quorum. The log: a node takes a leader's Accept as word that its
+    /// entry is chosen.
+    LearnEarly,
 }
 
 impl NegativeControl {
+    /// Every negative control, in order.
+    pub const ALL: [NegativeControl; 8] = [
+        NegativeControl::Amnesia,
+        NegativeControl::SendBeforePersist,
+        NegativeControl::BlankRestart,
+        NegativeControl::LocalRead,
+        NegativeControl::EarlyAck,
+        NegativeControl::ForgetBallot,
+        NegativeControl::RogueValue,
+        NegativeControl::LearnEarly,
+    ];
+
     /// The property this fault breaks: the checker it is the negative control of.
     pub fn property(self) -> Property {
         match self {
@@ -159,6 +177,8 @@ impl NegativeControl {
             NegativeControl::LocalRead => Property::Linearizability,
             NegativeControl::EarlyAck => Property::WrittenIsChosen,
             NegativeControl::ForgetBallot => Property::BallotUnique,
+            NegativeControl::RogueValue => Property::Validity,
+            NegativeControl::LearnEarly => Property::LearnedIsChosen,
         }
     }
 }

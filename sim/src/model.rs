@@ -24,6 +24,8 @@
 //!   hide a violation (honest-verdicts: the idle-timeout false pass).
 //! - Every run is finite: fault and retry budgets bound the walk, so an exhaustive search can
 //!   finish and a random walk ends on its own.
+//! - A checker past its limits says so through [`Model::gave_up`], never as a violation: the
+//!   run ends with an error, not a verdict.
 //! - [`Model::successor`] and [`Model::successor_fingerprint`] are optional shortcuts: their
 //!   defaults clone and apply. An override must give exactly what the defaults would; the
 //!   explorer checks the fingerprint of every state it builds against the one it queued it
@@ -37,7 +39,7 @@
 //! [`all`](crate::scenarios::all). The explorer, simulator, reports, `paros-sim` and the book
 //! need nothing else.
 
-use crate::check::Violation;
+use crate::check::{GaveUp, Violation};
 use crate::faults::{Budget, Fault, Refused};
 use std::fmt;
 
@@ -50,6 +52,8 @@ pub struct Settled<A> {
     pub decided: bool,
     /// The properties it broke, if any: a safety violation like any other.
     pub violations: Vec<Violation>,
+    /// A checker that gave up on the way, if one did: an error, as in [`Model::gave_up`].
+    pub gave_up: Option<GaveUp>,
     /// When it did not reach a decision: the state it was stuck in, in words.
     pub stuck: Option<String>,
 }
@@ -118,6 +122,14 @@ pub trait Model: Clone + Send + Sync {
 
     /// The safety properties broken in this state; empty when it is safe so far.
     fn violations(&self) -> Vec<Violation>;
+
+    /// A checker that could not decide, in this state or on the way to it: kept apart from
+    /// [`Model::violations`], since a checker past its limits has found nothing. The drivers
+    /// end the run with [`Error::CheckGaveUp`](crate::Error::CheckGaveUp), unless a property
+    /// is broken in the same state.
+    fn gave_up(&self) -> Option<GaveUp> {
+        None
+    }
 
     /// Reads an action back from the words [`Model::describe`] (or the action's `Display`)
     /// prints, against this state. An action on a message may name it by route instead of id

@@ -21,6 +21,8 @@ fn names_are_unique_and_say_what_they_are() {
             "local-read",
             "early-ack",
             "forget-ballot",
+            "rogue-value",
+            "learn-early",
         ]
         .iter()
         .any(|fault| scenario.name.contains(fault));
@@ -53,6 +55,9 @@ fn names_are_unique_and_say_what_they_are() {
         "act2-blank-restart-control",
         "act2-local-read-control",
         "act2-early-ack-control",
+        "act1-rogue-value-control",
+        "act1-learn-early-control",
+        "act2-learn-early-control",
     ] {
         assert!(names.contains(name), "{name} is missing");
     }
@@ -254,11 +259,21 @@ fn every_seeded_act2_scenario_finds_nothing_and_every_run_settles() {
 #[test]
 fn every_negative_control_is_caught_by_the_explorer_and_trips_its_own_property() {
     // Each control must trip the checker it is the control of, not just any: its
-    // counterexample replays and breaks the property its fault names.
+    // counterexample replays and breaks the property its fault names, and no other.
     let controls: Vec<_> = (scenarios::all().into_iter())
         .filter_map(|scenario| Some((scenario.negative_control()?, scenario)))
         .collect();
-    assert_eq!(controls.len(), 6, "one scenario per negative control");
+    assert_eq!(
+        controls.len(),
+        9,
+        "one scenario per negative control, two for learn-early"
+    );
+    for control in crate::NegativeControl::ALL {
+        assert!(
+            controls.iter().any(|(used, _)| *used == control),
+            "{control:?} has a scenario"
+        );
+    }
     for (control, scenario) in controls {
         let name = scenario.name;
         let property = control.property();
@@ -273,10 +288,11 @@ fn every_negative_control_is_caught_by_the_explorer_and_trips_its_own_property()
             }
         };
         assert!(
-            broken
-                .iter()
-                .any(|violation| violation.property == property),
-            "{name}'s counterexample replays and breaks {property}: {broken:?}"
+            !broken.is_empty()
+                && broken
+                    .iter()
+                    .all(|violation| violation.property == property),
+            "{name}'s counterexample replays and breaks {property}, and only it: {broken:?}"
         );
     }
 }

@@ -213,6 +213,26 @@ pub fn all() -> Vec<Scenario> {
                 }
             },
         },
+        Scenario {
+            name: "act1-rogue-value-control",
+            claim: "Negative control: a proposer that sends a value nobody proposed gets it chosen; the validity checker must catch it.",
+            world: "A1-A3 and P1, whose own value is x but which proposes rogue, a value nobody proposed; no faults, no retries.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_CHOOSING),
+            setup: act1_control(NegativeControl::RogueValue),
+        },
+        Scenario {
+            name: "act1-learn-early-control",
+            claim: "Negative control: a proposer that counts one acceptor as a quorum learns a value no quorum voted for; the learned-is-chosen checker must catch it.",
+            world: "A1-A3 and P1 (x), which counts A1 alone as a quorum: it asks only A1 and learns x from its one Accepted; no faults, no retries.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_CHOOSING),
+            setup: act1_control(NegativeControl::LearnEarly),
+        },
     ];
     act1.into_iter().chain(act2::all()).collect()
 }
@@ -377,6 +397,16 @@ fn act1(values: &[&str], silent: NodeSet, budget: Budget, prelude: Vec<&'static 
     config.silent = silent;
     config.budget = budget;
     Setup::Act1 { config, prelude }
+}
+
+/// A1-A3 and P1 (x), with no faults, corrupted by `control`.
+fn act1_control(control: NegativeControl) -> Setup {
+    let mut config = DecreeWorldConfig::act1(&["x"]);
+    config.negative_control = Some(control);
+    Setup::Act1 {
+        config,
+        prelude: Vec::new(),
+    }
 }
 
 /// P1 (x) started and P2 (y) idle, so a prelude can run P1 before P2 begins.

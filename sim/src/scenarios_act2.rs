@@ -168,6 +168,8 @@ pub fn all() -> Vec<Scenario> {
     early_ack.election_timeout_ticks = 1;
     early_ack.client_targets = vec![Some(node1)];
     early_ack.negative_control = Some(NegativeControl::EarlyAck);
+    let mut learn_early = early_ack.clone();
+    learn_early.negative_control = Some(NegativeControl::LearnEarly);
     let control = |control: NegativeControl, stepwise: bool| {
         let mut config = log(
             vec![writes("x", 2)],
@@ -486,6 +488,16 @@ pub fn all() -> Vec<Scenario> {
             levels: &[],
             chapter: Some(CHAPTER_LEADER),
             setup: setup(early_ack, &[]),
+        },
+        Scenario {
+            name: "act2-learn-early-control",
+            claim: "Negative control: a node that takes a leader's Accept as word that its entry is chosen learns it before any quorum has voted; the learned-is-chosen checker must catch it.",
+            world: "N1-N3; C1 writes x=1 at N1; a node that receives an Accept learns its entry chosen at once; 1 tick, no faults.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_LOG),
+            setup: setup(learn_early, &[]),
         },
     ]
 }

@@ -12,11 +12,11 @@
 //! Testing", ISSTA 2012): a per-step chance of a fault, a set of fault kinds it leaves out, and
 //! a chance of holding a new message back for a while and releasing it late.
 //!
-//! Safety is checked after every step. Liveness is counted apart: how many walks ended with a
-//! decision.
+//! Safety is checked after every step; a checker that gives up ends the walk with an error.
+//! Liveness is counted apart: how many walks ended with a decision.
 
 use crate::Error;
-use crate::check::Violation;
+use crate::check::{GaveUp, Violation};
 use crate::faults::Fault;
 use crate::model::Model;
 use rand_pcg::Pcg64Mcg;
@@ -181,6 +181,7 @@ impl Drawer {
 pub fn walk<M: Model>(start: &M, seed: u64, max_steps: u32) -> Result<Walk<M::Action>, Error> {
     let mut drawer = Drawer::new(seed);
     let mut world = start.clone();
+    gave_up(&world.violations(), world.gave_up())?;
     let mut walk = Walk {
         seed,
         actions: Vec::new(),
@@ -206,6 +207,7 @@ pub fn walk<M: Model>(start: &M, seed: u64, max_steps: u32) -> Result<Walk<M::Ac
         })?;
         walk.actions.push(action);
         walk.violations = world.violations();
+        gave_up(&walk.violations, world.gave_up())?;
         if walk.decided_after.is_none() && world.is_decided() {
             walk.decided_after = Some(walk.actions.len() as u32);
         }
@@ -218,6 +220,7 @@ pub fn walk<M: Model>(start: &M, seed: u64, max_steps: u32) -> Result<Walk<M::Ac
             action: format!("the fair schedule after seed {seed}'s faults stopped"),
             why,
         })?;
+        gave_up(&settled.violations, settled.gave_up)?;
         let fair_steps = settled.actions.len() as u32;
         walk.settled = Some((settled.decided, fair_steps));
         if !settled.violations.is_empty() {
@@ -231,6 +234,15 @@ pub fn walk<M: Model>(start: &M, seed: u64, max_steps: u32) -> Result<Walk<M::Ac
         }
     }
     Ok(walk)
+}
+
+/// A checker that gave up ends the walk with an error, unless a property is broken: a
+/// violation found is a verdict whatever else could not be decided.
+fn gave_up(violations: &[Violation], gave_up: Option<GaveUp>) -> Result<(), Error> {
+    match gave_up {
+        Some(gave_up) if violations.is_empty() => Err(Error::CheckGaveUp(gave_up)),
+        _ => Ok(()),
+    }
 }
 
 /// An index below `count`, uniform: Lemire's multiply-shift with rejection, so no index is
@@ -282,7 +294,7 @@ pub struct Summary<A> {
     pub first_unsettled: Option<Walk<A>>,
     /// The lowest seed whose walk ended in an error, and the error: reported only when no
     /// seed found a violation, so one seed's error never hides another's violation.
-    pub first_error: Option<(u64, String)>,
+    pub first_error: Option<(u64, Error)>,
 }
 
 impl<A> Default for Summary<A> {
@@ -340,7 +352,7 @@ impl<A: Clone> Summary<A> {
     pub(crate) fn of_error(seed: u64, error: &Error) -> Summary<A> {
         Summary {
             runs: 1,
-            first_error: Some((seed, error.to_string())),
+            first_error: Some((seed, error.clone())),
             ..Summary::default()
         }
     }
@@ -419,9 +431,9 @@ pub fn simulate<M: Model>(
 /// another seed's violation; with no violation, an error is the outcome.
 pub(crate) fn finish<A>(summary: Summary<A>) -> Result<Summary<A>, Error> {
     match (&summary.first_violation, &summary.first_error) {
-        (None, Some((seed, why))) => Err(Error::Seed {
+        (None, Some((seed, error))) => Err(Error::Seed {
             seed: *seed,
-            why: why.clone(),
+            error: Box::new(error.clone()),
         }),
         _ => Ok(summary),
     }

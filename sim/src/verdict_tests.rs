@@ -2,6 +2,7 @@
 //! INCOMPLETE for any bound, VIOLATION with a counterexample that replays, and the same seed
 //! giving the same walk.
 
+use crate::check::Property;
 use crate::explore::{self, Ending, Limits};
 use crate::model::Model;
 use crate::report::{self, Mode, Report, Verdict};
@@ -414,4 +415,33 @@ fn walks_spread_their_faults_over_the_run_instead_of_spending_them_at_once() {
     first_crash.sort_unstable();
     let median = first_crash[first_crash.len() / 2];
     assert!(median >= 20, "the median first crash is at step {median}");
+}
+
+#[test]
+fn a_linearizability_check_that_gives_up_is_an_error_never_a_verdict() {
+    // A history past the checker's limit is judged neither way: the explorer and every walk
+    // end with an error that names the limit, where they used to report a violation.
+    let mut scenario = scenarios::find("act2-exhaustive").unwrap();
+    let Setup::Log { config, .. } = &mut scenario.setup else {
+        unreachable!("an Act II world")
+    };
+    config.linearizability_limits.operations_per_key_max = 1;
+    let expected =
+        "the linearizability check gave up on key x: 2 operations, more than the limit of 1";
+    let explored = runner::explore(&scenario, Limits::default()).unwrap_err();
+    assert!(
+        matches!(&explored, crate::Error::CheckGaveUp(gave_up) if gave_up.property == Property::Linearizability),
+        "{explored:?}"
+    );
+    assert_eq!(explored.to_string(), expected);
+    let sweep = Sweep {
+        seeds: 0..20,
+        max_steps: 1000,
+    };
+    let simulated = runner::simulate(&scenario, &sweep, &|_| {}).unwrap_err();
+    let crate::Error::Seed { error, .. } = &simulated else {
+        panic!("{simulated:?}")
+    };
+    assert!(matches!(**error, crate::Error::CheckGaveUp(_)), "{error:?}");
+    assert_eq!(error.to_string(), expected);
 }

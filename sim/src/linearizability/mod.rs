@@ -337,7 +337,7 @@ impl fmt::Display for Verdict {
 }
 
 /// Bounds on one key's search. Exceeding one gives [`Verdict::TooLarge`].
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Limits {
     /// The most operations one key may have (after dropping pending reads).
     pub operations_per_key_max: usize,

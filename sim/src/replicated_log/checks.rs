@@ -3,11 +3,11 @@
 //! kept: a broken world stays broken.
 
 use super::{ClientCall, ClientOp, LogWorld, Part, part};
-use crate::check::{Property, Violation};
+use crate::check::{GaveUp, Property, Violation};
 use crate::linearizability::{self, History};
 use paros_core::Ballot;
-use paros_core::log::{Applied, Entry, LogEnvelope, LogMessage, Slot, Write};
-use std::collections::BTreeSet;
+use paros_core::log::{Applied, Entry, LogEnvelope, LogMessage, Slot, SlotVote, Write};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 impl LogWorld {
@@ -160,15 +160,10 @@ impl LogWorld {
                 }
             }
         }
-        if node.applied_index() > node.chosen_index()
-            || node
-                .chosen_gap()
-                .is_some_and(|gap| gap <= node.chosen_index())
+        if let Some(broken) =
+            chosen_prefix(node.chosen(), node.chosen_index(), node.applied_index())
         {
-            found.push((
-                Property::ChosenPrefix,
-                format!("{name}'s chosen index is not a contiguous prefix"),
-            ));
+            found.push((Property::ChosenPrefix, format!("{name} {broken}")));
         }
         for (property, detail) in found {
             self.violate(property, detail);
@@ -203,28 +198,27 @@ impl LogWorld {
     }
 
     /// The linearizability checker over the whole client history, run each time an operation
-    /// returns. A history too large to check is a limit, reported, never a pass.
+    /// returns. A history it cannot judge within the world's limits is kept as [`GaveUp`]: an
+    /// error, never a pass and never "not linearizable".
     pub(super) fn check_linearizable(&mut self) {
         let operations = self.history.iter().map(ClientCall::to_operation).collect();
-        let verdict = match History::new(operations) {
-            Ok(history) => linearizability::check(&history),
-            Err(malformed) => {
-                self.violate(
-                    Property::CheckLimit,
-                    format!("malformed client history: {malformed}"),
-                );
-                return;
+        let limits = self.config.linearizability_limits;
+        let gave_up = match History::new(operations)
+            .map(|h| linearizability::check_with_limits(&h, limits))
+        {
+            Ok(linearizability::Verdict::Linearizable { .. }) => return,
+            Ok(linearizability::Verdict::NotLinearizable { reason, .. }) => {
+                return self.violate(Property::Linearizability, reason);
             }
+            Ok(linearizability::Verdict::TooLarge { key, reason }) => {
+                format!("on key {key}: {reason}")
+            }
+            Err(malformed) => format!("on a malformed client history: {malformed}"),
         };
-        match verdict {
-            linearizability::Verdict::Linearizable { .. } => {}
-            linearizability::Verdict::NotLinearizable { reason, .. } => {
-                self.violate(Property::Linearizability, reason)
-            }
-            too_large @ linearizability::Verdict::TooLarge { .. } => {
-                self.violate(Property::CheckLimit, too_large.to_string())
-            }
-        }
+        self.gave_up.get_or_insert(GaveUp {
+            property: Property::Linearizability,
+            why: gave_up,
+        });
     }
 
     pub(super) fn violate(&mut self, property: Property, detail: String) {
@@ -236,4 +230,27 @@ impl LogWorld {
             self.violations.push(Violation { property, detail });
         }
     }
+}
+
+/// The chosen prefix: every slot up to the chosen index is known chosen, and nothing past it is
+/// applied. What is broken, in words, or `None`.
+pub(super) fn chosen_prefix(
+    chosen: &BTreeMap<Slot, SlotVote>,
+    chosen_index: Slot,
+    applied_index: Slot,
+) -> Option<String> {
+    if applied_index > chosen_index {
+        return Some(format!(
+            "applied through slot {applied_index}, past its chosen index {chosen_index}"
+        ));
+    }
+    if chosen.range(..=chosen_index).count() as u64 == chosen_index.0 {
+        return None;
+    }
+    let hole = (1..=chosen_index.0)
+        .map(Slot)
+        .find(|slot| !chosen.contains_key(slot))?;
+    Some(format!(
+        "has chosen index {chosen_index}, but slot {hole} is not known chosen"
+    ))
 }

@@ -2,6 +2,7 @@
 //! the faults it allows and the one fault outside the model a negative control may use.
 
 use crate::faults::{Budget, Fault, NegativeControl, Refused};
+use crate::linearizability;
 use paros_core::log::LogConfig;
 use paros_core::{NodeId, NodeSet, Value};
 use std::fmt;
@@ -75,6 +76,9 @@ pub struct LogWorldConfig {
     /// duplicated, reordered) instead of being handled at once. paros-core does not require
     /// them to arrive at once, and a networked caller would not deliver them so.
     pub self_messages_in_flight: bool,
+    /// How large a history the linearizability checker may judge; past them it gives up, an
+    /// error.
+    pub linearizability_limits: linearizability::Limits,
 }
 
 impl LogWorldConfig {
@@ -90,6 +94,7 @@ impl LogWorldConfig {
             negative_control: None,
             client_targets: Vec::new(),
             self_messages_in_flight: false,
+            linearizability_limits: linearizability::Limits::default(),
         }
     }
 
@@ -139,6 +144,11 @@ impl LogWorldConfig {
         {
             return Err(Refused::BadConfig(
                 "retries and amnesia are Act I's; a log world's nodes retry by their clocks",
+            ));
+        }
+        if self.negative_control == Some(NegativeControl::RogueValue) {
+            return Err(Refused::BadConfig(
+                "a rogue value is Act I's negative control",
             ));
         }
         if self.budget.allows(Fault::TornWrite) && !self.stepwise_ready {

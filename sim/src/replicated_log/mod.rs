@@ -35,7 +35,7 @@ pub use network::LogInFlight;
 pub use servers::{HeldReady, Host, Server};
 pub use votes::SlotVotes;
 
-use crate::check::Violation;
+use crate::check::{GaveUp, Violation};
 use crate::faults::{Budget, Fault, NegativeControl, Refused};
 use crate::fingerprint::part;
 use crate::model::{Model, Settled};
@@ -56,6 +56,7 @@ enum Part {
     Decided,
     Vote,
     Violations,
+    GaveUp,
 }
 
 /// The hash of one vote: one voter's, in one slot, at one ballot, for one entry.
@@ -85,6 +86,8 @@ pub struct LogWorld {
     chosen: BTreeMap<Slot, SlotVotes>,
     /// Violations found while applying actions (kept: a broken world stays broken).
     violations: Vec<Violation>,
+    /// The first checker that could not decide, if any (kept, like violations).
+    gave_up: Option<GaveUp>,
     /// Each server's part of the fingerprint, kept as the server changes.
     /// Invariant: `server_parts[i] == part(Part::Server(i), &servers[i])`.
     server_parts: Vec<u64>,
@@ -113,6 +116,7 @@ impl LogWorld {
             votes: BTreeMap::new(),
             chosen: BTreeMap::new(),
             violations: Vec::new(),
+            gave_up: None,
             server_parts: Vec::new(),
             kept_sum: 0,
         };
@@ -323,7 +327,8 @@ impl LogWorld {
     /// The fingerprint computed from every part, as [`LogWorld::fingerprint`] must equal
     /// ([`crate::fingerprint`]): each server, each client, the network (the multiset of
     /// messages in flight, and the partition), the budgets, each call in the history, each
-    /// decision, each vote (one per voter) and the count of violations. The configuration is
+    /// decision, each vote (one per voter), the count of violations and a checker that gave
+    /// up. The configuration is
     /// left out because it is constant for the life of a world, and `chosen` because it is
     /// worked out from the votes.
     pub fn fingerprint_from_scratch(&self) -> u64 {
@@ -343,14 +348,15 @@ impl LogWorld {
         )
     }
 
-    /// The parts hashed afresh every time: each client, the budgets, each call in the history
-    /// and the count of violations. All are a few bytes each.
+    /// The parts hashed afresh every time: each client, the budgets, each call in the history,
+    /// the count of violations and a checker that gave up. All are a few bytes each.
     fn small_parts(&self) -> u64 {
         let clients = (self.clients.iter().enumerate())
             .map(|(index, client)| part(Part::Client(index), client));
         let calls =
             (self.history.iter().enumerate()).map(|(index, call)| part(Part::Call(index), call));
-        clients.chain(calls).fold(
+        let gave_up = (self.gave_up.iter()).map(|gave_up| part(Part::GaveUp, gave_up));
+        clients.chain(calls).chain(gave_up).fold(
             part(Part::Budget, &self.budget_left)
                 .wrapping_add(part(Part::Violations, &self.violations.len())),
             u64::wrapping_add,
@@ -400,6 +406,10 @@ impl Model for LogWorld {
 
     fn violations(&self) -> Vec<Violation> {
         self.violations.clone()
+    }
+
+    fn gave_up(&self) -> Option<GaveUp> {
+        self.gave_up.clone()
     }
 
     fn parse_action(&self, text: &str) -> Result<LogAction, String> {

@@ -1,12 +1,12 @@
 //! The log world on the shared [`Network`](crate::network::Network): delivery to a node or a
-//! client (with the negative controls that answer at once), the faults on messages and
-//! partitions, and a receiver busy with a `Ready`.
+//! client (with the negative controls that answer at once, and the one that takes an Accept
+//! for a decision), the faults on messages and partitions, and a receiver busy with a `Ready`.
 
 use super::{Host, LogWorld};
 use crate::faults::{NegativeControl, Refused};
 use crate::network::{InFlight, MessageId};
 use paros_core::NodeId;
-use paros_core::log::{LogEnvelope, LogMessage, Outcome};
+use paros_core::log::{LogEnvelope, LogMessage, Outcome, SlotVote};
 use std::sync::Arc;
 
 /// A message on the wire, with its id in send order.
@@ -53,6 +53,27 @@ impl LogWorld {
             let value = node.store().get(key).cloned();
             self.reply_at_once(&envelope, *seq, Outcome::Read(value));
             return Ok(());
+        }
+        if self.config.negative_control == Some(NegativeControl::LearnEarly)
+            && let LogMessage::Accept {
+                ballot,
+                slot,
+                entry,
+                ..
+            } = &envelope.message
+        {
+            let vote = SlotVote {
+                ballot: *ballot,
+                entry: entry.clone(),
+            };
+            // Learn early: the node learns the entry chosen before it, or anyone, votes.
+            let _ignored = node.handle(&LogEnvelope {
+                from: envelope.from,
+                to: envelope.to,
+                message: LogMessage::Chosen {
+                    entries: vec![(*slot, vote)],
+                },
+            });
         }
         let _ignored = node.handle(&envelope);
         self.drain(index);

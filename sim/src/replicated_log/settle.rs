@@ -35,7 +35,11 @@ impl LogWorld {
             .map_err(|refused| refused.to_string())?;
         let mut last_sent = vec![None; world.clients.len()];
         let mut step = 0;
-        while step < steps_max && !world.all_clients_done() && world.violations.is_empty() {
+        while step < steps_max
+            && !world.all_clients_done()
+            && world.violations.is_empty()
+            && world.gave_up.is_none()
+        {
             let Some(action) = world.fair_action(step, &mut last_sent) else {
                 break;
             };
@@ -46,11 +50,13 @@ impl LogWorld {
             step += 1;
         }
         let decided = world.all_clients_done();
-        let stuck = (!decided && world.violations.is_empty()).then(|| world.summary());
+        let broken = !world.violations.is_empty() || world.gave_up.is_some();
+        let stuck = (!decided && !broken).then(|| world.summary());
         Ok(Settled {
             actions,
             decided,
             violations: world.violations.clone(),
+            gave_up: world.gave_up.clone(),
             stuck,
         })
     }

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::check::Property;
+use paros_core::log::{Applied, SlotVote};
 use paros_core::{NodeId, Value};
 
 /// A fair schedule with no faults: deliver (and persist and send) what is pending, oldest
@@ -432,5 +433,86 @@ fn a_slot_chosen_above_a_hole_is_recorded_as_decided_at_once() {
         world.decided().contains_key(&Slot(2)),
         "slot 2 is decided: {:?}",
         world.decided()
+    );
+}
+
+// The chosen prefix, applied-in-order and applied-once checkers judge what a node's own apply
+// walk reports, and no world can make paros-core break them: the chosen index rises only over
+// known-chosen slots, the apply walk takes the next slot up to it and nothing else, and the
+// store's client sessions skip a request already applied (a restart starts a new incarnation,
+// whose record these checkers start afresh). A fault that broke them would have to be inside
+// the node, against its own types, so each is shown to fire on a forged input instead.
+
+/// One applied command of C1's, as a node's `Ready` reports it.
+fn applied(slot: u64, seq: u64) -> Applied {
+    Applied {
+        slot: Slot(slot),
+        entry: Entry::Command(paros_core::log::Command {
+            client: NodeId::new(4).unwrap(),
+            seq,
+            key: Value::new("x"),
+            value: Value::new(&seq.to_string()),
+        }),
+        fresh: true,
+    }
+}
+
+fn forged_world() -> LogWorld {
+    LogWorld::new(LogWorldConfig::three_nodes(vec![ClientOp::write("x", "1")])).unwrap()
+}
+
+#[test]
+fn applying_past_a_slot_not_yet_applied_breaks_applied_in_order() {
+    let mut world = forged_world();
+    world.record_applied(0, &[applied(1, 1)]);
+    assert!(world.violations().is_empty(), "{:?}", world.violations());
+    world.record_applied(0, &[applied(3, 2)]);
+    let properties: Vec<Property> = world.violations().iter().map(|v| v.property).collect();
+    assert_eq!(properties, [Property::AppliedInOrder]);
+    assert_eq!(
+        world.violations()[0].detail,
+        "N1 applied slot 3 after slot 1"
+    );
+}
+
+#[test]
+fn applying_one_request_twice_breaks_applied_once() {
+    let mut world = forged_world();
+    world.record_applied(0, &[applied(1, 1), applied(2, 1)]);
+    let properties: Vec<Property> = world.violations().iter().map(|v| v.property).collect();
+    assert_eq!(properties, [Property::AppliedOnce]);
+    assert_eq!(world.violations()[0].detail, "N1 applied C1#1 twice");
+    // A retry the store skipped (not fresh) is no second application.
+    let mut world = forged_world();
+    let retry = Applied {
+        fresh: false,
+        ..applied(2, 1)
+    };
+    world.record_applied(0, &[applied(1, 1), retry]);
+    assert!(world.violations().is_empty(), "{:?}", world.violations());
+}
+
+#[test]
+fn a_chosen_index_over_a_hole_or_an_apply_past_it_breaks_the_chosen_prefix() {
+    let vote = |slot: u64| {
+        let entry = applied(slot, slot).entry;
+        let ballot = paros_core::Ballot::new(1, NodeId::new(1).unwrap());
+        (Slot(slot), SlotVote { ballot, entry })
+    };
+    let with_hole: BTreeMap<Slot, SlotVote> = [vote(1), vote(3)].into_iter().collect();
+    let contiguous: BTreeMap<Slot, SlotVote> = [vote(1), vote(2), vote(4)].into_iter().collect();
+    assert_eq!(
+        checks::chosen_prefix(&with_hole, Slot(3), Slot(1)).as_deref(),
+        Some("has chosen index 3, but slot 2 is not known chosen")
+    );
+    assert_eq!(
+        checks::chosen_prefix(&contiguous, Slot(2), Slot(3)).as_deref(),
+        Some("applied through slot 3, past its chosen index 2")
+    );
+    // A known-chosen slot above a hole is no break: the index stops below the hole.
+    assert_eq!(checks::chosen_prefix(&contiguous, Slot(2), Slot(2)), None);
+    assert_eq!(
+        checks::chosen_prefix(&BTreeMap::new(), Slot(0), Slot(0)),
+        None
     );
 }

@@ -72,12 +72,25 @@ impl DecreeWorldConfig {
                 "between 1 and 63 nodes, at least one acceptor",
             ));
         }
+        let act1_controls = [
+            NegativeControl::Amnesia,
+            NegativeControl::RogueValue,
+            NegativeControl::LearnEarly,
+        ];
         if let Some(control) = self.negative_control
-            && control != NegativeControl::Amnesia
+            && !act1_controls.contains(&control)
         {
             return Err(Refused::BadConfig(
-                "Act I's one negative control is amnesia",
+                "Act I's negative controls are amnesia, a rogue value and learning early",
             ));
+        }
+        if self.negative_control == Some(NegativeControl::RogueValue)
+            && self
+                .proposers
+                .iter()
+                .any(|proposer| proposer.value == rogue_value())
+        {
+            return Err(Refused::BadConfig("the rogue value is nobody's own value"));
         }
         if self.budget.allows(Fault::Amnesia)
             && self.negative_control != Some(NegativeControl::Amnesia)
@@ -100,6 +113,11 @@ impl DecreeWorldConfig {
         }
         Ok(())
     }
+}
+
+/// The value the rogue-value negative control proposes: never a proposer's own.
+pub fn rogue_value() -> Value {
+    Value::new("rogue")
 }
 
 fn node_id(number: usize) -> NodeId {

@@ -13,7 +13,7 @@ mod names;
 mod wire;
 mod world;
 
-pub use config::{DecreeWorldConfig, ProposerConfig, Role};
+pub use config::{DecreeWorldConfig, ProposerConfig, Role, rogue_value};
 pub use world::{BallotVotes, DecreeAction, DecreeStep, DecreeWorld, InFlight};
 
 #[cfg(test)]

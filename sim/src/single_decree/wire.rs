@@ -4,11 +4,15 @@
 //! A value travels as the place of the first proposer whose own value it is. Every value in an
 //! Act I message is some proposer's own value: a proposer sends its own value or one a Promise
 //! reported, an acceptor reports and votes only for values an Accept carried, and nothing else
-//! puts a message on the wire.
+//! puts a message on the wire. The one exception is the rogue-value negative control's
+//! [`rogue_value`], which travels as a place no proposer has.
 
-use super::config::ProposerConfig;
+use super::config::{ProposerConfig, rogue_value};
 use crate::network::Route;
 use paros_core::{Ballot, Envelope, Message, NodeId, Value, Vote};
+
+/// The place the rogue value travels as: no proposer's, since a world has at most 63 nodes.
+const ROGUE_PLACE: u8 = u8::MAX;
 
 /// One envelope, packed. Two packed envelopes are equal exactly when the envelopes are.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -40,14 +44,18 @@ impl PackedEnvelope {
     ///
     /// # Panics
     ///
-    /// If a value is no proposer's own value, which no Act I world can send (see the module
-    /// docs).
+    /// If a value is neither a proposer's own value nor the rogue value, which no Act I world
+    /// can send (see the module docs).
     pub(crate) fn pack(envelope: &Envelope, proposers: &[ProposerConfig]) -> PackedEnvelope {
         let place = |value: &Value| {
-            let place = proposers
-                .iter()
-                .position(|proposer| proposer.value == *value);
-            let place = place.expect("every value in flight is some proposer's own value");
+            let Some(place) = (proposers.iter()).position(|proposer| proposer.value == *value)
+            else {
+                assert!(
+                    *value == rogue_value(),
+                    "every value in flight is some proposer's own value"
+                );
+                return ROGUE_PLACE;
+            };
             u8::try_from(place).expect("at most 63 nodes")
         };
         let (kind, value, other) = match &envelope.message {
@@ -76,7 +84,10 @@ impl PackedEnvelope {
 
     /// The envelope this packs, with its values taken from `proposers`.
     pub(crate) fn unpack(&self, proposers: &[ProposerConfig]) -> Envelope {
-        let value = || proposers[usize::from(self.value)].value.clone();
+        let value = || match self.value {
+            ROGUE_PLACE => rogue_value(),
+            place => proposers[usize::from(place)].value.clone(),
+        };
         let ballot = self.ballot;
         let message = match self.kind {
             Kind::Prepare => Message::Prepare { ballot },

@@ -9,9 +9,9 @@
 //! `change` works out what an action changes before anything does (so the explorer can hash a
 //! successor without building it), and `names` says it all as players read it.
 
-use super::config::{DecreeWorldConfig, Role};
+use super::config::{DecreeWorldConfig, Role, rogue_value};
 use super::wire::PackedEnvelope;
-use crate::faults::{Budget, Fault, Refused};
+use crate::faults::{Budget, Fault, NegativeControl, Refused};
 use crate::fingerprint::part;
 use crate::model::Model;
 use crate::network::{MessageAction, MessageId, Network, Route, Verb};
@@ -125,10 +125,8 @@ impl DecreeWorld {
         let acceptor_set = config.acceptors();
         let quorums = Majority::new(acceptor_set).expect("at least one acceptor");
         let acceptors = acceptor_set.iter().map(Acceptor::new).collect();
-        let proposers = (config.proposers.iter().enumerate())
-            .map(|(index, proposer)| {
-                Proposer::new(config.proposer_id(index), quorums, proposer.value.clone())
-            })
+        let proposers = (0..config.proposers.len())
+            .map(|index| proposer(&config, index, quorums))
             .collect();
         let retries = config.budget.left(Fault::Retry);
         let mut world = DecreeWorld {
@@ -343,6 +341,25 @@ impl DecreeWorld {
     pub fn successor_fingerprint(&self, action: &DecreeAction) -> Result<u64, Refused> {
         let change = self.change(action)?;
         Ok(self.fingerprint_after(&change))
+    }
+}
+
+/// Proposer `index` as the world starts it: with its own value, counting majorities of every
+/// acceptor. The one place Act I's negative controls that corrupt a proposer act, on P1 only:
+/// with `RogueValue` it proposes [`rogue_value`], a value nobody proposed; with `LearnEarly`
+/// it counts A1 alone as a quorum, so it learns from one Accepted.
+fn proposer(config: &DecreeWorldConfig, index: usize, quorums: Majority) -> Proposer<Majority> {
+    let id = config.proposer_id(index);
+    let value = config.proposers[index].value.clone();
+    match config.negative_control {
+        Some(NegativeControl::RogueValue) if index == 0 => {
+            Proposer::new(id, quorums, rogue_value())
+        }
+        Some(NegativeControl::LearnEarly) if index == 0 => {
+            let a1 = [config.acceptor_id(0)].into_iter().collect();
+            Proposer::new(id, Majority::new(a1).expect("one acceptor"), value)
+        }
+        _ => Proposer::new(id, quorums, value),
     }
 }
 
