@@ -55,7 +55,7 @@ pub trait QuorumSystem {
 
 /// Classic majority quorums: more than half of the acceptors, in both phases.
 ///
-/// Any two majorities of the same set share an acceptor (Paxos Made Simple, section 2.1).
+/// Any two majorities of the same set share an acceptor (Paxos Made Simple, section 2.2).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Majority {
     acceptors: NodeSet,
@@ -130,7 +130,7 @@ impl QuorumSystem for Flexible {
 /// that ballot.
 ///
 /// Chosen is a fact about the acceptors' votes, true the moment the last vote of the quorum is
-/// cast, before any proposer or learner hears of it (Paxos Made Simple, section 2.1: "a value is
+/// cast, before any proposer or learner hears of it (Paxos Made Simple, section 2.2: "a value is
 /// chosen when a single proposal with that value has been accepted by a majority").
 pub fn is_chosen<Q: QuorumSystem + ?Sized>(quorums: &Q, voters_at_ballot: NodeSet) -> bool {
     quorums.is_phase2_quorum(voters_at_ballot)

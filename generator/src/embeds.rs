@@ -9,8 +9,12 @@
 //!   `play/#<id>`, and states what the simulator says about the level's scenario.
 //! - `proven` renders a scenario's report: the verdict in words that say how it was reached, a
 //!   table of figures and an SVG plot.
+//!
+//! A [`Figure`] is the one form that stands inside a sentence: `{{ figure "act2-long" "steps" }}`
+//! reads one field of a scenario's report, so prose never restates a number by hand.
 
 use std::fmt::Write;
+use std::ops::Range;
 
 use paros_sim::report::{Mode, Report, Verdict};
 
@@ -30,6 +34,9 @@ pub enum Embed {
 pub fn parse(source: &str) -> Option<Result<Embed, String>> {
     let text = source.trim();
     let inner = text.strip_prefix("{{")?;
+    if inner.trim_start().starts_with("figure") {
+        return None;
+    }
     let Some(inner) = inner.strip_suffix("}}") else {
         return Some(Err(
             "an embed must be alone in its paragraph and end with `}}`".into(),
@@ -54,6 +61,227 @@ pub fn parse(source: &str) -> Option<Result<Embed, String>> {
         "proven" => Ok(Embed::Proven(name.to_string())),
         other => Err(format!("unknown embed `{other}`: use `level` or `proven`")),
     })
+}
+
+/// A report field that prose may state, read inline with `{{ figure "scenario" "field" }}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// How the report was reached: "exhaustive search" or "seeded simulation".
+    Mode,
+    /// Exhaustive: distinct states visited.
+    States,
+    /// Exhaustive: transitions explored.
+    Transitions,
+    /// Exhaustive: the deepest level reached.
+    Depth,
+    /// Simulation: seeded runs.
+    Seeds,
+    /// Simulation: actions over all runs.
+    Steps,
+    /// Simulation: runs that ended with a decision (in Act II, every client answered).
+    Decisions,
+    /// Simulation: runs after which the fair, fault-free schedule was run.
+    SettleRuns,
+    /// Simulation: of those, runs whose fair schedule answered every request.
+    SettleDecided,
+}
+
+impl Field {
+    /// Every field, by the name a chapter uses.
+    pub const ALL: [(&'static str, Field); 9] = [
+        ("mode", Field::Mode),
+        ("states", Field::States),
+        ("transitions", Field::Transitions),
+        ("depth", Field::Depth),
+        ("seeds", Field::Seeds),
+        ("steps", Field::Steps),
+        ("decisions", Field::Decisions),
+        ("settle_runs", Field::SettleRuns),
+        ("settle_decided", Field::SettleDecided),
+    ];
+
+    fn named(name: &str) -> Result<Field, String> {
+        Field::ALL
+            .iter()
+            .find(|(known, _)| *known == name)
+            .map(|(_, field)| *field)
+            .ok_or_else(|| {
+                let known: Vec<&str> = Field::ALL.iter().map(|(known, _)| *known).collect();
+                format!("unknown figure `{name}`: use one of {}", known.join(", "))
+            })
+    }
+
+    fn name(self) -> &'static str {
+        Field::ALL
+            .iter()
+            .find(|(_, field)| *field == self)
+            .map_or("", |(name, _)| name)
+    }
+
+    /// The one mode whose reports count this field; `None` for `mode` itself.
+    fn counted_by(self) -> Option<Mode> {
+        match self {
+            Field::Mode => None,
+            Field::States | Field::Transitions | Field::Depth => Some(Mode::Exhaustive),
+            _ => Some(Mode::Simulation),
+        }
+    }
+}
+
+/// An inline figure: one field of one scenario's report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Figure {
+    /// The scenario whose report is read.
+    pub scenario: String,
+    /// The field read.
+    pub field: Field,
+}
+
+/// The quoted words of `"a" "b"`, or why they are malformed.
+fn quoted_words(text: &str) -> Option<Vec<&str>> {
+    let mut words = Vec::new();
+    let mut rest = text.trim();
+    while !rest.is_empty() {
+        let (word, after) = rest.strip_prefix('"')?.split_once('"')?;
+        if word.is_empty() || word.chars().any(char::is_whitespace) {
+            return None;
+        }
+        words.push(word);
+        rest = after.trim_start();
+    }
+    Some(words)
+}
+
+/// Parses the inside of `{{ figure "scenario" "field" }}`, braces excluded.
+fn parse_figure(inner: &str) -> Result<Figure, String> {
+    let malformed =
+        || format!("expected `{{{{ figure \"scenario\" \"field\" }}}}`, found `{{{{{inner}}}}}`");
+    let arguments = inner.trim().strip_prefix("figure").ok_or_else(|| {
+        "only `figure` may stand inside a sentence; `level` and `proven` are paragraphs of their own"
+            .to_string()
+    })?;
+    if !arguments.starts_with(char::is_whitespace) {
+        return Err(malformed());
+    }
+    match quoted_words(arguments).as_deref() {
+        Some([scenario, field]) => Ok(Figure {
+            scenario: scenario.to_string(),
+            field: Field::named(field)?,
+        }),
+        _ => Err(malformed()),
+    }
+}
+
+/// Every inline form in a run of text: its byte range and what it parsed to. A `{{` right
+/// after a backslash is text.
+pub fn find_figures(text: &str) -> Vec<(Range<usize>, Result<Figure, String>)> {
+    let mut found = Vec::new();
+    let mut from = 0;
+    while let Some(start) = text[from..].find("{{").map(|at| from + at) {
+        if text[..start].ends_with('\\') {
+            from = start + 2;
+            continue;
+        }
+        let Some(length) = text[start..].find("}}") else {
+            found.push((
+                start..text.len(),
+                Err("an inline figure must end with `}}`".into()),
+            ));
+            break;
+        };
+        let end = start + length + 2;
+        found.push((start..end, parse_figure(&text[start + 2..end - 2])));
+        from = end;
+    }
+    found
+}
+
+/// The text a figure stands for. The report must have passed [`validate`].
+pub fn render_figure(figure: &Figure, report: &Report) -> Result<String, String> {
+    if let Some(mode) = figure.field.counted_by()
+        && mode != report.mode
+    {
+        return Err(format!(
+            "figure `{}` is counted only by {}, and `{}` is a {}",
+            figure.field.name(),
+            mode_in_words(mode),
+            report.scenario,
+            mode_in_words(report.mode)
+        ));
+    }
+    let number = match figure.field {
+        Field::Mode => return Ok(mode_in_words(report.mode).into()),
+        Field::States => report.states,
+        Field::Transitions => report.transitions,
+        Field::Depth => report.depth,
+        Field::Seeds => report.seeds,
+        Field::Steps => report.steps,
+        Field::Decisions => report.decisions,
+        Field::SettleRuns => report.settle_runs,
+        Field::SettleDecided => report.settle_decided,
+    };
+    Ok(count(number))
+}
+
+/// The numbers of a report that prose could state by hand: each field its mode counts, from
+/// 100 up, so that small counts such as a depth of 3 are not mistaken for one.
+pub fn stated_figures(report: &Report) -> Vec<(&'static str, u64)> {
+    Field::ALL
+        .iter()
+        .filter(|(_, field)| field.counted_by() == Some(report.mode))
+        .filter_map(|(name, field)| {
+            let figure = Figure {
+                scenario: report.scenario.clone(),
+                field: *field,
+            };
+            let number = render_figure(&figure, report).ok()?.replace(',', "");
+            Some((*name, number.parse().ok()?))
+        })
+        .filter(|(_, number)| *number >= 100)
+        .collect()
+}
+
+/// The numbers written in digits in a run of text, outside its inline figures: each one's
+/// byte offset and value. `2,000,000` and `2000000` are both read as two million.
+pub fn numbers_in(text: &str) -> Vec<(usize, u64)> {
+    let figures: Vec<Range<usize>> = find_figures(text).into_iter().map(|(at, _)| at).collect();
+    let bytes = text.as_bytes();
+    let mut numbers = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        if !bytes[at].is_ascii_digit() || figures.iter().any(|figure| figure.contains(&at)) {
+            at += 1;
+            continue;
+        }
+        let start = at;
+        let mut digits = String::new();
+        while at < bytes.len() {
+            if bytes[at].is_ascii_digit() {
+                digits.push(char::from(bytes[at]));
+                at += 1;
+            } else if bytes[at] == b',' && is_digit_group(&bytes[at + 1..]) {
+                at += 1;
+            } else {
+                break;
+            }
+        }
+        if let Ok(number) = digits.parse() {
+            numbers.push((start, number));
+        }
+    }
+    numbers
+}
+
+/// Whether `rest` starts with exactly three digits: the group after a thousands comma.
+fn is_digit_group(rest: &[u8]) -> bool {
+    rest.iter().take_while(|byte| byte.is_ascii_digit()).count() == 3
+}
+
+fn mode_in_words(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Exhaustive => "exhaustive search",
+        Mode::Simulation => "seeded simulation",
+    }
 }
 
 /// Escapes text for HTML.
@@ -123,7 +351,8 @@ fn control_tripped_its_property(report: &Report) -> Result<(), String> {
     ))
 }
 
-fn count(number: u64) -> String {
+/// A number grouped by thousands: `2,000,000`.
+pub fn count(number: u64) -> String {
     let digits = number.to_string();
     let mut grouped = String::new();
     for (index, digit) in digits.chars().enumerate() {
@@ -414,6 +643,95 @@ mod tests {
         );
         control.control_property = Some("agreement".into());
         assert!(validate(&control).is_ok());
+    }
+
+    #[test]
+    fn figures_parse_inside_sentences_and_explain_malformed_ones() {
+        // Proves the inline form is found with its range, an escaped one is text, and every
+        // malformed shape, unknown field or block embed inside a sentence has a reason.
+        let text = r#"took {{ figure "act2-long" "steps" }} steps, \{{ figure "x" "y" }}"#;
+        let found = find_figures(text);
+        assert_eq!(found.len(), 1, "{found:?}");
+        let (range, parsed) = &found[0];
+        assert_eq!(&text[range.clone()], r#"{{ figure "act2-long" "steps" }}"#);
+        assert_eq!(
+            parsed,
+            &Ok(Figure {
+                scenario: "act2-long".into(),
+                field: Field::Steps
+            })
+        );
+        let reason = |text: &str| find_figures(text).remove(0).1.unwrap_err();
+        assert!(reason(r#"{{ figure "act2-long" "speed" }}"#).contains("unknown figure `speed`"));
+        assert!(reason(r#"{{ figure "act2-long" }}"#).contains("expected `{{ figure"));
+        assert!(reason(r#"{{ figure act2-long steps }}"#).contains("expected `{{ figure"));
+        assert!(reason(r#"{{ proven "act2-long" }}"#).contains("paragraphs of their own"));
+        assert!(reason(r#"{{ figure "act2-long" "steps""#).contains("must end with `}}`"));
+        assert_eq!(
+            parse(r#"{{ figure "act2-long" "steps" }} steps were taken."#),
+            None
+        );
+    }
+
+    #[test]
+    fn figures_read_the_report_and_refuse_the_other_mode() {
+        // Proves each figure renders the report's own value, grouped like the tables, and that
+        // a figure the report's mode does not count is an error rather than a zero.
+        let figure = |field| Figure {
+            scenario: "act1-duel".into(),
+            field,
+        };
+        let exhaustive = report(Verdict::Pass, Mode::Exhaustive);
+        let seeded = report(Verdict::Incomplete, Mode::Simulation);
+        assert_eq!(
+            render_figure(&figure(Field::States), &exhaustive).unwrap(),
+            "12,345"
+        );
+        assert_eq!(
+            render_figure(&figure(Field::Depth), &exhaustive).unwrap(),
+            "14"
+        );
+        assert_eq!(
+            render_figure(&figure(Field::Steps), &seeded).unwrap(),
+            "90,000"
+        );
+        assert_eq!(
+            render_figure(&figure(Field::Seeds), &seeded).unwrap(),
+            "200"
+        );
+        assert_eq!(
+            render_figure(&figure(Field::Mode), &exhaustive).unwrap(),
+            "exhaustive search"
+        );
+        assert_eq!(
+            render_figure(&figure(Field::Mode), &seeded).unwrap(),
+            "seeded simulation"
+        );
+        let refused = render_figure(&figure(Field::States), &seeded).unwrap_err();
+        assert!(
+            refused.contains("counted only by exhaustive search")
+                && refused.contains("`act1-duel` is a seeded simulation"),
+            "{refused}"
+        );
+        assert!(render_figure(&figure(Field::Steps), &exhaustive).is_err());
+    }
+
+    #[test]
+    fn hand_written_numbers_are_found_outside_figures() {
+        // Proves digits are read grouped or not, a figure's own text is skipped, and only the
+        // report's counted fields from 100 up are offered for comparison.
+        let text = r#"2,000,000 steps, 12345 states, {{ figure "a" "steps" }} and 1,23 left"#;
+        let values: Vec<u64> = numbers_in(text).into_iter().map(|(_, n)| n).collect();
+        assert_eq!(values, vec![2_000_000, 12_345, 1, 23]);
+        assert_eq!(numbers_in("x 18,214.")[0], (2, 18_214));
+        assert_eq!(
+            stated_figures(&report(Verdict::Pass, Mode::Exhaustive)),
+            vec![("states", 12_345), ("transitions", 40_000)]
+        );
+        assert_eq!(
+            stated_figures(&report(Verdict::Incomplete, Mode::Simulation)),
+            vec![("seeds", 200), ("steps", 90_000)]
+        );
     }
 
     #[test]

@@ -174,6 +174,8 @@ pub fn render(
     let mut skipping_embed = false;
     let mut section = Section::new(String::new(), String::new());
     let mut used_ids: BTreeSet<String> = BTreeSet::new();
+    let mut cited: BTreeSet<String> = BTreeSet::new();
+    let mut hand_numbers: Vec<(usize, u64)> = Vec::new();
 
     for (event, range) in parser {
         if skipping_embed {
@@ -201,21 +203,46 @@ pub fn render(
             }
             continue;
         }
+        if let Event::Text(content) = &event {
+            note_text(
+                content,
+                text_source(text, &range),
+                &mut cited,
+                &mut hand_numbers,
+            );
+        }
         let event = match event {
-            Event::Start(Tag::Paragraph) if text[range.clone()].trim_start().starts_with("{{") => {
-                skipping_embed = true;
-                match embeds::parse(&text[range.clone()]) {
-                    Some(Ok(embed)) => match render_embed(&embed, &root, context) {
-                        Ok(html) => {
-                            chapter.has_levels |= matches!(embed, Embed::Level(_));
-                            out.push(Event::Html(html.into()));
-                        }
+            Event::Start(Tag::Paragraph) => match embeds::parse(&text[range.clone()]) {
+                Some(parsed) => {
+                    skipping_embed = true;
+                    if let Ok(embed) = &parsed {
+                        cited.extend(embed_scenario(embed, context));
+                    }
+                    match parsed.and_then(|embed| {
+                        let html = render_embed(&embed, &root, context)?;
+                        chapter.has_levels |= matches!(embed, Embed::Level(_));
+                        Ok(html)
+                    }) {
+                        Ok(html) => out.push(Event::Html(html.into())),
                         Err(message) => errors.push(error_at(range.start, message)),
-                    },
-                    Some(Err(message)) => errors.push(error_at(range.start, message)),
-                    None => unreachable!("the paragraph starts with braces"),
+                    }
+                    continue;
                 }
-                continue;
+                None => Event::Start(Tag::Paragraph),
+            },
+            Event::Text(content) if content.contains("{{") => {
+                let (start, source) = text_source(text, &range);
+                match expand_figures(&content, source, context) {
+                    Ok(expanded) => Event::Text(expanded.into()),
+                    Err(located) => {
+                        errors.extend(
+                            located
+                                .into_iter()
+                                .map(|(at, message)| error_at(start + at, message)),
+                        );
+                        Event::Text(content)
+                    }
+                }
             }
             Event::Start(Tag::CodeBlock(kind)) => {
                 let language = match kind {
@@ -346,6 +373,12 @@ pub fn render(
         }
     }
     chapter.sections.push(section.finish());
+    let hand_written = hand_written_figures(&hand_numbers, &cited, context);
+    errors.extend(
+        hand_written
+            .into_iter()
+            .map(|(at, message)| error_at(at, message)),
+    );
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -353,26 +386,137 @@ pub fn render(
     Ok(chapter)
 }
 
-fn render_embed(embed: &Embed, root: &str, context: &RenderContext<'_>) -> Result<String, String> {
-    let report_for = |scenario: &str| -> Result<Report, String> {
-        let report = context
-            .reports
-            .get(scenario)
-            .map_err(|error| format!("the simulator failed on scenario `{scenario}`: {error}"))?
-            .ok_or_else(|| {
-                let nearest = context.reports.nearest(scenario);
-                if nearest.is_empty() {
-                    format!("unknown report: no scenario named `{scenario}`")
-                } else {
-                    format!(
-                        "unknown report: no scenario named `{scenario}`; nearest: {}",
-                        nearest.join(", ")
-                    )
-                }
-            })?;
-        embeds::validate(&report)?;
-        Ok(report)
+/// Notes what a run of prose text cites and which numbers it writes in digits, with their
+/// offsets in the chapter (the run's start where escapes make the text differ from its source).
+fn note_text(
+    content: &str,
+    (start, source): (usize, &str),
+    cited: &mut BTreeSet<String>,
+    numbers: &mut Vec<(usize, u64)>,
+) {
+    let exact = content == source;
+    let offset = |at: usize| if exact { start + at } else { start };
+    numbers.extend(
+        embeds::numbers_in(content)
+            .into_iter()
+            .map(|(at, number)| (offset(at), number)),
+    );
+    for (_, figure) in embeds::find_figures(content) {
+        cited.extend(figure.ok().map(|figure| figure.scenario));
+    }
+}
+
+/// The source of a run of text and where it starts: its range, with the backslash before it
+/// when its first character was escaped (the parser leaves that backslash out).
+fn text_source<'text>(text: &'text str, range: &std::ops::Range<usize>) -> (usize, &'text str) {
+    let start = if text[..range.start].ends_with('\\') {
+        range.start - 1
+    } else {
+        range.start
     };
+    (start, &text[start..range.end])
+}
+
+/// The scenario whose report an embed shows.
+fn embed_scenario(embed: &Embed, context: &RenderContext<'_>) -> Option<String> {
+    match embed {
+        Embed::Proven(scenario) => Some(scenario.clone()),
+        Embed::Level(id) => context.levels.get(id).map(|level| level.scenario.clone()),
+    }
+}
+
+/// Numbers written by hand that equal a figure of a report the chapter cites: each must be a
+/// `figure`, or it drifts from the report. Errors carry their offset in the chapter.
+fn hand_written_figures(
+    numbers: &[(usize, u64)],
+    cited: &BTreeSet<String>,
+    context: &RenderContext<'_>,
+) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    for scenario in cited {
+        let Ok(report) = report_for(scenario, context) else {
+            continue;
+        };
+        for (field, value) in embeds::stated_figures(&report) {
+            for (at, _) in numbers.iter().filter(|(_, number)| *number == value) {
+                found.push((
+                    *at,
+                    format!(
+                        "{} is the `{field}` of report `{scenario}`, written by hand; write \
+                         `{{{{ figure \"{scenario}\" \"{field}\" }}}}` so the sentence follows the report",
+                        embeds::count(value)
+                    ),
+                ));
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// A scenario's report from this build's cache, the one every embed and figure reads, once it
+/// has passed [`embeds::validate`].
+fn report_for(scenario: &str, context: &RenderContext<'_>) -> Result<Report, String> {
+    let report = context
+        .reports
+        .get(scenario)
+        .map_err(|error| format!("the simulator failed on scenario `{scenario}`: {error}"))?
+        .ok_or_else(|| {
+            let nearest = context.reports.nearest(scenario);
+            if nearest.is_empty() {
+                format!("unknown report: no scenario named `{scenario}`")
+            } else {
+                format!(
+                    "unknown report: no scenario named `{scenario}`; nearest: {}",
+                    nearest.join(", ")
+                )
+            }
+        })?;
+    embeds::validate(&report)?;
+    Ok(report)
+}
+
+/// Replaces the inline figures in one run of text with their values. `source_text` is the
+/// run's markdown source: a figure is read only where the two are equal, so offsets are exact
+/// and an escaped `\{{` stays text. Errors carry their byte offset in the source.
+fn expand_figures(
+    content: &str,
+    source_text: &str,
+    context: &RenderContext<'_>,
+) -> Result<String, Vec<(usize, String)>> {
+    if content != source_text {
+        return match embeds::find_figures(source_text).first() {
+            Some((range, _)) => Err(vec![(
+                range.start,
+                "an inline figure cannot share a run of text with a backslash escape or an entity"
+                    .into(),
+            )]),
+            None => Ok(content.to_string()),
+        };
+    }
+    let mut expanded = String::new();
+    let mut errors = Vec::new();
+    let mut copied = 0;
+    for (range, parsed) in embeds::find_figures(content) {
+        expanded.push_str(&content[copied..range.start]);
+        copied = range.end;
+        let value = parsed.and_then(|figure| {
+            embeds::render_figure(&figure, &report_for(&figure.scenario, context)?)
+        });
+        match value {
+            Ok(value) => expanded.push_str(&value),
+            Err(message) => errors.push((range.start, message)),
+        }
+    }
+    expanded.push_str(&content[copied..]);
+    if errors.is_empty() {
+        Ok(expanded)
+    } else {
+        Err(errors)
+    }
+}
+
+fn render_embed(embed: &Embed, root: &str, context: &RenderContext<'_>) -> Result<String, String> {
     match embed {
         Embed::Level(id) => {
             let level = context.levels.get(id).ok_or_else(|| {
@@ -383,11 +527,11 @@ fn render_embed(embed: &Embed, root: &str, context: &RenderContext<'_>) -> Resul
                     format!("unknown level `{id}`; nearest: {}", nearest.join(", "))
                 }
             })?;
-            let report = report_for(&level.scenario)
+            let report = report_for(&level.scenario, context)
                 .map_err(|message| format!("level `{id}`: {message}"))?;
             Ok(embeds::render_level(level, &report, root))
         }
-        Embed::Proven(scenario) => Ok(embeds::render_proven(&report_for(scenario)?)),
+        Embed::Proven(scenario) => Ok(embeds::render_proven(&report_for(scenario, context)?)),
     }
 }
 

@@ -209,6 +209,11 @@ fn fixture_book_renders_as_expected() {
     );
     assert!(one.contains("<svg class=\"proven-plot\""));
     assert!(
+        one.contains("The duel was an exhaustive search of 18,214 states;")
+            && one.contains(r#"{{ figure "not" "read" }} stays text"#),
+        "figures read the report inside a sentence, and an escaped one stays text"
+    );
+    assert!(
         one.contains("<li><code>forget A1</code></li>"),
         "negative control shows its counterexample"
     );
