@@ -202,7 +202,7 @@ pub fn render_figure(figure: &Figure, report: &Report) -> Result<String, String>
         && mode != report.mode
     {
         return Err(format!(
-            "figure `{}` is counted only by {}, and `{}` is a {}",
+            "figure `{}` is counted only by {}, and `{}` was checked by {}",
             figure.field.name(),
             mode_in_words(mode),
             report.scenario,
@@ -710,7 +710,7 @@ mod tests {
         let refused = render_figure(&figure(Field::States), &seeded).unwrap_err();
         assert!(
             refused.contains("counted only by exhaustive search")
-                && refused.contains("`act1-duel` is a seeded simulation"),
+                && refused.contains("`act1-duel` was checked by seeded simulation"),
             "{refused}"
         );
         assert!(render_figure(&figure(Field::Steps), &exhaustive).is_err());

@@ -10,6 +10,7 @@ use paros_book::book::{Book, BookPaths, Inputs, RenderOptions};
 use paros_book::reports::{ReportCache, ReportSource};
 use paros_book::symbols::{Resolution, SymbolIndex};
 use paros_sim::report::{Mode, Report, Verdict};
+use paros_sim::scenarios::BookMode;
 
 fn repository() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -30,16 +31,20 @@ fn url(index: &SymbolIndex, target: &str) -> String {
 struct NamesOnly;
 
 impl ReportSource for NamesOnly {
+    /// A blank report in the mode the book runs the scenario in, so figures that only one mode
+    /// counts are checked against the right one.
     fn report(&self, scenario: &str) -> anyhow::Result<Option<Report>> {
+        let Ok(found) = paros_sim::scenarios::find(scenario) else {
+            return Ok(None);
+        };
+        let (mode, verdict) = match found.book_mode {
+            BookMode::Exhaustive => (Mode::Exhaustive, Verdict::Pass),
+            BookMode::Simulation { .. } => (Mode::Simulation, Verdict::Incomplete),
+        };
         Ok(
             paros_sim::scenarios::input_hash(scenario).map(|hash| Report {
                 input_hash: hash,
-                ..Report::empty(
-                    scenario,
-                    "checked by name only",
-                    Mode::Exhaustive,
-                    Verdict::Pass,
-                )
+                ..Report::empty(scenario, "checked by name only", mode, verdict)
             }),
         )
     }

@@ -117,6 +117,39 @@ impl DurableRecord {
         }
     }
 
+    /// Checks the invariants a record written by a node keeps, before a restart trusts it:
+    /// every slot up to the chosen mark holds an entry, and no vote is above the promise. A
+    /// disk that breaks one is corrupt, however well its frames decode.
+    pub fn check(&self) -> Result<(), RecordError> {
+        if let Some(slot) = self.first_chosen_without_entry() {
+            return Err(RecordError::ChosenWithoutEntry { slot });
+        }
+        let above = |(_, vote): &(&Slot, &SlotVote)| Some(vote.ballot) > self.promised;
+        if let Some((slot, _)) = self.accepts.iter().find(above) {
+            return Err(RecordError::VoteAbovePromise { slot: *slot });
+        }
+        Ok(())
+    }
+
+    /// The first slot up to the chosen mark with no entry, if any.
+    fn first_chosen_without_entry(&self) -> Option<Slot> {
+        if self.chosen_through == Slot(0) {
+            return None;
+        }
+        let mut expected = Slot(1);
+        for slot in self
+            .accepts
+            .range(Slot(1)..=self.chosen_through)
+            .map(|(slot, _)| *slot)
+        {
+            if slot != expected {
+                return Some(expected);
+            }
+            expected = expected.next();
+        }
+        (expected <= self.chosen_through).then_some(expected)
+    }
+
     /// Rebuilds a record from a disk's framed writes, oldest first.
     ///
     /// A last frame that is cut short ([`FrameError::Torn`]) is a torn write: discarded, and
@@ -177,6 +210,19 @@ pub enum RecordError {
     /// The disk holds no identity: it is blank or wiped. A node that lost its promises cannot
     /// safely rejoin as if new.
     Blank,
+    /// The record marks `slot` chosen but holds no entry for it: the disk broke the record's
+    /// invariant (every slot up to the chosen mark holds its chosen entry), so it cannot be
+    /// trusted.
+    ChosenWithoutEntry {
+        /// The first slot up to the chosen mark with no entry.
+        slot: Slot,
+    },
+    /// The record holds a vote in `slot` at a ballot above its promise: an acceptor votes only
+    /// at a ballot it has promised, so the disk broke that invariant.
+    VoteAbovePromise {
+        /// The slot of the vote.
+        slot: Slot,
+    },
     /// The disk belongs to another node.
     WrongIdentity {
         /// The node restarting.
@@ -193,6 +239,15 @@ impl fmt::Display for RecordError {
                 write!(f, "durable record frame {index} is corrupt: {reason}")
             }
             RecordError::Blank => f.write_str("the disk is blank: refusing to boot a wiped node"),
+            RecordError::ChosenWithoutEntry { slot } => {
+                write!(
+                    f,
+                    "the disk marks slot {slot} chosen but holds no entry for it"
+                )
+            }
+            RecordError::VoteAbovePromise { slot } => {
+                write!(f, "the disk holds a vote in slot {slot} above its promise")
+            }
             RecordError::WrongIdentity { expected, found } => {
                 write!(f, "the disk belongs to {found}, not {expected}")
             }

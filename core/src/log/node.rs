@@ -352,6 +352,7 @@ impl ColocatedNode {
             }
             Some(_) => {}
         }
+        record.check()?;
         let mut node = ColocatedNode::volatile(id, config);
         node.acceptor = AcceptorState {
             promised: record.promised,

@@ -264,6 +264,28 @@ fn a_restart_keeps_promise_votes_and_chosen_prefix_and_rebuilds_the_store() {
 }
 
 #[test]
+fn a_record_chosen_past_a_slot_it_holds_no_entry_for_is_refused() {
+    // The record's invariant (every slot up to its chosen mark holds its chosen entry) is
+    // checked before the record is trusted: a hole there is corruption, not a panic.
+    let config = LogConfig::new([1, 2, 3].map(node).into_iter().collect());
+    let vote = SlotVote {
+        ballot: Ballot::new(1, node(1)),
+        entry: Entry::Noop,
+    };
+    let mut record = DurableRecord::default();
+    let _ = record.persist(&[
+        Write::Identity(node(2)),
+        Write::Accept(Slot(1), vote.clone()),
+        Write::Accept(Slot(3), vote),
+        Write::ChosenThrough(Slot(3)),
+    ]);
+    assert_eq!(
+        ColocatedNode::restart(node(2), config, &record).err(),
+        Some(RecordError::ChosenWithoutEntry { slot: Slot(2) })
+    );
+}
+
+#[test]
 fn a_blank_or_foreign_disk_is_refused() {
     let config = LogConfig::new([1, 2, 3].map(node).into_iter().collect());
     let blank = DurableRecord::default();
@@ -505,7 +527,41 @@ mod robustness {
         }
     }
 
+    /// A write a disk may hold, well-formed or not: any decodable record is input.
+    fn write(kind: u8, round: u32, slot: u64) -> Write {
+        let ballot = Ballot::new(round, node(1));
+        match kind % 6 {
+            0 => Write::Identity(node(1)),
+            1 => Write::Promise(ballot),
+            2 => Write::Accept(
+                Slot(slot),
+                SlotVote {
+                    ballot,
+                    entry: Entry::Noop,
+                },
+            ),
+            3 => Write::ChosenThrough(Slot(slot)),
+            4 => Write::Stood(ballot),
+            _ => Write::Incarnation(u64::from(round)),
+        }
+    }
+
     proptest! {
+        /// A restart from any record refuses or boots, never panics: a record whose chosen
+        /// prefix has a slot with no entry on disk is refused as corrupt, not trusted.
+        #[test]
+        fn no_disk_record_panics_a_restart(writes in proptest::collection::vec((any::<u8>(), 0u32..4, 0u64..6), 0..12)) {
+            let config = LogConfig::new([1, 2, 3].map(node).into_iter().collect());
+            let mut record = DurableRecord::default();
+            let writes: Vec<Write> = (writes.into_iter())
+                .map(|(kind, round, slot)| write(kind, round, slot))
+                .collect();
+            let _ = record.persist(&writes);
+            if let Ok(restarted) = ColocatedNode::restart(node(1), config, &record) {
+                prop_assert!(restarted.applied_index() <= restarted.chosen_index());
+            }
+        }
+
         #[test]
         fn no_input_panics(inputs in proptest::collection::vec((any::<u8>(), 0u32..4, 1u8..5, 0u64..6, 0u64..6, 1u8..5, any::<bool>()), 0..60)) {
             let config = LogConfig::new([1, 2, 3].map(node).into_iter().collect());
