@@ -32,7 +32,7 @@ impl LogWorld {
         let mut found = Vec::new();
         for slot in slots {
             let on_disk = record.accepts.get(&slot).map(|vote| &vote.entry);
-            let chosen = self.chosen.get(&slot);
+            let chosen = self.knowledge.chosen.get(&slot);
             if on_disk.is_some() && on_disk == chosen.map(|votes| &votes.entry) {
                 continue;
             }
@@ -115,7 +115,7 @@ impl LogWorld {
         let name = self.name(node.id());
         let mut found = Vec::new();
         for (slot, vote) in node.chosen() {
-            match self.chosen.get(slot) {
+            match self.knowledge.chosen.get(slot) {
                 Some(chosen) if chosen.entry == vote.entry => {}
                 Some(chosen) => found.push((
                     Property::LearnedIsChosen,
@@ -133,7 +133,7 @@ impl LogWorld {
                     ),
                 )),
             }
-            match self.decided.get(slot) {
+            match self.knowledge.decided.get(slot) {
                 Some(decided) if decided != &vote.entry => found.push((
                     Property::Agreement,
                     format!(
@@ -156,7 +156,9 @@ impl LogWorld {
                     let decision = (*slot, vote.entry.clone());
                     let decided = part(Part::Decided, &(&decision.0, &decision.1));
                     self.kept_sum = self.kept_sum.wrapping_add(decided);
-                    self.decided.insert(decision.0, decision.1);
+                    Arc::make_mut(&mut self.knowledge)
+                        .decided
+                        .insert(decision.0, decision.1);
                 }
             }
         }
@@ -179,7 +181,7 @@ impl LogWorld {
         let Entry::Command(command) = entry else {
             return true;
         };
-        self.history.iter().any(|operation| {
+        self.knowledge.history.iter().any(|operation| {
             command.client == operation.client
                 && operation.seq() == command.seq
                 && matches!(&operation.op, ClientOp::Write { key, value } if *key == command.key && *value == command.value)
@@ -190,7 +192,7 @@ impl LogWorld {
     /// chosen by a quorum of votes.
     pub(super) fn check_written_is_chosen(&mut self, client_index: usize, seq: u64) {
         let client = self.config.client_id(client_index);
-        let chosen = self.chosen.values().any(|votes| {
+        let chosen = self.knowledge.chosen.values().any(|votes| {
             matches!(&votes.entry, Entry::Command(command) if command.client == client && command.seq == seq)
         });
         if !chosen {
@@ -205,7 +207,12 @@ impl LogWorld {
     /// The linearizability checker over the whole client history, run each time an operation
     /// returns. A history too large to check is a limit, reported, never a pass.
     pub(super) fn check_linearizable(&mut self) {
-        let operations = self.history.iter().map(ClientCall::to_operation).collect();
+        let operations = self
+            .knowledge
+            .history
+            .iter()
+            .map(ClientCall::to_operation)
+            .collect();
         let verdict = match History::new(operations) {
             Ok(history) => linearizability::check(&history),
             Err(malformed) => {
@@ -229,11 +236,14 @@ impl LogWorld {
 
     pub(super) fn violate(&mut self, property: Property, detail: String) {
         if !self
+            .knowledge
             .violations
             .iter()
             .any(|known| known.property == property && known.detail == detail)
         {
-            self.violations.push(Violation { property, detail });
+            Arc::make_mut(&mut self.knowledge)
+                .violations
+                .push(Violation { property, detail });
         }
     }
 }

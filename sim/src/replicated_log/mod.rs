@@ -22,6 +22,7 @@ mod action;
 mod checks;
 mod clients;
 mod config;
+mod memo;
 mod names;
 mod network;
 mod servers;
@@ -37,6 +38,7 @@ pub use votes::SlotVotes;
 
 use crate::check::Violation;
 use crate::model::{Model, Settled};
+use memo::Memo;
 use paros_core::log::{Entry, Slot};
 use paros_core::{Ballot, NodeId, NodeSet};
 use std::collections::BTreeMap;
@@ -86,6 +88,25 @@ pub struct LogWorld {
     next_message: u32,
     budget_left: LogBudget,
     isolated: NodeSet,
+    /// The history, decisions, votes and violations: shared with the worlds this one was
+    /// copied from until one of them changes it (`Arc::make_mut`).
+    knowledge: Arc<Knowledge>,
+    /// Each server's part of the fingerprint, kept as the server changes.
+    /// Invariant: `server_parts[i] == part(Part::Server(i), &servers[i])`.
+    server_parts: Vec<u64>,
+    /// The wrapping sum of the parts kept as they come and go: each message in flight, each
+    /// decision and each vote. Invariant: equals that sum worked out from scratch.
+    kept_sum: u64,
+    /// The memo of server steps, shared by every world of one exploration
+    /// ([`Model::for_exploration`]); `None` outside one. Never part of the state: it changes
+    /// how fast a successor is built, never what it is.
+    memo: Option<Arc<Memo>>,
+}
+
+/// What a world knows of its past, beyond its servers and messages: what the checkers read and
+/// keep. Changes far less often than the rest of a world, so copies share it.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+struct Knowledge {
     /// The client history, in call order; times are counts of client events.
     history: Vec<ClientCall>,
     /// Every slot some node learned chosen, with the entry: decisions are forever.
@@ -97,12 +118,6 @@ pub struct LogWorld {
     chosen: BTreeMap<Slot, SlotVotes>,
     /// Violations found while applying actions (kept: a broken world stays broken).
     violations: Vec<Violation>,
-    /// Each server's part of the fingerprint, kept as the server changes.
-    /// Invariant: `server_parts[i] == part(Part::Server(i), &servers[i])`.
-    server_parts: Vec<u64>,
-    /// The wrapping sum of the parts kept as they come and go: each message in flight, each
-    /// decision and each vote. Invariant: equals that sum worked out from scratch.
-    kept_sum: u64,
 }
 
 impl LogWorld {
@@ -122,13 +137,10 @@ impl LogWorld {
             in_flight: Vec::new(),
             next_message: 1,
             isolated: NodeSet::EMPTY,
-            history: Vec::new(),
-            decided: BTreeMap::new(),
-            votes: BTreeMap::new(),
-            chosen: BTreeMap::new(),
-            violations: Vec::new(),
+            knowledge: Arc::default(),
             server_parts: Vec::new(),
             kept_sum: 0,
+            memo: None,
         };
         world.server_parts = (world.servers.iter().enumerate())
             .map(|(index, server)| part(Part::Server(index), server))
@@ -159,6 +171,7 @@ impl LogWorld {
         config.validate()?;
         let mut world = self.clone();
         world.config = Arc::new(config);
+        world.memo = None; // its steps were taken under the old configuration
         Ok(world)
     }
 
@@ -194,12 +207,12 @@ impl LogWorld {
 
     /// The client history so far.
     pub fn history(&self) -> &[ClientCall] {
-        &self.history
+        &self.knowledge.history
     }
 
     /// Every slot some node learned chosen.
     pub fn decided(&self) -> &BTreeMap<Slot, Entry> {
-        &self.decided
+        &self.knowledge.decided
     }
 
     /// Every action [`LogWorld::apply`] would accept now, in a stable order: deliveries and
@@ -378,13 +391,11 @@ impl LogWorld {
             .map(|(index, server)| part(Part::Server(index), server));
         let messages =
             (self.in_flight.iter()).map(|message| part(Part::Message, &message.envelope));
-        let decided = (self.decided.iter()).map(|decision| part(Part::Decided, &decision));
-        let votes = self
-            .votes
-            .iter()
-            .flat_map(|((slot, ballot, entry), voters)| {
-                (voters.iter()).map(|voter| vote_part(*slot, *ballot, entry, voter))
-            });
+        let decided =
+            (self.knowledge.decided.iter()).map(|decision| part(Part::Decided, &decision));
+        let votes = (self.knowledge.votes.iter()).flat_map(|((slot, ballot, entry), voters)| {
+            (voters.iter()).map(|voter| vote_part(*slot, *ballot, entry, voter))
+        });
         servers
             .chain(messages)
             .chain(decided)
@@ -397,19 +408,19 @@ impl LogWorld {
     fn small_parts(&self) -> u64 {
         let clients = (self.clients.iter().enumerate())
             .map(|(index, client)| part(Part::Client(index), client));
-        let calls =
-            (self.history.iter().enumerate()).map(|(index, call)| part(Part::Call(index), call));
+        let calls = (self.knowledge.history.iter().enumerate())
+            .map(|(index, call)| part(Part::Call(index), call));
         clients.chain(calls).fold(
             part(Part::Budget, &self.budget_left)
                 .wrapping_add(part(Part::Isolated, &self.isolated))
-                .wrapping_add(part(Part::Violations, &self.violations.len())),
+                .wrapping_add(part(Part::Violations, &self.knowledge.violations.len())),
             u64::wrapping_add,
         )
     }
 
     /// The safety properties broken so far.
     pub fn violations(&self) -> &[Violation] {
-        &self.violations
+        &self.knowledge.violations
     }
 }
 
@@ -435,8 +446,22 @@ impl Model for LogWorld {
         LogWorld::fingerprint(self)
     }
 
+    /// This world with a fresh memo of server steps, which its successors share.
+    fn for_exploration(mut self) -> LogWorld {
+        self.memo = Some(Arc::default());
+        self
+    }
+
+    fn successor(&self, action: &LogAction) -> Result<LogWorld, LogRefused> {
+        self.remembered_successor(action)
+    }
+
+    fn successor_fingerprint(&self, action: &LogAction) -> Result<u64, LogRefused> {
+        self.remembered_fingerprint(action)
+    }
+
     fn violations(&self) -> Vec<Violation> {
-        self.violations.clone()
+        self.knowledge.violations.clone()
     }
 
     fn parse_action(&self, text: &str) -> Result<LogAction, String> {

@@ -36,7 +36,8 @@ impl LogWorld {
             .map_err(|refused| refused.to_string())?;
         let mut last_sent = vec![None; world.clients.len()];
         let mut step = 0;
-        while step < steps_max && !world.all_clients_done() && world.violations.is_empty() {
+        while step < steps_max && !world.all_clients_done() && world.knowledge.violations.is_empty()
+        {
             let Some(action) = world.fair_action(step, &mut last_sent) else {
                 break;
             };
@@ -47,11 +48,11 @@ impl LogWorld {
             step += 1;
         }
         let decided = world.all_clients_done();
-        let stuck = (!decided && world.violations.is_empty()).then(|| world.summary());
+        let stuck = (!decided && world.knowledge.violations.is_empty()).then(|| world.summary());
         Ok(Settled {
             actions,
             decided,
-            violations: world.violations.clone(),
+            violations: world.knowledge.violations.clone(),
             stuck,
         })
     }
@@ -144,7 +145,7 @@ impl LogWorld {
                 lines.push(format!(
                     "{} waits on {}",
                     self.name(self.config.client_id(index)),
-                    self.history[outstanding].op
+                    self.knowledge.history[outstanding].op
                 ));
             }
         }

@@ -5,6 +5,7 @@ use super::{LogWorld, vote_part};
 use crate::check::Property;
 use paros_core::log::{Entry, LogEnvelope, LogMessage, Slot};
 use paros_core::{Ballot, Majority, NodeSet};
+use std::sync::Arc;
 
 /// The votes cast in one slot at one ballot for one entry: the nodes whose `Accepted` for it
 /// has left them. Chosen is a fact about these votes ([`paros_core::is_chosen`]), whether or
@@ -39,7 +40,8 @@ impl LogWorld {
     /// system. Agreement holds while each slot has one entry here.
     pub fn chosen_by_votes(&self) -> Vec<SlotVotes> {
         let quorums = self.quorums();
-        self.votes
+        self.knowledge
+            .votes
             .iter()
             .filter(|(_, voters)| paros_core::is_chosen(&quorums, **voters))
             .map(|(key, voters)| SlotVotes::of(key, *voters))
@@ -48,12 +50,13 @@ impl LogWorld {
 
     /// The first (ballot, entry) chosen in `slot` by a Phase-2 quorum of votes, if any.
     pub fn chosen_entry(&self, slot: Slot) -> Option<&SlotVotes> {
-        self.chosen.get(&slot)
+        self.knowledge.chosen.get(&slot)
     }
 
     /// Every vote cast so far in `slot`, in ballot order.
     pub fn votes_in(&self, slot: Slot) -> Vec<SlotVotes> {
-        self.votes
+        self.knowledge
+            .votes
             .iter()
             .filter(|((voted_slot, _, _), _)| *voted_slot == slot)
             .map(|(key, voters)| SlotVotes::of(key, *voters))
@@ -86,7 +89,11 @@ impl LogWorld {
             .collect();
         let quorums = self.quorums();
         for (slot, ballot, entry) in cast {
-            let voters = self.votes.entry((slot, ballot, entry.clone())).or_default();
+            let knowledge = Arc::make_mut(&mut self.knowledge);
+            let voters = knowledge
+                .votes
+                .entry((slot, ballot, entry.clone()))
+                .or_default();
             if voters.insert(voter) {
                 let cast = vote_part(slot, ballot, &entry, voter);
                 self.kept_sum = self.kept_sum.wrapping_add(cast);
@@ -101,9 +108,9 @@ impl LogWorld {
                 entry,
                 voters,
             };
-            match self.chosen.get(&slot) {
+            match self.knowledge.chosen.get(&slot) {
                 None => {
-                    self.chosen.insert(slot, now);
+                    Arc::make_mut(&mut self.knowledge).chosen.insert(slot, now);
                 }
                 Some(first) if first.entry != now.entry => {
                     let detail = format!(
