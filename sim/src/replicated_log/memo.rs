@@ -1,20 +1,30 @@
-//! The memo of server steps: an exploration delivers the same message to the same server, under
-//! the same knowledge, in many states that differ only elsewhere; the memo steps it once.
+//! The memo of server steps: an exploration delivers the same message to the same server in
+//! many states that differ only elsewhere; the memo steps it once.
 //!
-//! A delivery to a server reads only that server, the message, the world's [`Knowledge`] (its
-//! checkers read the history, decisions, votes and violations) and the configuration. It changes
-//! only that server, the knowledge, the messages in flight (the one delivered leaves, the ones
-//! sent join, in order) and the kept sum. So its effect, worked out once by the ordinary
-//! [`LogWorld::apply`], is replayed for every later delivery with the same inputs.
+//! A delivery to a server reads only that server, the message and the configuration, and
+//! changes only that server and the messages in flight (the one delivered leaves, the ones sent
+//! join, in order); what the step asks of the world's [`Knowledge`] it leaves as a list of
+//! [`Effect`]s, which depend on nothing else either. So the memo keeps two tables:
 //!
-//! Servers and knowledge are keyed by address. Each entry holds the `Arc`s it was keyed under,
-//! so an address cannot be reused for other contents while the entry lives. Servers and
-//! knowledge a step makes are interned by contents (checked equal, not only hashed equal), so
-//! equal contents reached along different paths share one address, and so one entry.
+//! - a step: the server and the message it received, to the server after, the messages sent
+//!   and the effects;
+//! - a learning: a step's effects and the knowledge they were learned against, to the
+//!   knowledge after.
+//!
+//! Each is worked out once by the world's own code and replayed after. Both record what they
+//! added to the fingerprint, a sum of parts, so the fingerprint of a remembered successor is
+//! its parent's plus the two, with nothing built.
+//!
+//! Servers, effects and knowledge are keyed by address. Each entry holds the `Arc`s it was
+//! keyed under, so an address cannot be reused for other contents while the entry lives, and
+//! a hit is checked against the entry's inputs in full. Servers and knowledge the memo makes
+//! are interned by contents (checked equal, not only hashed equal), so equal contents reached
+//! along different paths share one address, and so one entry.
 //!
 //! Invariant: a memo serves the worlds of one exploration, which share one configuration.
 
-use super::{FINGERPRINT, Knowledge, LogAction, LogRefused, LogWorld, Server};
+use super::checks::Effect;
+use super::{ClientState, FINGERPRINT, Knowledge, LogAction, LogRefused, LogWorld, Server};
 use crate::MessageId;
 use paros_core::log::LogEnvelope;
 use std::collections::HashMap;
@@ -23,7 +33,7 @@ use std::sync::{Arc, Mutex};
 
 /// The memo of one exploration's server steps (see the module docs).
 #[derive(Default)]
-pub(super) struct Memo(Mutex<Steps>);
+pub(super) struct Memo(Mutex<Tables>);
 
 impl std::fmt::Debug for Memo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -31,42 +41,90 @@ impl std::fmt::Debug for Memo {
     }
 }
 
-/// A step's inputs: the server's and the knowledge's addresses and the message's hash.
-type Key = (usize, usize, u64);
+/// A hasher for tables whose order is never read.
+type Fixed = foldhash::fast::FixedState;
 
 #[derive(Default)]
-struct Steps {
-    steps: HashMap<Key, Step, foldhash::fast::FixedState>,
+struct Tables {
+    /// By the server's address and the message's hash.
+    steps: HashMap<(usize, u64), Arc<Step>, Fixed>,
+    /// By the effects' address and the knowledge's.
+    learnings: HashMap<(usize, usize), Learning, Fixed>,
     /// Servers by their fingerprint part.
-    servers: HashMap<u64, Arc<Server>, foldhash::fast::FixedState>,
+    servers: HashMap<u64, Arc<Server>, Fixed>,
     /// Knowledge by its hash.
-    knowledge: HashMap<u64, Arc<Knowledge>, foldhash::fast::FixedState>,
+    knowledge: HashMap<u64, Arc<Knowledge>, Fixed>,
+    /// By the knowledge's address and the hash of the client's place, state and message.
+    receptions: HashMap<(usize, u64), Reception, Fixed>,
+}
+
+/// A message delivered to a client: its inputs in full, and what it did. A client's reception
+/// reads only that client, the message and the knowledge (its checkers), and changes only them
+/// and the messages in flight.
+struct Reception {
+    index: usize,
+    client_before: ClientState,
+    knowledge_before: Arc<Knowledge>,
+    envelope: LogEnvelope,
+    client: ClientState,
+    knowledge: Arc<Knowledge>,
+    kept_delta: u64,
+    fingerprint_delta: u64,
 }
 
 /// One delivery to a server: its inputs in full, and what it did.
 struct Step {
     server_before: Arc<Server>,
-    knowledge_before: Arc<Knowledge>,
     envelope: LogEnvelope,
     server: Arc<Server>,
     server_part: u64,
-    knowledge: Arc<Knowledge>,
     /// The messages it put in flight, in order.
     sent: Vec<LogEnvelope>,
-    /// What it added to the kept sum, the delivered message's part taken away included.
+    /// What it added to the kept sum: the parts of the messages sent, less the delivered one's.
     kept_delta: u64,
-    /// What it added to the fingerprint: the same wherever the step is taken, since the
-    /// fingerprint is a sum of parts and the step changes the same parts the same way.
+    /// What it added to the fingerprint before its effects were learned.
+    fingerprint_delta: u64,
+    effects: Arc<Vec<Effect>>,
+}
+
+/// A step's effects learned against one knowledge: its inputs in full, and what they did.
+struct Learning {
+    effects: Arc<Vec<Effect>>,
+    knowledge_before: Arc<Knowledge>,
+    knowledge: Arc<Knowledge>,
+    kept_delta: u64,
     fingerprint_delta: u64,
 }
 
-impl Steps {
+impl Tables {
+    /// The reception remembered for exactly the delivery `at` names in `world`, if any.
+    fn reception(&self, world: &LogWorld, at: &At) -> Option<&Reception> {
+        self.receptions.get(&at.key).filter(|reception| {
+            reception.index == at.index
+                && reception.client_before == world.clients[at.index]
+                && Arc::ptr_eq(&reception.knowledge_before, &world.knowledge)
+                && reception.envelope == *world.envelope(at.message)
+        })
+    }
+
     /// The step remembered for exactly the delivery `at` names in `world`, if any.
-    fn find(&self, world: &LogWorld, at: &At) -> Option<&Step> {
+    fn step(&self, world: &LogWorld, at: &At) -> Option<&Arc<Step>> {
         self.steps.get(&at.key).filter(|step| {
             Arc::ptr_eq(&step.server_before, &world.servers[at.index])
-                && Arc::ptr_eq(&step.knowledge_before, &world.knowledge)
                 && step.envelope == *world.envelope(at.message)
+        })
+    }
+
+    /// What `effects` did when learned against exactly `knowledge`, if remembered.
+    fn learning(
+        &self,
+        effects: &Arc<Vec<Effect>>,
+        knowledge: &Arc<Knowledge>,
+    ) -> Option<&Learning> {
+        let key = (address(effects), address(knowledge));
+        self.learnings.get(&key).filter(|learning| {
+            Arc::ptr_eq(&learning.effects, effects)
+                && Arc::ptr_eq(&learning.knowledge_before, knowledge)
         })
     }
 
@@ -95,11 +153,18 @@ impl Steps {
     }
 }
 
-/// A delivery to a server, as the memo looks it up.
+fn address<T>(shared: &Arc<T>) -> usize {
+    Arc::as_ptr(shared) as usize
+}
+
+/// A delivery, as the memo looks it up.
 struct At {
     message: MessageId,
+    /// Whether the message goes to a client rather than a server.
+    to_client: bool,
+    /// The place of the server or client it goes to.
     index: usize,
-    key: Key,
+    key: (usize, u64),
 }
 
 impl LogWorld {
@@ -107,7 +172,7 @@ impl LogWorld {
     /// action delivers a message to a server; built by [`LogWorld::apply`] otherwise.
     pub(super) fn remembered_successor(&self, action: &LogAction) -> Result<LogWorld, LogRefused> {
         let mut next = self.clone();
-        match self.memo.as_deref().zip(self.server_delivery(action)?) {
+        match self.memo.as_deref().zip(self.remembered_delivery(action)?) {
             Some((memo, at)) => next.deliver_remembered(memo, &at)?,
             None => next.apply(action)?,
         }
@@ -117,13 +182,12 @@ impl LogWorld {
     }
 
     /// The fingerprint of the state `action` leads to: worked out from this one's without
-    /// building it when the memo remembers the step, since a step adds the same to the sum of
-    /// parts wherever it is taken.
+    /// building it when the memo remembers the step and its learning.
     pub(super) fn remembered_fingerprint(&self, action: &LogAction) -> Result<u64, LogRefused> {
-        if let Some((memo, at)) = self.memo.as_deref().zip(self.server_delivery(action)?) {
-            let steps = memo.0.lock().expect("no step panics");
-            if let Some(step) = steps.find(self, &at) {
-                let fingerprint = self.fingerprint().wrapping_add(step.fingerprint_delta);
+        if let Some((memo, at)) = self.memo.as_deref().zip(self.remembered_delivery(action)?) {
+            let tables = memo.0.lock().expect("no step panics");
+            if let Some(delta) = self.remembered_delta(&tables, &at) {
+                let fingerprint = self.fingerprint().wrapping_add(delta);
                 #[cfg(debug_assertions)]
                 assert_eq!(Ok(fingerprint), self.plain_fingerprint(action));
                 return Ok(fingerprint);
@@ -133,23 +197,44 @@ impl LogWorld {
             .map(|successor| successor.fingerprint())
     }
 
-    /// Where the memo would look up `action`: a delivery, allowed now, of a message to a
-    /// server. `None` for any other action.
-    fn server_delivery(&self, action: &LogAction) -> Result<Option<At>, LogRefused> {
+    /// What the delivery `at` adds to the fingerprint, if the memo remembers all it does.
+    fn remembered_delta(&self, tables: &Tables, at: &At) -> Option<u64> {
+        if at.to_client {
+            return (tables.reception(self, at)).map(|reception| reception.fingerprint_delta);
+        }
+        let step = tables.step(self, at)?;
+        if step.effects.is_empty() {
+            return Some(step.fingerprint_delta);
+        }
+        let learning = tables.learning(&step.effects, &self.knowledge)?;
+        Some((step.fingerprint_delta).wrapping_add(learning.fingerprint_delta))
+    }
+
+    /// Where the memo would look up `action`: a delivery, allowed now. `None` for any other
+    /// action.
+    fn remembered_delivery(&self, action: &LogAction) -> Result<Option<At>, LogRefused> {
         let LogAction::Deliver(message) = *action else {
             return Ok(None);
         };
         let envelope = &self.deliverable(message)?.envelope;
-        let Ok(index) = self.server_index(envelope.to) else {
-            return Ok(None); // to a client
-        };
+        if let Ok(index) = self.client_index(envelope.to) {
+            let reception = (index, &self.clients[index], envelope);
+            let key = (address(&self.knowledge), FINGERPRINT.hash_one(reception));
+            return Ok(Some(At {
+                message,
+                to_client: true,
+                index,
+                key,
+            }));
+        }
+        let index = self.server_index(envelope.to)?;
         let key = (
-            Arc::as_ptr(&self.servers[index]) as usize,
-            Arc::as_ptr(&self.knowledge) as usize,
+            address(&self.servers[index]),
             FINGERPRINT.hash_one(envelope),
         );
         Ok(Some(At {
             message,
+            to_client: false,
             index,
             key,
         }))
@@ -163,12 +248,68 @@ impl LogWorld {
         &self.in_flight[at].envelope
     }
 
-    /// Delivers through the memo: replays the step it remembers, or takes and remembers it.
+    /// Delivers through the memo: the step, then the learning of its effects, each replayed
+    /// if remembered and taken and remembered if not.
     fn deliver_remembered(&mut self, memo: &Memo, at: &At) -> Result<(), LogRefused> {
-        let mut steps = memo.0.lock().expect("no step panics");
-        let Some(step) = steps.find(self, at) else {
-            return self.deliver_and_remember(&mut steps, at);
+        let mut tables = memo.0.lock().expect("no step panics");
+        if at.to_client {
+            return self.receive_remembered(&mut tables, at);
+        }
+        let step = match tables.step(self, at) {
+            Some(step) => {
+                let step = Arc::clone(step);
+                self.replay_step(&step, at);
+                step
+            }
+            None => self.step_and_remember(&mut tables, at)?,
         };
+        if step.effects.is_empty() {
+            return Ok(());
+        }
+        match tables.learning(&step.effects, &self.knowledge) {
+            Some(learning) => {
+                self.kept_sum = self.kept_sum.wrapping_add(learning.kept_delta);
+                self.knowledge = Arc::clone(&learning.knowledge);
+            }
+            None => self.learn_and_remember(&mut tables, &step.effects),
+        }
+        Ok(())
+    }
+
+    /// Delivers to a client through the memo: replays the reception if remembered, and
+    /// takes and remembers it if not.
+    fn receive_remembered(&mut self, tables: &mut Tables, at: &At) -> Result<(), LogRefused> {
+        let before = self.kept_sum;
+        if let Some(reception) = tables.reception(self, at) {
+            self.take(at.message);
+            self.kept_sum = before.wrapping_add(reception.kept_delta);
+            self.clients[at.index] = reception.client.clone();
+            self.knowledge = Arc::clone(&reception.knowledge);
+            return Ok(());
+        }
+        let client_before = self.clients[at.index].clone();
+        let knowledge_before = Arc::clone(&self.knowledge);
+        let envelope = self.envelope(at.message).clone();
+        let fingerprint_before = self.fingerprint();
+        self.apply(&LogAction::Deliver(at.message))?;
+        if !Arc::ptr_eq(&self.knowledge, &knowledge_before) {
+            self.knowledge = tables.intern_knowledge(&self.knowledge);
+        }
+        let reception = Reception {
+            index: at.index,
+            client_before,
+            knowledge_before,
+            envelope,
+            client: self.clients[at.index].clone(),
+            knowledge: Arc::clone(&self.knowledge),
+            kept_delta: self.kept_sum.wrapping_sub(before),
+            fingerprint_delta: self.fingerprint().wrapping_sub(fingerprint_before),
+        };
+        tables.receptions.insert(at.key, reception);
+        Ok(())
+    }
+
+    fn replay_step(&mut self, step: &Step, at: &At) {
         let before = self.kept_sum;
         self.take(at.message);
         for envelope in &step.sent {
@@ -177,40 +318,54 @@ impl LogWorld {
         self.kept_sum = before.wrapping_add(step.kept_delta);
         self.servers[at.index] = Arc::clone(&step.server);
         self.server_parts[at.index] = step.server_part;
-        self.knowledge = Arc::clone(&step.knowledge);
-        Ok(())
     }
 
-    /// Delivers by [`LogWorld::apply`] and remembers what the delivery did.
-    fn deliver_and_remember(&mut self, steps: &mut Steps, at: &At) -> Result<(), LogRefused> {
+    /// Delivers by the world's own code, its effects left unlearned, and remembers the step.
+    fn step_and_remember(&mut self, tables: &mut Tables, at: &At) -> Result<Arc<Step>, LogRefused> {
         let index = at.index;
         let server_before = Arc::clone(&self.servers[index]);
-        let knowledge_before = Arc::clone(&self.knowledge);
         let envelope = self.envelope(at.message).clone();
         let (kept_before, fingerprint_before) = (self.kept_sum, self.fingerprint());
         let first_sent = self.next_message;
-        self.apply(&LogAction::Deliver(at.message))?;
-        self.servers[index] = steps.intern_server(self.server_parts[index], &self.servers[index]);
-        if !Arc::ptr_eq(&self.knowledge, &knowledge_before) {
-            self.knowledge = steps.intern_knowledge(&self.knowledge);
-        }
+        self.step_servers(&LogAction::Deliver(at.message))?;
+        self.servers[index] = tables.intern_server(self.server_parts[index], &self.servers[index]);
         let sent = (self.in_flight.iter())
             .filter(|in_flight| in_flight.id.0 >= first_sent)
             .map(|in_flight| in_flight.envelope.clone())
             .collect();
-        let step = Step {
+        let step = Arc::new(Step {
             server_before,
-            knowledge_before,
             envelope,
             server: Arc::clone(&self.servers[index]),
             server_part: self.server_parts[index],
-            knowledge: Arc::clone(&self.knowledge),
             sent,
             kept_delta: self.kept_sum.wrapping_sub(kept_before),
             fingerprint_delta: self.fingerprint().wrapping_sub(fingerprint_before),
+            effects: Arc::new(std::mem::take(&mut self.effects)),
+        });
+        tables.steps.insert(at.key, Arc::clone(&step));
+        Ok(step)
+    }
+
+    /// Learns `effects` by the world's own code and remembers what they did to the knowledge.
+    fn learn_and_remember(&mut self, tables: &mut Tables, effects: &Arc<Vec<Effect>>) {
+        let knowledge_before = Arc::clone(&self.knowledge);
+        let (kept_before, fingerprint_before) = (self.kept_sum, self.fingerprint());
+        for effect in effects.iter() {
+            self.learn(effect.clone());
+        }
+        if !Arc::ptr_eq(&self.knowledge, &knowledge_before) {
+            self.knowledge = tables.intern_knowledge(&self.knowledge);
+        }
+        let key = (address(effects), address(&knowledge_before));
+        let learning = Learning {
+            effects: Arc::clone(effects),
+            knowledge_before,
+            knowledge: Arc::clone(&self.knowledge),
+            kept_delta: self.kept_sum.wrapping_sub(kept_before),
+            fingerprint_delta: self.fingerprint().wrapping_sub(fingerprint_before),
         };
-        steps.steps.insert(at.key, step);
-        Ok(())
+        tables.learnings.insert(key, learning);
     }
 
     /// Debug builds: the fingerprint of the successor `apply` builds.
@@ -229,8 +384,10 @@ impl LogWorld {
         let same = plain.fingerprint_from_scratch() == built.fingerprint_from_scratch()
             && plain.fingerprint() == built.fingerprint()
             && plain.in_flight == built.in_flight
+            && built.effects.is_empty()
             && plain.next_message == built.next_message
             && plain.knowledge == built.knowledge
+            && plain.clients == built.clients
             && plain.servers == built.servers
             && plain.server_parts == built.server_parts;
         assert!(same, "the memo built another successor for {action}");

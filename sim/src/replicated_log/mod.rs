@@ -38,6 +38,7 @@ pub use votes::SlotVotes;
 
 use crate::check::Violation;
 use crate::model::{Model, Settled};
+use checks::Effect;
 use memo::Memo;
 use paros_core::log::{Entry, Slot};
 use paros_core::{Ballot, NodeId, NodeSet};
@@ -97,6 +98,9 @@ pub struct LogWorld {
     /// The wrapping sum of the parts kept as they come and go: each message in flight, each
     /// decision and each vote. Invariant: equals that sum worked out from scratch.
     kept_sum: u64,
+    /// What the current action's server steps asked of the knowledge, not yet learned.
+    /// Invariant: empty between actions.
+    effects: Vec<Effect>,
     /// The memo of server steps, shared by every world of one exploration
     /// ([`Model::for_exploration`]); `None` outside one. Never part of the state: it changes
     /// how fast a successor is built, never what it is.
@@ -140,6 +144,7 @@ impl LogWorld {
             knowledge: Arc::default(),
             server_parts: Vec::new(),
             kept_sum: 0,
+            effects: Vec::new(),
             memo: None,
         };
         world.server_parts = (world.servers.iter().enumerate())
@@ -304,6 +309,14 @@ impl LogWorld {
 
     /// Applies one action. A refused action leaves the world unchanged.
     pub fn apply(&mut self, action: &LogAction) -> Result<(), LogRefused> {
+        let applied = self.step_servers(action);
+        self.learn_effects();
+        applied
+    }
+
+    /// Applies one action but for what its servers' steps ask of the knowledge, which is left
+    /// in `effects` ([`Effect`]).
+    fn step_servers(&mut self, action: &LogAction) -> Result<(), LogRefused> {
         let touched = self.server_touched(action);
         let applied = self.dispatch(action);
         if let Some(index) = touched {
