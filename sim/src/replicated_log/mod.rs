@@ -15,8 +15,9 @@
 //! world is made of), `action` (actions and refusals, described and parsed), `servers` (nodes,
 //! disks, crashes and restarts), `network` (messages in flight and partitions), `clients`
 //! (programs, requests, replies and the history), `votes` (what is chosen), `checks` (the
-//! other safety checkers), `names` (names as players read them) and `settle` (the fair
-//! schedule once faults stop).
+//! other safety checkers, and the effects a server's step leaves for them), `names` (names as
+//! players read them), `settle` (the fair schedule once faults stop) and `memo` (the steps an
+//! exploration replays rather than takes again).
 
 mod action;
 mod checks;
@@ -98,6 +99,10 @@ pub struct LogWorld {
     /// The wrapping sum of the parts kept as they come and go: each message in flight, each
     /// decision and each vote. Invariant: equals that sum worked out from scratch.
     kept_sum: u64,
+    /// The fingerprint, worked out once for a world the memo built, so that hashing each of
+    /// its successors does not work it out again. Invariant: `None`, or equal to the
+    /// fingerprint: cleared as every change begins (`step_servers` and the memo's builds).
+    known_fingerprint: Option<u64>,
     /// What the current action's server steps asked of the knowledge, not yet learned.
     /// Invariant: empty between actions.
     effects: Vec<Effect>,
@@ -144,6 +149,7 @@ impl LogWorld {
             knowledge: Arc::default(),
             server_parts: Vec::new(),
             kept_sum: 0,
+            known_fingerprint: None,
             effects: Vec::new(),
             memo: None,
         };
@@ -317,6 +323,7 @@ impl LogWorld {
     /// Applies one action but for what its servers' steps ask of the knowledge, which is left
     /// in `effects` ([`Effect`]).
     fn step_servers(&mut self, action: &LogAction) -> Result<(), LogRefused> {
+        self.known_fingerprint = None;
         let touched = self.server_touched(action);
         let applied = self.dispatch(action);
         if let Some(index) = touched {
@@ -383,6 +390,9 @@ impl LogWorld {
     /// world changes, so this hashes only the small parts: clients, budgets, partitions, the
     /// history and the count of violations.
     pub fn fingerprint(&self) -> u64 {
+        if let Some(known) = self.known_fingerprint {
+            return known;
+        }
         self.server_parts
             .iter()
             .fold(self.kept_sum, |sum, server| sum.wrapping_add(*server))
