@@ -106,6 +106,7 @@ fn path_to_vec<A: Clone>(mut node: Option<&Rc<PathNode<A>>>) -> Vec<A> {
 
 /// Explores every state reachable from `start`, breadth-first, within `limits`.
 pub fn explore<M: Model>(start: M, limits: Limits) -> Result<Exploration<M::Action>, Error> {
+    let start = start.for_exploration();
     let mut search = Search::new(limits);
     search
         .seen

@@ -103,6 +103,13 @@ pub trait Model: Clone + Send + Sync {
         Ok(successor)
     }
 
+    /// This world, ready to start an exploration: a world that keeps caches for the length of
+    /// one search (the log world's memo of server steps) gives the copy fresh ones, shared by
+    /// every state built from it. The default changes nothing. Never changes the state.
+    fn for_exploration(self) -> Self {
+        self
+    }
+
     /// A 64-bit digest of everything the future of this world depends on. Equal fingerprints
     /// mean the same state to the explorer.
     fn fingerprint(&self) -> u64;

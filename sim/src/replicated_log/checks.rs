@@ -5,14 +5,70 @@
 use super::{ClientCall, ClientOp, LogWorld, Part, part};
 use crate::check::{GaveUp, Property, Violation};
 use crate::linearizability::{self, History};
-use paros_core::Ballot;
 use paros_core::log::{Applied, Entry, LogEnvelope, LogMessage, Slot, SlotVote, Write};
+use paros_core::{Ballot, NodeId};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+/// What a server's step asks of the world's knowledge: a check, or a record, made once the
+/// step's own part is done ([`LogWorld::learn`]), in the order the step asked.
+///
+/// Invariant: a server's step never reads the knowledge, and each effect carries what it needs
+/// of the server as it was when the step asked. So deferring effects to the end of an action
+/// changes nothing, and a step's effects depend only on the server and what it received: the
+/// memo replays them against any knowledge.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub(super) enum Effect {
+    /// A property broken, found from the server alone.
+    Violation(Property, String),
+    /// Writes became durable: each slot a restart would now take as decided, with the entry
+    /// the disk holds there ([`LogWorld::check_disk`]).
+    Disk {
+        node: NodeId,
+        slots: Vec<(Slot, Option<Entry>)>,
+    },
+    /// What a live node knows is chosen, and how its chosen prefix is broken, if it is
+    /// ([`LogWorld::check_decisions`], [`chosen_prefix`]).
+    Decisions {
+        node: NodeId,
+        chosen: Vec<(Slot, Entry)>,
+        prefix_broken: Option<String>,
+    },
+    /// Votes cast as a node's `Accepted`s left it ([`LogWorld::record_votes`]).
+    Votes {
+        voter: NodeId,
+        cast: Vec<(Slot, Ballot, Entry)>,
+    },
+}
+
 impl LogWorld {
+    /// Checks and records, in order, what the servers' steps of the current action asked.
+    pub(super) fn learn_effects(&mut self) {
+        if self.effects.is_empty() {
+            return;
+        }
+        for effect in std::mem::take(&mut self.effects) {
+            self.learn(effect);
+        }
+    }
+
+    /// Checks or records one effect against the knowledge.
+    pub(super) fn learn(&mut self, effect: Effect) {
+        match effect {
+            Effect::Violation(property, detail) => self.violate(property, detail),
+            Effect::Disk { node, slots } => self.check_disk_slots(node, slots),
+            Effect::Decisions {
+                node,
+                chosen,
+                prefix_broken,
+            } => self.check_node_decisions(node, &chosen, prefix_broken.as_deref()),
+            Effect::Votes { voter, cast } => self.count_votes(voter, cast),
+        }
+    }
+
     /// Durability: a node restarted now would take every slot up to its record's chosen mark
-    /// as decided, so each of those slots must hold the entry chosen by the votes.
+    /// as decided, so each of those slots must hold the entry chosen by the votes. Asks it of
+    /// the slots `writes` touched and those the chosen mark passed since `before`.
     pub(super) fn check_disk(&mut self, index: usize, before: Slot, writes: &[Write]) {
         let record = &self.servers[index].record;
         let mut slots: BTreeSet<Slot> = writes
@@ -28,15 +84,31 @@ impl LogWorld {
             slots.insert(slot);
             slot = slot.next();
         }
-        let name = self.name(self.config.node_id(index));
+        if slots.is_empty() {
+            return;
+        }
+        let slots = (slots.into_iter())
+            .map(|slot| {
+                (
+                    slot,
+                    record.accepts.get(&slot).map(|vote| vote.entry.clone()),
+                )
+            })
+            .collect();
+        let node = self.config.node_id(index);
+        self.effects.push(Effect::Disk { node, slots });
+    }
+
+    /// [`LogWorld::check_disk`]'s judgement: each slot's entry on disk against the chosen one.
+    fn check_disk_slots(&mut self, node: NodeId, slots: Vec<(Slot, Option<Entry>)>) {
+        let name = self.name(node);
         let mut found = Vec::new();
-        for slot in slots {
-            let on_disk = record.accepts.get(&slot).map(|vote| &vote.entry);
-            let chosen = self.chosen.get(&slot);
-            if on_disk.is_some() && on_disk == chosen.map(|votes| &votes.entry) {
+        for (slot, on_disk) in slots {
+            let chosen = self.knowledge.chosen.get(&slot);
+            if on_disk.is_some() && on_disk.as_ref() == chosen.map(|votes| &votes.entry) {
                 continue;
             }
-            let disk = on_disk.map_or("nothing".to_string(), |entry| self.entry_name(entry));
+            let disk = on_disk.map_or("nothing".to_string(), |entry| self.entry_name(&entry));
             let chosen = chosen.map_or("nothing is chosen there".to_string(), |votes| {
                 self.describe_votes(votes)
             });
@@ -71,7 +143,7 @@ impl LogWorld {
                     ballot.round,
                     self.name(ballot.node)
                 );
-                self.violate(Property::BallotUnique, detail);
+                (self.effects).push(Effect::Violation(Property::BallotUnique, detail));
             }
         }
     }
@@ -86,21 +158,19 @@ impl LogWorld {
                     "{name} applied slot {} after slot {}",
                     entry.slot, server.applied_through
                 );
-                self.violate(Property::AppliedInOrder, detail);
+                (self.effects).push(Effect::Violation(Property::AppliedInOrder, detail));
                 continue;
             }
-            Arc::make_mut(&mut self.servers[index]).applied_through = entry.slot;
+            server.applied_through = entry.slot;
             if let (true, Entry::Command(command)) = (entry.fresh, &entry.entry)
-                && !Arc::make_mut(&mut self.servers[index])
-                    .applied_fresh
-                    .insert((command.client, command.seq))
+                && !server.applied_fresh.insert((command.client, command.seq))
             {
                 let detail = format!(
                     "{name} applied {}#{} twice",
                     self.name(command.client),
                     command.seq
                 );
-                self.violate(Property::AppliedOnce, detail);
+                (self.effects).push(Effect::Violation(Property::AppliedOnce, detail));
             }
         }
         self.check_decisions(index);
@@ -108,20 +178,41 @@ impl LogWorld {
 
     /// Agreement, validity and durability over what the node knows is chosen: a slot's
     /// decision, once learned by anyone, never changes, even across crashes and restarts.
+    /// Asked of a live node only.
     pub(super) fn check_decisions(&mut self, index: usize) {
         let Some(node) = self.servers[index].host.node() else {
             return;
         };
-        let name = self.name(node.id());
+        let chosen = (node.chosen().iter())
+            .map(|(slot, vote)| (*slot, vote.entry.clone()))
+            .collect();
+        let prefix_broken = chosen_prefix(node.chosen(), node.chosen_index(), node.applied_index());
+        let node = node.id();
+        self.effects.push(Effect::Decisions {
+            node,
+            chosen,
+            prefix_broken,
+        });
+    }
+
+    /// [`LogWorld::check_decisions`]'s judgement, against the votes and the decisions so far;
+    /// a slot decided for the first time is recorded.
+    fn check_node_decisions(
+        &mut self,
+        node: NodeId,
+        chosen: &[(Slot, Entry)],
+        prefix_broken: Option<&str>,
+    ) {
+        let name = self.name(node);
         let mut found = Vec::new();
-        for (slot, vote) in node.chosen() {
-            match self.chosen.get(slot) {
-                Some(chosen) if chosen.entry == vote.entry => {}
+        for (slot, entry) in chosen {
+            match self.knowledge.chosen.get(slot) {
+                Some(chosen) if chosen.entry == *entry => {}
                 Some(chosen) => found.push((
                     Property::LearnedIsChosen,
                     format!(
                         "slot {slot}: {name} learned {}, but {}",
-                        self.entry_name(&vote.entry),
+                        self.entry_name(entry),
                         self.describe_votes(chosen)
                     ),
                 )),
@@ -129,40 +220,36 @@ impl LogWorld {
                     Property::LearnedIsChosen,
                     format!(
                         "slot {slot}: {name} learned {}, which no quorum voted for",
-                        self.entry_name(&vote.entry)
+                        self.entry_name(entry)
                     ),
                 )),
             }
-            match self.decided.get(slot) {
-                Some(decided) if decided != &vote.entry => found.push((
+            match self.knowledge.decided.get(slot) {
+                Some(decided) if decided != entry => found.push((
                     Property::Agreement,
                     format!(
                         "slot {slot}: {name} learned {}, but {} was decided",
-                        self.entry_name(&vote.entry),
+                        self.entry_name(entry),
                         self.entry_name(decided)
                     ),
                 )),
                 Some(_) => {}
                 None => {
-                    if !self.was_issued(&vote.entry) {
+                    if !self.was_issued(entry) {
                         found.push((
                             Property::Validity,
-                            format!(
-                                "slot {slot}: {} was never issued",
-                                self.entry_name(&vote.entry)
-                            ),
+                            format!("slot {slot}: {} was never issued", self.entry_name(entry)),
                         ));
                     }
-                    let decision = (*slot, vote.entry.clone());
-                    let decided = part(Part::Decided, &(&decision.0, &decision.1));
+                    let decided = part(Part::Decided, &(slot, entry));
                     self.kept_sum = self.kept_sum.wrapping_add(decided);
-                    self.decided.insert(decision.0, decision.1);
+                    Arc::make_mut(&mut self.knowledge)
+                        .decided
+                        .insert(*slot, entry.clone());
                 }
             }
         }
-        if let Some(broken) =
-            chosen_prefix(node.chosen(), node.chosen_index(), node.applied_index())
-        {
+        if let Some(broken) = prefix_broken {
             found.push((Property::ChosenPrefix, format!("{name} {broken}")));
         }
         for (property, detail) in found {
@@ -174,7 +261,7 @@ impl LogWorld {
         let Entry::Command(command) = entry else {
             return true;
         };
-        self.history.iter().any(|operation| {
+        self.knowledge.history.iter().any(|operation| {
             command.client == operation.client
                 && operation.seq() == command.seq
                 && matches!(&operation.op, ClientOp::Write { key, value } if *key == command.key && *value == command.value)
@@ -185,7 +272,7 @@ impl LogWorld {
     /// chosen by a quorum of votes.
     pub(super) fn check_written_is_chosen(&mut self, client_index: usize, seq: u64) {
         let client = self.config.client_id(client_index);
-        let chosen = self.chosen.values().any(|votes| {
+        let chosen = self.knowledge.chosen.values().any(|votes| {
             matches!(&votes.entry, Entry::Command(command) if command.client == client && command.seq == seq)
         });
         if !chosen {
@@ -201,7 +288,9 @@ impl LogWorld {
     /// returns. A history it cannot judge within the world's limits is kept as [`GaveUp`]: an
     /// error, never a pass and never "not linearizable".
     pub(super) fn check_linearizable(&mut self) {
-        let operations = self.history.iter().map(ClientCall::to_operation).collect();
+        let operations = (self.knowledge.history.iter())
+            .map(ClientCall::to_operation)
+            .collect();
         let limits = self.config.linearizability_limits;
         let gave_up = match History::new(operations)
             .map(|h| linearizability::check_with_limits(&h, limits))
@@ -215,7 +304,10 @@ impl LogWorld {
             }
             Err(malformed) => format!("on a malformed client history: {malformed}"),
         };
-        self.gave_up.get_or_insert(GaveUp {
+        if self.knowledge.gave_up.is_some() {
+            return;
+        }
+        Arc::make_mut(&mut self.knowledge).gave_up = Some(GaveUp {
             property: Property::Linearizability,
             why: gave_up,
         });
@@ -223,11 +315,14 @@ impl LogWorld {
 
     pub(super) fn violate(&mut self, property: Property, detail: String) {
         if !self
+            .knowledge
             .violations
             .iter()
             .any(|known| known.property == property && known.detail == detail)
         {
-            self.violations.push(Violation { property, detail });
+            Arc::make_mut(&mut self.knowledge)
+                .violations
+                .push(Violation { property, detail });
         }
     }
 }

@@ -7,6 +7,7 @@ use crate::linearizability::Operation;
 use paros_core::NodeId;
 use paros_core::Value;
 use paros_core::log::{LogEnvelope, LogMessage, Outcome};
+use std::sync::Arc;
 
 /// One client: its place in its program and its outstanding request.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -92,7 +93,7 @@ impl LogWorld {
                 if state.next_op >= self.config.clients[client_index].len() {
                     return Err(Refused::ClientIdle(client));
                 }
-                (self.history.len(), false)
+                (self.knowledge.history.len(), false)
             }
         };
         if resend && !self.clients[client_index].redirected {
@@ -101,7 +102,7 @@ impl LogWorld {
             let program_index = self.clients[client_index].next_op;
             let op = self.config.clients[client_index][program_index].clone();
             let call = self.event_time();
-            self.history.push(ClientCall {
+            Arc::make_mut(&mut self.knowledge).history.push(ClientCall {
                 client,
                 program_index,
                 op,
@@ -111,7 +112,7 @@ impl LogWorld {
             });
             self.clients[client_index].outstanding = Some(history_index);
         }
-        let operation = &self.history[history_index];
+        let operation = &self.knowledge.history[history_index];
         let seq = operation.seq();
         let message = match &operation.op {
             ClientOp::Write { key, value } => LogMessage::Write {
@@ -140,7 +141,7 @@ impl LogWorld {
         let Some(outstanding) = self.clients[client_index].outstanding else {
             return;
         };
-        if self.history[outstanding].seq() != *seq {
+        if self.knowledge.history[outstanding].seq() != *seq {
             return; // an answer to an earlier request, already matched
         }
         let read = match outcome {
@@ -155,7 +156,7 @@ impl LogWorld {
             }
         };
         let time = self.event_time();
-        let call = &mut self.history[outstanding];
+        let call = &mut Arc::make_mut(&mut self.knowledge).history[outstanding];
         call.ret = Some(time);
         call.read = read;
         let client = &mut self.clients[client_index];
@@ -166,7 +167,8 @@ impl LogWorld {
 
     /// Client events are the history's clock: each call and each return is one tick of it.
     fn event_time(&self) -> u64 {
-        self.history
+        self.knowledge
+            .history
             .iter()
             .map(|operation| 1 + u64::from(operation.ret.is_some()))
             .sum()
@@ -176,7 +178,7 @@ impl LogWorld {
         let index = self.client_index(client).ok()?;
         let state = &self.clients[index];
         let op_index = match state.outstanding {
-            Some(outstanding) => self.history[outstanding].program_index,
+            Some(outstanding) => self.knowledge.history[outstanding].program_index,
             None => state.next_op,
         };
         self.config.clients[index].get(op_index).cloned()

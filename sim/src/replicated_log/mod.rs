@@ -15,13 +15,15 @@
 //! world is made of), `action` (actions and refusals, described and parsed), `servers` (nodes,
 //! disks, crashes and restarts), `network` (messages in flight and partitions), `clients`
 //! (programs, requests, replies and the history), `votes` (what is chosen), `checks` (the
-//! other safety checkers), `names` (names as players read them) and `settle` (the fair
-//! schedule once faults stop).
+//! other safety checkers, and the effects a server's step leaves for them), `names` (names as
+//! players read them), `settle` (the fair schedule once faults stop) and `memo` (the steps an
+//! exploration replays rather than takes again).
 
 mod action;
 mod checks;
 mod clients;
 mod config;
+mod memo;
 mod names;
 mod network;
 mod servers;
@@ -40,6 +42,8 @@ use crate::faults::{Budget, Fault, NegativeControl, Refused};
 use crate::fingerprint::part;
 use crate::model::{Model, Settled};
 use crate::network::{MessageAction, Network};
+use checks::Effect;
+use memo::Memo;
 use paros_core::log::{Entry, LogEnvelope, Slot};
 use paros_core::{Ballot, NodeId, NodeSet};
 use std::collections::BTreeMap;
@@ -75,6 +79,32 @@ pub struct LogWorld {
     /// The messages in flight (whole envelopes, shared between copies) and the partition.
     network: Network<Arc<LogEnvelope>>,
     budget_left: Budget,
+    /// The history, decisions, votes and violations: shared with the worlds this one was
+    /// copied from until one of them changes it (`Arc::make_mut`).
+    knowledge: Arc<Knowledge>,
+    /// Each server's part of the fingerprint, kept as the server changes.
+    /// Invariant: `server_parts[i] == part(Part::Server(i), &servers[i])`.
+    server_parts: Vec<u64>,
+    /// The wrapping sum of the parts kept as they come and go: each decision and each vote
+    /// (the network keeps its messages'). Invariant: equals that sum worked out from scratch.
+    kept_sum: u64,
+    /// The fingerprint, worked out once for a world the memo built, so that hashing each of
+    /// its successors does not work it out again. Invariant: `None`, or equal to the
+    /// fingerprint: cleared as every change begins (`step_servers` and the memo's builds).
+    known_fingerprint: Option<u64>,
+    /// What the current action's server steps asked of the knowledge, not yet learned.
+    /// Invariant: empty between actions.
+    effects: Vec<Effect>,
+    /// The memo of server steps, shared by every world of one exploration
+    /// ([`Model::for_exploration`]); `None` outside one. Never part of the state: it changes
+    /// how fast a successor is built, never what it is.
+    memo: Option<Arc<Memo>>,
+}
+
+/// What a world knows of its past, beyond its servers and messages: what the checkers read and
+/// keep. Changes far less often than the rest of a world, so copies share it.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+struct Knowledge {
     /// The client history, in call order; times are counts of client events.
     history: Vec<ClientCall>,
     /// Every slot some node learned chosen, with the entry: decisions are forever.
@@ -88,12 +118,6 @@ pub struct LogWorld {
     violations: Vec<Violation>,
     /// The first checker that could not decide, if any (kept, like violations).
     gave_up: Option<GaveUp>,
-    /// Each server's part of the fingerprint, kept as the server changes.
-    /// Invariant: `server_parts[i] == part(Part::Server(i), &servers[i])`.
-    server_parts: Vec<u64>,
-    /// The wrapping sum of the parts kept as they come and go: each decision and each vote.
-    /// Invariant: equals that sum worked out from scratch.
-    kept_sum: u64,
 }
 
 impl LogWorld {
@@ -111,14 +135,12 @@ impl LogWorld {
             config: Arc::new(config),
             servers,
             clients,
-            history: Vec::new(),
-            decided: BTreeMap::new(),
-            votes: BTreeMap::new(),
-            chosen: BTreeMap::new(),
-            violations: Vec::new(),
-            gave_up: None,
+            knowledge: Arc::default(),
             server_parts: Vec::new(),
             kept_sum: 0,
+            known_fingerprint: None,
+            effects: Vec::new(),
+            memo: None,
         };
         world.server_parts = (world.servers.iter().enumerate())
             .map(|(index, server)| part(Part::Server(index), server))
@@ -134,6 +156,7 @@ impl LogWorld {
         config.validate()?;
         let mut world = self.clone();
         world.config = Arc::new(config);
+        world.memo = None; // its steps were taken under the old configuration
         Ok(world)
     }
 
@@ -174,12 +197,12 @@ impl LogWorld {
 
     /// The client history so far.
     pub fn history(&self) -> &[ClientCall] {
-        &self.history
+        &self.knowledge.history
     }
 
     /// Every slot some node learned chosen.
     pub fn decided(&self) -> &BTreeMap<Slot, Entry> {
-        &self.decided
+        &self.knowledge.decided
     }
 
     /// Every action [`LogWorld::apply`] would accept now, in a stable order: deliveries and
@@ -257,6 +280,15 @@ impl LogWorld {
 
     /// Applies one action. A refused action leaves the world unchanged.
     pub fn apply(&mut self, action: &LogAction) -> Result<(), Refused> {
+        let applied = self.step_servers(action);
+        self.learn_effects();
+        applied
+    }
+
+    /// Applies one action but for what its servers' steps ask of the knowledge, which is left
+    /// in `effects` ([`Effect`]).
+    fn step_servers(&mut self, action: &LogAction) -> Result<(), Refused> {
+        self.known_fingerprint = None;
         let touched = self.server_touched(action);
         let applied = self.dispatch(action);
         if let Some(index) = touched {
@@ -317,6 +349,9 @@ impl LogWorld {
     /// world changes (the network keeps its messages'), so this hashes only the small parts:
     /// clients, budgets, partitions, the history and the count of violations.
     pub fn fingerprint(&self) -> u64 {
+        if let Some(known) = self.known_fingerprint {
+            return known;
+        }
         self.server_parts
             .iter()
             .fold(self.kept_sum, |sum, server| sum.wrapping_add(*server))
@@ -334,13 +369,11 @@ impl LogWorld {
     pub fn fingerprint_from_scratch(&self) -> u64 {
         let servers = (self.servers.iter().enumerate())
             .map(|(index, server)| part(Part::Server(index), server));
-        let decided = (self.decided.iter()).map(|decision| part(Part::Decided, &decision));
-        let votes = self
-            .votes
-            .iter()
-            .flat_map(|((slot, ballot, entry), voters)| {
-                (voters.iter()).map(|voter| vote_part(*slot, *ballot, entry, voter))
-            });
+        let decided =
+            (self.knowledge.decided.iter()).map(|decision| part(Part::Decided, &decision));
+        let votes = (self.knowledge.votes.iter()).flat_map(|((slot, ballot, entry), voters)| {
+            (voters.iter()).map(|voter| vote_part(*slot, *ballot, entry, voter))
+        });
         servers.chain(decided).chain(votes).fold(
             self.small_parts()
                 .wrapping_add(self.network.fingerprint_from_scratch()),
@@ -353,19 +386,19 @@ impl LogWorld {
     fn small_parts(&self) -> u64 {
         let clients = (self.clients.iter().enumerate())
             .map(|(index, client)| part(Part::Client(index), client));
-        let calls =
-            (self.history.iter().enumerate()).map(|(index, call)| part(Part::Call(index), call));
-        let gave_up = (self.gave_up.iter()).map(|gave_up| part(Part::GaveUp, gave_up));
+        let calls = (self.knowledge.history.iter().enumerate())
+            .map(|(index, call)| part(Part::Call(index), call));
+        let gave_up = (self.knowledge.gave_up.iter()).map(|gave_up| part(Part::GaveUp, gave_up));
         clients.chain(calls).chain(gave_up).fold(
             part(Part::Budget, &self.budget_left)
-                .wrapping_add(part(Part::Violations, &self.violations.len())),
+                .wrapping_add(part(Part::Violations, &self.knowledge.violations.len())),
             u64::wrapping_add,
         )
     }
 
     /// The safety properties broken so far.
     pub fn violations(&self) -> &[Violation] {
-        &self.violations
+        &self.knowledge.violations
     }
 }
 
@@ -404,12 +437,26 @@ impl Model for LogWorld {
         self.budget_left
     }
 
+    /// This world with a fresh memo of server steps, which its successors share.
+    fn for_exploration(mut self) -> LogWorld {
+        self.memo = Some(Arc::default());
+        self
+    }
+
+    fn successor(&self, action: &LogAction) -> Result<LogWorld, Refused> {
+        self.remembered_successor(action)
+    }
+
+    fn successor_fingerprint(&self, action: &LogAction) -> Result<u64, Refused> {
+        self.remembered_fingerprint(action)
+    }
+
     fn violations(&self) -> Vec<Violation> {
-        self.violations.clone()
+        self.knowledge.violations.clone()
     }
 
     fn gave_up(&self) -> Option<GaveUp> {
-        self.gave_up.clone()
+        self.knowledge.gave_up.clone()
     }
 
     fn parse_action(&self, text: &str) -> Result<LogAction, String> {

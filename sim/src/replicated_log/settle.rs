@@ -37,8 +37,8 @@ impl LogWorld {
         let mut step = 0;
         while step < steps_max
             && !world.all_clients_done()
-            && world.violations.is_empty()
-            && world.gave_up.is_none()
+            && world.knowledge.violations.is_empty()
+            && world.knowledge.gave_up.is_none()
         {
             let Some(action) = world.fair_action(step, &mut last_sent) else {
                 break;
@@ -50,13 +50,13 @@ impl LogWorld {
             step += 1;
         }
         let decided = world.all_clients_done();
-        let broken = !world.violations.is_empty() || world.gave_up.is_some();
+        let broken = !world.knowledge.violations.is_empty() || world.knowledge.gave_up.is_some();
         let stuck = (!decided && !broken).then(|| world.summary());
         Ok(Settled {
             actions,
             decided,
-            violations: world.violations.clone(),
-            gave_up: world.gave_up.clone(),
+            violations: world.knowledge.violations.clone(),
+            gave_up: world.knowledge.gave_up.clone(),
             stuck,
         })
     }
@@ -149,7 +149,7 @@ impl LogWorld {
                 lines.push(format!(
                     "{} waits on {}",
                     self.name(self.config.client_id(index)),
-                    self.history[outstanding].op
+                    self.knowledge.history[outstanding].op
                 ));
             }
         }

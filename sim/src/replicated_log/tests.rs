@@ -465,8 +465,10 @@ fn forged_world() -> LogWorld {
 fn applying_past_a_slot_not_yet_applied_breaks_applied_in_order() {
     let mut world = forged_world();
     world.record_applied(0, &[applied(1, 1)]);
+    world.learn_effects();
     assert!(world.violations().is_empty(), "{:?}", world.violations());
     world.record_applied(0, &[applied(3, 2)]);
+    world.learn_effects();
     let properties: Vec<Property> = world.violations().iter().map(|v| v.property).collect();
     assert_eq!(properties, [Property::AppliedInOrder]);
     assert_eq!(
@@ -479,6 +481,7 @@ fn applying_past_a_slot_not_yet_applied_breaks_applied_in_order() {
 fn applying_one_request_twice_breaks_applied_once() {
     let mut world = forged_world();
     world.record_applied(0, &[applied(1, 1), applied(2, 1)]);
+    world.learn_effects();
     let properties: Vec<Property> = world.violations().iter().map(|v| v.property).collect();
     assert_eq!(properties, [Property::AppliedOnce]);
     assert_eq!(world.violations()[0].detail, "N1 applied C1#1 twice");
@@ -489,6 +492,7 @@ fn applying_one_request_twice_breaks_applied_once() {
         ..applied(2, 1)
     };
     world.record_applied(0, &[applied(1, 1), retry]);
+    world.learn_effects();
     assert!(world.violations().is_empty(), "{:?}", world.violations());
 }
 

@@ -1,10 +1,12 @@
 //! What is chosen, as a fact about votes: each vote is recorded as the `Accepted` carrying it
 //! leaves its node, counted with paros-core's own quorum system, and judged for agreement.
 
+use super::checks::Effect;
 use super::{LogWorld, vote_part};
 use crate::check::Property;
 use paros_core::log::{Entry, LogEnvelope, LogMessage, Slot};
-use paros_core::{Ballot, Majority, NodeSet};
+use paros_core::{Ballot, Majority, NodeId, NodeSet};
+use std::sync::Arc;
 
 /// The votes cast in one slot at one ballot for one entry: the nodes whose `Accepted` for it
 /// has left them. Chosen is a fact about these votes ([`paros_core::is_chosen`]), whether or
@@ -39,7 +41,8 @@ impl LogWorld {
     /// system. Agreement holds while each slot has one entry here.
     pub fn chosen_by_votes(&self) -> Vec<SlotVotes> {
         let quorums = self.quorums();
-        self.votes
+        self.knowledge
+            .votes
             .iter()
             .filter(|(_, voters)| paros_core::is_chosen(&quorums, **voters))
             .map(|(key, voters)| SlotVotes::of(key, *voters))
@@ -48,12 +51,13 @@ impl LogWorld {
 
     /// The first (ballot, entry) chosen in `slot` by a Phase-2 quorum of votes, if any.
     pub fn chosen_entry(&self, slot: Slot) -> Option<&SlotVotes> {
-        self.chosen.get(&slot)
+        self.knowledge.chosen.get(&slot)
     }
 
     /// Every vote cast so far in `slot`, in ballot order.
     pub fn votes_in(&self, slot: Slot) -> Vec<SlotVotes> {
-        self.votes
+        self.knowledge
+            .votes
             .iter()
             .filter(|((voted_slot, _, _), _)| *voted_slot == slot)
             .map(|(key, voters)| SlotVotes::of(key, *voters))
@@ -66,13 +70,11 @@ impl LogWorld {
     }
 
     /// A node votes when its `Accepted` leaves it: the entry is its accepted record for the
-    /// slot at that ballot. Each vote is counted toward chosen at once, and agreement is judged
-    /// on the votes: no slot may ever have two entries chosen.
+    /// slot at that ballot. The votes are counted by [`LogWorld::count_votes`].
     pub(super) fn record_votes(&mut self, index: usize, messages: &[LogEnvelope]) {
         let Some(node) = self.servers[index].host.node() else {
             return;
         };
-        let voter = node.id();
         let cast: Vec<(Slot, Ballot, Entry)> = messages
             .iter()
             .filter_map(|envelope| match envelope.message {
@@ -84,14 +86,27 @@ impl LogWorld {
                 _ => None,
             })
             .collect();
+        if !cast.is_empty() {
+            let voter = node.id();
+            self.effects.push(Effect::Votes { voter, cast });
+        }
+    }
+
+    /// Each vote is counted toward chosen at once, and agreement is judged on the votes: no
+    /// slot may ever have two entries chosen.
+    pub(super) fn count_votes(&mut self, voter: NodeId, cast: Vec<(Slot, Ballot, Entry)>) {
         let quorums = self.quorums();
         for (slot, ballot, entry) in cast {
-            let voters = self.votes.entry((slot, ballot, entry.clone())).or_default();
+            let key = (slot, ballot, entry);
+            let mut voters = self.knowledge.votes.get(&key).copied().unwrap_or_default();
             if voters.insert(voter) {
-                let cast = vote_part(slot, ballot, &entry, voter);
+                let cast = vote_part(slot, ballot, &key.2, voter);
                 self.kept_sum = self.kept_sum.wrapping_add(cast);
+                Arc::make_mut(&mut self.knowledge)
+                    .votes
+                    .insert(key.clone(), voters);
             }
-            let voters = *voters;
+            let entry = key.2;
             if !paros_core::is_chosen(&quorums, voters) {
                 continue;
             }
@@ -101,9 +116,9 @@ impl LogWorld {
                 entry,
                 voters,
             };
-            match self.chosen.get(&slot) {
+            match self.knowledge.chosen.get(&slot) {
                 None => {
-                    self.chosen.insert(slot, now);
+                    Arc::make_mut(&mut self.knowledge).chosen.insert(slot, now);
                 }
                 Some(first) if first.entry != now.entry => {
                     let detail = format!(

@@ -1,0 +1,479 @@
+//! The memo of server steps: an exploration delivers the same message to the same server in
+//! many states that differ only elsewhere; the memo steps it once.
+//!
+//! A delivery to a server reads only that server, the message and the configuration, and
+//! changes only that server and the messages in flight (the one delivered leaves, the ones sent
+//! join, in order); what the step asks of the world's [`Knowledge`] it leaves as a list of
+//! [`Effect`]s, which depend on nothing else either. So the memo keeps two tables:
+//!
+//! - a step: the server and the message it received, to the server after, the messages sent
+//!   and the effects;
+//! - a learning: a step's effects and the knowledge they were learned against, to the
+//!   knowledge after.
+//!
+//! Each is worked out once by the world's own code and replayed after. Both record what they
+//! added to the fingerprint, a sum of parts, so the fingerprint of a remembered successor is
+//! its parent's plus the two, with nothing built.
+//!
+//! Servers, effects and knowledge are keyed by address. Each entry holds the `Arc`s it was
+//! keyed under, so an address cannot be reused for other contents while the entry lives, and
+//! a hit is checked against the entry's inputs in full. Servers and knowledge the memo makes
+//! are interned by contents (checked equal, not only hashed equal), so equal contents reached
+//! along different paths share one address, and so one entry.
+//!
+//! Invariant: a memo serves the worlds of one exploration, which share one configuration.
+
+use super::checks::Effect;
+use super::{ClientState, Knowledge, LogAction, LogWorld, Server};
+use crate::faults::Refused;
+use crate::network::MessageId;
+use paros_core::log::LogEnvelope;
+use std::collections::HashMap;
+use std::hash::BuildHasher;
+use std::sync::{Arc, Mutex};
+
+/// The memo of one exploration's server steps (see the module docs).
+#[derive(Default)]
+pub(super) struct Memo(Mutex<Tables>);
+
+impl std::fmt::Debug for Memo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Memo")
+    }
+}
+
+/// A hasher for tables whose order is never read.
+type Fixed = foldhash::fast::FixedState;
+
+/// The hasher of the memo's keys: what a step received, and what a knowledge holds.
+const KEYS: foldhash::quality::FixedState = foldhash::quality::FixedState::with_seed(0x6d65_6d6f);
+
+#[derive(Default)]
+struct Tables {
+    /// By the server's address and the message's hash.
+    steps: HashMap<(usize, u64), Arc<Step>, Fixed>,
+    /// By the effects' address and the knowledge's.
+    learnings: HashMap<(usize, usize), Learning, Fixed>,
+    /// Servers by their fingerprint part.
+    servers: HashMap<u64, Arc<Server>, Fixed>,
+    /// Knowledge by its hash.
+    knowledge: HashMap<u64, Arc<Knowledge>, Fixed>,
+    /// By the knowledge's address and the hash of the client's place, state and message.
+    receptions: HashMap<(usize, u64), Reception, Fixed>,
+}
+
+/// A message delivered to a client: its inputs in full, and what it did. A client's reception
+/// reads only that client, the message and the knowledge (its checkers), and changes only them
+/// and the messages in flight.
+struct Reception {
+    index: usize,
+    client_before: ClientState,
+    knowledge_before: Arc<Knowledge>,
+    envelope: Arc<LogEnvelope>,
+    client: ClientState,
+    knowledge: Arc<Knowledge>,
+    kept_delta: u64,
+    fingerprint_delta: u64,
+}
+
+/// One delivery to a server: its inputs in full, and what it did.
+struct Step {
+    server_before: Arc<Server>,
+    envelope: Arc<LogEnvelope>,
+    server: Arc<Server>,
+    server_part: u64,
+    /// The messages it put in flight, in order.
+    sent: Vec<Arc<LogEnvelope>>,
+    /// What it added to the kept sum: the parts of the messages sent, less the delivered one's.
+    kept_delta: u64,
+    /// What it added to the fingerprint before its effects were learned.
+    fingerprint_delta: u64,
+    effects: Arc<Vec<Effect>>,
+}
+
+/// A step's effects learned against one knowledge: its inputs in full, and what they did.
+struct Learning {
+    effects: Arc<Vec<Effect>>,
+    knowledge_before: Arc<Knowledge>,
+    knowledge: Arc<Knowledge>,
+    kept_delta: u64,
+    fingerprint_delta: u64,
+}
+
+impl Tables {
+    /// The reception remembered for exactly the delivery `at` names in `world`, if any.
+    fn reception(&self, world: &LogWorld, at: &At) -> Option<&Reception> {
+        self.receptions.get(&at.key).filter(|reception| {
+            reception.index == at.index
+                && reception.client_before == world.clients[at.index]
+                && Arc::ptr_eq(&reception.knowledge_before, &world.knowledge)
+                && reception.envelope == *world.envelope(at.message)
+        })
+    }
+
+    /// The step remembered for exactly the delivery `at` names in `world`, if any.
+    fn step(&self, world: &LogWorld, at: &At) -> Option<&Arc<Step>> {
+        self.steps.get(&at.key).filter(|step| {
+            Arc::ptr_eq(&step.server_before, &world.servers[at.index])
+                && step.envelope == *world.envelope(at.message)
+        })
+    }
+
+    /// What `effects` did when learned against exactly `knowledge`, if remembered.
+    fn learning(
+        &self,
+        effects: &Arc<Vec<Effect>>,
+        knowledge: &Arc<Knowledge>,
+    ) -> Option<&Learning> {
+        let key = (address(effects), address(knowledge));
+        self.learnings.get(&key).filter(|learning| {
+            Arc::ptr_eq(&learning.effects, effects)
+                && Arc::ptr_eq(&learning.knowledge_before, knowledge)
+        })
+    }
+
+    /// The one server with these contents the memo knows, this one if it knows none.
+    fn intern_server(&mut self, part: u64, server: &Arc<Server>) -> Arc<Server> {
+        let known = self
+            .servers
+            .entry(part)
+            .or_insert_with(|| Arc::clone(server));
+        if **known == **server {
+            Arc::clone(known)
+        } else {
+            Arc::clone(server)
+        }
+    }
+
+    /// The one knowledge with these contents the memo knows, this one if it knows none.
+    fn intern_knowledge(&mut self, knowledge: &Arc<Knowledge>) -> Arc<Knowledge> {
+        let hash = KEYS.hash_one(&**knowledge);
+        let known = (self.knowledge.entry(hash)).or_insert_with(|| Arc::clone(knowledge));
+        if **known == **knowledge {
+            Arc::clone(known)
+        } else {
+            Arc::clone(knowledge)
+        }
+    }
+}
+
+fn address<T>(shared: &Arc<T>) -> usize {
+    Arc::as_ptr(shared) as usize
+}
+
+/// A delivery, as the memo looks it up.
+struct At {
+    message: MessageId,
+    /// Whether the message goes to a client rather than a server.
+    to_client: bool,
+    /// The place of the server or client it goes to.
+    index: usize,
+    key: (usize, u64),
+}
+
+impl LogWorld {
+    /// The state `action` leads to, built through the memo when this world has one and the
+    /// action delivers a message to a server; built by [`LogWorld::apply`] otherwise.
+    pub(super) fn remembered_successor(&self, action: &LogAction) -> Result<LogWorld, Refused> {
+        let mut next = self.clone();
+        next.known_fingerprint = None;
+        match self.memo.as_deref().zip(self.remembered_delivery(action)?) {
+            Some((memo, at)) => next.deliver_remembered(memo, &at)?,
+            None => next.apply(action)?,
+        }
+        next.known_fingerprint = Some(next.fingerprint());
+        #[cfg(debug_assertions)]
+        self.check_remembered(action, &next);
+        Ok(next)
+    }
+
+    /// The fingerprint of the state `action` leads to: worked out from this one's without
+    /// building it when the memo remembers the step and its learning.
+    pub(super) fn remembered_fingerprint(&self, action: &LogAction) -> Result<u64, Refused> {
+        if let Some((memo, at)) = self.memo.as_deref().zip(self.remembered_delivery(action)?) {
+            let tables = memo.0.lock().expect("no step panics");
+            if let Some(delta) = self.remembered_delta(&tables, &at) {
+                let fingerprint = self.fingerprint().wrapping_add(delta);
+                #[cfg(debug_assertions)]
+                assert_eq!(Ok(fingerprint), self.plain_fingerprint(action));
+                return Ok(fingerprint);
+            }
+        }
+        self.remembered_successor(action)
+            .map(|successor| successor.fingerprint())
+    }
+
+    /// What the delivery `at` adds to the fingerprint, if the memo remembers all it does.
+    fn remembered_delta(&self, tables: &Tables, at: &At) -> Option<u64> {
+        if at.to_client {
+            return (tables.reception(self, at)).map(|reception| reception.fingerprint_delta);
+        }
+        let step = tables.step(self, at)?;
+        if step.effects.is_empty() {
+            return Some(step.fingerprint_delta);
+        }
+        let learning = tables.learning(&step.effects, &self.knowledge)?;
+        Some((step.fingerprint_delta).wrapping_add(learning.fingerprint_delta))
+    }
+
+    /// Where the memo would look up `action`: a delivery, allowed now. `None` for any other
+    /// action.
+    fn remembered_delivery(&self, action: &LogAction) -> Result<Option<At>, Refused> {
+        let LogAction::Deliver(message) = *action else {
+            return Ok(None);
+        };
+        let envelope = &self.deliverable(message)?.envelope;
+        if let Ok(index) = self.client_index(envelope.to) {
+            let reception = (index, &self.clients[index], envelope);
+            let key = (address(&self.knowledge), KEYS.hash_one(reception));
+            return Ok(Some(At {
+                message,
+                to_client: true,
+                index,
+                key,
+            }));
+        }
+        let index = self.server_index(envelope.to)?;
+        let key = (address(&self.servers[index]), KEYS.hash_one(envelope));
+        Ok(Some(At {
+            message,
+            to_client: false,
+            index,
+            key,
+        }))
+    }
+
+    /// The envelope of a message in flight.
+    fn envelope(&self, message: MessageId) -> &Arc<LogEnvelope> {
+        &self.network.get(message).expect("in flight").envelope
+    }
+
+    /// Delivers through the memo: the step, then the learning of its effects, each replayed
+    /// if remembered and taken and remembered if not.
+    fn deliver_remembered(&mut self, memo: &Memo, at: &At) -> Result<(), Refused> {
+        let mut tables = memo.0.lock().expect("no step panics");
+        if at.to_client {
+            return self.receive_remembered(&mut tables, at);
+        }
+        let step = match tables.step(self, at) {
+            Some(step) => {
+                let step = Arc::clone(step);
+                self.replay_step(&step, at);
+                step
+            }
+            None => self.step_and_remember(&mut tables, at)?,
+        };
+        if step.effects.is_empty() {
+            return Ok(());
+        }
+        match tables.learning(&step.effects, &self.knowledge) {
+            Some(learning) => {
+                self.kept_sum = self.kept_sum.wrapping_add(learning.kept_delta);
+                self.knowledge = Arc::clone(&learning.knowledge);
+            }
+            None => self.learn_and_remember(&mut tables, &step.effects),
+        }
+        Ok(())
+    }
+
+    /// Delivers to a client through the memo: replays the reception if remembered, and
+    /// takes and remembers it if not.
+    fn receive_remembered(&mut self, tables: &mut Tables, at: &At) -> Result<(), Refused> {
+        let before = self.kept_sum;
+        if let Some(reception) = tables.reception(self, at) {
+            self.network.take(at.message);
+            self.kept_sum = before.wrapping_add(reception.kept_delta);
+            self.clients[at.index] = reception.client.clone();
+            self.knowledge = Arc::clone(&reception.knowledge);
+            return Ok(());
+        }
+        let client_before = self.clients[at.index].clone();
+        let knowledge_before = Arc::clone(&self.knowledge);
+        let envelope = self.envelope(at.message).clone();
+        let fingerprint_before = self.fingerprint();
+        self.apply(&LogAction::Deliver(at.message))?;
+        if !Arc::ptr_eq(&self.knowledge, &knowledge_before) {
+            self.knowledge = tables.intern_knowledge(&self.knowledge);
+        }
+        let reception = Reception {
+            index: at.index,
+            client_before,
+            knowledge_before,
+            envelope,
+            client: self.clients[at.index].clone(),
+            knowledge: Arc::clone(&self.knowledge),
+            kept_delta: self.kept_sum.wrapping_sub(before),
+            fingerprint_delta: self.fingerprint().wrapping_sub(fingerprint_before),
+        };
+        tables.receptions.insert(at.key, reception);
+        Ok(())
+    }
+
+    fn replay_step(&mut self, step: &Step, at: &At) {
+        let before = self.kept_sum;
+        self.network.take(at.message);
+        for envelope in &step.sent {
+            self.network.send(Arc::clone(envelope));
+        }
+        self.kept_sum = before.wrapping_add(step.kept_delta);
+        self.servers[at.index] = Arc::clone(&step.server);
+        self.server_parts[at.index] = step.server_part;
+    }
+
+    /// Delivers by the world's own code, its effects left unlearned, and remembers the step.
+    fn step_and_remember(&mut self, tables: &mut Tables, at: &At) -> Result<Arc<Step>, Refused> {
+        let index = at.index;
+        let server_before = Arc::clone(&self.servers[index]);
+        let envelope = self.envelope(at.message).clone();
+        let (kept_before, fingerprint_before) = (self.kept_sum, self.fingerprint());
+        let first_sent = self.network.next_id();
+        self.step_servers(&LogAction::Deliver(at.message))?;
+        self.servers[index] = tables.intern_server(self.server_parts[index], &self.servers[index]);
+        let sent = (self.network.in_flight().iter())
+            .filter(|in_flight| in_flight.id >= first_sent)
+            .map(|in_flight| Arc::clone(&in_flight.envelope))
+            .collect();
+        let step = Arc::new(Step {
+            server_before,
+            envelope,
+            server: Arc::clone(&self.servers[index]),
+            server_part: self.server_parts[index],
+            sent,
+            kept_delta: self.kept_sum.wrapping_sub(kept_before),
+            fingerprint_delta: self.fingerprint().wrapping_sub(fingerprint_before),
+            effects: Arc::new(std::mem::take(&mut self.effects)),
+        });
+        tables.steps.insert(at.key, Arc::clone(&step));
+        Ok(step)
+    }
+
+    /// Learns `effects` by the world's own code and remembers what they did to the knowledge.
+    fn learn_and_remember(&mut self, tables: &mut Tables, effects: &Arc<Vec<Effect>>) {
+        let knowledge_before = Arc::clone(&self.knowledge);
+        let (kept_before, fingerprint_before) = (self.kept_sum, self.fingerprint());
+        for effect in effects.iter() {
+            self.learn(effect.clone());
+        }
+        if !Arc::ptr_eq(&self.knowledge, &knowledge_before) {
+            self.knowledge = tables.intern_knowledge(&self.knowledge);
+        }
+        let key = (address(effects), address(&knowledge_before));
+        let learning = Learning {
+            effects: Arc::clone(effects),
+            knowledge_before,
+            knowledge: Arc::clone(&self.knowledge),
+            kept_delta: self.kept_sum.wrapping_sub(kept_before),
+            fingerprint_delta: self.fingerprint().wrapping_sub(fingerprint_before),
+        };
+        tables.learnings.insert(key, learning);
+    }
+
+    /// Debug builds: the fingerprint of the successor `apply` builds (the kept one: the
+    /// proptest checks it against the one from scratch).
+    #[cfg(debug_assertions)]
+    fn plain_fingerprint(&self, action: &LogAction) -> Result<u64, Refused> {
+        let mut plain = self.clone();
+        plain.apply(action)?;
+        Ok(plain.fingerprint())
+    }
+
+    /// Debug builds: a successor built through the memo is the one `apply` builds.
+    #[cfg(debug_assertions)]
+    fn check_remembered(&self, action: &LogAction, built: &LogWorld) {
+        let mut plain = self.clone();
+        plain.apply(action).expect("applied through the memo");
+        let same = plain.fingerprint() == built.fingerprint()
+            && plain.kept_sum == built.kept_sum
+            && plain.network.in_flight() == built.network.in_flight()
+            && built.effects.is_empty()
+            && plain.network.next_id() == built.network.next_id()
+            && plain.knowledge == built.knowledge
+            && plain.clients == built.clients
+            && plain.budget_left == built.budget_left
+            && plain.network.isolated() == built.network.isolated()
+            && plain.servers == built.servers
+            && plain.server_parts == built.server_parts;
+        assert!(same, "the memo built another successor for {action}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::LogWorldConfig;
+    use crate::explore::{self, Limits};
+    use crate::faults::{Budget, Fault, Refused};
+    use crate::model::Model;
+    use crate::replicated_log::ClientOp;
+
+    /// A search through the memo visits exactly what one without it does (and, in debug
+    /// builds, every successor the memo builds is checked against `apply`'s).
+    #[test]
+    fn a_search_through_the_memo_visits_what_one_without_it_does() {
+        let mut config = LogWorldConfig::three_nodes(vec![ClientOp::write("x", "1")]);
+        config.election_timeout_ticks = 1;
+        config.budget = Budget::NONE
+            .with(Fault::Tick, 1)
+            .with(Fault::Crash, 1)
+            .with(Fault::Duplicate, 1);
+        let world = super::LogWorld::new(config).unwrap();
+        let remembered = explore::explore(world.clone(), Limits::default()).unwrap();
+        let plain = explore::explore(Plain(world), Limits::default()).unwrap();
+        assert_eq!(
+            (remembered.states, remembered.transitions, remembered.depth),
+            (plain.states, plain.transitions, plain.depth)
+        );
+        assert!(remembered.states > 1000, "{} states", remembered.states);
+    }
+
+    /// The world without the memo: the trait's defaults clone and apply.
+    #[derive(Clone)]
+    struct Plain(super::LogWorld);
+
+    impl Model for Plain {
+        type Config = LogWorldConfig;
+        type Action = super::LogAction;
+        type Step = ();
+
+        const FAULTS: &'static [Fault] = super::LogWorld::FAULTS;
+
+        fn build(config: LogWorldConfig) -> Result<Plain, Refused> {
+            super::LogWorld::new(config).map(Plain)
+        }
+
+        fn budget_left(&self) -> Budget {
+            Model::budget_left(&self.0)
+        }
+
+        fn enabled(&self) -> Vec<Self::Action> {
+            self.0.enabled()
+        }
+
+        fn apply(&mut self, action: &Self::Action) -> Result<(), Refused> {
+            self.0.apply(action)
+        }
+
+        fn fingerprint(&self) -> u64 {
+            self.0.fingerprint()
+        }
+
+        fn violations(&self) -> Vec<crate::check::Violation> {
+            Model::violations(&self.0)
+        }
+
+        fn parse_action(&self, text: &str) -> Result<Self::Action, String> {
+            self.0.parse_action(text)
+        }
+
+        fn describe(&self, action: &Self::Action) -> String {
+            self.0.describe(action)
+        }
+
+        fn is_decided(&self) -> bool {
+            Model::is_decided(&self.0)
+        }
+
+        fn fault_kind(&self, action: &Self::Action) -> Option<Fault> {
+            Model::fault_kind(&self.0, action)
+        }
+    }
+}
