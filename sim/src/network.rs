@@ -174,6 +174,7 @@ impl<E: Route> Network<E> {
     }
 
     /// The message with this id, if it is in flight.
+    #[inline]
     pub fn get(&self, id: MessageId) -> Option<&InFlight<E>> {
         let at = self
             .in_flight
@@ -193,6 +194,7 @@ impl<E: Route> Network<E> {
 
     /// Whether a message crosses the cut: one end is isolated and the other is not. (Only
     /// servers are ever isolated, so every other endpoint is on the side of the rest.)
+    #[inline]
     pub fn is_cut(&self, envelope: &E) -> bool {
         self.isolated.contains(envelope.from()) != self.isolated.contains(envelope.to())
     }
@@ -204,6 +206,7 @@ impl<E: Route> Network<E> {
     }
 
     /// The message with this id, if it is in flight and not cut off.
+    #[inline]
     pub fn deliverable(&self, id: MessageId) -> Result<&InFlight<E>, Refused> {
         let message = self.get(id).ok_or(Refused::NoSuchMessage(id))?;
         if self.is_cut(&message.envelope) {
@@ -213,6 +216,7 @@ impl<E: Route> Network<E> {
     }
 
     /// Puts a message in flight; returns its id.
+    #[inline]
     pub fn send(&mut self, envelope: E) -> MessageId {
         let id = self.next_id();
         self.next_id += 1;
@@ -226,6 +230,7 @@ impl<E: Route> Network<E> {
     /// # Panics
     ///
     /// If no message `id` is in flight: check [`Network::deliverable`] first.
+    #[inline]
     pub fn take(&mut self, id: MessageId) -> E {
         let at = self
             .in_flight
@@ -273,6 +278,7 @@ impl<E: Route> Network<E> {
     }
 
     /// A copy with room for `extra` more messages, so sending them never grows its list.
+    #[inline]
     pub fn clone_with_room(&self, extra: usize) -> Network<E> {
         let mut in_flight = Vec::with_capacity(self.in_flight.len() + extra);
         in_flight.extend_from_slice(&self.in_flight);
@@ -294,19 +300,23 @@ impl<E: Route> Network<E> {
         held: impl Fn(&E) -> bool,
         actions: &mut Vec<A>,
     ) {
+        let (drops, duplicates) = (budget.allows(Fault::Drop), budget.allows(Fault::Duplicate));
         for message in &self.in_flight {
             if self.is_cut(&message.envelope) || held(&message.envelope) {
                 continue;
             }
-            for verb in Verb::ALL {
-                if verb.fault().is_none_or(|fault| budget.allows(fault)) {
-                    actions.push(A::on_message(verb, message.id));
-                }
+            actions.push(A::on_message(Verb::Deliver, message.id));
+            if drops {
+                actions.push(A::on_message(Verb::Drop, message.id));
+            }
+            if duplicates {
+                actions.push(A::on_message(Verb::Duplicate, message.id));
             }
         }
     }
 
     /// The hash one message adds to the fingerprint while it is in flight.
+    #[inline]
     pub fn message_part(envelope: &E) -> u64 {
         fingerprint::part(Part::Message, envelope)
     }

@@ -29,8 +29,8 @@ pub(super) struct Change {
     proposer: Option<(usize, Proposer<Majority>)>,
     /// The retries left to the proposer that retried, by index.
     retries_left: Option<(usize, u32)>,
-    /// The fault budgets after the action.
-    budget_left: Budget,
+    /// The fault the action spends from the world's budget, if any (checked: one is left).
+    spent: Option<Fault>,
     /// A vote the history has not counted yet.
     vote: Option<CastVote>,
     /// The value a proposer learned is chosen, for the step's `learned`.
@@ -40,13 +40,22 @@ pub(super) struct Change {
 }
 
 impl Change {
+    /// Records that the change spends one `fault`, or refuses if `budget_left` has none.
+    fn spend(&mut self, budget_left: Budget, fault: Fault) -> Result<(), Refused> {
+        if !budget_left.allows(fault) {
+            return Err(Refused::BudgetSpent(fault));
+        }
+        self.spent = Some(fault);
+        Ok(())
+    }
+
     /// The messages this change puts in flight, in send order.
     pub(super) fn sent(&self) -> impl Iterator<Item = &Envelope> {
         self.single.iter().chain(&self.sent)
     }
 
     /// A change that, so far, changes nothing.
-    fn keeping(budget_left: Budget) -> Change {
+    fn keeping() -> Change {
         Change {
             taken: None,
             sent: Vec::new(),
@@ -54,7 +63,7 @@ impl Change {
             acceptor: None,
             proposer: None,
             retries_left: None,
-            budget_left,
+            spent: None,
             vote: None,
             learned: None,
             ignored: None,
@@ -73,7 +82,7 @@ struct CastVote {
 impl DecreeWorld {
     /// What `action` would change, worked out against this world without changing it.
     pub(super) fn change(&self, action: &DecreeAction) -> Result<Change, Refused> {
-        let mut change = Change::keeping(self.budget_left);
+        let mut change = Change::keeping();
         match *action {
             DecreeAction::Deliver(id) => {
                 let envelope = self.deliverable(id)?;
@@ -81,13 +90,13 @@ impl DecreeWorld {
                 self.receive(&envelope, &mut change);
             }
             DecreeAction::Drop(id) => {
-                self.deliverable(id)?;
-                change.budget_left.spend(Fault::Drop)?;
+                self.network.deliverable(id)?;
+                change.spend(self.budget_left, Fault::Drop)?;
                 change.taken = Some(id);
             }
             DecreeAction::Duplicate(id) => {
                 let envelope = self.deliverable(id)?;
-                change.budget_left.spend(Fault::Duplicate)?;
+                change.spend(self.budget_left, Fault::Duplicate)?;
                 change.single = Some(envelope);
             }
             DecreeAction::Start(node) => {
@@ -104,7 +113,7 @@ impl DecreeWorld {
                 let Some(Role::Acceptor(index)) = self.role(node) else {
                     return Err(Refused::NoSuchNode(node));
                 };
-                change.budget_left.spend(Fault::Amnesia)?;
+                change.spend(self.budget_left, Fault::Amnesia)?;
                 change.acceptor = Some((index, Acceptor::new(node)));
             }
         }
@@ -203,9 +212,13 @@ impl DecreeWorld {
             let at = Part::Retries(index);
             sum = swap(sum, part(at, &self.retries_left[index]), part(at, &left));
         }
-        if change.budget_left != self.budget_left {
+        if let Some(fault) = change.spent {
+            let mut after = self.budget_left;
+            after
+                .spend(fault)
+                .expect("checked when the change was worked out");
             let old = part(Part::Budget, &self.budget_left);
-            sum = swap(sum, old, part(Part::Budget, &change.budget_left));
+            sum = swap(sum, old, part(Part::Budget, &after));
         }
         if let Some(vote) = &change.vote {
             sum = swap(sum, 0, vote_part(vote.voter, vote.ballot, &vote.value));
@@ -227,7 +240,9 @@ impl DecreeWorld {
         if let Some((index, left)) = change.retries_left {
             put(&mut self.retries_left, index, left);
         }
-        self.budget_left = change.budget_left;
+        if let Some(fault) = change.spent {
+            (self.budget_left.spend(fault)).expect("checked when the change was worked out");
+        }
         if let Some(vote) = change.vote {
             self.record_vote(vote);
         }
