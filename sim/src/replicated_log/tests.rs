@@ -320,8 +320,9 @@ fn the_local_read_control_is_caught_by_exhaustive_search() {
     );
 }
 
-#[test]
-fn a_world_turned_into_a_negative_control_keeps_its_state_and_allows_the_fault() {
+/// A stepwise world in which N1's clock ran out and it stood for election: its `Ready`, with
+/// the ballot it stands at and its Prepares, is held.
+fn n1_stands_in_a_stepwise_world() -> (LogWorld, NodeId) {
     let mut config = LogWorldConfig::three_nodes(vec![ClientOp::write("x", "1")]);
     config.budget = config.budget.with(Fault::Tick, 2);
     config.stepwise_ready = true;
@@ -329,6 +330,12 @@ fn a_world_turned_into_a_negative_control_keeps_its_state_and_allows_the_fault()
     let n1 = world.config().node_id(0);
     world.apply(&LogAction::Tick(n1)).unwrap();
     world.apply(&LogAction::Tick(n1)).unwrap();
+    (world, n1)
+}
+
+#[test]
+fn a_world_turned_into_a_negative_control_keeps_its_state_and_allows_the_fault() {
+    let (mut world, n1) = n1_stands_in_a_stepwise_world();
     world.apply(&LogAction::Persist(n1)).unwrap(); // the ballot it stands at
     world.apply(&LogAction::Send(n1)).unwrap();
     assert!(
@@ -354,13 +361,7 @@ fn a_world_turned_into_a_negative_control_keeps_its_state_and_allows_the_fault()
 
 #[test]
 fn a_stepwise_node_holds_its_ready_until_persist_makes_the_proof() {
-    let mut config = LogWorldConfig::three_nodes(vec![ClientOp::write("x", "1")]);
-    config.budget = config.budget.with(Fault::Tick, 2);
-    config.stepwise_ready = true;
-    let mut world = LogWorld::new(config).unwrap();
-    let n1 = world.config().node_id(0);
-    world.apply(&LogAction::Tick(n1)).unwrap();
-    world.apply(&LogAction::Tick(n1)).unwrap();
+    let (mut world, n1) = n1_stands_in_a_stepwise_world();
     let frames = world.servers()[0].disk.len();
     let held = world.servers()[0].held.clone().unwrap();
     assert!(matches!(held, HeldReady::Unpersisted(_)), "{held:?}");
