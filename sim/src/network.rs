@@ -400,7 +400,7 @@ impl<E: Route> Network<E> {
 }
 
 /// A message id as actions print it: `m7`.
-fn parse_id(word: &str) -> Result<MessageId, String> {
+pub(crate) fn parse_id(word: &str) -> Result<MessageId, String> {
     word.strip_prefix('m')
         .and_then(|number| number.parse().ok())
         .map(MessageId)

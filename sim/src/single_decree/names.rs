@@ -135,13 +135,7 @@ impl FromStr for DecreeAction {
         let (Some(verb), Some(target)) = (words.next(), words.next()) else {
             return Err(format!("expected `VERB TARGET`, got {text:?}"));
         };
-        let message = || {
-            target
-                .strip_prefix('m')
-                .and_then(|number| number.parse().ok())
-                .map(crate::network::MessageId)
-                .ok_or_else(|| format!("expected a message id like m3, got {target:?}"))
-        };
+        let message = || crate::network::parse_id(target);
         let node = || {
             target
                 .strip_prefix('n')
