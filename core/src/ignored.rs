@@ -28,6 +28,14 @@ pub enum Ignored {
     /// A ReadIndexReply about no read this node is running: one already answered, or one of
     /// the node's previous life.
     UnknownRead,
+    /// An Accept for a slot at or below this node's floor: decided and compacted, so the node
+    /// answers with its trim point instead of a vote.
+    BelowFloor,
+    /// A trim point at or below this node's floor, or below what it has applied: nothing to
+    /// install.
+    StaleTrimPoint,
+    /// A trim point of another cluster.
+    OtherCluster,
 }
 
 impl fmt::Display for Ignored {
@@ -43,6 +51,9 @@ impl fmt::Display for Ignored {
             Ignored::NotStarted => "the proposer has not started",
             Ignored::ChosenOtherwise => "the slot is already chosen with another entry",
             Ignored::UnknownRead => "about no read this node is running",
+            Ignored::BelowFloor => "the slot is below this node's floor: decided",
+            Ignored::StaleTrimPoint => "the trim point is not above what this node has applied",
+            Ignored::OtherCluster => "the trim point belongs to another cluster",
         })
     }
 }

@@ -8,8 +8,8 @@
 //! error, never trusted and never silently dropped (Alagappan et al., "Protocol-Aware Recovery
 //! for Consensus-Based Storage", FAST 2018).
 
-use crate::log::{Command, Entry, Slot, SlotVote};
-use crate::{Ballot, NodeId, Value};
+use crate::log::{Command, Entry, KvStore, Slot, SlotVote, TrimPoint};
+use crate::{Ballot, NodeId, NodeSet, Value};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -37,6 +37,13 @@ pub enum Write {
     /// read ids ([`ReadId`](crate::log::ReadId)) are never reused across lives. A new node
     /// writes none: its incarnation is 0.
     Incarnation(u64),
+    /// The node's trim point moved here: written when its apply walk applies a decided trim, or
+    /// when it installs a peer's trim point. Entries at or below it are dropped only after it is
+    /// durable ([`Write::Truncate`]), so a crash between the two leaves both, never neither.
+    TrimPoint(TrimPoint),
+    /// Every accepted record at or below this slot is dropped: they are compacted into the
+    /// trim point, which was written first.
+    Truncate(Slot),
 }
 
 /// The durable record of one node, rebuilt from its writes.
@@ -54,6 +61,10 @@ pub struct DurableRecord {
     pub stood: Option<Ballot>,
     /// The node's current life: 0 until its first restart.
     pub incarnation: u64,
+    /// The latest trim point written; `None` until the first.
+    pub trim_point: Option<TrimPoint>,
+    /// Every accepted record at or below this slot was dropped.
+    pub truncated_through: Slot,
 }
 
 /// Proof that a batch of writes is durable: the only way to release a
@@ -114,13 +125,36 @@ impl DurableRecord {
             Write::ChosenThrough(slot) => self.chosen_through = self.chosen_through.max(*slot),
             Write::Stood(ballot) => self.stood = self.stood.max(Some(*ballot)),
             Write::Incarnation(life) => self.incarnation = self.incarnation.max(*life),
+            Write::TrimPoint(point) => {
+                if point.through > self.floor() {
+                    self.trim_point = Some(point.clone());
+                }
+            }
+            Write::Truncate(through) => {
+                self.accepts.retain(|slot, _| slot > through);
+                self.truncated_through = self.truncated_through.max(*through);
+            }
         }
     }
 
+    /// The floor: every slot up to here is compacted into the trim point.
+    pub fn floor(&self) -> Slot {
+        self.trim_point
+            .as_ref()
+            .map_or(Slot(0), |point| point.through)
+    }
+
     /// Checks the invariants a record written by a node keeps, before a restart trusts it:
-    /// every slot up to the chosen mark holds an entry, and no vote is above the promise. A
-    /// disk that breaks one is corrupt, however well its frames decode.
+    /// every slot above the floor and up to the chosen mark holds an entry, no vote is above the
+    /// promise, and nothing was truncated above the trim point. A disk that breaks one is
+    /// corrupt, however well its frames decode.
     pub fn check(&self) -> Result<(), RecordError> {
+        if self.truncated_through > self.floor() {
+            return Err(RecordError::TruncatedPastTrimPoint {
+                truncated: self.truncated_through,
+                floor: self.floor(),
+            });
+        }
         if let Some(slot) = self.first_chosen_without_entry() {
             return Err(RecordError::ChosenWithoutEntry { slot });
         }
@@ -131,15 +165,16 @@ impl DurableRecord {
         Ok(())
     }
 
-    /// The first slot up to the chosen mark with no entry, if any.
+    /// The first slot above the floor and up to the chosen mark with no entry, if any.
     fn first_chosen_without_entry(&self) -> Option<Slot> {
-        if self.chosen_through == Slot(0) {
+        let first = self.floor().next();
+        if self.chosen_through < first {
             return None;
         }
-        let mut expected = Slot(1);
+        let mut expected = first;
         for slot in self
             .accepts
-            .range(Slot(1)..=self.chosen_through)
+            .range(first..=self.chosen_through)
             .map(|(slot, _)| *slot)
         {
             if slot != expected {
@@ -223,6 +258,15 @@ pub enum RecordError {
         /// The slot of the vote.
         slot: Slot,
     },
+    /// The disk dropped entries above its trim point: they are in neither.
+    TruncatedPastTrimPoint {
+        /// The highest slot truncated.
+        truncated: Slot,
+        /// The trim point's slot.
+        floor: Slot,
+    },
+    /// The disk's trim point belongs to another cluster.
+    TrimPointOfAnotherCluster,
     /// The disk belongs to another node.
     WrongIdentity {
         /// The node restarting.
@@ -247,6 +291,13 @@ impl fmt::Display for RecordError {
             }
             RecordError::VoteAbovePromise { slot } => {
                 write!(f, "the disk holds a vote in slot {slot} above its promise")
+            }
+            RecordError::TruncatedPastTrimPoint { truncated, floor } => write!(
+                f,
+                "the disk dropped entries through slot {truncated}, past its trim point at {floor}"
+            ),
+            RecordError::TrimPointOfAnotherCluster => {
+                f.write_str("the disk's trim point belongs to another cluster")
             }
             RecordError::WrongIdentity { expected, found } => {
                 write!(f, "the disk belongs to {found}, not {expected}")
@@ -315,6 +366,14 @@ pub fn encode(write: &Write) -> Vec<u8> {
             payload.push(6);
             payload.extend(life.to_le_bytes());
         }
+        Write::TrimPoint(point) => {
+            payload.push(7);
+            put_trim_point(&mut payload, point);
+        }
+        Write::Truncate(through) => {
+            payload.push(8);
+            payload.extend(through.0.to_le_bytes());
+        }
     }
     let length = u32::try_from(payload.len()).expect("a write is small");
     let mut frame = Vec::with_capacity(12 + payload.len());
@@ -364,6 +423,8 @@ fn decode_payload(payload: &[u8]) -> Result<Write, &'static str> {
         4 => Write::ChosenThrough(Slot(u64::from_le_bytes(reader.array()?))),
         5 => Write::Stood(reader.ballot()?),
         6 => Write::Incarnation(u64::from_le_bytes(reader.array()?)),
+        7 => Write::TrimPoint(reader.trim_point()?),
+        8 => Write::Truncate(Slot(u64::from_le_bytes(reader.array()?))),
         _ => return Err("unknown write kind"),
     };
     if !reader.0.is_empty() {
@@ -393,6 +454,31 @@ fn put_entry(out: &mut Vec<u8>, entry: &Entry) {
             put_text(out, command.key.as_str());
             put_text(out, command.value.as_str());
         }
+        Entry::Trim(through) => {
+            out.push(2);
+            out.extend(through.0.to_le_bytes());
+        }
+    }
+}
+
+fn put_count(out: &mut Vec<u8>, count: usize) {
+    let count = u32::try_from(count).expect("a store is small");
+    out.extend(count.to_le_bytes());
+}
+
+/// A trim point: the cluster, the slot, then the store's values and its session table.
+fn put_trim_point(out: &mut Vec<u8>, point: &TrimPoint) {
+    out.extend(point.cluster.iter().fold(0u64, |bits, node| bits | 1 << node.get()).to_le_bytes());
+    out.extend(point.through.0.to_le_bytes());
+    put_count(out, point.store.iter().count());
+    for (key, value) in point.store.iter() {
+        put_text(out, key.as_str());
+        put_text(out, value.as_str());
+    }
+    put_count(out, point.store.sessions().count());
+    for (client, seq) in point.store.sessions() {
+        out.push(client.get());
+        out.extend(seq.to_le_bytes());
     }
 }
 
@@ -445,7 +531,39 @@ impl Reader<'_> {
                     value,
                 }))
             }
+            2 => Ok(Entry::Trim(Slot(u64::from_le_bytes(self.array()?)))),
             _ => Err("unknown entry kind"),
         }
+    }
+
+    fn count(&mut self) -> Result<usize, &'static str> {
+        Ok(u32::from_le_bytes(self.array()?) as usize)
+    }
+
+    fn trim_point(&mut self) -> Result<TrimPoint, &'static str> {
+        let bits = u64::from_le_bytes(self.array()?);
+        let mut cluster = NodeSet::EMPTY;
+        for id in 0..64u8 {
+            if bits & (1 << id) != 0 {
+                cluster.insert(NodeId::new(id).ok_or("bad node id in a cluster")?);
+            }
+        }
+        let through = Slot(u64::from_le_bytes(self.array()?));
+        let mut values = BTreeMap::new();
+        for _ in 0..self.count()? {
+            let key = self.text()?;
+            values.insert(key, self.text()?);
+        }
+        let mut sessions = BTreeMap::new();
+        for _ in 0..self.count()? {
+            let client = NodeId::new(self.byte()?).ok_or("bad client id")?;
+            sessions.insert(client, u64::from_le_bytes(self.array()?));
+        }
+        let store = KvStore::from_parts(values, sessions);
+        Ok(TrimPoint {
+            cluster,
+            through,
+            store,
+        })
     }
 }

@@ -9,7 +9,7 @@ use crate::{NodeId, Value};
 use std::collections::BTreeMap;
 
 /// A key-value store with a session per client.
-#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
 pub struct KvStore {
     values: BTreeMap<Value, Value>,
     /// Each client's highest applied request number.
@@ -44,5 +44,32 @@ impl KvStore {
     /// Every key and its value, in key order.
     pub fn iter(&self) -> impl Iterator<Item = (&Value, &Value)> {
         self.values.iter()
+    }
+
+    /// The session table: each client's highest applied request number, in client order.
+    pub fn sessions(&self) -> impl Iterator<Item = (NodeId, u64)> + '_ {
+        self.sessions.iter().map(|(client, seq)| (*client, *seq))
+    }
+
+    /// A store holding exactly these values and sessions, as read back from a trim point on
+    /// disk.
+    pub fn from_parts(
+        values: BTreeMap<Value, Value>,
+        sessions: BTreeMap<NodeId, u64>,
+    ) -> KvStore {
+        KvStore { values, sessions }
+    }
+
+    /// Applies a command with no look at the session table: a repeat applies again. Only the
+    /// simulator's negative control for de-duplicating at propose time uses it.
+    #[cfg(feature = "negative-controls")]
+    pub(crate) fn apply_without_sessions(&mut self, entry: &Entry) -> bool {
+        if let Entry::Command(command) = entry {
+            let seq = self.applied_seq(command.client).max(command.seq);
+            self.sessions.insert(command.client, seq);
+            self.values
+                .insert(command.key.clone(), command.value.clone());
+        }
+        true
     }
 }

@@ -4,7 +4,7 @@
 //! Phase 2 runs once per slot. Heartbeats carry the leader's commit index.
 
 use crate::Ballot;
-use crate::log::{Entry, ReadId, Slot, SlotVote};
+use crate::log::{Entry, ReadId, Slot, SlotVote, TrimPoint};
 use crate::{NodeId, Value};
 
 /// What a client is told about its request.
@@ -31,10 +31,14 @@ pub enum LogMessage {
         /// The first slot the candidate does not know is chosen.
         from_slot: Slot,
     },
-    /// Phase 1b: the promise, and every vote the acceptor holds from `from_slot` on.
+    /// Phase 1b: the promise, the acceptor's floor, and every vote it holds from `from_slot` on.
     Promise {
         /// The ballot promised.
         ballot: Ballot,
+        /// The acceptor's floor: every slot up to here is decided and compacted, so it reports
+        /// no vote there. "Below my floor: decided", never "no vote" (T4,
+        /// [`first_slot_to_recover`](crate::log::first_slot_to_recover)).
+        floor: Slot,
         /// Each slot's accepted record at or above the Prepare's `from_slot`, in slot order.
         votes: Vec<(Slot, SlotVote)>,
     },
@@ -81,6 +85,17 @@ pub enum LogMessage {
     Chosen {
         /// Each slot with the vote that was chosen there.
         entries: Vec<(Slot, SlotVote)>,
+    },
+    /// Catch-up by jump: the sender's trim point, for a node below the sender's floor, whose
+    /// missing entries no longer exist anywhere but in it. Sent with a Promise from below the
+    /// candidate's `from_slot`, in answer to a HeartbeatAck or an Accept from below the floor,
+    /// and to a leader whose heartbeat shows it behind.
+    TrimPoint {
+        /// The ballot of the leadership it is sent for: followed like a heartbeat's, never
+        /// promised (T5).
+        ballot: Ballot,
+        /// The trim point.
+        point: TrimPoint,
     },
     /// A read asks: what is the highest slot you have accepted?
     ReadIndex {
@@ -131,6 +146,7 @@ impl LogMessage {
             LogMessage::Heartbeat { .. } => "Heartbeat",
             LogMessage::HeartbeatAck { .. } => "HeartbeatAck",
             LogMessage::Chosen { .. } => "Chosen",
+            LogMessage::TrimPoint { .. } => "TrimPoint",
             LogMessage::ReadIndex { .. } => "ReadIndex",
             LogMessage::ReadIndexReply { .. } => "ReadIndexReply",
             LogMessage::Write { .. } => "Write",

@@ -4,25 +4,35 @@
 //! - [`Ready`] carries each step's durable [`Write`]s and the messages that wait for them.
 //! - [`DurableRecord`] is what survives a crash; [`encode`] and [`decode`] frame it on disk.
 //! - [`KvStore`] is the replicated state machine, with client sessions.
+//! - [`TrimPoint`] is the log compacted by a decided [`Entry::Trim`]: the floor, and the jump
+//!   that catches up a node stranded below it.
 
 mod durable;
 mod kv;
 mod message;
 mod node;
 mod ready;
+mod trim;
 mod types;
 
 pub use durable::{DurableRecord, FrameError, Persisted, RecordError, Write, decode, encode};
 pub use kv::KvStore;
 pub use message::{LogEnvelope, LogMessage, Outcome};
+#[cfg(feature = "negative-controls")]
+pub use node::BrokenRule;
 pub use node::{
     ColocatedNode, Election, LogConfig, LogRole, PendingRead, Proposal,
     learning_raises_the_promise, read_may_be_served, recover_slot,
 };
 pub use ready::{Applied, Ready};
+pub use trim::{
+    TrimError, TrimPoint, first_slot_to_recover, floor_after_applying, trim_may_be_proposed,
+};
 pub use types::{Command, Entry, ReadId, Slot, SlotVote};
 
 #[cfg(test)]
 mod schedule_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod trim_tests;

@@ -17,7 +17,8 @@
 
 use crate::log::{
     Applied, Command, DurableRecord, Entry, KvStore, LogEnvelope, LogMessage, Outcome, ReadId,
-    Ready, RecordError, Slot, SlotVote, Write,
+    Ready, RecordError, Slot, SlotVote, TrimError, TrimPoint, Write, first_slot_to_recover,
+    floor_after_applying, trim_may_be_proposed,
 };
 use crate::{
     Ballot, Ignored, Majority, NodeId, NodeSet, QuorumSystem, Value, promise_rule, vote_rule,
@@ -78,6 +79,8 @@ pub struct Election {
     pub promised_by: NodeSet,
     /// For each slot, the highest-ballot vote any Promise reported.
     pub reported: BTreeMap<Slot, SlotVote>,
+    /// The highest floor any Promise reported: every slot up to it is decided (T4).
+    pub highest_floor: Slot,
 }
 
 /// A linearizable read waiting for its watermark.
@@ -157,6 +160,22 @@ pub struct ColocatedNode {
     /// The number of the next read in this life.
     next_read: u64,
     ready: Ready,
+    /// A rule this node breaks on purpose, for a negative control.
+    #[cfg(feature = "negative-controls")]
+    broken: Option<BrokenRule>,
+}
+
+/// A rule a node can be made to break, so that the simulator can show its checker catching the
+/// break. Only with the `negative-controls` feature; the game never builds it.
+#[cfg(feature = "negative-controls")]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum BrokenRule {
+    /// Breaks T5: installing a trim point takes the sender's ballot as the promise, even a
+    /// lower one.
+    JumpMovesPromise,
+    /// De-duplicates client retries only when proposing them, against what is applied and
+    /// proposed, and applies every chosen command, repeats included.
+    DedupAtPropose,
 }
 
 /// The acceptor's part of a node: what it promised and what it voted for. Durable: every change
@@ -175,16 +194,20 @@ struct AcceptorState {
 }
 
 /// The learner's part of a node: what it knows is chosen, and the state machine it applied in
-/// slot order. The chosen prefix is durable ([`Write::ChosenThrough`]); the state machine is
-/// rebuilt from it on restart.
-#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+/// slot order. The chosen prefix and the trim point are durable ([`Write::ChosenThrough`],
+/// [`Write::TrimPoint`]); the state machine is rebuilt from them on restart.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
 struct LearnerState {
-    /// Every slot known chosen, with the vote chosen there.
+    /// Every slot above the floor known chosen, with the vote chosen there.
     chosen: BTreeMap<Slot, SlotVote>,
-    /// Invariant: every slot up to here is in `chosen` (a contiguous prefix).
+    /// Invariant: every slot above the floor and up to here is in `chosen` (a contiguous
+    /// prefix), and the floor is at or below it.
     chosen_index: Slot,
-    /// Invariant: `applied_index <= chosen_index`.
+    /// Invariant: `floor <= applied_index <= chosen_index` (T1).
     applied_index: Slot,
+    /// The log compacted so far; its slot is the node's floor. No entry at or below the floor
+    /// is kept, in `chosen` or in the acceptor's record.
+    trim_point: TrimPoint,
     /// The replicated state machine, as applied through `applied_index`.
     store: KvStore,
 }
@@ -354,19 +377,33 @@ impl ColocatedNode {
         }
         record.check()?;
         let mut node = ColocatedNode::volatile(id, config);
+        if let Some(point) = &record.trim_point {
+            if point.cluster != config.nodes {
+                return Err(RecordError::TrimPointOfAnotherCluster);
+            }
+            node.learner.trim_point = point.clone();
+            node.learner.store = point.store.clone();
+        }
+        let floor = node.floor();
+        node.learner.applied_index = floor;
         node.acceptor = AcceptorState {
             promised: record.promised,
-            accepts: record.accepts.clone(),
+            accepts: record.accepts.range(floor.next()..).map(|(slot, vote)| (*slot, vote.clone())).collect(),
         };
         node.proposer.highest_seen = record.promised.max(record.stood);
-        node.learner.chosen = record
+        node.learner.chosen = node
+            .acceptor
             .accepts
             .range(..=record.chosen_through)
             .map(|(slot, vote)| (*slot, vote.clone()))
             .collect();
-        node.learner.chosen_index = record.chosen_through;
+        node.learner.chosen_index = record.chosen_through.max(floor);
         node.incarnation = record.incarnation.saturating_add(1);
         node.ready.writes.push(Write::Incarnation(node.incarnation));
+        if record.truncated_through < floor && record.accepts.keys().next().is_some_and(|slot| *slot <= floor) {
+            // A crash came between writing the trim point and dropping what it replaces.
+            node.ready.writes.push(Write::Truncate(floor));
+        }
         node.apply_walk();
         node.check_invariants();
         Ok(node)
@@ -378,7 +415,13 @@ impl ColocatedNode {
             config,
             quorums: Majority::new(config.nodes).expect("a cluster has nodes"),
             acceptor: AcceptorState::default(),
-            learner: LearnerState::default(),
+            learner: LearnerState {
+                chosen: BTreeMap::new(),
+                chosen_index: Slot(0),
+                applied_index: Slot(0),
+                trim_point: TrimPoint::initial(config.nodes),
+                store: KvStore::default(),
+            },
             proposer: ProposerState {
                 leadership: Leadership::Follower { last_ballot: None },
                 highest_seen: None,
@@ -390,7 +433,22 @@ impl ColocatedNode {
             incarnation: 0,
             next_read: 1,
             ready: Ready::default(),
+            #[cfg(feature = "negative-controls")]
+            broken: None,
         }
+    }
+
+    /// Makes this node break `rule` from now on: a negative control, so that the simulator can
+    /// show the checker of the broken property catching it.
+    #[cfg(feature = "negative-controls")]
+    pub fn break_rule(&mut self, rule: BrokenRule) {
+        self.broken = Some(rule);
+    }
+
+    /// Whether this node breaks `rule` (always false without the `negative-controls` feature).
+    #[cfg(feature = "negative-controls")]
+    fn breaks(&self, rule: BrokenRule) -> bool {
+        self.broken == Some(rule)
     }
 
     /// This node's id.
@@ -455,6 +513,17 @@ impl ColocatedNode {
     /// The replicated state machine, as applied so far.
     pub fn store(&self) -> &KvStore {
         &self.learner.store
+    }
+
+    /// The floor: every slot up to here is compacted into the trim point and kept nowhere else
+    /// on this node.
+    pub fn floor(&self) -> Slot {
+        self.learner.trim_point.through
+    }
+
+    /// The trim point: the state after applying every slot through the floor.
+    pub fn trim_point(&self) -> &TrimPoint {
+        &self.learner.trim_point
     }
 
     /// The leader this node last heard from.
@@ -547,7 +616,11 @@ impl ColocatedNode {
                 self.on_prepare(from, ballot, from_slot);
                 Ok(())
             }
-            LogMessage::Promise { ballot, votes } => self.on_promise(from, ballot, votes),
+            LogMessage::Promise {
+                ballot,
+                floor,
+                votes,
+            } => self.on_promise(from, ballot, floor, votes),
             LogMessage::Accept {
                 ballot,
                 slot,
@@ -570,14 +643,18 @@ impl ColocatedNode {
                 }
                 Ok(())
             }
+            LogMessage::TrimPoint { ballot, point } => self.on_trim_point(ballot, &point),
             LogMessage::ReadIndex { read } => {
+                // Slots at or below the floor are decided and their votes dropped: the floor
+                // stands in for them (R1: the watermark counts what is decided, not just votes).
                 let highest_accepted = self
                     .acceptor
                     .accepts
                     .keys()
                     .next_back()
                     .copied()
-                    .unwrap_or_default();
+                    .unwrap_or_default()
+                    .max(self.floor());
                 self.send(
                     from,
                     LogMessage::ReadIndexReply {
@@ -631,6 +708,7 @@ impl ColocatedNode {
                 from_slot,
                 promised_by: NodeSet::EMPTY,
                 reported: BTreeMap::new(),
+                highest_floor: Slot(0),
             },
         };
         self.proposer.highest_seen = Some(ballot);
@@ -639,7 +717,9 @@ impl ColocatedNode {
         self.broadcast(LogMessage::Prepare { ballot, from_slot });
     }
 
-    /// Phase 1b, by the promise rule; the Promise reports every vote from `from_slot` on.
+    /// Phase 1b, by the promise rule; the Promise reports the floor and every vote from
+    /// `from_slot` on. A candidate that asks from below the floor also gets the trim point: the
+    /// slots it asks about are decided, and only the trim point still holds them.
     fn on_prepare(&mut self, from: NodeId, ballot: Ballot, from_slot: Slot) {
         if !promise_rule(self.acceptor.promised, ballot) {
             self.refuse(from, ballot);
@@ -647,20 +727,39 @@ impl ColocatedNode {
         }
         self.promise(ballot);
         self.follow(ballot);
+        let floor = self.floor();
         let votes = self
             .acceptor
             .accepts
             .range(from_slot..)
             .map(|(slot, vote)| (*slot, vote.clone()))
             .collect();
-        self.send(from, LogMessage::Promise { ballot, votes });
+        self.send(
+            from,
+            LogMessage::Promise {
+                ballot,
+                floor,
+                votes,
+            },
+        );
+        if floor >= from_slot {
+            self.send_trim_point(from, ballot);
+        }
     }
 
-    /// A Promise for this candidate's ballot: merge its votes; on a Phase-1 quorum, lead.
+    /// Sends this node's trim point to `to`, for the leadership of `ballot`.
+    fn send_trim_point(&mut self, to: NodeId, ballot: Ballot) {
+        let point = self.learner.trim_point.clone();
+        self.send(to, LogMessage::TrimPoint { ballot, point });
+    }
+
+    /// A Promise for this candidate's ballot: merge its floor and votes; on a Phase-1 quorum,
+    /// lead.
     fn on_promise(
         &mut self,
         from: NodeId,
         ballot: Ballot,
+        floor: Slot,
         votes: Vec<(Slot, SlotVote)>,
     ) -> Result<(), Ignored> {
         let Leadership::Candidate {
@@ -676,6 +775,7 @@ impl ColocatedNode {
         if !election.promised_by.insert(from) {
             return Err(Ignored::Duplicate);
         }
+        election.highest_floor = election.highest_floor.max(floor);
         for (slot, vote) in votes {
             let higher = election
                 .reported
@@ -695,7 +795,9 @@ impl ColocatedNode {
     /// Phase 1 is complete: the recovery duty, then steady state.
     ///
     /// Every slot from the Prepare's `from_slot` to the highest slot reported or known chosen is
-    /// proposed again by [`recover_slot`], before any new command gets a slot.
+    /// proposed again by [`recover_slot`], before any new command gets a slot, except the slots
+    /// at or below the highest floor a Promise reported: they are decided, and the leader learns
+    /// them from a trim point ([`first_slot_to_recover`], T4).
     ///
     /// The next-slot rule: new commands start just above that last slot, found by this Phase 1
     /// alone, not above the slots this node proposed in an earlier leadership. A slot no Promise
@@ -715,7 +817,9 @@ impl ColocatedNode {
         let highest_known = chosen.keys().next_back().copied().unwrap_or_default();
         let last = highest_reported
             .max(highest_known)
-            .max(self.learner.chosen_index);
+            .max(self.learner.chosen_index)
+            .max(election.highest_floor);
+
         let mut leader = LeaderState {
             ballot,
             proposals: BTreeMap::new(),
@@ -724,7 +828,8 @@ impl ColocatedNode {
         };
         let commit = self.learner.chosen_index;
         let mut accepts = Vec::new();
-        let mut slot = election.from_slot;
+        let highest_floor = election.highest_floor.max(self.floor());
+        let mut slot = first_slot_to_recover(election.from_slot, highest_floor);
         while slot <= last {
             let entry = match chosen.get(&slot) {
                 Some(vote) => vote.entry.clone(),
@@ -757,6 +862,11 @@ impl ColocatedNode {
         if !vote_rule(self.acceptor.promised, ballot) {
             self.refuse(from, ballot);
             return Ok(());
+        }
+        if slot <= self.floor() {
+            // Below my floor: decided. Answer with what holds the decision.
+            self.send_trim_point(from, ballot);
+            return Err(Ignored::BelowFloor);
         }
         if self
             .learner
@@ -828,6 +938,10 @@ impl ColocatedNode {
                 chosen_index,
             },
         );
+        if commit < self.floor() {
+            // The leader is behind this node's floor: it can learn those slots only by a jump.
+            self.send_trim_point(from, ballot);
+        }
     }
 
     /// A follower's chosen index: send it the chosen entries it lacks, a batch at a time.
@@ -843,6 +957,10 @@ impl ColocatedNode {
         }
         let chosen_index = self.learner.chosen_index;
         if theirs >= chosen_index {
+            return Ok(());
+        }
+        if theirs < self.floor() {
+            self.send_trim_point(from, ballot);
             return Ok(());
         }
         let entries: Vec<(Slot, SlotVote)> = self
@@ -884,7 +1002,7 @@ impl ColocatedNode {
     /// chosen-through mark in the same `Ready`, and a delayed Accept below the chosen ballot is
     /// refused by the vote rule instead of replacing the chosen entry.
     pub fn learn_chosen(&mut self, slot: Slot, vote: SlotVote) {
-        if self.learner.chosen.contains_key(&slot) {
+        if slot <= self.floor() || self.learner.chosen.contains_key(&slot) {
             return;
         }
         let promise = learning_raises_the_promise(self.acceptor.promised, &vote);
@@ -923,13 +1041,18 @@ impl ColocatedNode {
     }
 
     /// The apply walk: applies chosen entries in slot order, never past the chosen index, then
-    /// answers the clients waiting on them and the reads whose watermark is now applied.
+    /// answers the clients waiting on them and the reads whose watermark is now applied. A
+    /// decided trim moves the floor when the walk applies it ([`floor_after_applying`], T2).
     fn apply_walk(&mut self) {
         while self.learner.applied_index < self.learner.chosen_index {
             let slot = self.learner.applied_index.next();
             let entry = self.learner.chosen[&slot].entry.clone();
-            let fresh = self.learner.store.apply(&entry);
+            let fresh = self.apply_to_store(&entry);
             self.learner.applied_index = slot;
+            let floor = floor_after_applying(self.floor(), slot, &entry);
+            if floor > self.floor() {
+                self.trim_through(floor);
+            }
             if let Entry::Command(command) = &entry
                 && self.awaiting.remove(&(command.client, command.seq))
             {
@@ -942,6 +1065,113 @@ impl ColocatedNode {
             self.ready.applied.push(Applied { slot, entry, fresh });
         }
         self.serve_reads();
+    }
+
+    /// Applies one entry to the store; a repeat of an applied request is skipped by the session
+    /// table (de-duplication at apply time: chosen is not applied, so a retry chosen twice
+    /// still applies once).
+    fn apply_to_store(&mut self, entry: &Entry) -> bool {
+        #[cfg(feature = "negative-controls")]
+        if self.breaks(BrokenRule::DedupAtPropose) {
+            return self.learner.store.apply_without_sessions(entry);
+        }
+        self.learner.store.apply(entry)
+    }
+
+    /// Compacts the log through `through`, a slot this node has applied: the trim point there
+    /// is written first, then the entries it replaces are dropped (T3).
+    fn trim_through(&mut self, through: Slot) {
+        let point = self
+            .learner
+            .trim_point
+            .advance(&self.learner.chosen, through)
+            .expect("every applied slot above the floor is kept chosen");
+        self.ready.writes.push(Write::TrimPoint(point.clone()));
+        self.learner.trim_point = point;
+        self.drop_through(through);
+    }
+
+    /// Drops every entry at or below `through`, durably, after the trim point that replaces
+    /// them.
+    fn drop_through(&mut self, through: Slot) {
+        let keep = through.next();
+        self.learner.chosen = self.learner.chosen.split_off(&keep);
+        self.acceptor.accepts = self.acceptor.accepts.split_off(&keep);
+        if let Leadership::Leader(leader) = &mut self.proposer.leadership {
+            leader.proposals = leader.proposals.split_off(&keep);
+            leader.next_slot = leader.next_slot.max(keep);
+        }
+        self.ready.writes.push(Write::Truncate(through));
+    }
+
+    /// A peer's trim point: install it if it is above what this node has applied, and follow
+    /// the ballot it came with as a heartbeat's.
+    fn on_trim_point(&mut self, ballot: Ballot, point: &TrimPoint) -> Result<(), Ignored> {
+        if vote_rule(self.acceptor.promised, ballot) {
+            self.follow(ballot);
+        }
+        self.install_trim_point(point)?;
+        #[cfg(feature = "negative-controls")]
+        if self.breaks(BrokenRule::JumpMovesPromise) {
+            self.acceptor.promised = Some(ballot);
+            self.ready.writes.push(Write::Promise(ballot));
+        }
+        Ok(())
+    }
+
+    /// T5, the jump: installs a peer's trim point at `k`, above what this node has applied.
+    ///
+    /// The floor and the applied index become `k`, the store becomes the trim point's (sessions
+    /// included), and what this node knew at or below `k` is dropped; the chosen index rises to
+    /// `k` if it was below, and the walk goes on from there. The promise is not touched, nor any
+    /// vote above `k`: they are this acceptor's own word, which other nodes counted. A trim point
+    /// carries decided state, not a promise; taking the sender's promise could lower this one
+    /// and let a stale leader's Accept be voted after this node promised a higher ballot.
+    ///
+    /// Refused when the trim point is not above what this node has applied (its own walk gets
+    /// there), or when it belongs to another cluster.
+    pub fn install_trim_point(&mut self, point: &TrimPoint) -> Result<(), Ignored> {
+        if point.cluster != self.config.nodes {
+            return Err(Ignored::OtherCluster);
+        }
+        let through = point.through;
+        if through <= self.learner.applied_index {
+            return Err(Ignored::StaleTrimPoint);
+        }
+        self.ready.writes.push(Write::TrimPoint(point.clone()));
+        self.learner.trim_point = point.clone();
+        self.learner.store = point.store.clone();
+        self.learner.applied_index = through;
+        self.drop_through(through);
+        if self.learner.chosen_index < through {
+            self.learner.chosen_index = through;
+            self.ready.writes.push(Write::ChosenThrough(through));
+        }
+        let before = self.learner.chosen_index;
+        self.advance_chosen_index();
+        if self.learner.chosen_index == before {
+            self.apply_walk();
+        }
+        self.check_invariants();
+        Ok(())
+    }
+
+    /// An operator's request to compact the log through `through`: a leader proposes
+    /// [`Entry::Trim`] in its next slot, if [`trim_may_be_proposed`] allows it. Returns the slot.
+    pub fn request_trim(&mut self, through: Slot) -> Result<Slot, TrimError> {
+        let floor = self.floor();
+        let applied = self.learner.applied_index;
+        let commit = self.learner.chosen_index;
+        let Leadership::Leader(leader) = &mut self.proposer.leadership else {
+            return Err(TrimError::NotLeader);
+        };
+        trim_may_be_proposed(through, floor, applied)?;
+        let slot = leader.next_slot;
+        leader.next_slot = slot.next();
+        let accept = leader.propose(slot, Entry::Trim(through), commit);
+        self.broadcast(accept);
+        self.check_invariants();
+        Ok(slot)
     }
 
     /// A client's write: a leader gives it the next slot, unless the same request is already
@@ -1103,12 +1333,30 @@ impl ColocatedNode {
     /// every public input (`handle`, `tick`, `restart`, `learn_chosen`), when no step is half
     /// done.
     fn check_invariants(&self) {
+        #[cfg(feature = "negative-controls")]
+        if self.broken.is_some() {
+            return; // a node breaking a rule on purpose need not keep its invariants
+        }
         let learner = &self.learner;
+        let floor = self.floor();
         debug_assert!(
-            (1..=learner.chosen_index.0).all(|slot| learner.chosen.contains_key(&Slot(slot))),
+            (floor.0 + 1..=learner.chosen_index.0)
+                .all(|slot| learner.chosen.contains_key(&Slot(slot))),
             "{}: the chosen index {} is not a contiguous known-chosen prefix",
             self.id,
             learner.chosen_index,
+        );
+        debug_assert!(
+            floor <= learner.applied_index,
+            "{}: the floor {floor} is above the applied index {} (T1)",
+            self.id,
+            learner.applied_index,
+        );
+        debug_assert!(
+            learner.chosen.keys().next().is_none_or(|slot| *slot > floor)
+                && self.acceptor.accepts.keys().next().is_none_or(|slot| *slot > floor),
+            "{}: an entry kept at or below the floor {floor}",
+            self.id,
         );
         debug_assert!(
             learner.applied_index <= learner.chosen_index,
@@ -1142,6 +1390,11 @@ impl ColocatedNode {
                 "{}: a proposal at or above the next slot {}",
                 self.id,
                 leader.next_slot,
+            );
+            debug_assert!(
+                leader.proposals.keys().next().is_none_or(|slot| *slot > floor),
+                "{}: a proposal at or below the floor {floor} (T4)",
+                self.id,
             );
         }
     }

@@ -175,7 +175,7 @@ fn is(kind: &'static str, from: u8, to: u8) -> impl Fn(&LogEnvelope) -> bool {
 fn value_of(entry: &Entry) -> Option<&str> {
     match entry {
         Entry::Command(command) => Some(command.value.as_str()),
-        Entry::Noop => None,
+        Entry::Noop | Entry::Trim(_) => None,
     }
 }
 
@@ -390,6 +390,7 @@ fn a_restarted_candidate_stands_above_every_ballot_it_stood_at_before() {
         envelope.message
             == LogMessage::Promise {
                 ballot: first,
+                floor: Slot(0),
                 votes: Vec::new(),
             }
     });

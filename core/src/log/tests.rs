@@ -8,22 +8,22 @@ use crate::log::{
 use crate::{Ballot, NodeId, NodeSet, Value};
 use std::collections::VecDeque;
 
-fn node(id: u8) -> NodeId {
+pub(super) fn node(id: u8) -> NodeId {
     NodeId::new(id).unwrap()
 }
 
-const CLIENT: u8 = 9;
+pub(super) const CLIENT: u8 = 9;
 
 /// Three nodes, their disks, a FIFO network, and the client's inbox.
-struct Cluster {
-    nodes: Vec<ColocatedNode>,
-    disks: Vec<DurableRecord>,
-    network: VecDeque<LogEnvelope>,
-    client_inbox: Vec<(u64, Outcome)>,
+pub(super) struct Cluster {
+    pub(super) nodes: Vec<ColocatedNode>,
+    pub(super) disks: Vec<DurableRecord>,
+    pub(super) network: VecDeque<LogEnvelope>,
+    pub(super) client_inbox: Vec<(u64, Outcome)>,
 }
 
 impl Cluster {
-    fn new() -> Cluster {
+    pub(super) fn new() -> Cluster {
         let config = LogConfig::new([1, 2, 3].map(node).into_iter().collect());
         let mut cluster = Cluster {
             nodes: (1..=3)
@@ -40,13 +40,13 @@ impl Cluster {
     }
 
     /// Persist, then send: the only order `Ready` allows.
-    fn flush(&mut self, index: usize) {
+    pub(super) fn flush(&mut self, index: usize) {
         let ready = self.nodes[index].take_ready();
         let proof = self.disks[index].persist(ready.writes());
         self.network.extend(ready.into_messages(proof));
     }
 
-    fn tick(&mut self, id: u8, times: u32) {
+    pub(super) fn tick(&mut self, id: u8, times: u32) {
         for _ in 0..times {
             let index = usize::from(id - 1);
             self.nodes[index].tick();
@@ -55,7 +55,7 @@ impl Cluster {
     }
 
     /// Delivers every message in flight, except those `lose` picks, until none is left.
-    fn settle_losing(&mut self, mut lose: impl FnMut(&LogEnvelope) -> bool) {
+    pub(super) fn settle_losing(&mut self, mut lose: impl FnMut(&LogEnvelope) -> bool) {
         while let Some(envelope) = self.network.pop_front() {
             if lose(&envelope) {
                 continue;
@@ -72,11 +72,11 @@ impl Cluster {
         }
     }
 
-    fn settle(&mut self) {
+    pub(super) fn settle(&mut self) {
         self.settle_losing(|_| false);
     }
 
-    fn client_sends(&mut self, to: u8, message: LogMessage) {
+    pub(super) fn client_sends(&mut self, to: u8, message: LogMessage) {
         self.network.push_back(LogEnvelope {
             from: node(CLIENT),
             to: node(to),
@@ -84,7 +84,7 @@ impl Cluster {
         });
     }
 
-    fn write(&mut self, to: u8, seq: u64, key: &str, value: &str) {
+    pub(super) fn write(&mut self, to: u8, seq: u64, key: &str, value: &str) {
         let message = LogMessage::Write {
             seq,
             key: Value::new(key),
@@ -93,7 +93,7 @@ impl Cluster {
         self.client_sends(to, message);
     }
 
-    fn elect(&mut self, id: u8) {
+    pub(super) fn elect(&mut self, id: u8) {
         let timeout = self.nodes[0].config().election_timeout_ticks;
         self.tick(id, timeout);
         self.settle();
@@ -466,6 +466,7 @@ mod robustness {
     //! No input panics a node: stale, reordered, duplicated or nonsensical messages from
     //! members and strangers are ignored or refused.
     use super::*;
+    use crate::log::{Command, KvStore, TrimPoint};
     use proptest::prelude::*;
 
     fn message(kind: u8, round: u32, owner: u8, slot: u64, commit: u64) -> LogMessage {
@@ -474,13 +475,14 @@ mod robustness {
             ballot,
             entry: Entry::Noop,
         };
-        match kind % 11 {
+        match kind % 13 {
             0 => LogMessage::Prepare {
                 ballot,
                 from_slot: Slot(slot),
             },
             1 => LogMessage::Promise {
                 ballot,
+                floor: Slot(commit),
                 votes: vec![(Slot(slot), vote)],
             },
             2 => LogMessage::Accept {
@@ -515,6 +517,16 @@ mod robustness {
                 },
                 highest_accepted: Slot(commit),
             },
+            11 => LogMessage::TrimPoint {
+                ballot,
+                point: trim_point(slot),
+            },
+            12 => LogMessage::Accept {
+                ballot,
+                slot: Slot(slot),
+                entry: Entry::Trim(Slot(commit)),
+                commit: Slot(commit),
+            },
             9 => LogMessage::Read {
                 seq: slot,
                 key: Value::new("x"),
@@ -527,10 +539,35 @@ mod robustness {
         }
     }
 
+    /// A trim point through `slot` of the three-node cluster, with a value and a session.
+    fn trim_point(slot: u64) -> TrimPoint {
+        let mut store = KvStore::default();
+        store.apply(&Entry::Command(Command {
+            client: node(9),
+            seq: slot,
+            key: Value::new("x"),
+            value: Value::new("t"),
+        }));
+        TrimPoint {
+            cluster: [1, 2, 3].map(node).into_iter().collect(),
+            through: Slot(slot),
+            store,
+        }
+    }
+
     /// A write a disk may hold, well-formed or not: any decodable record is input.
     fn write(kind: u8, round: u32, slot: u64) -> Write {
         let ballot = Ballot::new(round, node(1));
-        match kind % 6 {
+        match kind % 9 {
+            6 => Write::TrimPoint(trim_point(slot)),
+            7 => Write::Truncate(Slot(slot)),
+            8 => Write::Accept(
+                Slot(slot),
+                SlotVote {
+                    ballot,
+                    entry: Entry::Trim(Slot(slot / 2)),
+                },
+            ),
             0 => Write::Identity(node(1)),
             1 => Write::Promise(ballot),
             2 => Write::Accept(
@@ -572,6 +609,9 @@ mod robustness {
                 }
                 let envelope = LogEnvelope { from: node(from), to: node(1), message: message(kind, round, owner, slot, commit) };
                 let _ = subject.handle(&envelope);
+                if kind % 7 == 0 {
+                    let _ = subject.request_trim(Slot(commit));
+                }
                 let _ = subject.take_ready();
                 prop_assert!(subject.applied_index() <= subject.chosen_index());
             }

@@ -77,6 +77,11 @@ pub enum Entry {
     Noop,
     /// A client's command.
     Command(Command),
+    /// A control command: compact the log through this slot. Decided like any command, it moves
+    /// each node's floor when that node's apply walk applies it
+    /// ([`floor_after_applying`](crate::log::floor_after_applying)); it does not touch the
+    /// key-value store.
+    Trim(Slot),
 }
 
 impl fmt::Display for Entry {
@@ -84,6 +89,7 @@ impl fmt::Display for Entry {
         match self {
             Entry::Noop => f.write_str("no-op"),
             Entry::Command(command) => command.fmt(f),
+            Entry::Trim(through) => write!(f, "trim through {through}"),
         }
     }
 }
