@@ -468,7 +468,13 @@ fn put_count(out: &mut Vec<u8>, count: usize) {
 
 /// A trim point: the cluster, the slot, then the store's values and its session table.
 fn put_trim_point(out: &mut Vec<u8>, point: &TrimPoint) {
-    out.extend(point.cluster.iter().fold(0u64, |bits, node| bits | 1 << node.get()).to_le_bytes());
+    out.extend(
+        point
+            .cluster
+            .iter()
+            .fold(0u64, |bits, node| bits | 1 << node.get())
+            .to_le_bytes(),
+    );
     out.extend(point.through.0.to_le_bytes());
     put_count(out, point.store.iter().count());
     for (key, value) in point.store.iter() {

@@ -53,10 +53,7 @@ impl KvStore {
 
     /// A store holding exactly these values and sessions, as read back from a trim point on
     /// disk.
-    pub fn from_parts(
-        values: BTreeMap<Value, Value>,
-        sessions: BTreeMap<NodeId, u64>,
-    ) -> KvStore {
+    pub fn from_parts(values: BTreeMap<Value, Value>, sessions: BTreeMap<NodeId, u64>) -> KvStore {
         KvStore { values, sessions }
     }
 

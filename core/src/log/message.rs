@@ -74,12 +74,17 @@ pub enum LogMessage {
         /// The leader's chosen index.
         commit: Slot,
     },
-    /// A follower's answer to a heartbeat: how far it knows the log is chosen.
+    /// A follower's answer to a heartbeat: how far it knows the log is chosen, and the highest
+    /// slot it holds a vote in.
     HeartbeatAck {
         /// The heartbeat's ballot.
         ballot: Ballot,
         /// The follower's chosen index.
         chosen_index: Slot,
+        /// The highest slot the follower holds a vote in, or its floor if higher: a read
+        /// watermark may reach it, so the leader decides every slot up to it
+        /// ([`fill_up_to`](crate::log::fill_up_to)).
+        highest_accepted: Slot,
     },
     /// Chosen entries a follower lacks, sent by the leader to catch it up.
     Chosen {

@@ -21,7 +21,7 @@ pub use message::{LogEnvelope, LogMessage, Outcome};
 #[cfg(feature = "negative-controls")]
 pub use node::BrokenRule;
 pub use node::{
-    ColocatedNode, Election, LogConfig, LogRole, PendingRead, Proposal,
+    ColocatedNode, Election, LogConfig, LogRole, PendingRead, Proposal, fill_up_to,
     learning_raises_the_promise, read_may_be_served, recover_slot,
 };
 pub use ready::{Applied, Ready};

@@ -125,6 +125,22 @@ pub fn read_may_be_served<Q: QuorumSystem>(
     quorums.is_phase1_quorum(read.answered_by) && applied_index >= read.watermark
 }
 
+/// The stale-tail rule: the slots a leader fills with no-ops when a follower reports a vote in
+/// `highest_accepted`, given the slot its next command would get: every slot from `next_slot`
+/// up to that vote, or none.
+///
+/// A vote above everything the leader proposed was cast at a lower ballot for a slot no Promise
+/// of its Phase-1 quorum reported, so nothing can have been chosen there below its ballot, and
+/// a no-op at its own ballot is safe (Paxos Made Simple, section 3). Left undecided, such a vote
+/// would hold every read whose watermark reaches it (R1 counts votes, not decisions) until a
+/// new command happened to land in its slot: with no more writes, for ever.
+pub fn fill_up_to(
+    next_slot: Slot,
+    highest_accepted: Slot,
+) -> Option<std::ops::RangeInclusive<Slot>> {
+    (highest_accepted >= next_slot).then(|| next_slot..=highest_accepted)
+}
+
 /// Learning raises the promise: the promise an acceptor must hold once its record carries the
 /// chosen vote `chosen`, given the promise `promised` it held before.
 ///
@@ -388,7 +404,11 @@ impl ColocatedNode {
         node.learner.applied_index = floor;
         node.acceptor = AcceptorState {
             promised: record.promised,
-            accepts: record.accepts.range(floor.next()..).map(|(slot, vote)| (*slot, vote.clone())).collect(),
+            accepts: record
+                .accepts
+                .range(floor.next()..)
+                .map(|(slot, vote)| (*slot, vote.clone()))
+                .collect(),
         };
         node.proposer.highest_seen = record.promised.max(record.stood);
         node.learner.chosen = node
@@ -400,7 +420,13 @@ impl ColocatedNode {
         node.learner.chosen_index = record.chosen_through.max(floor);
         node.incarnation = record.incarnation.saturating_add(1);
         node.ready.writes.push(Write::Incarnation(node.incarnation));
-        if record.truncated_through < floor && record.accepts.keys().next().is_some_and(|slot| *slot <= floor) {
+        if record.truncated_through < floor
+            && record
+                .accepts
+                .keys()
+                .next()
+                .is_some_and(|slot| *slot <= floor)
+        {
             // A crash came between writing the trim point and dropping what it replaces.
             node.ready.writes.push(Write::Truncate(floor));
         }
@@ -636,7 +662,8 @@ impl ColocatedNode {
             LogMessage::HeartbeatAck {
                 ballot,
                 chosen_index,
-            } => self.on_heartbeat_ack(from, ballot, chosen_index),
+                highest_accepted,
+            } => self.on_heartbeat_ack(from, ballot, chosen_index, highest_accepted),
             LogMessage::Chosen { entries } => {
                 for (slot, vote) in entries {
                     self.learn_chosen(slot, vote);
@@ -645,16 +672,7 @@ impl ColocatedNode {
             }
             LogMessage::TrimPoint { ballot, point } => self.on_trim_point(ballot, &point),
             LogMessage::ReadIndex { read } => {
-                // Slots at or below the floor are decided and their votes dropped: the floor
-                // stands in for them (R1: the watermark counts what is decided, not just votes).
-                let highest_accepted = self
-                    .acceptor
-                    .accepts
-                    .keys()
-                    .next_back()
-                    .copied()
-                    .unwrap_or_default()
-                    .max(self.floor());
+                let highest_accepted = self.highest_accepted();
                 self.send(
                     from,
                     LogMessage::ReadIndexReply {
@@ -745,6 +763,14 @@ impl ColocatedNode {
         if floor >= from_slot {
             self.send_trim_point(from, ballot);
         }
+    }
+
+    /// The highest slot this node holds a vote in, or its floor if higher: slots at or below the
+    /// floor are decided and their votes dropped, so the floor stands in for them (R1: a read
+    /// watermark counts what may be decided, not just the votes still held).
+    fn highest_accepted(&self) -> Slot {
+        let voted = self.acceptor.accepts.keys().next_back().copied();
+        voted.unwrap_or_default().max(self.floor())
     }
 
     /// Sends this node's trim point to `to`, for the leadership of `ballot`.
@@ -931,11 +957,13 @@ impl ColocatedNode {
         self.follow(ballot);
         self.learn_commit(ballot, commit);
         let chosen_index = self.learner.chosen_index;
+        let highest_accepted = self.highest_accepted();
         self.send(
             from,
             LogMessage::HeartbeatAck {
                 ballot,
                 chosen_index,
+                highest_accepted,
             },
         );
         if commit < self.floor() {
@@ -944,16 +972,31 @@ impl ColocatedNode {
         }
     }
 
-    /// A follower's chosen index: send it the chosen entries it lacks, a batch at a time.
+    /// A follower's chosen index and highest vote: fill any stale tail above this leader's
+    /// proposals ([`fill_up_to`]), and send the follower the chosen entries it lacks, a batch at
+    /// a time.
     fn on_heartbeat_ack(
         &mut self,
         from: NodeId,
         ballot: Ballot,
         theirs: Slot,
+        highest_accepted: Slot,
     ) -> Result<(), Ignored> {
-        if !matches!(&self.proposer.leadership, Leadership::Leader(leader) if leader.ballot == ballot)
-        {
+        let commit = self.learner.chosen_index;
+        let Leadership::Leader(leader) = &mut self.proposer.leadership else {
             return Err(Ignored::StaleBallot);
+        };
+        if leader.ballot != ballot {
+            return Err(Ignored::StaleBallot);
+        }
+        if let Some(stale) = fill_up_to(leader.next_slot, highest_accepted) {
+            let accepts: Vec<LogMessage> = (stale.start().0..=stale.end().0)
+                .map(|slot| leader.propose(Slot(slot), Entry::Noop, commit))
+                .collect();
+            leader.next_slot = stale.end().next();
+            for accept in accepts {
+                self.broadcast(accept);
+            }
         }
         let chosen_index = self.learner.chosen_index;
         if theirs >= chosen_index {
@@ -1353,8 +1396,17 @@ impl ColocatedNode {
             learner.applied_index,
         );
         debug_assert!(
-            learner.chosen.keys().next().is_none_or(|slot| *slot > floor)
-                && self.acceptor.accepts.keys().next().is_none_or(|slot| *slot > floor),
+            learner
+                .chosen
+                .keys()
+                .next()
+                .is_none_or(|slot| *slot > floor)
+                && self
+                    .acceptor
+                    .accepts
+                    .keys()
+                    .next()
+                    .is_none_or(|slot| *slot > floor),
             "{}: an entry kept at or below the floor {floor}",
             self.id,
         );
@@ -1392,7 +1444,11 @@ impl ColocatedNode {
                 leader.next_slot,
             );
             debug_assert!(
-                leader.proposals.keys().next().is_none_or(|slot| *slot > floor),
+                leader
+                    .proposals
+                    .keys()
+                    .next()
+                    .is_none_or(|slot| *slot > floor),
                 "{}: a proposal at or below the floor {floor} (T4)",
                 self.id,
             );

@@ -506,6 +506,7 @@ mod robustness {
             6 => LogMessage::HeartbeatAck {
                 ballot,
                 chosen_index: Slot(commit),
+                highest_accepted: Slot(slot),
             },
             7 => LogMessage::Chosen {
                 entries: vec![(Slot(slot), vote)],
@@ -681,4 +682,34 @@ fn decode_tells_a_torn_frame_from_a_corrupt_one() {
         Err(FrameError::Corrupt("unknown write kind"))
     );
     assert!(FrameError::Torn("x").to_string().starts_with("torn"));
+}
+
+#[test]
+fn a_stale_vote_above_the_leaders_log_is_filled_with_a_no_op_when_a_heartbeat_reports_it() {
+    // The stale-tail rule (`fill_up_to`): N1's vote in slot 1 reached nobody else; N2 leads
+    // over {N2, N3}, which report nothing, so without the rule slot 1 would stay undecided
+    // and hold every read whose watermark counts N1's vote.
+    let mut cluster = Cluster::new();
+    cluster.elect(1);
+    cluster.write(1, 1, "x", "1");
+    cluster.settle_losing(|envelope| {
+        matches!(envelope.message, LogMessage::Accept { .. }) && envelope.to != node(1)
+    });
+    assert!(cluster.nodes[0].accepts().contains_key(&Slot(1)));
+    let timeout = cluster.nodes[1].config().election_timeout_ticks;
+    cluster.tick(2, timeout);
+    cluster.settle_losing(|envelope| envelope.to == node(1) || envelope.from == node(1));
+    assert_eq!(cluster.nodes[1].role(), LogRole::Leader);
+    assert!(cluster.nodes[1].proposals().is_empty(), "nothing reported");
+    cluster.tick(2, 1); // N1 hears the heartbeat and reports its vote in slot 1
+    cluster.settle();
+    cluster.tick(2, 1);
+    cluster.settle();
+    for node in &cluster.nodes {
+        assert_eq!(
+            node.chosen().get(&Slot(1)).map(|vote| &vote.entry),
+            Some(&Entry::Noop)
+        );
+        assert_eq!(node.applied_index(), Slot(1));
+    }
 }

@@ -22,7 +22,9 @@ fn three_writes_applied() -> Cluster {
 }
 
 fn value_of(node: &ColocatedNode, key: &str) -> Option<String> {
-    node.store().get(&Value::new(key)).map(|value| value.as_str().to_string())
+    node.store()
+        .get(&Value::new(key))
+        .map(|value| value.as_str().to_string())
 }
 
 /// The store after writing `x` = 1, then 2, for the client: the trim point through slot 2.
@@ -48,9 +50,17 @@ fn each_node_moves_its_floor_when_its_own_walk_applies_the_trim() {
     cluster.flush(0);
     // N3 votes, but hears of the decision only at the next heartbeat.
     cluster.settle();
-    assert_eq!(cluster.nodes[0].floor(), Slot(2), "the leader applied slot 4");
+    assert_eq!(
+        cluster.nodes[0].floor(),
+        Slot(2),
+        "the leader applied slot 4"
+    );
     assert_eq!(cluster.nodes[2].applied_index(), Slot(3));
-    assert_eq!(cluster.nodes[2].floor(), Slot(0), "N3 has not applied slot 4 yet");
+    assert_eq!(
+        cluster.nodes[2].floor(),
+        Slot(0),
+        "N3 has not applied slot 4 yet"
+    );
     cluster.tick(1, 1);
     cluster.settle();
     for node in &cluster.nodes {
@@ -118,7 +128,8 @@ fn a_stranded_node_jumps_to_the_trim_point_and_keeps_its_promise() {
     cluster.settle();
     cluster.tick(1, 1); // the heartbeat: N3 acks chosen index 0, below N1's floor
     cluster.settle_losing(|envelope| {
-        jumped |= matches!(envelope.message, LogMessage::TrimPoint { .. }) && envelope.to == node(3);
+        jumped |=
+            matches!(envelope.message, LogMessage::TrimPoint { .. }) && envelope.to == node(3);
         false
     });
     assert!(jumped, "N1 answered N3's catch-up with its trim point");
@@ -267,7 +278,12 @@ fn a_restart_between_the_trim_point_and_the_truncation_finishes_the_truncation()
     let mut restarted = ColocatedNode::restart(node(2), config, &record).unwrap();
     assert_eq!(restarted.floor(), Slot(2));
     assert!(restarted.accepts().keys().all(|slot| *slot > Slot(2)));
-    assert!(restarted.take_ready().writes().contains(&Write::Truncate(Slot(2))));
+    assert!(
+        restarted
+            .take_ready()
+            .writes()
+            .contains(&Write::Truncate(Slot(2)))
+    );
     assert_eq!(restarted.store(), cluster.nodes[1].store());
 }
 
