@@ -30,6 +30,15 @@ pub enum Property {
     BallotUnique,
     /// The client history is linearizable.
     Linearizability,
+    /// T1: a node's floor is never above what it has applied.
+    FloorBelowApplied,
+    /// T3: a trim point at `k` is the state after applying every decided slot through `k`, the
+    /// client session table included.
+    TrimPointIsState,
+    /// T4: no node proposes, in a slot at or below a floor, anything but what is chosen there.
+    TrimmedSlotsKept,
+    /// T5: installing a trim point moves neither the promise nor any vote above it.
+    JumpKeepsPromise,
 }
 
 impl fmt::Display for Property {
@@ -44,6 +53,10 @@ impl fmt::Display for Property {
             Property::WrittenIsChosen => "written-is-chosen",
             Property::BallotUnique => "ballot-unique",
             Property::Linearizability => "linearizability",
+            Property::FloorBelowApplied => "floor-below-applied",
+            Property::TrimPointIsState => "trim-point-is-state",
+            Property::TrimmedSlotsKept => "trimmed-slots-kept",
+            Property::JumpKeepsPromise => "jump-keeps-promise",
         })
     }
 }

@@ -153,11 +153,22 @@ pub enum NegativeControl {
     /// one acceptor as a quorum. The log: a node takes a leader's Accept as word that its
     /// entry is chosen.
     LearnEarly,
+    /// Act III: a leader does not read the floor from Promises, so it fills slots that are
+    /// decided and compacted on the nodes that reported them (T4 broken).
+    TrimIgnoresFloor,
+    /// Act III: installing a trim point takes the sender's ballot as the node's promise, even
+    /// a lower one (T5 broken).
+    JumpMovesPromise,
+    /// Act III: a new leader answers a read from what it has applied, with no read watermark.
+    ReadAtApplied,
+    /// Act III: client retries are de-duplicated only when proposed, never when applied, so a
+    /// retry chosen in two slots applies twice.
+    DedupAtPropose,
 }
 
 impl NegativeControl {
     /// Every negative control, in order.
-    pub const ALL: [NegativeControl; 8] = [
+    pub const ALL: [NegativeControl; 12] = [
         NegativeControl::Amnesia,
         NegativeControl::SendBeforePersist,
         NegativeControl::BlankRestart,
@@ -166,6 +177,10 @@ impl NegativeControl {
         NegativeControl::ForgetBallot,
         NegativeControl::RogueValue,
         NegativeControl::LearnEarly,
+        NegativeControl::TrimIgnoresFloor,
+        NegativeControl::JumpMovesPromise,
+        NegativeControl::ReadAtApplied,
+        NegativeControl::DedupAtPropose,
     ];
 
     /// The property this fault breaks: the checker it is the negative control of.
@@ -174,7 +189,12 @@ impl NegativeControl {
             NegativeControl::Amnesia
             | NegativeControl::SendBeforePersist
             | NegativeControl::BlankRestart => Property::Agreement,
-            NegativeControl::LocalRead => Property::Linearizability,
+            NegativeControl::LocalRead | NegativeControl::ReadAtApplied => {
+                Property::Linearizability
+            }
+            NegativeControl::TrimIgnoresFloor => Property::TrimmedSlotsKept,
+            NegativeControl::JumpMovesPromise => Property::JumpKeepsPromise,
+            NegativeControl::DedupAtPropose => Property::AppliedOnce,
             NegativeControl::EarlyAck => Property::WrittenIsChosen,
             NegativeControl::ForgetBallot => Property::BallotUnique,
             NegativeControl::RogueValue => Property::Validity,
@@ -210,6 +230,10 @@ pub enum Refused {
     AlreadyIsolated(NodeId),
     /// No link is cut: there is nothing to heal.
     NothingToHeal,
+    /// Act III: the world allows no more trims.
+    NoTrimsLeft,
+    /// Act III: the node refused to propose a trim.
+    Trim(paros_core::log::TrimError),
     /// The client has nothing to send.
     ClientIdle(NodeId),
     /// The disk cannot be trusted: the node stays down.
@@ -233,6 +257,8 @@ impl fmt::Display for Refused {
             Refused::NothingPending(node) => write!(f, "{node} has no such step pending"),
             Refused::AlreadyIsolated(node) => write!(f, "{node} is already cut off"),
             Refused::NothingToHeal => f.write_str("no link is cut: nothing to heal"),
+            Refused::NoTrimsLeft => f.write_str("no more trims are allowed"),
+            Refused::Trim(why) => write!(f, "{why}"),
             Refused::ClientIdle(client) => write!(f, "{client} has nothing to send"),
             Refused::Disk(error) => write!(f, "{error}"),
             Refused::BadConfig(why) => write!(f, "bad world: {why}"),

@@ -35,6 +35,9 @@ pub enum LogAction {
     Partition(NodeId),
     /// Every cut link is restored.
     Heal,
+    /// An operator asks a leader to compact the log through what it has applied: the leader
+    /// proposes a trim ([`ColocatedNode::request_trim`](paros_core::log::ColocatedNode::request_trim)).
+    Trim(NodeId),
     /// A client sends its next operation to a node, or sends its outstanding one again.
     Request {
         /// The client.
@@ -82,6 +85,7 @@ impl LogAction {
             LogAction::Send(_) => "send",
             LogAction::Partition(_) => "partition",
             LogAction::Heal => "heal",
+            LogAction::Trim(_) => "trim",
             LogAction::Request { .. } => "request",
             LogAction::StopFaults => "stop-faults",
         }
@@ -102,6 +106,7 @@ impl fmt::Display for LogAction {
             | LogAction::Restart(node)
             | LogAction::Persist(node)
             | LogAction::Send(node)
+            | LogAction::Trim(node)
             | LogAction::Partition(node) => write!(f, "{} {node}", self.verb()),
             LogAction::Heal | LogAction::StopFaults => f.write_str(self.verb()),
             LogAction::Request { client, node } => write!(f, "request {client} {node}"),
@@ -134,6 +139,14 @@ impl LogWorld {
             | LogAction::Persist(node)
             | LogAction::Send(node)
             | LogAction::Partition(node) => format!("{} {}", action.verb(), self.name(*node)),
+            LogAction::Trim(node) => {
+                let through = self.servers[usize::from(node.get()) - 1]
+                    .host
+                    .node()
+                    .map(|node| node.applied_index())
+                    .unwrap_or_default();
+                format!("trim {} through slot {through}", self.name(*node))
+            }
         }
     }
 
@@ -163,6 +176,7 @@ impl LogWorld {
             Some("persist") => node(words.get(1)).map(LogAction::Persist),
             Some("send") => node(words.get(1)).map(LogAction::Send),
             Some("partition") => node(words.get(1)).map(LogAction::Partition),
+            Some("trim") => node(words.get(1)).map(LogAction::Trim),
             Some("heal") => Ok(LogAction::Heal),
             Some("stop-faults") => Ok(LogAction::StopFaults),
             Some("request") => Ok(LogAction::Request {

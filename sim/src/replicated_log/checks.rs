@@ -5,7 +5,9 @@
 use super::{ClientCall, ClientOp, LogWorld, Part, part};
 use crate::check::{GaveUp, Property, Violation};
 use crate::linearizability::{self, History};
-use paros_core::log::{Applied, Entry, LogEnvelope, LogMessage, Slot, SlotVote, Write};
+use paros_core::log::{
+    Applied, Entry, KvStore, LogEnvelope, LogMessage, Slot, SlotVote, TrimPoint, Write,
+};
 use paros_core::{Ballot, NodeId};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -39,6 +41,13 @@ pub(super) enum Effect {
         voter: NodeId,
         cast: Vec<(Slot, Ballot, Entry)>,
     },
+    /// A node wrote a trim point ([`LogWorld::check_trim_point`]).
+    TrimPoint { node: NodeId, point: TrimPoint },
+    /// Accepts left a node at its own ballot ([`LogWorld::check_proposals`]).
+    Proposals {
+        node: NodeId,
+        proposed: Vec<(Slot, Ballot, Entry)>,
+    },
 }
 
 impl LogWorld {
@@ -63,6 +72,101 @@ impl LogWorld {
                 prefix_broken,
             } => self.check_node_decisions(node, &chosen, prefix_broken.as_deref()),
             Effect::Votes { voter, cast } => self.count_votes(voter, cast),
+            Effect::TrimPoint { node, point } => self.check_trim_point(node, &point),
+            Effect::Proposals { node, proposed } => self.check_proposals(node, &proposed),
+        }
+    }
+
+    /// Each trim point a node's step wrote, to judge by T3 ([`LogWorld::check_trim_point`]).
+    pub(super) fn record_trim_points(&mut self, index: usize, writes: &[Write]) {
+        let node = self.config.node_id(index);
+        for write in writes {
+            if let Write::TrimPoint(point) = write {
+                let point = point.clone();
+                self.effects.push(Effect::TrimPoint { node, point });
+            }
+        }
+    }
+
+    /// T3: a trim point at `k` is the state after applying, in order, the entry chosen in every
+    /// slot through `k` (judged by the votes), the client session table included. The highest
+    /// floor reached is kept for T4's checker.
+    fn check_trim_point(&mut self, node: NodeId, point: &TrimPoint) {
+        let mut expected = KvStore::default();
+        for slot in (1..=point.through.0).map(Slot) {
+            let Some(chosen) = self.knowledge.chosen.get(&slot) else {
+                let detail = format!(
+                    "{}'s trim point through slot {} covers slot {slot}, where nothing is chosen",
+                    self.name(node),
+                    point.through
+                );
+                return self.violate(Property::TrimPointIsState, detail);
+            };
+            expected.apply(&chosen.entry);
+        }
+        if point.store != expected {
+            let detail = format!(
+                "{}'s trim point through slot {} is not the state after applying slots 1 to {}",
+                self.name(node),
+                point.through,
+                point.through
+            );
+            self.violate(Property::TrimPointIsState, detail);
+        }
+        if point.through > self.knowledge.highest_floor {
+            Arc::make_mut(&mut self.knowledge).highest_floor = point.through;
+        }
+    }
+
+    /// The Accepts a node sends at its own ballot: its proposals, for T4's checker. Recorded
+    /// only in worlds with truncation, the only ones with a floor.
+    pub(super) fn record_proposals(&mut self, index: usize, messages: &[LogEnvelope]) {
+        if self.config.trims == 0 {
+            return;
+        }
+        let node = self.config.node_id(index);
+        let proposed: Vec<(Slot, Ballot, Entry)> = (messages.iter())
+            .filter_map(|envelope| match &envelope.message {
+                LogMessage::Accept {
+                    ballot,
+                    slot,
+                    entry,
+                    ..
+                } if ballot.node == node => Some((*slot, *ballot, entry.clone())),
+                _ => None,
+            })
+            .collect();
+        if !proposed.is_empty() {
+            self.effects.push(Effect::Proposals { node, proposed });
+        }
+    }
+
+    /// T4: in a slot at or below a floor some node reached, a proposal at a ballot at or above
+    /// the one that chose the slot must be the chosen entry (a leader that fills such a slot
+    /// with anything else did not read the floor). A stale leader's resend at a lower ballot is
+    /// no such proposal.
+    fn check_proposals(&mut self, node: NodeId, proposed: &[(Slot, Ballot, Entry)]) {
+        let mut found = Vec::new();
+        for (slot, ballot, entry) in proposed {
+            if *slot > self.knowledge.highest_floor {
+                continue;
+            }
+            if let Some(chosen) = self.knowledge.chosen.get(slot)
+                && chosen.ballot <= *ballot
+                && chosen.entry != *entry
+            {
+                found.push(format!(
+                    "slot {slot}, at or below a floor: {} proposed {} at {}.{}, but {}",
+                    self.name(node),
+                    self.entry_name(entry),
+                    ballot.round,
+                    self.name(ballot.node),
+                    self.describe_votes(chosen)
+                ));
+            }
+        }
+        for detail in found {
+            self.violate(Property::TrimmedSlotsKept, detail);
         }
     }
 
@@ -71,15 +175,16 @@ impl LogWorld {
     /// the slots `writes` touched and those the chosen mark passed since `before`.
     pub(super) fn check_disk(&mut self, index: usize, before: Slot, writes: &[Write]) {
         let record = &self.servers[index].record;
+        let floor = record.floor();
         let mut slots: BTreeSet<Slot> = writes
             .iter()
             .filter_map(|write| match write {
                 Write::Accept(slot, _) => Some(*slot),
                 _ => None,
             })
-            .filter(|slot| *slot <= record.chosen_through)
+            .filter(|slot| *slot <= record.chosen_through && *slot > floor)
             .collect();
-        let mut slot = before.next();
+        let mut slot = before.max(floor).next();
         while slot <= record.chosen_through {
             slots.insert(slot);
             slot = slot.next();
@@ -148,12 +253,16 @@ impl LogWorld {
         }
     }
 
-    /// The checkers that watch the apply walk and the decisions of every node.
-    pub(super) fn record_applied(&mut self, index: usize, applied: &[Applied]) {
+    /// The checkers that watch the apply walk and the decisions of every node. `jumps` are the
+    /// trim points the step wrote: a node that installs one at `k` applies from `k + 1` on.
+    pub(super) fn record_applied(&mut self, index: usize, applied: &[Applied], jumps: &[Slot]) {
         let name = self.name(self.config.node_id(index));
         for entry in applied {
             let server = Arc::make_mut(&mut self.servers[index]);
-            if entry.slot != server.applied_through.next() {
+            let jumped_to = Slot(entry.slot.0.saturating_sub(1));
+            if entry.slot != server.applied_through.next()
+                && !(jumped_to > server.applied_through && jumps.contains(&jumped_to))
+            {
                 let detail = format!(
                     "{name} applied slot {} after slot {}",
                     entry.slot, server.applied_through
@@ -173,6 +282,13 @@ impl LogWorld {
                 (self.effects).push(Effect::Violation(Property::AppliedOnce, detail));
             }
         }
+        let server = Arc::make_mut(&mut self.servers[index]);
+        if let Some(node) = server.host.node()
+            && node.applied_index() > server.applied_through
+            && jumps.contains(&node.applied_index())
+        {
+            server.applied_through = node.applied_index(); // a jump with nothing after it yet
+        }
         self.check_decisions(index);
     }
 
@@ -186,7 +302,22 @@ impl LogWorld {
         let chosen = (node.chosen().iter())
             .map(|(slot, vote)| (*slot, vote.entry.clone()))
             .collect();
-        let prefix_broken = chosen_prefix(node.chosen(), node.chosen_index(), node.applied_index());
+        let prefix_broken = chosen_prefix(
+            node.chosen(),
+            node.floor(),
+            node.chosen_index(),
+            node.applied_index(),
+        );
+        if node.floor() > node.applied_index() {
+            let detail = format!(
+                "{}'s floor {} is above what it applied, {}",
+                self.name(node.id()),
+                node.floor(),
+                node.applied_index()
+            );
+            self.effects
+                .push(Effect::Violation(Property::FloorBelowApplied, detail));
+        }
         let node = node.id();
         self.effects.push(Effect::Decisions {
             node,
@@ -327,10 +458,11 @@ impl LogWorld {
     }
 }
 
-/// The chosen prefix: every slot up to the chosen index is known chosen, and nothing past it is
-/// applied. What is broken, in words, or `None`.
+/// The chosen prefix: every slot above the floor and up to the chosen index is known chosen,
+/// and nothing past it is applied. What is broken, in words, or `None`.
 pub(super) fn chosen_prefix(
     chosen: &BTreeMap<Slot, SlotVote>,
+    floor: Slot,
     chosen_index: Slot,
     applied_index: Slot,
 ) -> Option<String> {
@@ -339,10 +471,14 @@ pub(super) fn chosen_prefix(
             "applied through slot {applied_index}, past its chosen index {chosen_index}"
         ));
     }
-    if chosen.range(..=chosen_index).count() as u64 == chosen_index.0 {
+    if chosen_index <= floor {
         return None;
     }
-    let hole = (1..=chosen_index.0)
+    let above_floor = chosen_index.0 - floor.0;
+    if chosen.range(floor.next()..=chosen_index).count() as u64 == above_floor {
+        return None;
+    }
+    let hole = (floor.0 + 1..=chosen_index.0)
         .map(Slot)
         .find(|slot| !chosen.contains_key(slot))?;
     Some(format!(

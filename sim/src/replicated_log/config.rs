@@ -79,6 +79,9 @@ pub struct LogWorldConfig {
     /// How large a history the linearizability checker may judge; past them it gives up, an
     /// error.
     pub linearizability_limits: linearizability::Limits,
+    /// How many times an operator may ask a leader to compact the log through what it has
+    /// applied ([`LogAction::Trim`](super::LogAction::Trim)); 0 for a world with no truncation.
+    pub trims: u32,
 }
 
 impl LogWorldConfig {
@@ -95,6 +98,7 @@ impl LogWorldConfig {
             client_targets: Vec::new(),
             self_messages_in_flight: false,
             linearizability_limits: linearizability::Limits::default(),
+            trims: 0,
         }
     }
 
@@ -149,6 +153,19 @@ impl LogWorldConfig {
         if self.negative_control == Some(NegativeControl::RogueValue) {
             return Err(Refused::BadConfig(
                 "a rogue value is Act I's negative control",
+            ));
+        }
+        let needs_trims = [
+            NegativeControl::TrimIgnoresFloor,
+            NegativeControl::JumpMovesPromise,
+        ];
+        if self.trims == 0
+            && self
+                .negative_control
+                .is_some_and(|c| needs_trims.contains(&c))
+        {
+            return Err(Refused::BadConfig(
+                "a truncation control needs a world with trims",
             ));
         }
         if self.budget.allows(Fault::TornWrite) && !self.stepwise_ready {

@@ -56,6 +56,7 @@ enum Part {
     Server(usize),
     Client(usize),
     Budget,
+    Trims,
     Call(usize),
     Decided,
     Vote,
@@ -79,6 +80,8 @@ pub struct LogWorld {
     /// The messages in flight (whole envelopes, shared between copies) and the partition.
     network: Network<Arc<LogEnvelope>>,
     budget_left: Budget,
+    /// How many more trims an operator may ask for.
+    trims_left: u32,
     /// The history, decisions, votes and violations: shared with the worlds this one was
     /// copied from until one of them changes it (`Arc::make_mut`).
     knowledge: Arc<Knowledge>,
@@ -118,6 +121,9 @@ struct Knowledge {
     violations: Vec<Violation>,
     /// The first checker that could not decide, if any (kept, like violations).
     gave_up: Option<GaveUp>,
+    /// The highest floor any node has reached: every slot up to it is decided and compacted
+    /// somewhere (T4's checker).
+    highest_floor: Slot,
 }
 
 impl LogWorld {
@@ -131,6 +137,7 @@ impl LogWorld {
         let clients = config.clients.iter().map(|_| ClientState::new()).collect();
         let mut world = LogWorld {
             budget_left: config.budget,
+            trims_left: config.trims,
             network: Network::new(config.nodes(), NodeSet::EMPTY),
             config: Arc::new(config),
             servers,
@@ -142,6 +149,9 @@ impl LogWorld {
             effects: Vec::new(),
             memo: None,
         };
+        for index in 0..world.servers.len() {
+            world.break_rule(index);
+        }
         world.server_parts = (world.servers.iter().enumerate())
             .map(|(index, server)| part(Part::Server(index), server))
             .collect();
@@ -157,6 +167,11 @@ impl LogWorld {
         let mut world = self.clone();
         world.config = Arc::new(config);
         world.memo = None; // its steps were taken under the old configuration
+        for index in 0..world.servers.len() {
+            world.break_rule(index);
+            world.server_parts[index] = part(Part::Server(index), &world.servers[index]);
+        }
+        world.known_fingerprint = None;
         Ok(world)
     }
 
@@ -188,6 +203,11 @@ impl LogWorld {
     /// The faults and retries still allowed.
     pub fn budget_left(&self) -> Budget {
         self.budget_left
+    }
+
+    /// How many more trims an operator may ask for.
+    pub fn trims_left(&self) -> u32 {
+        self.trims_left
     }
 
     /// The nodes cut off by a partition.
@@ -241,9 +261,12 @@ impl LogWorld {
                     actions.push(LogAction::Send(node));
                 }
             }
-            (Host::Up(_), None) => {
+            (Host::Up(running), None) => {
                 if self.budget_left.allows(Fault::Tick) {
                     actions.push(LogAction::Tick(node));
+                }
+                if self.trims_left > 0 && may_trim(running) {
+                    actions.push(LogAction::Trim(node));
                 }
             }
         }
@@ -308,7 +331,8 @@ impl LogWorld {
             | LogAction::TornCrash(node)
             | LogAction::Restart(node)
             | LogAction::Persist(node)
-            | LogAction::Send(node) => node,
+            | LogAction::Send(node)
+            | LogAction::Trim(node) => node,
             LogAction::Drop(_)
             | LogAction::Duplicate(_)
             | LogAction::Partition(_)
@@ -332,6 +356,7 @@ impl LogWorld {
             LogAction::Send(node) => self.send_held(node),
             LogAction::Partition(node) => self.partition(node),
             LogAction::Heal => self.heal(),
+            LogAction::Trim(node) => self.trim(node),
             LogAction::Request { client, node } => self.request(client, node),
             LogAction::StopFaults => {
                 self.stop_faults();
@@ -391,6 +416,10 @@ impl LogWorld {
         let gave_up = (self.knowledge.gave_up.iter()).map(|gave_up| part(Part::GaveUp, gave_up));
         clients.chain(calls).chain(gave_up).fold(
             part(Part::Budget, &self.budget_left)
+                .wrapping_add(part(
+                    Part::Trims,
+                    &(self.trims_left, self.knowledge.highest_floor),
+                ))
                 .wrapping_add(part(Part::Violations, &self.knowledge.violations.len())),
             u64::wrapping_add,
         )
@@ -400,6 +429,18 @@ impl LogWorld {
     pub fn violations(&self) -> &[Violation] {
         &self.knowledge.violations
     }
+}
+
+/// Whether a node would take an operator's trim now: it leads, and has applied past its floor
+/// ([`paros_core::log::trim_may_be_proposed`]).
+fn may_trim(node: &paros_core::log::ColocatedNode) -> bool {
+    node.role() == paros_core::log::LogRole::Leader
+        && paros_core::log::trim_may_be_proposed(
+            node.applied_index(),
+            node.floor(),
+            node.applied_index(),
+        )
+        .is_ok()
 }
 
 impl Model for LogWorld {

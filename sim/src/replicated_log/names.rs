@@ -4,7 +4,7 @@
 use super::{LogWorld, SlotVotes};
 use paros_core::NodeId;
 use paros_core::Value;
-use paros_core::log::{Entry, LogMessage, Outcome};
+use paros_core::log::{Entry, LogMessage, Outcome, Slot};
 
 impl LogWorld {
     /// A node's or client's name: N1.., C1..
@@ -29,7 +29,11 @@ impl LogWorld {
                 ballot: b,
                 from_slot,
             } => format!("Prepare({}, from slot {from_slot})", ballot(*b)),
-            LogMessage::Promise { ballot: b, votes } => {
+            LogMessage::Promise {
+                ballot: b,
+                floor,
+                votes,
+            } => {
                 let votes: Vec<String> = votes
                     .iter()
                     .map(|(slot, vote)| {
@@ -40,7 +44,12 @@ impl LogWorld {
                         )
                     })
                     .collect();
-                format!("Promise({}, [{}])", ballot(*b), votes.join("; "))
+                let floor = if *floor == Slot(0) {
+                    String::new()
+                } else {
+                    format!("floor {floor}, ")
+                };
+                format!("Promise({}, {floor}[{}])", ballot(*b), votes.join("; "))
             }
             LogMessage::Accept {
                 ballot: b,
@@ -67,8 +76,14 @@ impl LogWorld {
             LogMessage::HeartbeatAck {
                 ballot: b,
                 chosen_index,
+                highest_accepted,
             } => {
-                format!("HeartbeatAck({}, chosen {chosen_index})", ballot(*b))
+                let votes = if highest_accepted > chosen_index {
+                    format!(", votes to {highest_accepted}")
+                } else {
+                    String::new()
+                };
+                format!("HeartbeatAck({}, chosen {chosen_index}{votes})", ballot(*b))
             }
             LogMessage::Chosen { entries } => {
                 let slots: Vec<String> = entries
@@ -76,6 +91,9 @@ impl LogWorld {
                     .map(|(slot, vote)| format!("{slot}: {}", self.entry_name(&vote.entry)))
                     .collect();
                 format!("Chosen([{}])", slots.join("; "))
+            }
+            LogMessage::TrimPoint { ballot: b, point } => {
+                format!("TrimPoint({}, through {})", ballot(*b), point.through)
             }
             LogMessage::ReadIndex { read } => format!("ReadIndex(read {read})"),
             LogMessage::ReadIndexReply {
@@ -105,6 +123,7 @@ impl LogWorld {
     pub fn entry_name(&self, entry: &Entry) -> String {
         match entry {
             Entry::Noop => "no-op".to_string(),
+            Entry::Trim(through) => format!("trim through {through}"),
             Entry::Command(command) => {
                 format!(
                     "{}={} ({}#{})",

@@ -2,11 +2,14 @@
 //! client (with the negative controls that answer at once, and the one that takes an Accept
 //! for a decision), the faults on messages and partitions, and a receiver busy with a `Ready`.
 
+use super::checks::Effect;
 use super::{Host, LogWorld};
+use crate::check::Property;
 use crate::faults::{NegativeControl, Refused};
 use crate::network::{InFlight, MessageId};
-use paros_core::NodeId;
-use paros_core::log::{LogEnvelope, LogMessage, Outcome, SlotVote};
+use paros_core::log::{ColocatedNode, LogEnvelope, LogMessage, LogRole, Outcome, Slot, SlotVote};
+use paros_core::{Ballot, NodeId};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// A message on the wire, with its id in send order.
@@ -38,7 +41,7 @@ impl LogWorld {
 
     pub(super) fn deliver(&mut self, message: MessageId) -> Result<(), Refused> {
         self.deliverable(message)?;
-        let envelope = self.network.take(message);
+        let mut envelope = self.network.take(message);
         if let Ok(client) = self.client_index(envelope.to) {
             self.client_receives(client, &envelope.message);
             return Ok(());
@@ -47,9 +50,12 @@ impl LogWorld {
         let Host::Up(node) = &mut Arc::make_mut(&mut self.servers[index]).host else {
             return Ok(()); // delivered to a dead host: lost
         };
-        if self.config.negative_control == Some(NegativeControl::LocalRead)
-            && let LogMessage::Read { seq, key } = &envelope.message
-        {
+        let answers_from_applied = match self.config.negative_control {
+            Some(NegativeControl::LocalRead) => true,
+            Some(NegativeControl::ReadAtApplied) => node.role() == LogRole::Leader,
+            _ => false,
+        };
+        if answers_from_applied && let LogMessage::Read { seq, key } = &envelope.message {
             let value = node.store().get(key).cloned();
             self.reply_at_once(&envelope, *seq, Outcome::Read(value));
             return Ok(());
@@ -75,7 +81,29 @@ impl LogWorld {
                 },
             });
         }
+        if self.config.negative_control == Some(NegativeControl::TrimIgnoresFloor)
+            && let LogMessage::Promise { floor, .. } = &envelope.message
+            && *floor > Slot(0)
+        {
+            // The candidate never reads the floor: as if the Promise reported none.
+            let mut blind = (*envelope).clone();
+            if let LogMessage::Promise { floor, .. } = &mut blind.message {
+                *floor = Slot(0);
+            }
+            envelope = Arc::new(blind);
+        }
+        let before_jump = match &envelope.message {
+            LogMessage::TrimPoint { point, .. } => Some(JumpWitness::of(node, point.through)),
+            _ => None,
+        };
         let _ignored = node.handle(&envelope);
+        if let Some(witness) = before_jump
+            && let Some(broke) = witness.broken_by(node)
+        {
+            let detail = self.jump_detail(envelope.to, witness.through, broke);
+            self.effects
+                .push(Effect::Violation(Property::JumpKeepsPromise, detail));
+        }
         self.drain(index);
         if self.config.negative_control == Some(NegativeControl::EarlyAck)
             && let LogMessage::Write { seq, .. } = &envelope.message
@@ -110,5 +138,75 @@ impl LogWorld {
     pub(super) fn receiver_busy(&self, node: NodeId) -> bool {
         self.server_index(node)
             .is_ok_and(|index| self.servers[index].held.is_some())
+    }
+}
+
+/// What T5 keeps across a jump: the promise, and every vote above the trim point.
+struct JumpWitness {
+    through: Slot,
+    promised: Option<Ballot>,
+    votes_above: BTreeMap<Slot, SlotVote>,
+}
+
+impl JumpWitness {
+    /// The node before it handles a trim point through `through`.
+    fn of(node: &ColocatedNode, through: Slot) -> JumpWitness {
+        JumpWitness {
+            through,
+            promised: node.promised(),
+            votes_above: node
+                .accepts()
+                .range(through.next()..)
+                .map(|(slot, vote)| (*slot, vote.clone()))
+                .collect(),
+        }
+    }
+
+    /// What the jump broke, if it moved the promise or a vote above the trim point.
+    fn broken_by(&self, node: &ColocatedNode) -> Option<JumpBroke> {
+        if node.promised() != self.promised {
+            return Some(JumpBroke::Promise {
+                before: self.promised,
+                after: node.promised(),
+            });
+        }
+        let votes_now = node.accepts().range(self.through.next()..);
+        (!votes_now.eq(self.votes_above.iter())).then_some(JumpBroke::Votes)
+    }
+}
+
+/// How a jump broke T5.
+enum JumpBroke {
+    /// The promise moved.
+    Promise {
+        before: Option<Ballot>,
+        after: Option<Ballot>,
+    },
+    /// A vote above the trim point changed.
+    Votes,
+}
+
+impl LogWorld {
+    /// T5's finding, in the world's names.
+    fn jump_detail(&self, node: NodeId, through: Slot, broke: JumpBroke) -> String {
+        let ballot = |ballot: Option<Ballot>| {
+            ballot.map_or("nothing".to_string(), |b| {
+                format!("{}.{}", b.round, self.name(b.node))
+            })
+        };
+        let what = match broke {
+            JumpBroke::Promise { before, after } => {
+                format!(
+                    "its promise moved from {} to {}",
+                    ballot(before),
+                    ballot(after)
+                )
+            }
+            JumpBroke::Votes => "its votes above it changed".to_string(),
+        };
+        format!(
+            "{} installed a trim point through slot {through} and {what}",
+            self.name(node)
+        )
     }
 }

@@ -5,7 +5,8 @@
 use super::LogWorld;
 use crate::faults::{Fault, NegativeControl, Refused};
 use paros_core::log::{
-    ColocatedNode, DurableRecord, LogConfig, LogEnvelope, Persisted, Ready, Slot, Write, encode,
+    BrokenRule, ColocatedNode, DurableRecord, LogConfig, LogEnvelope, Persisted, Ready, Slot,
+    Write, encode,
 };
 use paros_core::{Ballot, NodeId};
 use std::collections::BTreeSet;
@@ -145,7 +146,25 @@ impl Server {
     }
 }
 
+/// The rule a negative control makes every node break, when it is a rule of the core's.
+pub(super) fn broken_rule(control: Option<NegativeControl>) -> Option<BrokenRule> {
+    match control? {
+        NegativeControl::JumpMovesPromise => Some(BrokenRule::JumpMovesPromise),
+        NegativeControl::DedupAtPropose => Some(BrokenRule::DedupAtPropose),
+        _ => None,
+    }
+}
+
 impl LogWorld {
+    /// Makes the node at `index`, if up, break the rule of the world's negative control.
+    pub(super) fn break_rule(&mut self, index: usize) {
+        if let Some(rule) = broken_rule(self.config.negative_control)
+            && let Some(node) = Arc::make_mut(&mut self.servers[index]).host.node_mut()
+        {
+            node.break_rule(rule);
+        }
+    }
+
     /// One tick of an idle node's clock.
     pub(super) fn tick(&mut self, node: NodeId) -> Result<(), Refused> {
         let index = self.idle_server(node)?;
@@ -160,6 +179,22 @@ impl LogWorld {
         self.budget_left.spend(Fault::Tick)?;
         *ticks += 1;
         running.tick();
+        self.drain(index);
+        Ok(())
+    }
+
+    /// An operator asks a node to compact the log through what it has applied.
+    pub(super) fn trim(&mut self, node: NodeId) -> Result<(), Refused> {
+        let index = self.idle_server(node)?;
+        if self.trims_left == 0 {
+            return Err(Refused::NoTrimsLeft);
+        }
+        let Host::Up(running) = &mut Arc::make_mut(&mut self.servers[index]).host else {
+            return Err(Refused::NodeDown(node));
+        };
+        let through = running.applied_index();
+        running.request_trim(through).map_err(Refused::Trim)?;
+        self.trims_left -= 1;
         self.drain(index);
         Ok(())
     }
@@ -185,7 +220,14 @@ impl LogWorld {
                 self.check_decisions(index);
                 return;
             }
-            self.record_applied(index, &ready.take_applied());
+            let jumps: Vec<Slot> = (ready.writes().iter())
+                .filter_map(|write| match write {
+                    Write::TrimPoint(point) => Some(point.through),
+                    _ => None,
+                })
+                .collect();
+            self.record_trim_points(index, ready.writes());
+            self.record_applied(index, &ready.take_applied(), &jumps);
             if self.config.stepwise_ready {
                 let held = if ready.writes().is_empty() {
                     let messages = self.persist(index, ready); // no write to wait for
@@ -229,6 +271,7 @@ impl LogWorld {
     fn release(&mut self, index: usize, messages: Vec<LogEnvelope>) -> bool {
         self.record_votes(index, &messages);
         self.record_ballots(index, &messages);
+        self.record_proposals(index, &messages);
         let me = self.config.node_id(index);
         let mut handled = false;
         for envelope in messages {
@@ -351,7 +394,9 @@ impl LogWorld {
         if torn > 0 {
             server.disk.pop(); // the torn tail was never acknowledged: gone
         }
+        server.applied_through = restarted.floor(); // a restart applies from its trim point on
         server.host = Host::Up(restarted);
+        self.break_rule(index);
         self.drain(index);
         Ok(())
     }

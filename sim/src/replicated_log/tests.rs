@@ -465,10 +465,10 @@ fn forged_world() -> LogWorld {
 #[test]
 fn applying_past_a_slot_not_yet_applied_breaks_applied_in_order() {
     let mut world = forged_world();
-    world.record_applied(0, &[applied(1, 1)]);
+    world.record_applied(0, &[applied(1, 1)], &[]);
     world.learn_effects();
     assert!(world.violations().is_empty(), "{:?}", world.violations());
-    world.record_applied(0, &[applied(3, 2)]);
+    world.record_applied(0, &[applied(3, 2)], &[]);
     world.learn_effects();
     let properties: Vec<Property> = world.violations().iter().map(|v| v.property).collect();
     assert_eq!(properties, [Property::AppliedInOrder]);
@@ -481,7 +481,7 @@ fn applying_past_a_slot_not_yet_applied_breaks_applied_in_order() {
 #[test]
 fn applying_one_request_twice_breaks_applied_once() {
     let mut world = forged_world();
-    world.record_applied(0, &[applied(1, 1), applied(2, 1)]);
+    world.record_applied(0, &[applied(1, 1), applied(2, 1)], &[]);
     world.learn_effects();
     let properties: Vec<Property> = world.violations().iter().map(|v| v.property).collect();
     assert_eq!(properties, [Property::AppliedOnce]);
@@ -492,7 +492,7 @@ fn applying_one_request_twice_breaks_applied_once() {
         fresh: false,
         ..applied(2, 1)
     };
-    world.record_applied(0, &[applied(1, 1), retry]);
+    world.record_applied(0, &[applied(1, 1), retry], &[]);
     world.learn_effects();
     assert!(world.violations().is_empty(), "{:?}", world.violations());
 }
@@ -507,17 +507,20 @@ fn a_chosen_index_over_a_hole_or_an_apply_past_it_breaks_the_chosen_prefix() {
     let with_hole: BTreeMap<Slot, SlotVote> = [vote(1), vote(3)].into_iter().collect();
     let contiguous: BTreeMap<Slot, SlotVote> = [vote(1), vote(2), vote(4)].into_iter().collect();
     assert_eq!(
-        checks::chosen_prefix(&with_hole, Slot(3), Slot(1)).as_deref(),
+        checks::chosen_prefix(&with_hole, Slot(0), Slot(3), Slot(1)).as_deref(),
         Some("has chosen index 3, but slot 2 is not known chosen")
     );
     assert_eq!(
-        checks::chosen_prefix(&contiguous, Slot(2), Slot(3)).as_deref(),
+        checks::chosen_prefix(&contiguous, Slot(0), Slot(2), Slot(3)).as_deref(),
         Some("applied through slot 3, past its chosen index 2")
     );
     // A known-chosen slot above a hole is no break: the index stops below the hole.
-    assert_eq!(checks::chosen_prefix(&contiguous, Slot(2), Slot(2)), None);
     assert_eq!(
-        checks::chosen_prefix(&BTreeMap::new(), Slot(0), Slot(0)),
+        checks::chosen_prefix(&contiguous, Slot(0), Slot(2), Slot(2)),
+        None
+    );
+    assert_eq!(
+        checks::chosen_prefix(&BTreeMap::new(), Slot(0), Slot(0), Slot(0)),
         None
     );
 }
