@@ -54,6 +54,8 @@ pub enum Setup {
 
 #[path = "scenarios_act2.rs"]
 mod act2;
+#[path = "scenarios_act3.rs"]
+mod act3;
 
 /// A named world and the claim it checks.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -234,7 +236,10 @@ pub fn all() -> Vec<Scenario> {
             setup: act1_control(NegativeControl::LearnEarly),
         },
     ];
-    act1.into_iter().chain(act2::all()).collect()
+    act1.into_iter()
+        .chain(act2::all())
+        .chain(act3::all())
+        .collect()
 }
 
 /// The scenario with this name.

@@ -1,0 +1,388 @@
+//! Act III's scenarios: Act II's log with truncation by consensus, the trim-point jump, a second
+//! client and reads across leader changes. Each negative control has a twin world without it
+//! that the explorer finishes, so each rule is shown both to hold and to be needed.
+
+use super::{BookMode, Scenario, Setup};
+use crate::faults::{Budget, Fault, NegativeControl};
+use crate::replicated_log::{ClientOp, LogWorldConfig};
+use crate::report::Mode;
+use paros_core::NodeId;
+
+/// The chapter on truncation, the floor and the jump.
+pub const CHAPTER_TRUNCATION: &str = "Truncation and the trim point";
+/// The chapter on linearizable reads; Act III writes its second half.
+pub const CHAPTER_READS: &str = super::act2::CHAPTER_READS;
+
+const BOTH_MODES: &[Mode] = &[Mode::Exhaustive, Mode::Simulation];
+const SIMULATION: &[Mode] = &[Mode::Simulation];
+
+/// A level's world, sampled: this many seeds, each walk at most this many actions.
+const LEVEL_SWEEP: BookMode = BookMode::Simulation {
+    seeds: 2_000,
+    max_steps: 1_000,
+};
+
+/// A prelude: N1 is elected at 1.N1 by {N1, N2}; its Prepare to N3 is still in flight.
+const N1_LEADS: &[&str] = &[
+    "tick N1",
+    "deliver m1 N1->N2 Prepare(1.N1, from slot 1)",
+    "deliver m3 N2->N1 Promise(1.N1, [])",
+];
+
+/// A prelude: N1 leads, C1's x=1 is chosen in slot 1 by {N1, N2}, and N1 compacts through
+/// slot 1 with a trim decided in slot 2 by {N1, N2}: N1's floor is 1, N2 has not yet learned
+/// either slot, and N3 has heard nothing (its Prepare, Accepts and C1's reply are in flight).
+const N1_TRIMS_N3_STRANDED: &[&str] = &[
+    "tick N1",
+    "deliver m1 N1->N2 Prepare(1.N1, from slot 1)",
+    "deliver m3 N2->N1 Promise(1.N1, [])",
+    "request C1 N1 write x=1",
+    "deliver m4 C1->N1 Write(#1, x=1)",
+    "deliver m5 N1->N2 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+    "deliver m7 N2->N1 Accepted(1.N1, slot 1)",
+    "trim N1 through slot 1",
+    "deliver m9 N1->N2 Accept(1.N1, slot 2, trim through 1, commit 1)",
+    "deliver m11 N2->N1 Accepted(1.N1, slot 2)",
+];
+
+/// The prelude [`N1_TRIMS_N3_STRANDED`], then N1 beats and answers C1: N2 learns both slots
+/// and compacts too, and N3 promises 1.N1 but has no entry; N1's Accepts and heartbeat to N3
+/// are still in flight.
+const N1_TRIMS_THEN_BEATS: &[&str] = &[
+    "tick N1",
+    "deliver m1 N1->N2 Prepare(1.N1, from slot 1)",
+    "deliver m3 N2->N1 Promise(1.N1, [])",
+    "request C1 N1 write x=1",
+    "deliver m4 C1->N1 Write(#1, x=1)",
+    "deliver m5 N1->N2 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+    "deliver m7 N2->N1 Accepted(1.N1, slot 1)",
+    "trim N1 through slot 1",
+    "deliver m9 N1->N2 Accept(1.N1, slot 2, trim through 1, commit 1)",
+    "deliver m11 N2->N1 Accepted(1.N1, slot 2)",
+    "tick N1",
+    "deliver m8 N1->C1 Reply(#1, written)",
+    "deliver m12 N1->N2 Heartbeat(1.N1, commit 2)",
+    "deliver m14 N2->N1 HeartbeatAck(1.N1, chosen 2)",
+    "deliver m2 N1->N3 Prepare(1.N1, from slot 1)",
+    "deliver m15 N3->N1 Promise(1.N1, [])",
+];
+
+/// A prelude: N1 leads, C1's x=1 is chosen in slot 1 by {N1, N2} and N1 has answered C1
+/// "written"; N2 voted but has not learned it, and N3 has heard nothing.
+const X1_WRITTEN: &[&str] = &[
+    "tick N1",
+    "deliver m1 N1->N2 Prepare(1.N1, from slot 1)",
+    "deliver m3 N2->N1 Promise(1.N1, [])",
+    "request C1 N1 write x=1",
+    "deliver m4 C1->N1 Write(#1, x=1)",
+    "deliver m5 N1->N2 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+    "deliver m7 N2->N1 Accepted(1.N1, slot 1)",
+    "deliver m8 N1->C1 Reply(#1, written)",
+];
+
+fn node(number: u8) -> NodeId {
+    NodeId::new(number).expect("a node id")
+}
+
+fn writes(key: &str, count: usize) -> Vec<ClientOp> {
+    (1..=count)
+        .map(|value| ClientOp::write(key, &value.to_string()))
+        .collect()
+}
+
+/// A program of `count` operations alternating a write of `key` and a read of it.
+fn writes_and_reads(key: &str, count: usize) -> Vec<ClientOp> {
+    (1..=count)
+        .map(|index| {
+            if index % 2 == 1 {
+                ClientOp::write(key, &index.to_string())
+            } else {
+                ClientOp::read(key)
+            }
+        })
+        .collect()
+}
+
+/// Three nodes, these clients, this budget and this many trims; an election timeout of 1 tick.
+fn log(clients: Vec<Vec<ClientOp>>, budget: Budget, trims: u32) -> LogWorldConfig {
+    let mut config = LogWorldConfig::three_nodes(Vec::new());
+    config.clients = clients;
+    config.budget = budget;
+    config.trims = trims;
+    config.election_timeout_ticks = 1;
+    config
+}
+
+fn with_control(mut config: LogWorldConfig, control: NegativeControl) -> LogWorldConfig {
+    config.negative_control = Some(control);
+    config
+}
+
+fn setup(config: LogWorldConfig, prelude: &[&'static str]) -> Setup {
+    Setup::Log {
+        config,
+        prelude: prelude.to_vec(),
+    }
+}
+
+/// After N1 compacted with N3 stranded (the prelude's tick spent): N3 may stand and lead.
+fn leader_below_a_floor() -> LogWorldConfig {
+    let mut config = log(
+        vec![vec![ClientOp::write("x", "1")]],
+        Budget::NONE.with(Fault::Tick, 2),
+        1,
+    );
+    config.client_targets = vec![Some(node(1))];
+    config
+}
+
+/// After N1 compacted with N3 stranded and beat (the prelude's two ticks spent): one more tick,
+/// so that another node may stand, and a crash with its restart anywhere, the jump's writes
+/// included.
+fn jump_after_a_new_promise() -> LogWorldConfig {
+    let mut config = log(
+        vec![vec![ClientOp::write("x", "1")]],
+        Budget::NONE.with(Fault::Tick, 3).with(Fault::Crash, 1),
+        1,
+    );
+    config.client_targets = vec![Some(node(1))];
+    config
+}
+
+/// After x=1 is written through N1 (the prelude's tick spent): C1 reads x at any node, while
+/// another node may stand.
+fn fresh_leader() -> LogWorldConfig {
+    log(
+        vec![vec![ClientOp::write("x", "1"), ClientOp::read("x")]],
+        Budget::NONE.with(Fault::Tick, 2),
+        0,
+    )
+}
+
+/// N1 leads (the prelude's tick spent); C2's write and C1's write, each sent to N1, and C1 may
+/// send its write again.
+fn retry_above_a_hole() -> LogWorldConfig {
+    let mut config = log(
+        vec![
+            vec![ClientOp::write("x", "a")],
+            vec![ClientOp::write("y", "b")],
+        ],
+        Budget::NONE
+            .with(Fault::Tick, 1)
+            .with(Fault::ClientResend, 1),
+        0,
+    );
+    config.client_targets = vec![Some(node(1)), Some(node(1))];
+    config
+}
+
+/// Every Act III scenario, in the order `paros-sim list` prints them.
+pub fn all() -> Vec<Scenario> {
+    vec![
+        Scenario {
+            name: "act3-leader-below-a-floor",
+            claim: "A new leader whose Phase-1 quorum reports a floor above what it knows proposes nothing at or below that floor, and learns what lies there from a trim point.",
+            world: "N1-N3. Prelude: x=1 chosen in slot 1 and a trim through slot 1 decided in slot 2, both by {N1, N2}; N1 applied both (floor 1); N3 has heard nothing. Then 1 tick (N3 may stand) and every schedule.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_TRUNCATION),
+            setup: setup(leader_below_a_floor(), N1_TRIMS_N3_STRANDED),
+        },
+        Scenario {
+            name: "act3-trim-ignores-floor-control",
+            claim: "Negative control: a leader that does not read the floor from Promises fills a compacted, already-chosen slot with a no-op; the trimmed-slots-kept checker must catch it.",
+            world: "The world of act3-leader-below-a-floor, where every Promise's floor is hidden from the candidate.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_TRUNCATION),
+            setup: setup(
+                with_control(leader_below_a_floor(), NegativeControl::TrimIgnoresFloor),
+                N1_TRIMS_N3_STRANDED,
+            ),
+        },
+        Scenario {
+            name: "act3-jump-keeps-promise",
+            claim: "Every schedule of a trim, a jump, a second election and a crash keeps each node's promise and its votes across a jump, and every decision, trim point and reply correct.",
+            world: "N1-N3. Prelude: x=1 chosen in slot 1 and a trim through slot 1 decided in slot 2, both by {N1, N2}; N1 applied both (floor 1), then beat, and N2 learned both (floor 1); N3 promised 1.N1 and holds no entry. Then 1 tick (an election), 1 crash (and its restart) and every schedule: N3 jumps when N1 answers its heartbeat's ack, or when a Promise or an Accept below the floor reaches it.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_TRUNCATION),
+            setup: setup(jump_after_a_new_promise(), N1_TRIMS_THEN_BEATS),
+        },
+        Scenario {
+            name: "act3-jump-moves-promise-control",
+            claim: "Negative control: a node that takes the sender's ballot as its promise when it installs a trim point lowers a promise it gave a newer leader; the jump-keeps-promise checker must catch it.",
+            world: "The world of act3-jump-keeps-promise, where installing a trim point sets the promise to the ballot it came with.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_TRUNCATION),
+            setup: setup(
+                with_control(
+                    jump_after_a_new_promise(),
+                    NegativeControl::JumpMovesPromise,
+                ),
+                N1_TRIMS_THEN_BEATS,
+            ),
+        },
+        Scenario {
+            name: "act3-fresh-leader-trap",
+            claim: "A read sent to a freshly elected leader, after a write the old leader acknowledged, waits until the inherited slot is decided again and applied: every schedule is linearizable.",
+            world: "N1-N3. Prelude: N1 leads and answered C1 \"written\" for x=1, chosen by {N1, N2}; N2 has not learned it. Then C1 reads x at any node; 1 tick (a new election), every schedule.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_READS),
+            setup: setup(fresh_leader(), X1_WRITTEN),
+        },
+        Scenario {
+            name: "act3-read-at-applied-control",
+            claim: "Negative control: a new leader that answers a read from what it has applied misses a write the old leader acknowledged; the linearizability checker must catch it.",
+            world: "The world of act3-fresh-leader-trap, where a leader answers a read at once from its applied state.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_READS),
+            setup: setup(
+                with_control(fresh_leader(), NegativeControl::ReadAtApplied),
+                X1_WRITTEN,
+            ),
+        },
+        Scenario {
+            name: "act3-chosen-is-not-applied",
+            claim: "A retried write whose first copy is chosen above a hole is proposed again in a new slot, and still applies once: the session table de-duplicates at apply time.",
+            world: "N1-N3, N1 elected at 1.N1 (prelude); C1 writes x=a and C2 writes y=b, both at N1; C1 may send its write once more; every schedule.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_READS),
+            setup: setup(retry_above_a_hole(), N1_LEADS),
+        },
+        Scenario {
+            name: "act3-dedup-at-propose-control",
+            claim: "Negative control: a node that de-duplicates retries only when it proposes them applies a retry chosen in two slots twice; the applied-once checker must catch it.",
+            world: "The world of act3-chosen-is-not-applied, where the apply walk skips the session table.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_READS),
+            setup: setup(
+                with_control(retry_above_a_hole(), NegativeControl::DedupAtPropose),
+                N1_LEADS,
+            ),
+        },
+        Scenario {
+            name: "act3-truncate-by-consensus",
+            claim: "Trims decided like any command move each node's floor only when its own walk applies them; every trim point is the state its slots made, sessions included.",
+            world: "N1-N3; C1 writes x=1..6; 4 trims; 60 ticks, 2 crashes, 3 drops, 2 duplicates.",
+            modes: SIMULATION,
+            book_mode: LEVEL_SWEEP,
+            levels: &[],
+            chapter: Some(CHAPTER_TRUNCATION),
+            setup: setup(
+                log(
+                    vec![writes("x", 6)],
+                    Budget::NONE
+                        .with(Fault::Tick, 60)
+                        .with(Fault::Crash, 2)
+                        .with(Fault::Drop, 3)
+                        .with(Fault::Duplicate, 2),
+                    4,
+                ),
+                &[],
+            ),
+        },
+        Scenario {
+            name: "act3-stranded-node",
+            claim: "A node cut off while the others compact catches up by a jump to a trim point, and the jump never moves its promise nor its votes above the trim point.",
+            world: "N1-N3 stepwise; C1 writes x=1..5; 4 trims; 80 ticks, 3 partitions, 2 crashes, 1 torn write, 3 drops.",
+            modes: SIMULATION,
+            book_mode: LEVEL_SWEEP,
+            levels: &[],
+            chapter: Some(CHAPTER_TRUNCATION),
+            setup: setup(
+                stepwise(log(
+                    vec![writes("x", 5)],
+                    Budget::NONE
+                        .with(Fault::Tick, 80)
+                        .with(Fault::Partition, 3)
+                        .with(Fault::Crash, 2)
+                        .with(Fault::TornWrite, 1)
+                        .with(Fault::Drop, 3),
+                    4,
+                )),
+                &[],
+            ),
+        },
+        Scenario {
+            name: "act3-linearizable-or-not",
+            claim: "Two clients writing and reading across leader changes, partitions and crashes see a linearizable history.",
+            world: "N1-N3; C1 and C2 each write then read their own key and the other's (8 operations each); 3 trims; 80 ticks, 2 partitions, 2 crashes, 3 drops, 3 client resends.",
+            modes: SIMULATION,
+            book_mode: LEVEL_SWEEP,
+            levels: &[],
+            chapter: Some(CHAPTER_READS),
+            setup: setup(
+                log(
+                    vec![cross_reads("x", "y", 4), cross_reads("y", "x", 4)],
+                    Budget::NONE
+                        .with(Fault::Tick, 80)
+                        .with(Fault::Partition, 2)
+                        .with(Fault::Crash, 2)
+                        .with(Fault::Drop, 3)
+                        .with(Fault::ClientResend, 3),
+                    3,
+                ),
+                &[],
+            ),
+        },
+        Scenario {
+            name: "act3-long",
+            claim: "Two clients' 200 operations, with the log compacted every few slots, stay safe and linearizable through every kind of fault at once, jumps included.",
+            world: "N1-N3 stepwise; C1 and C2 each run 100 operations (write, then read, of their own key); 60 trims; 3,000 ticks, 20 drops, 20 duplicates, 4 crashes, 2 torn writes, 4 partitions, 20 client resends.",
+            modes: SIMULATION,
+            book_mode: BookMode::Simulation {
+                seeds: 100,
+                max_steps: 30_000,
+            },
+            levels: &[],
+            chapter: Some(CHAPTER_TRUNCATION),
+            setup: setup(
+                stepwise(log(
+                    vec![writes_and_reads("x", 100), writes_and_reads("y", 100)],
+                    Budget::NONE
+                        .with(Fault::Tick, 3_000)
+                        .with(Fault::Drop, 20)
+                        .with(Fault::Duplicate, 20)
+                        .with(Fault::Crash, 4)
+                        .with(Fault::TornWrite, 2)
+                        .with(Fault::Partition, 4)
+                        .with(Fault::ClientResend, 20),
+                    60,
+                )),
+                &[],
+            ),
+        },
+    ]
+}
+
+/// Persist and send as actions of their own, so crashes fall at every seam.
+fn stepwise(mut config: LogWorldConfig) -> LogWorldConfig {
+    config.stepwise_ready = true;
+    config
+}
+
+/// `count` rounds of: write `own`, then read `other`.
+fn cross_reads(own: &str, other: &str, count: usize) -> Vec<ClientOp> {
+    (1..=count)
+        .flat_map(|round| {
+            [
+                ClientOp::write(own, &round.to_string()),
+                ClientOp::read(other),
+            ]
+        })
+        .collect()
+}
