@@ -356,6 +356,11 @@ pub enum ActionJson {
     },
     /// Act II: every cut link is restored.
     Heal,
+    /// Act III: an operator asks a leader to compact its log through what it has applied.
+    Trim {
+        /// The leader's name.
+        node: String,
+    },
     /// Act II: a client sends its next operation (or its outstanding one again) to a node.
     Request {
         /// The client's name.

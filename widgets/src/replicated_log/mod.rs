@@ -249,6 +249,7 @@ impl Board for LogWorld {
             ActionJson::Send { node: name } => world(LogAction::Send(node(&name)?)),
             ActionJson::Partition { node: name } => world(LogAction::Partition(node(&name)?)),
             ActionJson::Heal => world(LogAction::Heal),
+            ActionJson::Trim { node: name } => world(LogAction::Trim(node(&name)?)),
             ActionJson::Request { client, node: name } => {
                 let client = node_by_name(self, &client)
                     .filter(|id| server_index(self, *id).is_none())

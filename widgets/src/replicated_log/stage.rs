@@ -27,6 +27,8 @@ pub fn write_name(world: &LogWorld, write: &Write) -> String {
         Write::ChosenThrough(slot) => format!("ChosenThrough({slot})"),
         Write::Stood(ballot) => format!("Stood({})", ballot_name(world, *ballot)),
         Write::Incarnation(life) => format!("Incarnation({life})"),
+        Write::TrimPoint(point) => format!("TrimPoint(through slot {})", point.through),
+        Write::Truncate(slot) => format!("Truncate(through slot {slot})"),
     }
 }
 
@@ -248,6 +250,7 @@ pub fn kind(message: &LogMessage) -> &'static str {
         LogMessage::Heartbeat { .. } => "heartbeat",
         LogMessage::HeartbeatAck { .. } => "heartbeat-ack",
         LogMessage::Chosen { .. } => "chosen",
+        LogMessage::TrimPoint { .. } => "trim-point",
         LogMessage::ReadIndex { .. } => "read-index",
         LogMessage::ReadIndexReply { .. } => "read-index-reply",
         LogMessage::Write { .. } => "write",
@@ -264,7 +267,8 @@ fn message_ballot(world: &LogWorld, message: &LogMessage) -> String {
         | LogMessage::Accepted { ballot, .. }
         | LogMessage::Nack { ballot, .. }
         | LogMessage::Heartbeat { ballot, .. }
-        | LogMessage::HeartbeatAck { ballot, .. } => Some(*ballot),
+        | LogMessage::HeartbeatAck { ballot, .. }
+        | LogMessage::TrimPoint { ballot, .. } => Some(*ballot),
         _ => None,
     };
     ballot.map_or_else(String::new, |ballot| ballot_name(world, ballot))
@@ -340,6 +344,10 @@ pub fn controls(world: &LogWorld, moves: &[LogMove]) -> Vec<ControlView> {
                         format!("Cut {} off", named(node)),
                     ),
                     LogAction::Heal => (ActionJson::Heal, "Heal the partition".to_string()),
+                    LogAction::Trim(node) => (
+                        ActionJson::Trim { node: named(node) },
+                        world.describe(&action).replacen("trim ", "Trim: ask ", 1),
+                    ),
                     LogAction::Request { client, node } => (
                         ActionJson::Request {
                             client: named(client),

@@ -31,6 +31,7 @@ fn entry_key(entry: &Entry) -> String {
     match entry {
         Entry::Noop => "noop".into(),
         Entry::Command(command) => format!("{}={}", command.key, command.value),
+        Entry::Trim(through) => format!("trim-{through}"),
     }
 }
 
@@ -177,7 +178,9 @@ impl Recovery<'_> {
     fn entry_text(&self, entry: &Entry) -> String {
         match entry {
             Entry::Noop => "fill with a no-op".into(),
-            Entry::Command(_) => format!("propose {}", self.world.entry_name(entry)),
+            Entry::Command(_) | Entry::Trim(_) => {
+                format!("propose {}", self.world.entry_name(entry))
+            }
         }
     }
 
