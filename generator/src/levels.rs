@@ -164,10 +164,7 @@ mod tests {
         // fails naming the level and the symbol with the nearest names.
         let index = SymbolIndex::from_symbols(
             "paros_core",
-            vec![Symbol {
-                path: "log::recover_slot".into(),
-                kind: Kind::Function,
-            }],
+            vec![Symbol::new("log::recover_slot", Kind::Function)],
         );
         let good = LevelCatalog::new(vec![level("act2/good", &["recover_slot"])]);
         assert!(good.check_symbols(&index).is_ok());

@@ -186,9 +186,18 @@ pub fn render(
         }
         if let Some((_, buffer)) = &mut code {
             match event {
-                Event::Text(content) => buffer.push_str(&content),
+                Event::Text(content) => {
+                    buffer.push_str(&content);
+                    let found = embeds::mdbook_directives(&text[range.clone()]);
+                    errors.extend(
+                        found
+                            .into_iter()
+                            .map(|(at, why)| error_at(range.start + at, why)),
+                    );
+                }
                 Event::End(TagEnd::CodeBlock) => {
                     let (language, buffer) = code.take().expect("inside a code block");
+                    let buffer = embeds::unescape_code(&buffer);
                     let class = if language.is_empty() {
                         String::new()
                     } else {
@@ -422,6 +431,7 @@ fn embed_scenario(embed: &Embed, context: &RenderContext<'_>) -> Option<String> 
     match embed {
         Embed::Proven(scenario) => Some(scenario.clone()),
         Embed::Level(id) => context.levels.get(id).map(|level| level.scenario.clone()),
+        Embed::Code(_) => None,
     }
 }
 
@@ -485,8 +495,9 @@ fn expand_figures(
     context: &RenderContext<'_>,
 ) -> Result<String, Vec<(usize, String)>> {
     if content != source_text {
-        return match embeds::find_figures(source_text).first() {
-            Some((range, _)) => Err(vec![(
+        return match embeds::find_figures(source_text).into_iter().next() {
+            Some((range, Err(message))) => Err(vec![(range.start, message)]),
+            Some((range, Ok(_))) => Err(vec![(
                 range.start,
                 "an inline figure cannot share a run of text with a backslash escape or an entity"
                     .into(),
@@ -532,6 +543,7 @@ fn render_embed(embed: &Embed, root: &str, context: &RenderContext<'_>) -> Resul
             Ok(embeds::render_level(level, &report, root))
         }
         Embed::Proven(scenario) => Ok(embeds::render_proven(&report_for(scenario, context)?)),
+        Embed::Code(name) => embeds::render_code(name, context.symbols, root),
     }
 }
 
