@@ -662,7 +662,7 @@ pub fn render_code(name: &str, symbols: &SymbolIndex, root: &str) -> Result<Stri
         format!("lines {}–{}", span.first_line, span.last_line)
     };
     Ok(format!(
-        "<figure class=\"code-embed\" data-item=\"{path}\">\n<pre class=\"code\"><code class=\"language-rust\">{body}</code></pre>\n\
+        "<figure class=\"code-embed\" data-item=\"{path}\">\n<pre class=\"code\" tabindex=\"0\"><code class=\"language-rust\">{body}</code></pre>\n\
          <figcaption><a href=\"{root}api/{url}\"><code>{path}</code></a> \
          <span class=\"code-where\">{file}, {lines}</span></figcaption>\n</figure>\n",
         path = escape(&symbol.path),

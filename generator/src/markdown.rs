@@ -214,7 +214,10 @@ pub fn render(
                     };
                     let body = crate::highlight::highlight(&buffer, &language);
                     out.push(Event::Html(
-                        format!("<pre class=\"code\"><code{class}>{body}</code></pre>\n").into(),
+                        format!(
+                            "<pre class=\"code\" tabindex=\"0\"><code{class}>{body}</code></pre>\n"
+                        )
+                        .into(),
                     ));
                 }
                 _ => {}
