@@ -378,6 +378,10 @@ pub struct ControlView {
     pub action: ActionJson,
     /// What the button says.
     pub label: String,
+    /// What pressing it does, in a sentence, where the label alone does not say (Act I's Start
+    /// and Retry).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
 }
 
 /// The chosen value.

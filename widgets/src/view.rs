@@ -310,6 +310,7 @@ fn controls<B: Board>(game: &Game<B>, moves: &[B::Move]) -> Vec<ControlView> {
         controls.push(ControlView {
             action: ActionJson::NextStage,
             label: format!("Next: {}", next.title),
+            help: None,
         });
     }
     controls

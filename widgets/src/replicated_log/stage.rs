@@ -358,6 +358,7 @@ pub fn controls(world: &LogWorld, moves: &[LogMove]) -> Vec<ControlView> {
             Some(ControlView {
                 action: json,
                 label,
+                help: None,
             })
         })
         .collect()

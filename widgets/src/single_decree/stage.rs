@@ -7,7 +7,7 @@ use crate::scene::{
     ActionJson, ControlView, MessageView, NodeView, PromiseView, SlotView, VoteView,
 };
 use crate::words::names;
-use paros_core::{Envelope, Message, Phase, Vote};
+use paros_core::{Envelope, Message, NodeId, Phase, Vote};
 use paros_sim::MessageId;
 use paros_sim::single_decree::{DecreeAction, DecreeWorld, Role};
 
@@ -131,6 +131,24 @@ fn message_view(
     }
 }
 
+/// What a retry does: the proposer gives up its ballot and starts Phase 1 again at a higher
+/// ballot of its own, as a proposer only ever uses ballots that name it.
+fn retry_help(world: &DecreeWorld, node: NodeId) -> String {
+    let name = world.name(node);
+    let given_up = world
+        .proposers()
+        .iter()
+        .find(|proposer| proposer.id() == node)
+        .and_then(|proposer| proposer.ballot())
+        .map_or_else(String::new, |ballot| {
+            format!(" on {}", world.ballot_name(ballot))
+        });
+    format!(
+        "Retry {name}: {name} gives up{given_up} and begins Phase 1 again at a higher ballot \
+         that names it, sending new Prepares to every acceptor."
+    )
+}
+
 /// Start and retry buttons.
 pub fn controls(world: &DecreeWorld, moves: &[DecreeAction]) -> Vec<ControlView> {
     let controls: Vec<ControlView> = moves
@@ -142,6 +160,11 @@ pub fn controls(world: &DecreeWorld, moves: &[DecreeAction]) -> Vec<ControlView>
                     node: world.name(node),
                 },
                 label: format!("Start {}", world.name(node)),
+                help: Some(format!(
+                    "Start {0}: {0} begins Phase 1 at its first ballot, sending a Prepare to \
+                     every acceptor.",
+                    world.name(node)
+                )),
             }),
             DecreeAction::Retry(node) => {
                 let left = match world.role(node) {
@@ -153,6 +176,7 @@ pub fn controls(world: &DecreeWorld, moves: &[DecreeAction]) -> Vec<ControlView>
                         node: world.name(node),
                     },
                     label: format!("Retry {} ({left} left)", world.name(node)),
+                    help: Some(retry_help(world, node)),
                 })
             }
             _ => None,

@@ -281,7 +281,8 @@ pub(crate) fn record_question(world: &LogWorld) -> Option<Prompt> {
         "N2 has restarted from its disk. What does its durable record hold?".to_string(),
         vec![
             format!(
-                "N2's disk holds {} framed writes",
+                "N2 has written to its disk {} times since it began, each write checked when \
+                 it restarts",
                 world.servers()[N2].disk.len()
             ),
             match chosen {
@@ -296,6 +297,8 @@ pub(crate) fn record_question(world: &LogWorld) -> Option<Prompt> {
         choices,
     );
     prompt.record = Some(step.to_string());
+    // The stage keeps N2's own state back while this is open: it would print the answer.
+    prompt.node = Some(world.name(world.config().node_id(N2)));
     Some(prompt)
 }
 
