@@ -259,7 +259,7 @@ fn order_question(world: &LogWorld) -> Option<Prompt> {
     let persist = format!(
         "Persist first: the core's Ready releases {sent} only with a Persisted, which proves \
          exactly {written} durable and which only persisting those writes makes \
-         (Ready::into_messages checks it). Whatever N2 tells {to} at {ballot}, it will still know \
+         ([`Ready::into_messages`] checks it). Whatever N2 tells {to} at {ballot}, it will still know \
          after any crash."
     );
     Some(Prompt::question(
@@ -351,7 +351,8 @@ fn crash_question(change: &Change<'_, LogWorld>) -> Option<Prompt> {
     let mut prompt = Prompt::question(
         format!("N2 crashed {what}. Does its disk hold its vote for slot 1?"),
         vec![format!(
-            "N2's disk holds {} framed writes",
+            "N2 has written to its disk {} times since it began, each write checked when \
+                 it restarts",
             world.servers()[N2].disk.len()
         )],
         vec![

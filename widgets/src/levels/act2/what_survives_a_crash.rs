@@ -334,7 +334,7 @@ fn wrong_record(
                 marked,
                 format!(
                     "N2 voted for {vote}, but nothing is chosen in slot 1: {}, no Phase-2 quorum. \
-                     A node writes ChosenThrough only when it learns a slot is chosen; there is \
+                     A node writes that a slot is chosen only when it learns so; there is \
                      nothing to learn.",
                     if voters.is_empty() {
                         "no vote for it has left its voter yet".to_string()
@@ -376,8 +376,8 @@ fn wrong_record(
             format!(
                 "{} is chosen in slot 1 ({}), but N2 never learned so before it crashed. Chosen is \
                  a fact about the votes, true the moment a quorum has voted, whether or not \
-                 anyone has heard; a node writes ChosenThrough only when it learns a slot is \
-                 chosen. N2's record holds its vote ({vote}), not marked chosen.",
+                 anyone has heard; a node writes that a slot is chosen only when it learns \
+                 so. N2's record holds its vote ({vote}), not marked chosen.",
                 world.entry_name(&chosen.entry),
                 by_whom(world, chosen)
             ),
@@ -389,8 +389,8 @@ fn wrong_record(
                 "That record is the bug the chosen overwrite rule prevents. It says slot 1 is \
                  chosen and holds {stale_entry} at {}: on restart N2 rebuilds its chosen prefix \
                  from it and applies {stale_entry}, while the cluster chose {} {}. Agreement \
-                 broken by a restart. So learn_chosen writes the chosen entry over the stale vote \
-                 before it writes ChosenThrough.",
+                 broken by a restart. So learning ([`ColocatedNode::learn_chosen`]) writes the chosen entry over the \
+                 stale vote before it writes how far the log is chosen.",
                 ballot_name(world, stale.ballot),
                 world.entry_name(&chosen.entry),
                 by_whom(world, chosen),
@@ -411,8 +411,8 @@ fn wrong_record(
                 unmarked,
                 format!(
                     "N2 learned that slot 1 is chosen before it crashed, and learning is a write: \
-                     ChosenThrough({}) is on its disk beside its vote ({vote}), so the record \
-                     says slot 1 is chosen.",
+                     \"chosen through slot {}\" is on its disk beside its vote ({vote}), so the \
+                     record says slot 1 is chosen.",
                     actual.chosen_through
                 ),
             )
@@ -454,18 +454,18 @@ fn right_text(
              depended on them, so both survive. That vote is chosen: {chosen_text}, a Phase-2 \
              quorum. Yet nothing on N2's disk marks slot 1 chosen, and nothing should: chosen is \
              a fact about the votes, true the moment a quorum has voted, and a node writes \
-             ChosenThrough only when it learns. N2 crashed before it learned, so the record holds \
+             that a slot is chosen only when it learns so. N2 crashed before it learned, so the record holds \
              the vote, not marked chosen."
         ),
         "overwritten" => format!(
-            "When N2 learned the decision, learn_chosen wrote it over the stale vote, and only \
-             then ChosenThrough(1): the record holds {vote}, chosen through {}. On restart, \
+            "When N2 learned the decision, it wrote the chosen entry over the stale vote, and \
+             only then that the log is chosen through slot 1: the record holds {vote}, chosen through {}. On restart, \
              N2 rebuilds its chosen prefix from exactly that.",
             record.chosen_through
         ),
         _ => format!(
-            "N2 learned that its vote was chosen ({chosen_text}) and wrote ChosenThrough(1) \
-             before it crashed: the record holds {vote}, chosen through {}. On restart, N2 \
+            "N2 learned that its vote was chosen ({chosen_text}) and wrote that the log is \
+             chosen through slot 1 before it crashed: the record holds {vote}, chosen through {}. On restart, N2 \
              rebuilds its chosen prefix from exactly that.",
             record.chosen_through
         ),
