@@ -305,7 +305,9 @@ fn adopt_the_value_names_the_quorum_that_may_have_chosen_the_reported_value() {
     );
     let text = refused(&mut game, "y");
     assert!(
-        text.contains("x may be chosen at 1.P1 by {A1, A3}; A3 is outside your quorum {A1, A2}"),
+        text.contains(
+            "cannot rule out that x was chosen at 1.P1 by {A1, A3}: A3 is outside your quorum {A1, A2}"
+        ),
         "{text}"
     );
     play(
@@ -319,7 +321,7 @@ fn adopt_the_value_names_the_quorum_that_may_have_chosen_the_reported_value() {
     );
     let text = refused(&mut game, "x");
     assert!(
-        text.contains("y may be chosen at 1.P2 by {A2, A3}"),
+        text.contains("cannot rule out that y was chosen at 1.P2 by {A2, A3}"),
         "{text}"
     );
     assert!(text.contains("(1.P1, x) is older than (1.P2, y)"), "{text}");
@@ -484,7 +486,7 @@ fn recovery_asks_whether_the_adopted_value_was_chosen_before() {
     play(&mut game, &solution[..4]);
     let text = refused(&mut game, "y");
     assert!(
-        text.contains("x may be chosen at 1.P1 by {A1, A3}; A3 is outside"),
+        text.contains("cannot rule out that x was chosen at 1.P1 by {A1, A3}: A3 is outside"),
         "{text}"
     );
     play(&mut game, &solution[4..7]);

@@ -23,7 +23,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     briefing: include_str!("recovery_is_not_catch_up.md"),
     by_hand: "Adopt a value that exactly one acceptor ever accepted and nothing chose",
     teaches: "Recovery repairs an invariant, not data: it fires when nothing was chosen",
-    goal: "x is chosen through P2, and you can say whether it was chosen before",
+    goal: "x is chosen through P2, you can say whether it was chosen before, and P2 has learned x",
     chapter: WHY_ONE_VALUE_IS_SAFE,
     scenario: "act1-recovery",
     symbols: &[],
