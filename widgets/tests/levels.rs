@@ -392,6 +392,49 @@ const LIVELOCK: &[&str] = &[
 ];
 
 #[test]
+fn the_duel_asks_whether_two_values_were_chosen_once_one_is() {
+    let mut game = mount("act1/the-duel");
+    let solution = game.level().solution;
+    play(&mut game, &solution[..solution.len() - 1]);
+    let prompt = game.prompt().expect("the safety question is open").clone();
+    assert!(
+        prompt
+            .question
+            .starts_with("x is chosen at 2.P1 by {A1, A3}"),
+        "{}",
+        prompt.question
+    );
+    assert_eq!(game.goal(), Goal::Open, "the question is still open");
+    let text = refused(&mut game, "yes");
+    assert!(text.contains("Only {A1, A3} did, for x at 2.P1"), "{text}");
+    play(&mut game, &["answer no"]);
+    assert_eq!(game.goal(), Goal::Reached);
+}
+
+#[test]
+fn the_duel_is_not_won_without_a_round_of_the_duel() {
+    let mut game = mount("act1/the-duel");
+    play(
+        &mut game,
+        &[
+            "deliver P1->A1 Prepare",
+            "deliver P1->A2 Prepare",
+            "deliver A1->P1 Promise",
+            "deliver A2->P1 Promise",
+            "deliver P1->A1 Accept",
+            "deliver P1->A2 Accept",
+            "answer no",
+        ],
+    );
+    assert!(!game.world().chosen().is_empty());
+    assert_eq!(
+        game.goal(),
+        Goal::Open,
+        "a value chosen without either proposer pre-empted teaches no duel"
+    );
+}
+
+#[test]
 fn the_duel_fails_on_livelock_with_safety_held() {
     let mut game = mount("act1/the-duel");
     play(&mut game, LIVELOCK);
@@ -423,6 +466,10 @@ fn the_duel_fails_on_livelock_with_safety_held() {
     ));
     game.undo().unwrap();
     assert_eq!(game.goal(), Goal::Open, "undo leaves the failed state");
+    assert!(
+        View::of(&game).checklist[0].done,
+        "the livelock seen stays seen after undo"
+    );
 }
 
 #[test]
