@@ -306,6 +306,7 @@ impl<B: Board> Game<B> {
             .clone();
         if !choice.right {
             self.memory.mistakes.push(Mistake {
+                kind: prompt.kind,
                 question: prompt.question.clone(),
                 answer: choice.label,
                 explanation: choice.explanation.clone(),

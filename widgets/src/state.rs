@@ -204,6 +204,8 @@ pub struct Change<'a, B: Board> {
 /// A wrong answer, kept for the player and for the hints.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Mistake {
+    /// The kind of prompt it answered, so the hint it earns can be about it.
+    pub kind: PromptKind,
     /// The question asked.
     pub question: String,
     /// The answer given.

@@ -167,6 +167,38 @@ fn every_wrong_choice_of_every_solution_prompt_is_refused_and_names_a_ballot() {
 }
 
 #[test]
+fn a_hint_answers_the_mistake_made() {
+    let mut game = mount("act1/be-the-acceptor");
+    let solution = game.level().solution;
+    let accept = solution
+        .iter()
+        .position(|step| *step == "answer accepted")
+        .expect("the solution votes");
+    play(&mut game, &solution[..accept]);
+    refused(&mut game, "nack");
+    let hints = View::of(&game).hints;
+    assert_eq!(hints.len(), 1);
+    assert!(
+        hints[0].starts_with("The vote rule"),
+        "a wrong vote earns the vote rule's hint first: {hints:?}"
+    );
+
+    let mut duel = mount("act1/the-duel");
+    play(
+        &mut duel,
+        &["deliver P2->A1 Prepare", "deliver P1->A1 Prepare"],
+    );
+    play(&mut duel, &["deliver A1->P1 Nack", "retry P1"]);
+    refused(&mut duel, "2.P2");
+    let hints = View::of(&duel).hints;
+    assert_eq!(hints.len(), 1);
+    assert!(
+        hints[0].starts_with("A ballot is a round and an owner"),
+        "taking another proposer's ballot earns the ownership hint: {hints:?}"
+    );
+}
+
+#[test]
 fn choose_a_value_asks_whether_x_is_chosen_after_each_vote() {
     let mut game = mount("act1/choose-a-value");
     play(

@@ -8,7 +8,7 @@
 
 use super::WHY_ONE_VALUE_IS_SAFE;
 use crate::automation::Automation;
-use crate::level::{Level, Pin, Rules, Stage};
+use crate::level::{HintFor, Level, Pin, Rules, Stage};
 use crate::prompt::{Choice, Prompt};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use crate::words::{set_name, vote_name};
@@ -35,6 +35,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
         "The acceptor in both quorums voted for x, and its Promise to P2 reports that vote. Look \
          at what each Promise P2 holds reports.",
     ],
+    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[
         Pin {
             automation: Automation::AcceptorReplies,

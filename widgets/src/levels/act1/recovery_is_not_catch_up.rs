@@ -6,7 +6,7 @@
 
 use super::WHY_ONE_VALUE_IS_SAFE;
 use crate::automation::Automation;
-use crate::level::{Level, Pin, Rules, Stage};
+use crate::level::{HintFor, Level, Pin, Rules, Stage};
 use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::state::{Change, Goal, Memory, Run};
 use crate::words::{majority_size, quorums, set_name};
@@ -34,6 +34,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
         "Count the votes for each ballot in the whole world, not in P2's quorum: a value is \
          chosen when a majority voted for one ballot.",
     ],
+    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[Pin {
         automation: Automation::P2c,
         on: false,

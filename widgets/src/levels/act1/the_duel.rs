@@ -6,7 +6,7 @@
 //! make a quorum, so it can never gather one again). Safety holds all along; the failure is one of liveness.
 
 use super::HOW_PAXOS_CHOOSES;
-use crate::level::{Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage};
 use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use crate::words::{set_name, vote_name};
@@ -33,11 +33,14 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     unlocks: None,
     hints: [
         "A ballot dies when the acceptors that have not promised a higher one are too few to \
-         make a quorum. Each retry kills the other proposer's ballot the moment its Prepares \
-         land.",
-        "Hold one proposer's messages on the wire and let the other finish both phases first: \
-         that is all a stable leader does.",
+         make a quorum, and each retry kills the other proposer's ballot the moment its \
+         Prepares land. Hold one proposer's messages on the wire and let the other finish both \
+         phases first: that is all a stable leader does.",
+        "A ballot is a round and an owner, and a proposer only runs ballots that name it: P1's \
+         end in .P1. A retry climbs one round above the highest ballot the proposer has run or \
+         been refused by, and keeps its own name.",
     ],
+    hint_for: [HintFor::Failure, HintFor::Prompt(PromptKind::RetryBallot)],
     pins: &[],
     retry_by_hand: true,
     stages: &[Stage {

@@ -6,7 +6,7 @@
 
 use super::{N1_LEADS, ONE_VALUE_TO_A_LOG, applied_through, cluster, pin};
 use crate::automation::Automation;
-use crate::level::{Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage};
 use crate::prompt::PromptKind;
 use crate::state::{ChecklistItem, Goal, Memory, Run};
 use paros_sim::replicated_log::{LogWorld, LogWorldConfig};
@@ -31,6 +31,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         "A node's chosen prefix ([`ColocatedNode::chosen_index`]) ends where the unbroken run of \
          slots it knows chosen from slot 1 ends. The apply walk goes exactly that far.",
     ],
+    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[
         pin(Automation::ApplyWalk, false),
         pin(Automation::Heartbeats, false),

@@ -9,7 +9,7 @@
 use super::{STABLE_LEADER, cluster, pin, running};
 use crate::automation::Automation;
 use crate::board::Board;
-use crate::level::{Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage};
 use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::replicated_log::{LogMove, ballot_name};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
@@ -37,6 +37,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         "Phase 1 covers every slot from the first one not known chosen, for as long as the \
          leadership lasts: a leader that already holds its promises only runs Phase 2.",
     ],
+    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[
         pin(Automation::P2c, false),
         pin(Automation::Heartbeats, false),

@@ -10,7 +10,7 @@
 
 use super::{CRASH_AND_RESTART, N1_LEADS, cluster, pin};
 use crate::automation::Automation;
-use crate::level::{Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage};
 use crate::prompt::{Choice, Prompt};
 use crate::replicated_log::stage::{durable_record, write_name};
 use crate::replicated_log::{LogMove, ballot_name};
@@ -40,6 +40,7 @@ pub static LEVEL: Level<LogWorld> = Level {
          `send`, and after `send`. A restart's first Ready writes N2's new incarnation: persist and \
          send it, and N1's next tick sends the Accept again.",
     ],
+    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[
         pin(Automation::ApplyWalk, true),
         pin(Automation::Heartbeats, false),

@@ -13,7 +13,7 @@
 
 use super::{CRASH_AND_RESTART, cluster, pin};
 use crate::automation::Automation;
-use crate::level::{Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage};
 use crate::prompt::{Choice, Prompt, drop_doubles};
 use crate::replicated_log::stage::durable_record;
 use crate::replicated_log::{LogMove, ballot_name};
@@ -42,6 +42,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         "When N2 learns b is chosen in slot 1, where does b go? If the record kept a and only \
          marked slot 1 chosen, what would N2 believe after its next restart?",
     ],
+    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[pin(Automation::ApplyWalk, true)],
     retry_by_hand: false,
     stages: &[Stage {
