@@ -258,7 +258,8 @@ export class LevelWidget {
       return;
     }
     const keys = message.actions.map((kind) => `${{ deliver: 'Enter', drop: 'x', duplicate: 'd' }[kind]} ${kind}`);
-    line.textContent = `${describeMessage(message)}${keys.length ? ` — ${keys.join(', ')}` : message.cut ? ' — cut wire' : ''}`;
+    const note = message.harmless ? ` (${message.harmless})` : '';
+    line.textContent = `${describeMessage(message)}${note}${keys.length ? ` — ${keys.join(', ')}` : message.cut ? ' — cut wire' : ''}`;
     this.root.querySelector(`li[data-msg="${message.id}"]`)?.classList.add('pp-lit');
   }
 }
@@ -321,7 +322,7 @@ function wireRow(message) {
   const buttons = message.actions
     .map((kind) => `<button type="button" data-action="${kind}" data-msg="${message.id}">${ACTION_LABELS[kind] || escape(kind)}</button>`)
     .join('');
-  const stuck = message.cut ? '<span class="pp-note">cut wire</span>' : '';
+  const stuck = message.cut ? '<span class="pp-note">cut wire</span>' : message.harmless ? `<span class="pp-note">${escape(message.harmless)}</span>` : '';
   return `<li data-msg="${message.id}" class="pp-kind-${escape(message.kind)}"><span class="pp-msg-text">${escape(describeMessage(message))}</span> ${buttons}${stuck}</li>`;
 }
 
@@ -362,7 +363,10 @@ function worldDetails(view) {
   const asked = view.prompt?.kind === 'question' ? view.prompt.node : null;
   for (const node of view.nodes) {
     const facts = [];
-    if (node.leader !== undefined) facts.push(`leader ${node.leader ?? 'unknown'}`);
+    if (node.leader !== undefined && node.role !== 'leader') {
+      // What the node last heard, not what it is: a candidate may still remember the old leader.
+      facts.push(node.leader == null ? 'has heard from no leader' : `last heard from leader ${node.leader}`);
+    }
     if (node.ticks != null && node.timeout_ticks) facts.push(`${node.ticks}/${node.timeout_ticks} ticks`);
     if (node.chosen_gap != null) facts.push(`hole at slot ${node.chosen_gap}`);
     if (node.store?.length) facts.push(`store ${node.store.map((item) => `${item.key}=${item.value}`).join(', ')}`);
@@ -381,7 +385,9 @@ function worldDetails(view) {
     if (facts.length) rows.push(`<li><strong>${escape(node.name)}</strong> ${escape(node.role)}: ${facts.map(escape).join(' · ')}</li>`);
   }
   for (const client of view.cluster?.clients || []) {
-    const history = client.history.map((call) => `${call.op}${call.ret == null ? ' (waiting)' : call.read !== undefined && call.op.startsWith('read') ? ` → ${call.read ?? 'nothing'}` : ' ✓'}`);
+    const replying = view.messages.some((message) => message.to === client.name && message.kind === 'reply');
+    const waiting = replying ? ' (its reply is on the wire: deliver it)' : ' (waiting for a reply)';
+    const history = client.history.map((call) => `${call.op}${call.ret == null ? waiting : call.read !== undefined && call.op.startsWith('read') ? ` → ${call.read ?? 'nothing'}` : ' ✓'}`);
     const next = client.next ? `next ${client.next}` : 'done';
     rows.push(`<li><strong>${escape(client.name)}</strong> client: ${escape(next)}${history.length ? ` · ${escape(history.join(', '))}` : ''}</li>`);
   }

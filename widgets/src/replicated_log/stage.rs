@@ -293,6 +293,7 @@ pub fn messages(world: &LogWorld, moves: &[LogMove]) -> Vec<MessageView> {
                     _ => None,
                 },
                 cut,
+                harmless: None,
                 actions,
             }
         })

@@ -101,9 +101,40 @@ pub fn messages(world: &DecreeWorld, moves: &[DecreeAction]) -> Vec<MessageView>
         .iter()
         .map(|message| {
             let actions = message_verbs::<DecreeWorld>(moves, message.id);
-            message_view(world, message.id, &message.envelope, actions)
+            let harmless = if actions.contains(&"deliver") {
+                harmless(world, message.id)
+            } else {
+                None
+            };
+            MessageView {
+                harmless,
+                ..message_view(world, message.id, &message.envelope, actions)
+            }
         })
         .collect()
+}
+
+/// Whether delivering message `id` now would only be ignored or refused by its receiver, worked
+/// out by the real receiver on a copy of the world; and if so, why, in words.
+fn harmless(world: &DecreeWorld, id: MessageId) -> Option<String> {
+    let receiver = world.name(world.message(id)?.envelope.to);
+    let mut copy = world.clone();
+    let step = copy.apply(&DecreeAction::Deliver(id)).ok()?;
+    if let Some(reason) = step.ignored {
+        return Some(format!(
+            "harmless now: {receiver} would ignore it ({reason})"
+        ));
+    }
+    let only_nacks = !step.sent.is_empty()
+        && step.sent.iter().all(|sent| {
+            copy.message(*sent)
+                .is_some_and(|message| matches!(message.envelope.message, Message::Nack { .. }))
+        });
+    only_nacks.then(|| {
+        format!(
+            "harmless now: {receiver} has promised a higher ballot and would answer with a Nack"
+        )
+    })
 }
 
 fn message_view(
@@ -127,6 +158,7 @@ fn message_view(
         ballot: world.ballot_name(envelope.message.ballot()),
         slot: None,
         cut: world.network().is_cut_off(id),
+        harmless: None,
         actions,
     }
 }
