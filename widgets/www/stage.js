@@ -415,7 +415,6 @@ function drawMessage({ message, x, y }, held) {
  */
 function summary(view) {
   if (view.prompt?.kind === 'question') return ['what is chosen shows once you answer'];
-  }
   if (view.chosen) {
     return [`chosen: ${view.chosen.value} at ${view.chosen.ballot} by ${(view.chosen.by || []).join(', ')}`];
   }
