@@ -251,9 +251,9 @@ test('Accept dots name their slot, none hides another, and the decided log wraps
   const { page, context, errors } = await openPage(browser, { storageState });
   await page.goto(level('act2/steady-state'));
   await ready(page);
-  await control(page, 'Request: C1');
+  await control(page, 'Request: C1 N1');
   await deliver(page, 'C1', 'N1', 'Write');
-  await control(page, 'Request: C2');
+  await control(page, 'Request: C2 N1');
   await deliver(page, 'C2', 'N1', 'Write');
   await page.locator('.pp-choice[data-key="no"]').click();
   // Two slots in flight to each follower: every Accept dot shows its slot, and says it first.
@@ -284,7 +284,7 @@ test('Accept dots name their slot, none hides another, and the decided log wraps
   ];
   for (const [from, to, text] of rest) await deliver(page, from, to, text);
   for (const [client, slot] of [['C1', 3], ['C2', 4], ['C1', 5]]) {
-    await control(page, `Request: ${client}`);
+    await control(page, `Request: ${client} N1`);
     await deliver(page, client, 'N1', 'Write');
     await deliver(page, 'N1', 'N2', `Accept(1.N1, slot ${slot}`);
     await deliver(page, 'N2', 'N1', 'Accepted');
@@ -320,7 +320,7 @@ test('elect-a-leader asks about Phase 1 before the command lands: no slot-3 Acce
   await deliver(page, 'N3', 'N2', 'Accepted');
   await deliver(page, 'N2', 'N3', 'Accept(2.N2, slot 2');
   await deliver(page, 'N3', 'N2', 'Accepted');
-  await control(page, 'Request: C3');
+  await control(page, 'Request: C3 N2');
   assert.match(await page.locator('.pp-question').textContent(), /Must N2 run Phase 1 for slot 3 first\?/);
   assert.equal(await page.locator('.pp-prompt-node').textContent(), 'You answer for N2');
   const wire = await page.locator('.pp-wire-list').textContent();

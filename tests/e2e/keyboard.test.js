@@ -54,7 +54,7 @@ function needleFor(step) {
   const deliver = step.match(/^deliver (\S+)->(\S+) (.*)$/);
   if (deliver) return `${deliver[1]}→${deliver[2]} ${deliver[3]}`;
   const request = step.match(/^request (\S+) (\S+)$/);
-  if (request) return `Request: ${request[1]}`;
+  if (request) return `Request: ${request[1]} ${request[2]}`;
   return step.replace(/^\w/, (first) => first.toUpperCase());
 }
 
