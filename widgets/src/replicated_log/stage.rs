@@ -293,6 +293,7 @@ pub fn messages(world: &LogWorld, moves: &[LogMove]) -> Vec<MessageView> {
                     _ => None,
                 },
                 cut,
+                harmless: None,
                 actions,
             }
         })
@@ -358,6 +359,7 @@ pub fn controls(world: &LogWorld, moves: &[LogMove]) -> Vec<ControlView> {
             Some(ControlView {
                 action: json,
                 label,
+                help: None,
             })
         })
         .collect()
