@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use crate::diagnostic::{Diagnostic, Diagnostics, decode_utf8};
 use crate::glossary::Glossary;
 use crate::levels::LevelCatalog;
-use crate::markdown::{self, RenderContext, RenderedChapter, page_path};
+use crate::markdown::{self, RenderContext, RenderedChapter, Section, page_path};
 use crate::pages::{NAMES_PAGE, SidebarEntry};
 use crate::reports::ReportCache;
 use crate::summary::{self, Summary};
@@ -106,6 +106,8 @@ pub struct Book {
     pub(crate) by_source: BTreeMap<String, usize>,
     pub(crate) sidebar_entries: Vec<SidebarEntry>,
     pub(crate) sidebar_by_root: BTreeMap<String, String>,
+    /// The levels, as search sees them.
+    pub(crate) level_sections: Vec<Section>,
 }
 
 /// One chapter's rendering, or every problem found in it.
@@ -215,6 +217,7 @@ impl Book {
             by_source: BTreeMap::new(),
             sidebar_entries: Vec::new(),
             sidebar_by_root: BTreeMap::new(),
+            level_sections: crate::search::level_sections(&inputs.levels),
         };
         book.render_chapters(inputs)?;
         book.sidebar_entries = book.build_sidebar_entries();

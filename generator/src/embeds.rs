@@ -1,17 +1,22 @@
-//! Embeds: a paragraph that is exactly `{{ level "act1/choose-a-value" }}` or
-//! `{{ proven "act1-duel" }}`.
+//! Embeds: a paragraph that is exactly `{{ level "act1/choose-a-value" }}`,
+//! `{{ proven "act1-duel" }}` or `{{ code "promise_rule" }}`.
 //!
 //! Double braces never start a markdown construct, so an embed cannot be mistaken for text,
-//! and inside a code block it stays text. To show the syntax in prose, escape the first brace:
-//! `\{{ level "x" }}`.
+//! and inside a code span or block it stays text. To show the syntax in prose, escape the first
+//! brace: `\{{ level "x" }}`.
 //!
 //! - `level` mounts the level inline (the game's `mount.js` finds `.paros-level`), links to
 //!   `play/#<id>`, and states what the simulator says about the level's scenario.
 //! - `proven` renders a scenario's report: the verdict in words that say how it was reached, a
 //!   table of figures and an SVG plot.
+//! - `code` shows the source of a paros-core item, read from the lines of its rustdoc span.
 //!
 //! A [`Figure`] is the one form that stands inside a sentence: `{{ figure "act2-long" "steps" }}`
 //! reads one field of a scenario's report, so prose never restates a number by hand.
+//!
+//! Any other `{{` in prose is an error that lists these forms ([`unknown_directive`]); so is an
+//! mdBook directive such as `{{#include file.rs}}` anywhere, code blocks included
+//! ([`mdbook_directives`]).
 
 use std::fmt::Write;
 use std::ops::Range;
@@ -19,6 +24,7 @@ use std::ops::Range;
 use paros_sim::report::{Mode, Report, Verdict};
 
 use crate::levels::Level;
+use crate::symbols::{Kind, SymbolIndex};
 
 /// A parsed embed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,15 +33,82 @@ pub enum Embed {
     Level(String),
     /// A scenario's report, by name.
     Proven(String),
+    /// The source of a paros-core item, by the name a symbol link would use.
+    Code(String),
+}
+
+/// The embeds a paragraph may hold, by keyword.
+const PARAGRAPH_EMBEDS: [&str; 3] = ["level", "proven", "code"];
+
+/// The forms the book knows, as an error lists them.
+const KNOWN_FORMS: &str = "the book knows `{{ level \"id\" }}`, `{{ proven \"scenario\" }}` and \
+     `{{ code \"item\" }}`, each a paragraph of its own, and `{{ figure \"scenario\" \"field\" }}` \
+     inside a sentence; write `\\{{` for literal braces";
+
+/// Why `{{inner}}` is not a directive of this book: it names the forms that exist, and for an
+/// mdBook directive (`{{#include ...}}`) what to write instead.
+pub fn unknown_directive(inner: &str) -> String {
+    let inner = inner.trim();
+    let keyword: String = inner
+        .chars()
+        .take_while(|c| !c.is_whitespace() && *c != '}')
+        .collect();
+    if let Some(mdbook) = keyword.strip_prefix('#') {
+        let instead = match mdbook {
+            "include" | "rustdoc_include" | "playground" | "playpen" => {
+                "to show paros-core's code write `{{ code \"item\" }}`, which reads the item's \
+                 lines from its rustdoc span and so never drifts; any other text, copy into the chapter"
+            }
+            "title" => "the page title comes from SUMMARY.md",
+            _ => "paros-book has no mdBook preprocessors",
+        };
+        return format!(
+            "`{{{{{keyword} ...}}}}` is an mdBook directive, which paros-book does not run: {instead}; {KNOWN_FORMS}"
+        );
+    }
+    format!("unknown directive `{{{{{keyword}...}}}}`: {KNOWN_FORMS}")
+}
+
+/// The mdBook directives (`{{#include ...}}`, `{{#rustdoc_include ...}}`) in a code block's
+/// source, by byte offset. Every other `{{` in code is text, and so is `\{{#`, mdBook's own
+/// escape.
+pub fn mdbook_directives(code: &str) -> Vec<(usize, String)> {
+    code.match_indices("{{#")
+        .filter(|(at, _)| !code[..*at].ends_with('\\'))
+        .filter(|(at, _)| {
+            code[at + 3..]
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic())
+        })
+        .map(|(at, _)| {
+            let end = code[at..].find("}}").map_or(code.len(), |end| at + end);
+            (at, unknown_directive(&code[at + 2..end]))
+        })
+        .collect()
+}
+
+/// A code block's text as the page shows it: mdBook's escape `\{{#` becomes `{{#`.
+pub fn unescape_code(code: &str) -> String {
+    code.replace("\\{{#", "{{#")
 }
 
 /// Parses a paragraph's source if it starts with `{{`. `None`: not an embed; `Some(Err)`: a
-/// malformed embed, with the reason.
+/// malformed embed, or a directive this book does not know, with the reason.
 pub fn parse(source: &str) -> Option<Result<Embed, String>> {
     let text = source.trim();
     let inner = text.strip_prefix("{{")?;
     if inner.trim_start().starts_with("figure") {
         return None;
+    }
+    let keyword = inner
+        .trim_start()
+        .split(|c: char| c.is_whitespace() || c == '"' || c == '}')
+        .next()
+        .unwrap_or("");
+    if !PARAGRAPH_EMBEDS.contains(&keyword) {
+        let end = inner.find("}}").unwrap_or(inner.len());
+        return Some(Err(unknown_directive(&inner[..end])));
     }
     let Some(inner) = inner.strip_suffix("}}") else {
         return Some(Err(
@@ -56,11 +129,11 @@ pub fn parse(source: &str) -> Option<Result<Embed, String>> {
     if name.is_empty() || name.contains('"') || name.chars().any(char::is_whitespace) {
         return Some(Err(format!("malformed name `{name}` in the embed")));
     }
-    Some(match kind {
-        "level" => Ok(Embed::Level(name.to_string())),
-        "proven" => Ok(Embed::Proven(name.to_string())),
-        other => Err(format!("unknown embed `{other}`: use `level` or `proven`")),
-    })
+    Some(Ok(match kind {
+        "level" => Embed::Level(name.to_string()),
+        "proven" => Embed::Proven(name.to_string()),
+        _ => Embed::Code(name.to_string()),
+    }))
 }
 
 /// A report field that prose may state, read inline with `{{ figure "scenario" "field" }}`.
@@ -157,8 +230,14 @@ fn parse_figure(inner: &str) -> Result<Figure, String> {
     let malformed =
         || format!("expected `{{{{ figure \"scenario\" \"field\" }}}}`, found `{{{{{inner}}}}}`");
     let arguments = inner.trim().strip_prefix("figure").ok_or_else(|| {
-        "only `figure` may stand inside a sentence; `level` and `proven` are paragraphs of their own"
-            .to_string()
+        let keyword = inner.split_whitespace().next().unwrap_or("");
+        if PARAGRAPH_EMBEDS.contains(&keyword) {
+            format!(
+                "only `figure` may stand inside a sentence; `{keyword}` is a paragraph of its own"
+            )
+        } else {
+            unknown_directive(inner)
+        }
     })?;
     if !arguments.starts_with(char::is_whitespace) {
         return Err(malformed());
@@ -185,7 +264,7 @@ pub fn find_figures(text: &str) -> Vec<(Range<usize>, Result<Figure, String>)> {
         let Some(length) = text[start..].find("}}") else {
             found.push((
                 start..text.len(),
-                Err("an inline figure must end with `}}`".into()),
+                Err("a directive must end with `}}`".into()),
             ));
             break;
         };
@@ -560,6 +639,53 @@ pub fn render_level(level: &Level, report: &Report, root: &str) -> String {
     )
 }
 
+/// The HTML of a `{{ code "item" }}` embed: the item's lines from its rustdoc span, highlighted,
+/// under a caption that links its API page and names the file and lines. `root` leads from the
+/// page to the site's root.
+pub fn render_code(name: &str, symbols: &SymbolIndex, root: &str) -> Result<String, String> {
+    let cannot = |why: String| format!("cannot embed the code of `{name}`: {why}");
+    let symbol = symbols.find(name).map_err(cannot)?;
+    if symbol.kind == Kind::Module {
+        return Err(cannot(format!(
+            "`{}` is a module; embed one of its items",
+            symbol.path
+        )));
+    }
+    let span = symbol
+        .span
+        .as_ref()
+        .ok_or_else(|| cannot(format!("rustdoc gives `{}` no source span", symbol.path)))?;
+    let code = dedent(&symbols.source_lines(span).map_err(cannot)?);
+    let lines = if span.first_line == span.last_line {
+        format!("line {}", span.first_line)
+    } else {
+        format!("lines {}–{}", span.first_line, span.last_line)
+    };
+    Ok(format!(
+        "<figure class=\"code-embed\" data-item=\"{path}\">\n<pre class=\"code\" tabindex=\"0\"><code class=\"language-rust\">{body}</code></pre>\n\
+         <figcaption><a href=\"{root}api/{url}\"><code>{path}</code></a> \
+         <span class=\"code-where\">{file}, {lines}</span></figcaption>\n</figure>\n",
+        path = escape(&symbol.path),
+        body = crate::highlight::highlight(&format!("{code}\n"), "rust"),
+        url = symbols.url(symbol),
+        file = escape(&span.file),
+    ))
+}
+
+/// Removes the indentation every non-blank line shares (a method's, inside its impl).
+fn dedent(code: &str) -> String {
+    let indent = code
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| line.len() - line.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    code.lines()
+        .map(|line| line.get(indent..).unwrap_or("").trim_end())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -579,9 +705,56 @@ mod tests {
         assert_eq!(parse("Some text {{ level \"x\" }}"), None);
         assert!(matches!(parse("{{ level act1 }}"), Some(Err(_))));
         assert!(
-            matches!(parse("{{ lvl \"x\" }}"), Some(Err(message)) if message.contains("unknown embed `lvl`"))
+            matches!(parse("{{ lvl \"x\" }}"), Some(Err(message)) if message.contains("unknown directive `{{lvl...}}`"))
         );
         assert!(matches!(parse("{{ level \"x\" "), Some(Err(_))));
+        assert_eq!(
+            parse("{{ code \"Acceptor::on_accept\" }}"),
+            Some(Ok(Embed::Code("Acceptor::on_accept".into())))
+        );
+    }
+
+    #[test]
+    fn unknown_directives_name_the_forms_that_exist() {
+        // Proves an mdBook include and a made-up directive both fail, naming every form of the
+        // book, and the include says what to use instead.
+        let include = match parse("{{#include ../listings/main.rs:here}}") {
+            Some(Err(message)) => message,
+            other => panic!("{other:?}"),
+        };
+        assert!(
+            include.starts_with("`{{#include ...}}` is an mdBook directive")
+                && include.contains("write `{{ code \"item\" }}`"),
+            "{include}"
+        );
+        for form in ["{{ level", "{{ proven", "{{ code", "{{ figure"] {
+            assert!(include.contains(form), "{form} missing from: {include}");
+        }
+        let inline = find_figures("see {{ chart \"x\" }} here").remove(0);
+        assert_eq!(inline.0, 4..19);
+        assert!(
+            inline
+                .1
+                .unwrap_err()
+                .starts_with("unknown directive `{{chart...}}`: the book knows")
+        );
+    }
+
+    #[test]
+    fn code_blocks_refuse_mdbook_directives_and_keep_other_braces() {
+        // Proves an mdBook directive in code is found at its offset, while format strings,
+        // templates and the escaped `\{{#` stay text (the escape's backslash is dropped).
+        let code = "println!(\"{{}}\");\n{{#rustdoc_include ../a.rs}}\n\\{{#include b.rs}}\n";
+        let found = mdbook_directives(code);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, code.find("{{#rustdoc").unwrap());
+        assert!(
+            found[0]
+                .1
+                .contains("`{{#rustdoc_include ...}}` is an mdBook directive")
+        );
+        assert!(mdbook_directives("{{ level \"x\" }} {{#}}").is_empty());
+        assert_eq!(unescape_code("\\{{#include b.rs}}"), "{{#include b.rs}}");
     }
 
     fn report(verdict: Verdict, mode: Mode) -> Report {
@@ -665,7 +838,9 @@ mod tests {
         assert!(reason(r#"{{ figure "act2-long" "speed" }}"#).contains("unknown figure `speed`"));
         assert!(reason(r#"{{ figure "act2-long" }}"#).contains("expected `{{ figure"));
         assert!(reason(r#"{{ figure act2-long steps }}"#).contains("expected `{{ figure"));
-        assert!(reason(r#"{{ proven "act2-long" }}"#).contains("paragraphs of their own"));
+        assert!(
+            reason(r#"{{ proven "act2-long" }}"#).contains("`proven` is a paragraph of its own")
+        );
         assert!(reason(r#"{{ figure "act2-long" "steps""#).contains("must end with `}}`"));
         assert_eq!(
             parse(r#"{{ figure "act2-long" "steps" }} steps were taken."#),
@@ -731,6 +906,15 @@ mod tests {
         assert_eq!(
             stated_figures(&report(Verdict::Incomplete, Mode::Simulation)),
             vec![("seeds", 200), ("steps", 90_000)]
+        );
+    }
+
+    #[test]
+    fn methods_lose_the_indentation_of_their_impl() {
+        // Proves the shared indent goes and relative indentation and blank lines stay.
+        assert_eq!(
+            dedent("    fn a() {\n\n        b();\n    }"),
+            "fn a() {\n\n    b();\n}"
         );
     }
 

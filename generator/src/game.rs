@@ -13,9 +13,25 @@ use paros_sim::report::Report;
 use crate::levels::{Level, LevelCatalog};
 use crate::reports::ReportSource;
 
-/// The game's level catalog.
+/// The game's level catalog, with each level's briefing.
 pub fn catalog() -> LevelCatalog {
-    LevelCatalog::new(paros_play::catalog().into_iter().map(Level::from).collect())
+    let levels = paros_play::catalog().into_iter().map(|summary| {
+        let briefing = briefing(summary.id).to_string();
+        Level {
+            briefing,
+            ..Level::from(summary)
+        }
+    });
+    LevelCatalog::new(levels.collect())
+}
+
+/// The briefing of the level with this id, from whichever act has it.
+fn briefing(id: &str) -> &'static str {
+    use paros_play::levels::{find, find_act2};
+    find(id)
+        .map(|level| level.briefing)
+        .or_else(|| find_act2(id).map(|level| level.briefing))
+        .unwrap_or_default()
 }
 
 /// The simulator's reports for the repository at `root`.

@@ -166,14 +166,8 @@ mod tests {
         SymbolIndex::from_symbols(
             "paros_core",
             vec![
-                Symbol {
-                    path: "promise_rule".into(),
-                    kind: Kind::Function,
-                },
-                Symbol {
-                    path: "select_value".into(),
-                    kind: Kind::Function,
-                },
+                Symbol::new("promise_rule", Kind::Function),
+                Symbol::new("select_value", Kind::Function),
             ],
         )
     }

@@ -81,8 +81,9 @@ pub fn repository_symbols(root: &Path) -> anyhow::Result<SymbolIndex> {
     let json_path = target.join("doc/paros_core.json");
     let bytes =
         std::fs::read(&json_path).with_context(|| format!("reading {}", json_path.display()))?;
-    SymbolIndex::from_rustdoc_json(&bytes)
-        .with_context(|| format!("reading {}", json_path.display()))
+    let index = SymbolIndex::from_rustdoc_json(&bytes)
+        .with_context(|| format!("reading {}", json_path.display()))?;
+    Ok(index.with_source_root(root))
 }
 
 /// Builds paros-core's HTML API docs; returns the folder to publish as `api/`.
@@ -102,14 +103,14 @@ fn api_skip(path: &str) -> bool {
     path == ".lock" || path.ends_with(".json") && !path.contains('/')
 }
 
-/// Reads a prepared folder's symbols.
+/// Reads a prepared folder's symbols; their spans name files under the folder.
 pub fn folder_symbols(folder: &Path) -> anyhow::Result<SymbolIndex> {
     let path = folder.join("symbols.json");
     let text =
         std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
     let symbols: Vec<Symbol> =
         serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
-    Ok(SymbolIndex::from_symbols("paros_core", symbols))
+    Ok(SymbolIndex::from_symbols("paros_core", symbols).with_source_root(folder))
 }
 
 /// Reads a prepared folder's levels, if it has any.

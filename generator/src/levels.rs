@@ -37,6 +37,9 @@ pub struct Level {
     /// The automation passing it unlocks, if any.
     #[serde(default)]
     pub unlocks: Option<String>,
+    /// The briefing, markdown; search indexes it.
+    #[serde(default)]
+    pub briefing: String,
 }
 
 impl From<paros_play::LevelSummary> for Level {
@@ -55,6 +58,7 @@ impl From<paros_play::LevelSummary> for Level {
                 .map(|symbol| symbol.to_string())
                 .collect(),
             unlocks: level.unlocks.map(str::to_string),
+            briefing: String::new(),
         }
     }
 }
@@ -89,6 +93,11 @@ impl LevelCatalog {
             acts.entry(level.act).or_default().push(level);
         }
         acts
+    }
+
+    /// All levels, in the level map's order.
+    pub fn levels(&self) -> &[Level] {
+        &self.levels
     }
 
     /// Number of levels.
@@ -155,6 +164,7 @@ mod tests {
             scenario: "act2".into(),
             symbols: symbols.iter().map(|symbol| symbol.to_string()).collect(),
             unlocks: None,
+            briefing: String::new(),
         }
     }
 
@@ -164,10 +174,7 @@ mod tests {
         // fails naming the level and the symbol with the nearest names.
         let index = SymbolIndex::from_symbols(
             "paros_core",
-            vec![Symbol {
-                path: "log::recover_slot".into(),
-                kind: Kind::Function,
-            }],
+            vec![Symbol::new("log::recover_slot", Kind::Function)],
         );
         let good = LevelCatalog::new(vec![level("act2/good", &["recover_slot"])]);
         assert!(good.check_symbols(&index).is_ok());

@@ -49,14 +49,14 @@ pub struct TocEntry {
     pub title: String,
 }
 
-/// A run of text under one heading, for search.
+/// A run of text under one heading, for search: its words, and its sentences for the teaser.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Section {
     /// The heading's id; empty for the text before the first heading.
     pub anchor: String,
     /// The heading's text.
     pub title: String,
-    /// The words under it.
+    /// The words under it, a line per block of text.
     pub text: String,
     /// The indexable words of the title and text, sorted and without repeats.
     pub words: Vec<String>,
@@ -70,6 +70,15 @@ impl Section {
             text: String::new(),
             words: Vec::new(),
         }
+    }
+
+    /// A finished section of `text` (a line per block), under a heading `title`.
+    pub fn of_text(anchor: String, title: String, text: String) -> Section {
+        Section {
+            text,
+            ..Section::new(anchor, title)
+        }
+        .finish()
     }
 
     /// Fills `words` from the title and text.
@@ -186,9 +195,18 @@ pub fn render(
         }
         if let Some((_, buffer)) = &mut code {
             match event {
-                Event::Text(content) => buffer.push_str(&content),
+                Event::Text(content) => {
+                    buffer.push_str(&content);
+                    let found = embeds::mdbook_directives(&text[range.clone()]);
+                    errors.extend(
+                        found
+                            .into_iter()
+                            .map(|(at, why)| error_at(range.start + at, why)),
+                    );
+                }
                 Event::End(TagEnd::CodeBlock) => {
                     let (language, buffer) = code.take().expect("inside a code block");
+                    let buffer = embeds::unescape_code(&buffer);
                     let class = if language.is_empty() {
                         String::new()
                     } else {
@@ -196,7 +214,10 @@ pub fn render(
                     };
                     let body = crate::highlight::highlight(&buffer, &language);
                     out.push(Event::Html(
-                        format!("<pre class=\"code\"><code{class}>{body}</code></pre>\n").into(),
+                        format!(
+                            "<pre class=\"code\" tabindex=\"0\"><code{class}>{body}</code></pre>\n"
+                        )
+                        .into(),
                     ));
                 }
                 _ => {}
@@ -358,14 +379,14 @@ pub fn render(
             }
             other => other,
         };
-        if let Event::Text(content) | Event::Code(content) = &event {
-            match &mut heading {
-                Some((.., title)) => title.push_str(content),
-                None => {
-                    section.text.push_str(content);
-                    section.text.push(' ');
-                }
+        match (&event, &mut heading) {
+            (Event::Text(content) | Event::Code(content), Some((.., title))) => {
+                title.push_str(content)
             }
+            (Event::Text(content) | Event::Code(content), None) => section.text.push_str(content),
+            (Event::SoftBreak | Event::HardBreak, None) => section.text.push(' '),
+            (Event::End(end), None) if ends_a_block_of_text(end) => section.text.push('\n'),
+            _ => {}
         }
         match &mut heading {
             Some((_, _, _, inner, _)) => inner.push(event),
@@ -384,6 +405,38 @@ pub fn render(
     }
     pulldown_cmark::html::push_html(&mut chapter.html, out.into_iter());
     Ok(chapter)
+}
+
+/// The text of a markdown snippet (a level's briefing), a line per block of text.
+pub fn plain_text(markdown: &str) -> String {
+    let mut text = String::new();
+    // A symbol link (`[`recover_slot`]`) has no target here; its text is what counts.
+    let mut as_link = |_: BrokenLink<'_>| Some((CowStr::from(""), CowStr::from("")));
+    for event in
+        Parser::new_with_broken_link_callback(markdown, Options::empty(), Some(&mut as_link))
+    {
+        match &event {
+            Event::Text(content) | Event::Code(content) => text.push_str(content),
+            Event::SoftBreak | Event::HardBreak => text.push(' '),
+            Event::End(end) if ends_a_block_of_text(end) || matches!(end, TagEnd::Heading(_)) => {
+                text.push('\n')
+            }
+            _ => {}
+        }
+    }
+    text
+}
+
+/// Whether the end of this element ends a block of text, so no sentence runs across it.
+fn ends_a_block_of_text(end: &TagEnd) -> bool {
+    matches!(
+        end,
+        TagEnd::Paragraph
+            | TagEnd::Item
+            | TagEnd::TableCell
+            | TagEnd::BlockQuote(_)
+            | TagEnd::FootnoteDefinition
+    )
 }
 
 /// Notes what a run of prose text cites and which numbers it writes in digits, with their
@@ -422,6 +475,7 @@ fn embed_scenario(embed: &Embed, context: &RenderContext<'_>) -> Option<String> 
     match embed {
         Embed::Proven(scenario) => Some(scenario.clone()),
         Embed::Level(id) => context.levels.get(id).map(|level| level.scenario.clone()),
+        Embed::Code(_) => None,
     }
 }
 
@@ -485,8 +539,9 @@ fn expand_figures(
     context: &RenderContext<'_>,
 ) -> Result<String, Vec<(usize, String)>> {
     if content != source_text {
-        return match embeds::find_figures(source_text).first() {
-            Some((range, _)) => Err(vec![(
+        return match embeds::find_figures(source_text).into_iter().next() {
+            Some((range, Err(message))) => Err(vec![(range.start, message)]),
+            Some((range, Ok(_))) => Err(vec![(
                 range.start,
                 "an inline figure cannot share a run of text with a backslash escape or an entity"
                     .into(),
@@ -532,12 +587,25 @@ fn render_embed(embed: &Embed, root: &str, context: &RenderContext<'_>) -> Resul
             Ok(embeds::render_level(level, &report, root))
         }
         Embed::Proven(scenario) => Ok(embeds::render_proven(&report_for(scenario, context)?)),
+        Embed::Code(name) => embeds::render_code(name, context.symbols, root),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plain_text_keeps_words_and_blocks() {
+        // Proves a briefing's search text: markup and link targets go, words and code stay,
+        // and every block is a line of its own.
+        assert_eq!(
+            plain_text(
+                "# Goal\n\nDeliver **two** Prepares;\nsee [`recover_slot`].\n\n- one\n- two\n"
+            ),
+            "Goal\nDeliver two Prepares; see recover_slot.\none\ntwo\n"
+        );
+    }
 
     #[test]
     fn slugs_are_stable_ids() {

@@ -307,7 +307,7 @@ impl Book {
             .iter()
             .map(|chapter| (page_path(&chapter.source), chapter))
             .collect();
-        let entries: Vec<search::PageEntry<'_>> = pages
+        let mut entries: Vec<search::PageEntry<'_>> = pages
             .iter()
             .map(|(path, chapter)| search::PageEntry {
                 path,
@@ -315,6 +315,13 @@ impl Book {
                 sections: &chapter.rendered.sections,
             })
             .collect();
+        if !self.level_sections.is_empty() {
+            entries.push(search::PageEntry {
+                path: search::PLAY_PAGE,
+                title: "Play",
+                sections: &self.level_sections,
+            });
+        }
         search::build(&entries)
     }
 

@@ -1,19 +1,41 @@
 //! The search index: a compact inverted index, written once per build and fetched by the page
 //! only when search first opens.
 //!
-//! It holds no text, only each section's page, anchor and heading, and for each word the list of
+//! It holds each section's page, anchor, heading and sentences, and for each word the list of
 //! sections it occurs in, as gaps between section numbers. The page matches typed words as
-//! prefixes of indexed words and ranks sections by how many of the words they contain.
+//! prefixes of indexed words, ranks sections by how many of the words they contain, and shows
+//! under each result the sentence that holds the most of them, the words marked. The levels are
+//! sections of the play page, anchored by their ids.
 //!
 //! ```json
-//! {"pages":[["intro.html","Introduction"]],"sections":[[0,"","Introduction"]],"words":{"ballot":[0,3,1]}}
+//! {"pages":[["intro.html","Introduction"]],"sections":[[0,"","Introduction",["A ballot."]]],"words":{"ballot":[0,3,1]}}
 //! ```
 
 use std::collections::BTreeMap;
 
 use serde_json::json;
 
-use crate::markdown::Section;
+use crate::levels::LevelCatalog;
+use crate::markdown::{Section, plain_text};
+
+/// The page the levels open on; a level's section is anchored by its id (`play/#act1/the-duel`).
+pub const PLAY_PAGE: &str = "play/";
+
+/// The levels as sections of the play page: each one's title, what it teaches and its briefing.
+pub fn level_sections(levels: &LevelCatalog) -> Vec<Section> {
+    levels
+        .levels()
+        .iter()
+        .map(|level| {
+            let text = format!(
+                "{}\n{}",
+                plain_text(&level.teaches),
+                plain_text(&level.briefing)
+            );
+            Section::of_text(level.id.clone(), level.title.clone(), text)
+        })
+        .collect()
+}
 
 /// Words too common to help find a section.
 const STOP_WORDS: &[&str] = &[
@@ -28,6 +50,28 @@ pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
         .filter(|word| (2..=32).contains(&word.chars().count()))
         .map(str::to_lowercase)
         .filter(|word| !STOP_WORDS.contains(&word.as_str()))
+}
+
+/// The sentences of a text, each on one line with its spaces collapsed. A line of the text (a
+/// block: a paragraph, an item, a cell) ends a sentence, and so does a word ending in `.`, `?`
+/// or `!`, or in one of them and a closing quote or bracket.
+pub fn sentences(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for block in text.lines() {
+        let mut sentence: Vec<&str> = Vec::new();
+        for word in block.split_whitespace() {
+            sentence.push(word);
+            let bare = word.trim_end_matches(['"', '\'', ')', ']', '”', '’']);
+            if bare.ends_with(['.', '?', '!']) {
+                found.push(sentence.join(" "));
+                sentence.clear();
+            }
+        }
+        if !sentence.is_empty() {
+            found.push(sentence.join(" "));
+        }
+    }
+    found
 }
 
 /// One page's part of the index.
@@ -57,7 +101,12 @@ pub fn build(pages: &[PageEntry<'_>]) -> String {
             } else {
                 section.title.as_str()
             };
-            section_rows.push(json!([page_number, section.anchor, title]));
+            section_rows.push(json!([
+                page_number,
+                section.anchor,
+                title,
+                sentences(&section.text)
+            ]));
             for word in &section.words {
                 match postings.get_mut(word.as_str()) {
                     Some(list) => list.push(section_number),
@@ -123,6 +172,24 @@ mod tests {
         assert_eq!(value["words"]["ballot"], json!([0, 1]));
         assert_eq!(value["words"]["votes"], json!([1]));
         assert!(value["words"].get("the").is_none());
-        assert_eq!(value["sections"][1], json!([0, "votes", "Votes"]));
+        assert_eq!(
+            value["sections"][1],
+            json!([0, "votes", "Votes", ["a ballot and a vote"]])
+        );
+    }
+
+    #[test]
+    fn sentences_end_at_stops_and_at_blocks() {
+        // Proves the teaser's unit: stops end a sentence, a ballot's dot does not, and a new
+        // block starts a new sentence even without a stop.
+        assert_eq!(
+            sentences("Vote at 1.P1 now.  Is it chosen? Yes (\"it is.\")\nA list item\n\n"),
+            [
+                "Vote at 1.P1 now.",
+                "Is it chosen?",
+                "Yes (\"it is.\")",
+                "A list item"
+            ]
+        );
     }
 }

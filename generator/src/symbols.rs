@@ -11,9 +11,10 @@
 //! ends with it (`on_prepare`); when several do, it is ambiguous.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Component, Path, PathBuf};
 
 use anyhow::{Context, bail};
-use rustdoc_types::{Crate, Id, ItemEnum, StructKind};
+use rustdoc_types::{Crate, Id, Item, ItemEnum, StructKind};
 use serde::{Deserialize, Serialize};
 
 /// What an item is; decides its URL and which disambiguators match it.
@@ -134,6 +135,28 @@ impl Kind {
     }
 }
 
+/// Where an item's source is: rustdoc's span, as whole lines.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceSpan {
+    /// The file, relative to the workspace root (`core/src/acceptor.rs`).
+    pub file: String,
+    /// The item's first line, from 1.
+    pub first_line: usize,
+    /// The item's last line, included.
+    pub last_line: usize,
+}
+
+impl SourceSpan {
+    fn of(item: &Item) -> Option<SourceSpan> {
+        let span = item.span.as_ref()?;
+        Some(SourceSpan {
+            file: span.filename.to_string_lossy().replace('\\', "/"),
+            first_line: span.begin.0,
+            last_line: span.end.0,
+        })
+    }
+}
+
 /// One documented item.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Symbol {
@@ -141,9 +164,21 @@ pub struct Symbol {
     pub path: String,
     /// What the item is.
     pub kind: Kind,
+    /// Where its source is, when rustdoc says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub span: Option<SourceSpan>,
 }
 
 impl Symbol {
+    /// An item without a known source span.
+    pub fn new(path: impl Into<String>, kind: Kind) -> Symbol {
+        Symbol {
+            path: path.into(),
+            kind,
+            span: None,
+        }
+    }
+
     /// The item's page and anchor under the API docs: `paros_core/struct.Acceptor.html#method.on_prepare`.
     pub fn url(&self, crate_name: &str) -> String {
         let segments: Vec<&str> = self.path.split("::").collect();
@@ -207,6 +242,8 @@ pub struct SymbolIndex {
     pub crate_name: String,
     /// Items by path.
     by_path: BTreeMap<String, Vec<Symbol>>,
+    /// The folder the spans' files are relative to (the workspace root).
+    source_root: PathBuf,
 }
 
 /// The rustdoc JSON format this build reads.
@@ -217,7 +254,7 @@ impl SymbolIndex {
     pub fn from_symbols(crate_name: &str, symbols: Vec<Symbol>) -> SymbolIndex {
         let mut index = SymbolIndex {
             crate_name: crate_name.to_string(),
-            by_path: BTreeMap::new(),
+            ..SymbolIndex::default()
         };
         for symbol in symbols {
             index.insert(symbol);
@@ -283,11 +320,51 @@ impl SymbolIndex {
         let crate_name = root.name.clone().context("the root module has no name")?;
         let mut index = SymbolIndex {
             crate_name,
-            by_path: BTreeMap::new(),
+            ..SymbolIndex::default()
         };
         let mut visited = HashSet::new();
         walk_module(&krate, &krate.root, "", &mut index, &mut visited);
         Ok(index)
+    }
+
+    /// The same index, reading the spans' files under `root`.
+    pub fn with_source_root(mut self, root: &Path) -> SymbolIndex {
+        self.source_root = root.to_path_buf();
+        self
+    }
+
+    /// The lines of `span`, read from its file under the source root. A file outside the root,
+    /// or lines past the file's end (a rustdoc JSON older than the source), is an error.
+    pub fn source_lines(&self, span: &SourceSpan) -> Result<String, String> {
+        let relative = Path::new(&span.file);
+        if !relative
+            .components()
+            .all(|part| matches!(part, Component::Normal(_)))
+        {
+            return Err(format!(
+                "its source file `{}` is not inside the workspace",
+                span.file
+            ));
+        }
+        let path = self.source_root.join(relative);
+        if let Some(why) = crate::confine::escapes(&self.source_root, "the workspace", &path) {
+            return Err(format!("its source file `{}`: {why}", span.file));
+        }
+        let text = std::fs::read_to_string(&path)
+            .map_err(|error| format!("cannot read its source file `{}`: {error}", span.file))?;
+        let lines: Vec<&str> = text.lines().collect();
+        if span.first_line == 0 || span.last_line < span.first_line || span.last_line > lines.len()
+        {
+            return Err(format!(
+                "its span, lines {} to {} of `{}`, is not in the file's {} lines: the rustdoc JSON \
+                 is older than the source",
+                span.first_line,
+                span.last_line,
+                span.file,
+                lines.len()
+            ));
+        }
+        Ok(lines[span.first_line - 1..span.last_line].join("\n"))
     }
 
     /// Resolves a link target written in a chapter.
@@ -475,7 +552,14 @@ fn add_item(
     let Some(item) = krate.index.get(id) else {
         return;
     };
-    let mut push = |path: String, kind: Kind| index.insert(Symbol { path, kind });
+    let span = SourceSpan::of(item);
+    let mut push = |path: String, kind: Kind| {
+        index.insert(Symbol {
+            path,
+            kind,
+            span: span.clone(),
+        })
+    };
     match &item.inner {
         ItemEnum::Module(_) => {
             push(path.to_string(), Kind::Module);
@@ -515,6 +599,7 @@ fn add_item(
                 index.insert(Symbol {
                     path: join(path, name),
                     kind,
+                    span: SourceSpan::of(child),
                 });
             }
         }
@@ -535,10 +620,14 @@ fn add_named_children(
     index: &mut SymbolIndex,
 ) {
     for id in ids {
-        if let Some(name) = krate.index.get(id).and_then(|item| item.name.as_ref()) {
+        let Some(item) = krate.index.get(id) else {
+            continue;
+        };
+        if let Some(name) = &item.name {
             index.insert(Symbol {
                 path: join(parent, name),
                 kind,
+                span: SourceSpan::of(item),
             });
         }
     }
@@ -580,6 +669,7 @@ fn add_impls(krate: &Crate, impl_ids: &[Id], parent: &str, index: &mut SymbolInd
                 index.insert(Symbol {
                     path: join(parent, name),
                     kind,
+                    span: SourceSpan::of(child),
                 });
             }
         }
@@ -609,10 +699,7 @@ mod tests {
             "paros_core",
             symbols
                 .iter()
-                .map(|(path, kind)| Symbol {
-                    path: path.to_string(),
-                    kind: *kind,
-                })
+                .map(|(path, kind)| Symbol::new(*path, *kind))
                 .collect(),
         )
     }

@@ -223,6 +223,21 @@ fn fixture_book_renders_as_expected() {
     );
     assert!(one.contains("plain &lt;text&gt; stays escaped"));
     assert!(
+        one.contains(r#"<figure class="code-embed" data-item="promise_rule">"#)
+            && one.contains("Read from the fixture&#39;s source file.")
+            && one.contains(r#"<a href="../api/paros_core/fn.promise_rule.html"><code>promise_rule</code></a> <span class="code-where">core/src/acceptor.rs, lines 4–7</span>"#),
+        "a code embed shows the span's lines from the source file and links its API page"
+    );
+    assert!(
+        one.contains(r#"href="../api/paros_core/struct.Acceptor.html#method.on_prepare"><code>Acceptor::on_prepare</code></a> <span class="code-where">core/src/acceptor.rs, lines 11–13</span>"#),
+        "a method's embed links its anchor"
+    );
+    assert!(
+        one.contains("<code>{{ any }}</code>")
+            && one.contains("<code class=\"language-text\">{{#include shown-as-text.rs}}\n</code>"),
+        "braces stay text in code, and mdBook's escape drops its backslash"
+    );
+    assert!(
         one.contains("<table>")
             && one.contains("<del>or not</del>")
             && one.contains("footnote-definition")

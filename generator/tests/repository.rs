@@ -105,7 +105,7 @@ fn rustdoc_json_of_paros_core_gives_rustdoc_urls() {
     let files = book.outputs(&inputs).expect("every page renders");
     let play = String::from_utf8(files["play/index.html"].clone()).unwrap();
     assert!(
-        play.contains(r#"<main id="paros-play""#)
+        play.contains(r#"<div id="paros-play">"#)
             && play.contains(r#"data-level="act1/choose-a-value""#)
     );
 }

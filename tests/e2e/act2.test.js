@@ -30,7 +30,7 @@ const level = (id) => `${server.url}/play/#${id}`;
 const stage = (page) => page.locator('.pp-stage').evaluate((svg) => svg.outerHTML);
 const fingerprint = (page) => page.locator('.pp-level').getAttribute('data-fingerprint');
 const goal = (page) => page.locator('.pp-level').getAttribute('data-goal');
-const moves = async (page) => Number((await page.locator('.pp-counts').textContent()).match(/moves (\d+)/)[1]);
+const moves = async (page) => Number((await page.locator('.pp-counts').textContent()).match(/moves in this line (\d+)/)[1]);
 
 /** Storage of a browser that has passed the levels `passed` and earned the automation
  *  `unlocked`, as a player who reached a level in order would have: earned toggles start on. */
@@ -239,6 +239,99 @@ test('a wrong order in persist-before-send shows the decision it would un-make a
   const offered = await page.locator('.pp-controls button').allTextContents();
   assert.ok(offered.some((label) => label.startsWith("Persist N2's writes")), `persist is offered: ${offered.join(' | ')}`);
   assert.ok(!offered.some((label) => label.startsWith("Send N2's messages")), 'send waits for the write');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('Accept dots name their slot, none hides another, and the decided log wraps inside the stage', async () => {
+  const storageState = storageWithProgress(
+    ['act1/be-the-acceptor', 'act1/adopt-the-value', 'act2/a-log-of-decisions'],
+    ['acceptor-replies', 'p2c', 'apply-walk'],
+  );
+  const { page, context, errors } = await openPage(browser, { storageState });
+  await page.goto(level('act2/steady-state'));
+  await ready(page);
+  await control(page, 'Request: C1 N1');
+  await deliver(page, 'C1', 'N1', 'Write');
+  await control(page, 'Request: C2 N1');
+  await deliver(page, 'C2', 'N1', 'Write');
+  await page.locator('.pp-choice[data-key="no"]').click();
+  // Two slots in flight to each follower: every Accept dot shows its slot, and says it first.
+  const accepts = await page.locator('.pp-stage .pp-dot.pp-kind-accept').evaluateAll((dots) =>
+    dots.map((dot) => ({
+      slot: dot.dataset.slot,
+      shown: [...dot.querySelectorAll('text')].map((text) => text.textContent).join(' '),
+      name: dot.getAttribute('aria-label'),
+    })),
+  );
+  assert.equal(accepts.length, 4, 'slots 1 and 2 go to N2 and N3');
+  assert.deepEqual(accepts.map((dot) => dot.slot).sort(), ['1', '1', '2', '2']);
+  for (const dot of accepts) {
+    assert.equal(dot.shown, `2a s${dot.slot}`, 'the dot shows its slot');
+    assert.ok(dot.name.startsWith(dot.shown), `its name begins with what it shows: ${dot.name}`);
+    assert.match(dot.name, new RegExp(`slot ${dot.slot},`));
+  }
+  assert.deepEqual(await overlappingDots(page), []);
+  // Slot 1's Accept to N2 is picked on the stage itself, by the tag its dot shows.
+  const slotOne = page.locator('.pp-stage .pp-dot.pp-kind-accept[data-slot="1"][aria-label*="N1→N2"]');
+  const name = await slotOne.getAttribute('aria-label');
+  await slotOne.click();
+  assert.equal(await page.locator(`.pp-stage .pp-dot[aria-label="${name}"]`).count(), 0, 'slot 1 delivered');
+
+  const rest = [
+    ['N1', 'N2', 'Accept(1.N1, slot 2'], ['N2', 'N1', 'Accepted'], ['N2', 'N1', 'Accepted'],
+    ['N1', 'C1', 'Reply'], ['N1', 'C2', 'Reply'],
+  ];
+  for (const [from, to, text] of rest) await deliver(page, from, to, text);
+  for (const [client, slot] of [['C1', 3], ['C2', 4], ['C1', 5]]) {
+    await control(page, `Request: ${client} N1`);
+    await deliver(page, client, 'N1', 'Write');
+    await deliver(page, 'N1', 'N2', `Accept(1.N1, slot ${slot}`);
+    await deliver(page, 'N2', 'N1', 'Accepted');
+    await deliver(page, 'N1', client, 'Reply');
+  }
+  // Five slots decided: the line under the stage takes several lines, each inside the stage.
+  const summary = await page.locator('.pp-stage').evaluate((svg) => {
+    const text = svg.querySelector('text.pp-chosen');
+    const box = text.getBBox();
+    return { lines: text.querySelectorAll('tspan').length, left: box.x, right: box.x + box.width, width: svg.viewBox.baseVal.width, content: text.textContent };
+  });
+  assert.match(summary.content, /chosen: 1 .* 5 /);
+  assert.ok(summary.lines >= 2, `the decided log wraps: ${summary.content}`);
+  assert.ok(summary.left >= 0 && summary.right <= summary.width, `nothing is cut: ${JSON.stringify(summary)}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('elect-a-leader asks about Phase 1 before the command lands: no slot-3 Accept, N2 kept back', async () => {
+  const storageState = storageWithProgress(
+    ['act1/be-the-acceptor', 'act1/adopt-the-value', 'act2/a-log-of-decisions'],
+    ['acceptor-replies', 'p2c', 'apply-walk'],
+  );
+  const { page, context, errors } = await openPage(browser, { storageState });
+  await page.goto(level('act2/elect-a-leader'));
+  await ready(page);
+  await control(page, 'Tick N2');
+  await control(page, 'Tick N2');
+  await deliver(page, 'N2', 'N3', 'Prepare');
+  await deliver(page, 'N3', 'N2', 'Promise');
+  await page.locator('.pp-choice[data-key="recover"]').click();
+  await deliver(page, 'N2', 'N3', 'Accept(2.N2, slot 1');
+  await deliver(page, 'N3', 'N2', 'Accepted');
+  await deliver(page, 'N2', 'N3', 'Accept(2.N2, slot 2');
+  await deliver(page, 'N3', 'N2', 'Accepted');
+  await control(page, 'Request: C3 N2');
+  assert.match(await page.locator('.pp-question').textContent(), /Must N2 run Phase 1 for slot 3 first\?/);
+  assert.equal(await page.locator('.pp-prompt-node').textContent(), 'You answer for N2');
+  const wire = await page.locator('.pp-wire-list').textContent();
+  assert.doesNotMatch(wire, /slot 3/, 'no Accept for slot 3 is on the wire yet');
+  assert.match(wire, /C3→N2 Write/, 'the command is still on its way');
+  const n2 = await page.locator('.pp-stage g.pp-node[data-node="N2"]').textContent();
+  assert.match(n2, /answer first/, 'N2 keeps its log back while asked');
+  assert.deepEqual(await slotTitles(page, 'N2'), [], 'no slot of N2 is drawn while asked');
+  await page.locator('.pp-choice[data-key="no"]').click();
+  await deliver(page, 'C3', 'N2', 'Write');
+  assert.match(await page.locator('.pp-wire-list').textContent(), /N2→N3 Accept\(2\.N2, slot 3/);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -1,10 +1,12 @@
 // Browser tests of the field guide's first chapters: each opens without a script error, shows
 // its figures, mounts every level it embeds and ends with its "Proven, not asserted" reports; an
 // inline level is played to its goal; a symbol link reaches the API page of the item it names,
-// and a level link opens that level on the play page.
+// a level link opens that level on the play page, a code embed shows the real source, search
+// shows where its words occur and finds levels, and every page has its icon.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { startServer, launchBrowser, openPage, ready } from './harness.js';
 
 let server;
@@ -115,5 +117,64 @@ test('a level link in How to play opens that level on the play page', async () =
   await ready(page);
   assert.equal(await page.locator('.pp-title').textContent(), 'The duel');
   assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a code embed shows the lines of the real source and links the API page', async () => {
+  const { page, context, errors } = await openPage(browser);
+  await page.goto(`${server.url}/choosing-one-value.html`);
+  const embed = page.locator('figure.code-embed[data-item="promise_rule"]');
+  assert.equal(await embed.count(), 1);
+  // The item's lines as they stand in paros-core today, from `pub fn` to its closing brace.
+  const source = await readFile(new URL('../../core/src/acceptor.rs', import.meta.url), 'utf8');
+  const lines = source.split('\n');
+  const first = lines.findIndex((line) => line.startsWith('pub fn promise_rule('));
+  const last = lines.findIndex((line, at) => at > first && line === '}');
+  assert.ok(first >= 0 && last > first, 'promise_rule is in core/src/acceptor.rs');
+  assert.equal((await embed.locator('pre code').textContent()).trimEnd(), lines.slice(first, last + 1).join('\n'));
+  assert.ok(await embed.locator('pre code span[class^="hl-"]').count() > 3, 'highlighted like other Rust blocks');
+  assert.equal(await embed.locator('figcaption .code-where').textContent(),
+    `core/src/acceptor.rs, lines ${first + 1}–${last + 1}`);
+  const link = embed.locator('figcaption a');
+  assert.equal(await link.getAttribute('href'), 'api/paros_core/fn.promise_rule.html');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('search shows each result with its sentence, the words marked, and finds levels', async () => {
+  const { page, context, errors } = await openPage(browser);
+  await page.goto(`${server.url}/choosing-one-value.html`);
+  await page.keyboard.press('/');
+  const input = page.locator('#search-input');
+  await input.fill('vote rule');
+  const results = page.locator('#search-results li a');
+  await results.first().waitFor();
+  const teaser = results.first().locator('.teaser');
+  const marked = (await teaser.locator('mark').allTextContents()).map((word) => word.toLowerCase());
+  assert.ok(marked.some((word) => word.startsWith('vote')) && marked.some((word) => word.startsWith('rule')),
+    `both words marked in: ${await teaser.textContent()}`);
+  assert.match(await teaser.textContent(), /vote rule/i, 'the teaser is the sentence where the words occur');
+
+  await input.fill('duel');
+  const level = page.locator('#search-results a[href$="play/#act1/the-duel"]');
+  assert.equal(await level.count(), 1, 'the level is a result');
+  assert.match(await level.textContent(), /The duel/);
+  await Promise.all([page.waitForURL(/play\/#act1\/the-duel$/), level.click()]);
+  await ready(page);
+  assert.equal(await page.locator('.pp-title').textContent(), 'The duel');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('every page names its icon, and the icon is served', async () => {
+  const { page, context } = await openPage(browser);
+  for (const path of ['index.html', 'choosing-one-value.html', 'play/']) {
+    const response = await page.goto(`${server.url}/${path}`);
+    assert.equal(response.status(), 200);
+    const href = await page.locator('link[rel="icon"]').getAttribute('href');
+    const icon = await page.request.get(new URL(href, page.url()).href);
+    assert.equal(icon.status(), 200, `${path}: ${href}`);
+    assert.match(await icon.text(), /^<svg/);
+  }
   await context.close();
 });

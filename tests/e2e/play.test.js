@@ -25,7 +25,7 @@ const level = (id) => `${server.url}/play/#${id}`;
 const stage = (page) => page.locator('.pp-stage').evaluate((svg) => svg.outerHTML);
 const fingerprint = (page) => page.locator('.pp-level').getAttribute('data-fingerprint');
 const goal = (page) => page.locator('.pp-level').first().getAttribute('data-goal');
-const moves = async (page) => Number((await page.locator('.pp-counts').textContent()).match(/moves (\d+)/)[1]);
+const moves = async (page) => Number((await page.locator('.pp-counts').textContent()).match(/moves in this line (\d+)/)[1]);
 
 /** Plays choose-a-value to its goal: deliver the oldest deliverable message, and answer "is x
  *  chosen yet?" truly: chosen is a fact about the votes, so yes once two of three acceptors'
@@ -301,4 +301,56 @@ test('the stage fits a phone and a desktop, light and dark (screenshots in tests
       await context.close();
     }
   }
+});
+
+/** Delivers the message whose dot's name holds `needle` (`P1→A2 Accept`) by clicking it. */
+async function deliverDot(page, needle) {
+  const dot = page.locator(`.pp-stage .pp-dot[tabindex][aria-label*="${needle}"]`).first();
+  assert.equal(await dot.count(), 1, `a dot ${needle} is on the wire`);
+  await dot.click();
+}
+
+test('choose-a-value asks "is x chosen yet?" before the stage says what is chosen', async () => {
+  const { page, context, errors } = await openPage(browser);
+  await page.goto(level('act1/choose-a-value'));
+  await ready(page);
+  for (const needle of ['P1→A1 Prepare', 'P1→A2 Prepare', 'A1→P1 Promise', 'A2→P1 Promise', 'P1→A1 Accept']) {
+    await deliverDot(page, needle);
+  }
+  const chosenLine = () => page.locator('.pp-stage .pp-chosen').textContent();
+  assert.match(await page.locator('.pp-question').textContent(), /Is x chosen yet\?/);
+  assert.doesNotMatch(await chosenLine(), /chosen: x|nothing chosen/, 'the first vote: the stage does not answer');
+  await page.locator('.pp-choice[data-key="no"]').click();
+  await deliverDot(page, 'P1→A2 Accept');
+  assert.match(await page.locator('.pp-question').textContent(), /Is x chosen yet\?/);
+  assert.doesNotMatch(await chosenLine(), /chosen: x/, 'the second vote chose x, and the stage keeps it back');
+  assert.doesNotMatch(await page.locator('.pp-stage').getAttribute('aria-label'), /chosen: x/);
+  await page.locator('.pp-choice[data-key="yes"]').click();
+  assert.match(await chosenLine(), /chosen: x at 1\.P1 by A1, A2/, 'answered: now the stage says it');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('quorum-intersection asks which promiser carries x before P2 hears a Promise or proposes', async () => {
+  const { page, context, errors } = await openPage(browser);
+  await page.goto(level('act1/quorum-intersection'));
+  await ready(page);
+  await deliverDot(page, 'P1→A1 Accept');
+  await deliverDot(page, 'P1→A2 Accept');
+  const start = page.locator('.pp-controls button', { hasText: 'Start P2' });
+  assert.match(await page.locator('.pp-control-help').textContent(), /Start P2: P2 begins Phase 1/);
+  await start.click();
+  await deliverDot(page, 'P2→A1 Prepare');
+  await deliverDot(page, 'P2→A3 Prepare');
+  assert.match(await page.locator('.pp-question').textContent(), /Which of P2's promisers will carry x's vote\?/);
+  const p2 = await page.locator('.pp-stage g.pp-node[data-node="P2"]').textContent();
+  assert.doesNotMatch(p2, /proposes/, `P2 has not picked a value: ${p2}`);
+  const wire = await page.locator('.pp-wire-list').textContent();
+  assert.doesNotMatch(wire, /P2→A\d Accept/, 'no Accept of P2 is on the wire');
+  const facts = await page.locator('.pp-facts').textContent();
+  assert.doesNotMatch(facts, /reports/, `the facts name no Promise's report: ${facts}`);
+  await page.locator('.pp-choice[data-key="A1"]').click();
+  assert.match(await page.locator('.pp-outcome').textContent(), /^Right\./);
+  assert.deepEqual(errors, []);
+  await context.close();
 });

@@ -32,7 +32,8 @@
     searchButton?.setAttribute("aria-expanded", "true");
     input.focus();
     const results = byId("search-results");
-    searchModule ??= import(base + "static/search.js")
+    // A full URL: on a page at the root, "static/search.js" alone would be a bare specifier.
+    searchModule ??= import(new URL(base + "static/search.js", document.baseURI).href)
       .then((module) => module.attach(base, input, results))
       .catch(() => {
         // Browsers refuse modules and fetches from file:// pages: search needs the site served.

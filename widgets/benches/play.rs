@@ -4,7 +4,9 @@
 //!
 //! Run with `cargo bench -p paros-play`. Figures go to stdout; nothing is asserted here.
 
-use paros_play::{Automation, Game, Goal, Level, Memory, Pin, Rules, Run, Stage, View, levels};
+use paros_play::{
+    Automation, Game, Goal, HintFor, Level, Memory, Pin, Rules, Run, Stage, View, levels,
+};
 use paros_sim::single_decree::{DecreeWorld, DecreeWorldConfig, ProposerConfig};
 use paros_sim::{Budget, Fault};
 use std::hint::black_box;
@@ -48,6 +50,7 @@ static ENDLESS: Level<DecreeWorld> = Level {
     symbols: &[],
     unlocks: None,
     hints: ["", ""],
+    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[
         Pin {
             automation: Automation::AcceptorReplies,

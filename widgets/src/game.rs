@@ -306,6 +306,7 @@ impl<B: Board> Game<B> {
             .clone();
         if !choice.right {
             self.memory.mistakes.push(Mistake {
+                kind: prompt.kind,
                 question: prompt.question.clone(),
                 answer: choice.label,
                 explanation: choice.explanation.clone(),
@@ -347,8 +348,11 @@ impl<B: Board> Game<B> {
         }))
     }
 
-    /// Goes back to the level's beginning, keeping the player's memory.
+    /// Goes back to the level's beginning, keeping the player's mistakes and pass. The tries a
+    /// run recorded belong to that run (undo keeps them, a restart begins a new one), so the
+    /// goal badge shows this run and never a pass from before.
     pub fn restart(&mut self) {
+        self.memory.records.clear();
         self.log.clear();
         self.log_text.clear();
         self.run = Run::start(&self.stage_starts[0]);

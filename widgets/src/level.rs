@@ -8,7 +8,7 @@
 
 use crate::automation::Automation;
 use crate::board::Board;
-use crate::prompt::Prompt;
+use crate::prompt::{Prompt, PromptKind};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use serde::Serialize;
 use std::fmt;
@@ -40,6 +40,28 @@ pub struct Stage<B: Board> {
     /// Steps applied before the player arrives, in the script language of
     /// [`Game::play`](crate::Game::play) (world actions only). The player cannot undo them.
     pub prelude: &'static [&'static str],
+}
+
+/// What earns a hint.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum HintFor {
+    /// Any mistake, or a failed goal.
+    Any,
+    /// A wrong answer to a prompt of this kind.
+    Prompt(PromptKind),
+    /// A failed goal (the duel's livelock).
+    Failure,
+}
+
+impl HintFor {
+    /// Whether a wrong answer to a prompt of `kind` (or, for `None`, a failed goal) earns it.
+    pub fn earned_by(self, kind: Option<PromptKind>) -> bool {
+        match self {
+            HintFor::Any => true,
+            HintFor::Prompt(wanted) => kind == Some(wanted),
+            HintFor::Failure => kind.is_none(),
+        }
+    }
 }
 
 /// How a level sets one automation toggle.
@@ -77,8 +99,11 @@ pub struct Level<B: Board> {
     pub symbols: &'static [&'static str],
     /// The automation passing this level earns.
     pub unlocks: Option<Automation>,
-    /// The hints, shown after the first and the second mistake.
+    /// The hints, each earned by a mistake or a failure it is about (`hint_for`), shown in
+    /// this order.
     pub hints: [&'static str; 2],
+    /// What earns each hint of `hints`, so a hint answers the mistake made.
+    pub hint_for: [HintFor; 2],
     /// Toggles this level forces on or off, whatever the player has earned.
     pub pins: &'static [Pin],
     /// Whether a retry opens a prompt asking for the new ballot.

@@ -49,7 +49,7 @@ pub use automation::Automation;
 pub use board::{Board, ByHand};
 pub use error::PlayError;
 pub use game::{Game, GameAction, Outcome, OutcomeKind};
-pub use level::{Level, LevelSummary, Pin, Rules, Stage};
+pub use level::{HintFor, Level, LevelSummary, Pin, Rules, Stage};
 pub use levels::catalog;
 pub use mounted::Mounted;
 pub use prompt::{Choice, Prompt, PromptKind};

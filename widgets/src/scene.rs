@@ -284,6 +284,10 @@ pub struct MessageView {
     pub slot: Option<u64>,
     /// Whether its wire is cut.
     pub cut: bool,
+    /// Why delivering it now would change nothing but a refusal, as the receiver's real step
+    /// on a copy of the world says (Act I): an old-ballot message left on the wire is harmless.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub harmless: Option<String>,
     /// What the player may do with it now.
     pub actions: Vec<&'static str>,
 }
@@ -383,6 +387,10 @@ pub struct ControlView {
     pub action: ActionJson,
     /// What the button says.
     pub label: String,
+    /// What pressing it does, in a sentence, where the label alone does not say (Act I's Start
+    /// and Retry).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
 }
 
 /// The chosen value.

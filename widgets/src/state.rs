@@ -204,6 +204,8 @@ pub struct Change<'a, B: Board> {
 /// A wrong answer, kept for the player and for the hints.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Mistake {
+    /// The kind of prompt it answered, so the hint it earns can be about it.
+    pub kind: PromptKind,
     /// The question asked.
     pub question: String,
     /// The answer given.
@@ -212,12 +214,14 @@ pub struct Mistake {
     pub explanation: String,
 }
 
-/// What the player has done beyond the current run. Undo and restart keep it.
+/// What the player has done beyond the current line of moves. Undo keeps all of it; restart
+/// keeps the mistakes, the failures and the pass, and forgets the records of the run.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Memory {
     /// Every wrong answer, in order.
     pub mistakes: Vec<Mistake>,
-    /// What right answers recorded (the quorums tried in `act1/quorum-intersection`).
+    /// What right answers recorded in this run (the quorums tried in
+    /// `act1/quorum-intersection`); a restart clears them.
     pub records: BTreeSet<String>,
     /// Whether the level's goal was ever reached.
     pub passed: bool,

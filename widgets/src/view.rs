@@ -295,11 +295,27 @@ impl View {
     }
 }
 
-/// Hints are earned by mistakes, and by failing the goal (a livelock is a lesson too).
+/// Hints are earned by mistakes, and by failing the goal (a livelock is a lesson too): each
+/// mistake or failure, in turn, earns the first hint not yet earned that is about it. They are
+/// shown in the level's order.
 fn earned_hints<B: Board>(game: &Game<B>) -> Vec<&'static str> {
     let memory = game.memory();
-    let earned = memory.mistakes.len() + usize::try_from(memory.failures).unwrap_or(usize::MAX);
-    game.level().hints.iter().copied().take(earned).collect()
+    let level = game.level();
+    let failures = usize::try_from(memory.failures).unwrap_or(usize::MAX);
+    let events = (memory.mistakes.iter().map(|mistake| Some(mistake.kind)))
+        .chain(std::iter::repeat_n(None, failures.min(level.hints.len())));
+    let mut earned = [false; 2];
+    for kind in events {
+        if let Some(index) =
+            (0..earned.len()).find(|&index| !earned[index] && level.hint_for[index].earned_by(kind))
+        {
+            earned[index] = true;
+        }
+    }
+    (level.hints.iter().zip(earned))
+        .filter(|(_, earned)| *earned)
+        .map(|(hint, _)| *hint)
+        .collect()
 }
 
 /// The board's buttons, and the next stage's once this one is won.
@@ -310,6 +326,7 @@ fn controls<B: Board>(game: &Game<B>, moves: &[B::Move]) -> Vec<ControlView> {
         controls.push(ControlView {
             action: ActionJson::NextStage,
             label: format!("Next: {}", next.title),
+            help: None,
         });
     }
     controls

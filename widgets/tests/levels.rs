@@ -167,6 +167,38 @@ fn every_wrong_choice_of_every_solution_prompt_is_refused_and_names_a_ballot() {
 }
 
 #[test]
+fn a_hint_answers_the_mistake_made() {
+    let mut game = mount("act1/be-the-acceptor");
+    let solution = game.level().solution;
+    let accept = solution
+        .iter()
+        .position(|step| *step == "answer accepted")
+        .expect("the solution votes");
+    play(&mut game, &solution[..accept]);
+    refused(&mut game, "nack");
+    let hints = View::of(&game).hints;
+    assert_eq!(hints.len(), 1);
+    assert!(
+        hints[0].starts_with("The vote rule"),
+        "a wrong vote earns the vote rule's hint first: {hints:?}"
+    );
+
+    let mut duel = mount("act1/the-duel");
+    play(
+        &mut duel,
+        &["deliver P2->A1 Prepare", "deliver P1->A1 Prepare"],
+    );
+    play(&mut duel, &["deliver A1->P1 Nack", "retry P1"]);
+    refused(&mut duel, "2.P2");
+    let hints = View::of(&duel).hints;
+    assert_eq!(hints.len(), 1);
+    assert!(
+        hints[0].starts_with("A ballot is a round and an owner"),
+        "taking another proposer's ballot earns the ownership hint: {hints:?}"
+    );
+}
+
+#[test]
 fn choose_a_value_asks_whether_x_is_chosen_after_each_vote() {
     let mut game = mount("act1/choose-a-value");
     play(
@@ -305,7 +337,9 @@ fn adopt_the_value_names_the_quorum_that_may_have_chosen_the_reported_value() {
     );
     let text = refused(&mut game, "y");
     assert!(
-        text.contains("x may be chosen at 1.P1 by {A1, A3}; A3 is outside your quorum {A1, A2}"),
+        text.contains(
+            "cannot rule out that x was chosen at 1.P1 by {A1, A3}: A3 is outside your quorum {A1, A2}"
+        ),
         "{text}"
     );
     play(
@@ -319,7 +353,7 @@ fn adopt_the_value_names_the_quorum_that_may_have_chosen_the_reported_value() {
     );
     let text = refused(&mut game, "x");
     assert!(
-        text.contains("y may be chosen at 1.P2 by {A2, A3}"),
+        text.contains("cannot rule out that y was chosen at 1.P2 by {A2, A3}"),
         "{text}"
     );
     assert!(text.contains("(1.P1, x) is older than (1.P2, y)"), "{text}");
@@ -390,6 +424,49 @@ const LIVELOCK: &[&str] = &[
 ];
 
 #[test]
+fn the_duel_asks_whether_two_values_were_chosen_once_one_is() {
+    let mut game = mount("act1/the-duel");
+    let solution = game.level().solution;
+    play(&mut game, &solution[..solution.len() - 1]);
+    let prompt = game.prompt().expect("the safety question is open").clone();
+    assert!(
+        prompt
+            .question
+            .starts_with("x is chosen at 2.P1 by {A1, A3}"),
+        "{}",
+        prompt.question
+    );
+    assert_eq!(game.goal(), Goal::Open, "the question is still open");
+    let text = refused(&mut game, "yes");
+    assert!(text.contains("Only {A1, A3} did, for x at 2.P1"), "{text}");
+    play(&mut game, &["answer no"]);
+    assert_eq!(game.goal(), Goal::Reached);
+}
+
+#[test]
+fn the_duel_is_not_won_without_a_round_of_the_duel() {
+    let mut game = mount("act1/the-duel");
+    play(
+        &mut game,
+        &[
+            "deliver P1->A1 Prepare",
+            "deliver P1->A2 Prepare",
+            "deliver A1->P1 Promise",
+            "deliver A2->P1 Promise",
+            "deliver P1->A1 Accept",
+            "deliver P1->A2 Accept",
+            "answer no",
+        ],
+    );
+    assert!(!game.world().chosen().is_empty());
+    assert_eq!(
+        game.goal(),
+        Goal::Open,
+        "a value chosen without either proposer pre-empted teaches no duel"
+    );
+}
+
+#[test]
 fn the_duel_fails_on_livelock_with_safety_held() {
     let mut game = mount("act1/the-duel");
     play(&mut game, LIVELOCK);
@@ -421,13 +498,17 @@ fn the_duel_fails_on_livelock_with_safety_held() {
     ));
     game.undo().unwrap();
     assert_eq!(game.goal(), Goal::Open, "undo leaves the failed state");
+    assert!(
+        View::of(&game).checklist[0].done,
+        "the livelock seen stays seen after undo"
+    );
 }
 
 #[test]
 fn quorum_intersection_counts_each_phase1_quorum_once_and_keeps_tries_across_undo() {
     let mut game = mount("act1/quorum-intersection");
     let solution = game.level().solution;
-    play(&mut game, &solution[..7]);
+    play(&mut game, &solution[..5]);
     let text = refused(&mut game, "neither");
     assert!(
         text.contains("{A1, A2} and {A1, A2} share A1 and A2"),
@@ -442,16 +523,9 @@ fn quorum_intersection_counts_each_phase1_quorum_once_and_keeps_tries_across_und
             .count()
     };
     assert_eq!(done(&game), 1);
-    play(&mut game, &["undo", "undo", "undo", "undo"]);
+    play(&mut game, &["undo", "undo"]);
     assert_eq!(done(&game), 1, "tries live in the game, not the world");
-    play(
-        &mut game,
-        &[
-            "deliver P2->A3 Prepare",
-            "deliver A1->P2 Promise",
-            "deliver A3->P2 Promise",
-        ],
-    );
+    play(&mut game, &["deliver P2->A3 Prepare"]);
     let text = refused(&mut game, "A3");
     assert!(text.contains("A3 never voted for 1.P1"), "{text}");
     let text = refused(&mut game, "neither");
@@ -459,6 +533,29 @@ fn quorum_intersection_counts_each_phase1_quorum_once_and_keeps_tries_across_und
     play(&mut game, &["answer A1"]);
     assert_eq!(done(&game), 2);
     assert_eq!(game.goal(), Goal::Open);
+    game.restart();
+    assert_eq!(done(&game), 0, "a restart begins a run with no tries");
+    assert!(
+        game.memory().mistakes.len() >= 3,
+        "mistakes outlive a restart"
+    );
+}
+
+#[test]
+fn quorum_intersection_asks_before_p2_hears_a_promise() {
+    let mut game = mount("act1/quorum-intersection");
+    let solution = game.level().solution;
+    play(&mut game, &solution[..5]);
+    let prompt = game.prompt().expect("the question is open").clone();
+    let world = game.world();
+    let p2 = &world.proposers()[1];
+    assert!(p2.promises().is_empty(), "P2 holds no Promise yet");
+    assert_eq!(p2.proposal(), None, "P2 has picked no value yet");
+    assert!(
+        prompt.facts.iter().all(|fact| !fact.contains("reports")),
+        "the facts name no report: {:?}",
+        prompt.facts
+    );
 }
 
 #[test]
@@ -468,7 +565,7 @@ fn recovery_asks_whether_the_adopted_value_was_chosen_before() {
     play(&mut game, &solution[..4]);
     let text = refused(&mut game, "y");
     assert!(
-        text.contains("x may be chosen at 1.P1 by {A1, A3}; A3 is outside"),
+        text.contains("cannot rule out that x was chosen at 1.P1 by {A1, A3}: A3 is outside"),
         "{text}"
     );
     play(&mut game, &solution[4..7]);

@@ -115,9 +115,7 @@ export class LevelWidget {
     this.parts.legend.innerHTML = legend(view);
     this.parts.goal.innerHTML = goalLine(view.goal);
     this.parts.goal.dataset.status = view.goal.status;
-    this.parts.controls.innerHTML = view.controls
-      .map((control, index) => `<button type="button" data-control="${index}"${control.action?.kind === 'next-stage' ? ' class="pp-primary"' : ''}>${escape(control.label)}</button>`)
-      .join('');
+    this.parts.controls.innerHTML = controlButtons(view.controls);
     this.parts['wire-list'].innerHTML = view.messages.map(wireRow).join('') || '<li class="pp-empty">No message is in flight.</li>';
     this.parts.prompt.innerHTML = promptPanel(view.prompt);
     // A prompt outcome only repeats the question the prompt panel already asks.
@@ -127,7 +125,8 @@ export class LevelWidget {
     this.parts.hints.innerHTML = view.hints.length
       ? `<h3>Hints</h3><ul>${view.hints.map((hint) => `<li>${inline(hint)}</li>`).join('')}</ul>`
       : '';
-    this.parts.counts.textContent = `moves ${view.moves} · mistakes ${view.mistakes.length}`;
+    // Undo takes a move out of this line of play, so the count says so; mistakes stay.
+    this.parts.counts.textContent = `moves in this line ${view.moves} · mistakes ${view.mistakes.length}`;
     this.parts.log.innerHTML = moveLog(view);
     this.parts.world.innerHTML = worldDetails(view);
     this.parts.undo.disabled = !view.can_undo;
@@ -259,7 +258,8 @@ export class LevelWidget {
       return;
     }
     const keys = message.actions.map((kind) => `${{ deliver: 'Enter', drop: 'x', duplicate: 'd' }[kind]} ${kind}`);
-    line.textContent = `${describeMessage(message)}${keys.length ? ` — ${keys.join(', ')}` : message.cut ? ' — cut wire' : ''}`;
+    const note = message.harmless ? ` (${message.harmless})` : '';
+    line.textContent = `${describeMessage(message)}${note}${keys.length ? ` — ${keys.join(', ')}` : message.cut ? ' — cut wire' : ''}`;
     this.root.querySelector(`li[data-msg="${message.id}"]`)?.classList.add('pp-lit');
   }
 }
@@ -309,11 +309,20 @@ function goalLine(goal) {
   return `<strong>Goal</strong> <span class="pp-badge pp-badge-${escape(goal.status)}">${escape(status)}</span> ${inline(goal.text)}${reason}`;
 }
 
+/** The board's buttons, and under them what each does where its label alone does not say. */
+function controlButtons(controls) {
+  const buttons = controls
+    .map((control, index) => `<button type="button" data-control="${index}"${control.action?.kind === 'next-stage' ? ' class="pp-primary"' : ''}>${escape(control.label)}</button>`)
+    .join('');
+  const helps = controls.filter((control) => control.help).map((control) => `<li>${inline(control.help)}</li>`).join('');
+  return buttons + (helps ? `<ul class="pp-control-help">${helps}</ul>` : '');
+}
+
 function wireRow(message) {
   const buttons = message.actions
     .map((kind) => `<button type="button" data-action="${kind}" data-msg="${message.id}">${ACTION_LABELS[kind] || escape(kind)}</button>`)
     .join('');
-  const stuck = message.cut ? '<span class="pp-note">cut wire</span>' : '';
+  const stuck = message.cut ? '<span class="pp-note">cut wire</span>' : message.harmless ? `<span class="pp-note">${escape(message.harmless)}</span>` : '';
   return `<li data-msg="${message.id}" class="pp-kind-${escape(message.kind)}"><span class="pp-msg-text">${escape(describeMessage(message))}</span> ${buttons}${stuck}</li>`;
 }
 
@@ -350,15 +359,22 @@ function checklist(items) {
 /** Act II beyond the picture: each node's disk, store and reads; each client's history. */
 function worldDetails(view) {
   const rows = [];
+  // A level question about a node may ask what its disk holds: it shows once answered.
+  const asked = view.prompt?.kind === 'question' ? view.prompt.node : null;
   for (const node of view.nodes) {
     const facts = [];
-    if (node.leader !== undefined) facts.push(`leader ${node.leader ?? 'unknown'}`);
+    if (node.leader !== undefined && node.role !== 'leader') {
+      // What the node last heard, not what it is: a candidate may still remember the old leader.
+      facts.push(node.leader == null ? 'has heard from no leader' : `last heard from leader ${node.leader}`);
+    }
     if (node.ticks != null && node.timeout_ticks) facts.push(`${node.ticks}/${node.timeout_ticks} ticks`);
     if (node.chosen_gap != null) facts.push(`hole at slot ${node.chosen_gap}`);
     if (node.store?.length) facts.push(`store ${node.store.map((item) => `${item.key}=${item.value}`).join(', ')}`);
     for (const read of node.reads || []) facts.push(`read ${read.key} for ${read.client} waits for slot ${read.watermark} (${read.answered_by.join(', ') || 'no answers'})`);
     const disk = node.disk;
-    if (disk) {
+    if (disk && node.name === asked) {
+      facts.push('disk: shown once you answer');
+    } else if (disk) {
       const accepts = disk.accepts.map((item) => `${item.slot}: ${item.entry} at ${item.ballot}`).join('; ') || 'none';
       facts.push(`disk: promised ${disk.promised || '—'}, accepts ${accepts}, chosen through ${disk.chosen_through}${disk.torn ? ', last write torn' : ''}`);
       if (disk.held) {
@@ -369,7 +385,9 @@ function worldDetails(view) {
     if (facts.length) rows.push(`<li><strong>${escape(node.name)}</strong> ${escape(node.role)}: ${facts.map(escape).join(' · ')}</li>`);
   }
   for (const client of view.cluster?.clients || []) {
-    const history = client.history.map((call) => `${call.op}${call.ret == null ? ' (waiting)' : call.read !== undefined && call.op.startsWith('read') ? ` → ${call.read ?? 'nothing'}` : ' ✓'}`);
+    const replying = view.messages.some((message) => message.to === client.name && message.kind === 'reply');
+    const waiting = replying ? ' (its reply is on the wire: deliver it)' : ' (waiting for a reply)';
+    const history = client.history.map((call) => `${call.op}${call.ret == null ? waiting : call.read !== undefined && call.op.startsWith('read') ? ` → ${call.read ?? 'nothing'}` : ' ✓'}`);
     const next = client.next ? `next ${client.next}` : 'done';
     rows.push(`<li><strong>${escape(client.name)}</strong> client: ${escape(next)}${history.length ? ` · ${escape(history.join(', '))}` : ''}</li>`);
   }

@@ -19,6 +19,8 @@ const SLOT_STEP = 24;
 const TOP = 10;
 const GAP = 128;
 const DOT_RADIUS = 10;
+/** A dot that names its slot is a little larger, to hold the slot tag under the glyph. */
+const SLOT_DOT_RADIUS = 12;
 const CLIENT_HEIGHT = 30;
 const LOG_NODE_HEIGHT = 76;
 /** How high the arc between two neighbouring nodes rises above their row, and how much higher
@@ -270,7 +272,7 @@ function drawClient(name, place) {
   );
 }
 
-function drawNode(node, place, asking, geometry) {
+function drawNode(node, place, asking, geometry, keptBack) {
   const left = place.x - NODE_WIDTH / 2;
   const classes = ['pp-node', `pp-${node.role}`];
   if (node.silent) classes.push('pp-silent');
@@ -283,13 +285,14 @@ function drawNode(node, place, asking, geometry) {
     text(left + 8, place.y + 17, node.name, 'pp-node-name', 'start'),
     text(left + 8 + 8 * node.name.length + 6, place.y + 17, node.silent ? 'silent' : node.role, 'pp-node-role', 'start'),
   ];
-  nodeLines(node)
+  // While a level question is about this node, its state may be the answer: kept back.
+  (keptBack ? ['answer first'] : nodeLines(node))
     .filter(Boolean)
     .forEach((content, index) => {
       parts.push(text(left + 8, place.y + 36 + 15 * index, content, 'pp-node-line', 'start'));
     });
   parts.push(electionArc(node, left + NODE_WIDTH, place.y), '</g>');
-  parts.push(slotColumn(node, place, geometry));
+  if (!keptBack) parts.push(slotColumn(node, place, geometry));
   return parts.join('');
 }
 
@@ -305,10 +308,10 @@ function placeMessages(view, geometry) {
   // Each direction keeps to the part of the wire nearest its sender, one dot-width apart; the
   // dots that do not fit there stack beside the wire, so none hides another on a short wire.
   // Beside an arc they stack on its outer side, away from the nodes it joins.
-  const spacing = DOT_RADIUS * 2.3;
   const [first, last] = [0.1, 0.42];
   const wanted = [];
   for (const messages of byWire.values()) {
+    const spacing = Math.max(...messages.map(dotRadius)) * 2.3;
     const { from, to } = messages[0];
     const wire = geometry.wires.get(wireKey(from, to));
     const chord = Math.max(1, Math.hypot(wire.end.x - wire.start.x, wire.end.y - wire.start.y));
@@ -331,8 +334,10 @@ function placeMessages(view, geometry) {
  *  (for a dozen steps at most), so every dot can be seen and clicked. */
 function separate(wanted) {
   const placed = [];
-  const clear = (x, y) => placed.every((other) => Math.hypot(other.x - x, other.y - y) >= 2 * DOT_RADIUS + 1);
   for (const { message, normal, x, y } of wanted) {
+    const radius = dotRadius(message);
+    const clear = (atX, atY) =>
+      placed.every((other) => Math.hypot(other.x - atX, other.y - atY) >= radius + dotRadius(other.message) + 1);
     let [dx, dy] = [0, 0];
     for (let step = 1; step <= 12 && !clear(x + dx, y + dy); step += 1) {
       const reach = Math.ceil(step / 2) * DOT_RADIUS * (step % 2 === 1 ? 1 : -1);
@@ -361,6 +366,22 @@ export function describeMessage(message) {
   return `m${message.id} ${message.from}→${message.to} ${message.text}`;
 }
 
+/** A dot's radius: larger when it names a slot. */
+function dotRadius(message) {
+  return message.slot == null ? DOT_RADIUS : SLOT_DOT_RADIUS;
+}
+
+/** The slot a message is about, as its dot shows it (`s2`), or '' for one about no slot. */
+function slotTag(message) {
+  return message.slot == null ? '' : `s${message.slot}`;
+}
+
+/** What a dot shows, glyph and slot tag, as its accessible name begins: `2a s2`. */
+export function dotText(message) {
+  const glyph = GLYPHS[message.kind]?.[0] || '•';
+  return [glyph, slotTag(message)].filter(Boolean).join(' ');
+}
+
 function drawMessage({ message, x, y }, held) {
   const playable = message.actions.length > 0;
   const kind = GLYPHS[message.kind] ? message.kind : 'other';
@@ -368,32 +389,68 @@ function drawMessage({ message, x, y }, held) {
   if (message.cut) classes += ' pp-dot-cut';
   if (message.id === held) classes += ' pp-dot-held';
   const why = message.cut ? ' (cut wire: it cannot be delivered)' : '';
-  const label = `${describeMessage(message)}${why}`;
+  // The accessible name begins with what the dot shows, so a voice command naming it works.
+  const label = `${dotText(message)}: ${describeMessage(message)}${why}`;
   const focus = playable
     ? ` tabindex="0" role="button" aria-label="${escape(label)}, press Enter to deliver"`
-    : ` aria-label="${escape(label)}"`;
+    : ` role="img" aria-label="${escape(label)}"`;
+  const tag = slotTag(message);
+  // The slot tag sits inside the dot's lower half, under the glyph, so it moves with the dot
+  // and never lands on a neighbour.
+  const glyphY = tag ? y - 1 : y + 3.5;
   return (
-    `<g class="${classes}" data-msg="${message.id}"${focus}>` +
+    `<g class="${classes}" data-msg="${message.id}"${tag ? ` data-slot="${message.slot}"` : ''}${focus}>` +
     `<title>${escape(label)}</title>` +
-    `<circle cx="${round(x)}" cy="${round(y)}" r="${DOT_RADIUS}"/>` +
-    text(x, y + 3.5, GLYPHS[message.kind]?.[0] || '•', 'pp-dot-glyph') +
+    `<circle cx="${round(x)}" cy="${round(y)}" r="${dotRadius(message)}"/>` +
+    text(x, glyphY, GLYPHS[message.kind]?.[0] || '•', 'pp-dot-glyph') +
+    (tag ? text(x, y + 8, tag, 'pp-dot-slot') : '') +
     '</g>'
   );
 }
 
 /**
- * The stage's one-line summary: the chosen value (Act I) or the chosen log (Act II), both judged
- * from the votes, with who voted: `chosen: 1 a=1 (C1#1) by N2, N3`.
+ * The stage's summary: the chosen value (Act I) or the chosen log (Act II), both judged from the
+ * votes, with who voted: `chosen: 1 a=1 (C1#1) by N2, N3`. While the level asks a question, the
+ * all-seeing stage keeps it back: it may be the answer.
  */
 function summary(view) {
+  if (view.prompt?.kind === 'question') return ['what is chosen shows once you answer'];
   if (view.chosen) {
-    return `chosen: ${view.chosen.value} at ${view.chosen.ballot} by ${(view.chosen.by || []).join(', ')}`;
+    return [`chosen: ${view.chosen.value} at ${view.chosen.ballot} by ${(view.chosen.by || []).join(', ')}`];
   }
   const decided = view.cluster?.decided;
   if (decided?.length) {
-    return `chosen: ${decided.map((slot) => `${slot.slot} ${slot.entry} by ${(slot.by || []).join(', ')}`).join(' · ')}`;
+    return wrap(['chosen:', ...decided.map((slot) => `${slot.slot} ${slot.entry} by ${(slot.by || []).join(', ')}`)]);
   }
-  return 'nothing chosen yet';
+  return ['nothing chosen yet'];
+}
+
+/** About as many characters as one line of the summary holds across the stage. */
+const SUMMARY_LINE = 54;
+
+/** Parts joined with ` · ` into lines that fit the stage's width; a part is never cut. */
+function wrap([head, ...parts]) {
+  const lines = [];
+  let line = head;
+  for (const part of parts) {
+    const joined = line === head ? `${line} ${part}` : `${line} · ${part}`;
+    if (joined.length <= SUMMARY_LINE || line === head) {
+      line = joined;
+    } else {
+      lines.push(`${line} ·`);
+      line = part;
+    }
+  }
+  lines.push(line);
+  return lines;
+}
+
+/** The summary under the stage, one `tspan` a line, as one text element. */
+function summaryText(lines, top, done) {
+  const spans = lines
+    .map((line, index) => `<tspan x="${WIDTH / 2}" dy="${index ? 15 : 0}">${escape(index ? ` ${line}` : line)}</tspan>`)
+    .join('');
+  return `<text class="${done ? 'pp-chosen pp-chosen-yes' : 'pp-chosen'}" x="${WIDTH / 2}" y="${round(top)}" text-anchor="middle">${spans}</text>`;
 }
 
 /** The stage's SVG markup for a view. */
@@ -402,16 +459,17 @@ export function renderStage(view) {
   const silent = new Set(view.nodes.filter((node) => node.silent).map((node) => node.name));
   const asking = view.prompt ? view.prompt.node : null;
   const held = view.prompt ? view.prompt.message : null;
-  const line = summary(view);
-  const done = Boolean(view.chosen || view.cluster?.decided?.length);
-  const height = geometry.height + 20;
+  const question = view.prompt?.kind === 'question';
+  const lines = summary(view);
+  const done = Boolean(view.chosen || view.cluster?.decided?.length) && view.prompt?.kind !== 'question';
+  const height = geometry.height + 20 + 15 * (lines.length - 1);
   return [
-    `<svg class="pp-stage" viewBox="0 0 ${WIDTH} ${height}" role="group" aria-label="The world: ${escape(line)}">`,
+    `<svg class="pp-stage" viewBox="0 0 ${WIDTH} ${height}" role="group" aria-label="The world: ${escape(lines.join(' '))}">`,
     drawWires(geometry, silent),
     ...(geometry.clients || []).map((name) => drawClient(name, geometry.places.get(name))),
-    ...view.nodes.map((node) => drawNode(node, geometry.places.get(node.name), node.name === asking, geometry)),
+    ...view.nodes.map((node) => drawNode(node, geometry.places.get(node.name), node.name === asking, geometry, question && node.name === asking)),
     ...placeMessages(view, geometry).map((placed) => drawMessage(placed, held)),
-    text(WIDTH / 2, height - 8, line, done ? 'pp-chosen pp-chosen-yes' : 'pp-chosen'),
+    summaryText(lines, geometry.height + 12, done),
     '</svg>',
   ].join('');
 }

@@ -297,6 +297,7 @@ pub fn messages(world: &LogWorld, moves: &[LogMove]) -> Vec<MessageView> {
                     _ => None,
                 },
                 cut,
+                harmless: None,
                 actions,
             }
         })
@@ -366,6 +367,7 @@ pub fn controls(world: &LogWorld, moves: &[LogMove]) -> Vec<ControlView> {
             Some(ControlView {
                 action: json,
                 label,
+                help: None,
             })
         })
         .collect()

@@ -7,7 +7,7 @@ use crate::scene::{
     ActionJson, ControlView, MessageView, NodeView, PromiseView, SlotView, VoteView,
 };
 use crate::words::names;
-use paros_core::{Envelope, Message, Phase, Vote};
+use paros_core::{Envelope, Message, NodeId, Phase, Vote};
 use paros_sim::MessageId;
 use paros_sim::single_decree::{DecreeAction, DecreeWorld, Role};
 
@@ -101,9 +101,40 @@ pub fn messages(world: &DecreeWorld, moves: &[DecreeAction]) -> Vec<MessageView>
         .iter()
         .map(|message| {
             let actions = message_verbs::<DecreeWorld>(moves, message.id);
-            message_view(world, message.id, &message.envelope, actions)
+            let harmless = if actions.contains(&"deliver") {
+                harmless(world, message.id)
+            } else {
+                None
+            };
+            MessageView {
+                harmless,
+                ..message_view(world, message.id, &message.envelope, actions)
+            }
         })
         .collect()
+}
+
+/// Whether delivering message `id` now would only be ignored or refused by its receiver, worked
+/// out by the real receiver on a copy of the world; and if so, why, in words.
+fn harmless(world: &DecreeWorld, id: MessageId) -> Option<String> {
+    let receiver = world.name(world.message(id)?.envelope.to);
+    let mut copy = world.clone();
+    let step = copy.apply(&DecreeAction::Deliver(id)).ok()?;
+    if let Some(reason) = step.ignored {
+        return Some(format!(
+            "harmless now: {receiver} would ignore it ({reason})"
+        ));
+    }
+    let only_nacks = !step.sent.is_empty()
+        && step.sent.iter().all(|sent| {
+            copy.message(*sent)
+                .is_some_and(|message| matches!(message.envelope.message, Message::Nack { .. }))
+        });
+    only_nacks.then(|| {
+        format!(
+            "harmless now: {receiver} has promised a higher ballot and would answer with a Nack"
+        )
+    })
 }
 
 fn message_view(
@@ -127,8 +158,27 @@ fn message_view(
         ballot: world.ballot_name(envelope.message.ballot()),
         slot: None,
         cut: world.network().is_cut_off(id),
+        harmless: None,
         actions,
     }
+}
+
+/// What a retry does: the proposer gives up its ballot and starts Phase 1 again at a higher
+/// ballot of its own, as a proposer only ever uses ballots that name it.
+fn retry_help(world: &DecreeWorld, node: NodeId) -> String {
+    let name = world.name(node);
+    let given_up = world
+        .proposers()
+        .iter()
+        .find(|proposer| proposer.id() == node)
+        .and_then(|proposer| proposer.ballot())
+        .map_or_else(String::new, |ballot| {
+            format!(" on {}", world.ballot_name(ballot))
+        });
+    format!(
+        "Retry {name}: {name} gives up{given_up} and begins Phase 1 again at a higher ballot \
+         that names it, sending new Prepares to every acceptor."
+    )
 }
 
 /// Start and retry buttons.
@@ -142,6 +192,11 @@ pub fn controls(world: &DecreeWorld, moves: &[DecreeAction]) -> Vec<ControlView>
                     node: world.name(node),
                 },
                 label: format!("Start {}", world.name(node)),
+                help: Some(format!(
+                    "Start {0}: {0} begins Phase 1 at its first ballot, sending a Prepare to \
+                     every acceptor.",
+                    world.name(node)
+                )),
             }),
             DecreeAction::Retry(node) => {
                 let left = match world.role(node) {
@@ -153,6 +208,7 @@ pub fn controls(world: &DecreeWorld, moves: &[DecreeAction]) -> Vec<ControlView>
                         node: world.name(node),
                     },
                     label: format!("Retry {} ({left} left)", world.name(node)),
+                    help: Some(retry_help(world, node)),
                 })
             }
             _ => None,

@@ -6,7 +6,7 @@
 
 use super::WHY_ONE_VALUE_IS_SAFE;
 use crate::automation::Automation;
-use crate::level::{Level, Pin, Rules, Stage};
+use crate::level::{HintFor, Level, Pin, Rules, Stage};
 use crate::state::{Goal, Memory, Run};
 use paros_core::Phase;
 use paros_sim::single_decree::DecreeWorld;
@@ -32,6 +32,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
         "When the Promises report several votes, the one with the highest ballot decides. An \
          older value could not have been chosen, or the newer ballot would have carried it.",
     ],
+    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[Pin {
         automation: Automation::P2c,
         on: false,

@@ -6,7 +6,7 @@
 
 use super::{HOW_PAXOS_CHOOSES, vote_cast};
 use crate::automation::Automation;
-use crate::level::{Level, Pin, Rules, Stage};
+use crate::level::{HintFor, Level, Pin, Rules, Stage};
 use crate::prompt::{Choice, Prompt};
 use crate::state::{Change, Goal, Memory, Run};
 use crate::words::{majority_size, quorums, set_name};
@@ -34,6 +34,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
         "P1 learning x is a separate event: it happens only when the Accepteds reach P1. The \
          value can be chosen while every Accepted is still on the wire.",
     ],
+    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[
         Pin {
             automation: Automation::AcceptorReplies,

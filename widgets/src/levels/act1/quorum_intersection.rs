@@ -1,20 +1,20 @@
 //! `act1/quorum-intersection`: the player picks which acceptors x's Accepts reach and which
 //! acceptors P2's Phase 1 reaches, and tries every Phase-1 quorum in turn.
 //!
-//! Each time P2 completes Phase 1 after x is chosen, the level asks which of P2's promisers
-//! carries x's vote. A right answer records that Phase-1 quorum as tried; the tries live in the
+//! Each time P2's Prepares reach a Phase-1 quorum after x is chosen, the level asks which of
+//! P2's promisers will carry x's vote, while their Promises are still on the wire. A right answer records that Phase-1 quorum as tried; the tries live in the
 //! game's memory, so the player undoes between them. The goal is reached when every Phase-1
 //! quorum has been tried: none of them dodges the pivot acceptor.
 
-use super::{WHY_ONE_VALUE_IS_SAFE, phase1_completed_by};
+use super::WHY_ONE_VALUE_IS_SAFE;
 use crate::automation::Automation;
-use crate::level::{Level, Pin, Rules, Stage};
+use crate::level::{HintFor, Level, Pin, Rules, Stage};
 use crate::prompt::{Choice, Prompt};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use crate::words::{set_name, vote_name};
-use paros_core::{NodeId, NodeSet, QuorumSystem};
+use paros_core::{Ballot, Message, NodeId, NodeSet, QuorumSystem, Vote};
 use paros_sim::Budget;
-use paros_sim::single_decree::{DecreeWorld, DecreeWorldConfig};
+use paros_sim::single_decree::{DecreeStep, DecreeWorld, DecreeWorldConfig};
 
 /// The level.
 pub static LEVEL: Level<DecreeWorld> = Level {
@@ -22,9 +22,9 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     act: 1,
     title: "Quorum intersection",
     briefing: include_str!("quorum_intersection.md"),
-    by_hand: "Pick the Phase-1 and Phase-2 reach sets yourself, and try to dodge the overlap",
+    by_hand: "Deliver two of three Accepts and two of three Prepares, choosing which, and try to dodge the overlap",
     teaches: "Every Phase-1 quorum meets every Phase-2 quorum; the pivot acceptor is unavoidable",
-    goal: "Try every Phase-1 quorum for P2 after x is chosen, and name the acceptor that carries x",
+    goal: "After x is chosen, deliver P2's Prepare to each pair of acceptors in turn (undo between tries), and each time name the promiser that carries x",
     chapter: WHY_ONE_VALUE_IS_SAFE,
     scenario: "act1-quorum-intersection",
     symbols: &[],
@@ -35,6 +35,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
         "The acceptor in both quorums voted for x, and its Promise to P2 reports that vote. Look \
          at what each Promise P2 holds reports.",
     ],
+    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[
         Pin {
             automation: Automation::AcceptorReplies,
@@ -49,7 +50,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     stages: &[Stage {
         title: "x's quorum, then P2's",
         note: "P1 holds a Phase-1 quorum and has sent Accept(1.P1, x) to all three acceptors. \
-               Choose which of them vote, then start P2.",
+               Deliver two of them, then start P2.",
         world,
         prelude: &[
             "deliver P1->A1 Prepare",
@@ -66,26 +67,16 @@ pub static LEVEL: Level<DecreeWorld> = Level {
         "start P2",
         "deliver P2->A1 Prepare",
         "deliver P2->A2 Prepare",
-        "deliver A1->P2 Promise",
-        "deliver A2->P2 Promise",
         "answer both",
         "undo",
         "undo",
-        "undo",
-        "undo",
         "deliver P2->A3 Prepare",
-        "deliver A1->P2 Promise",
-        "deliver A3->P2 Promise",
         "answer A1",
-        "undo",
-        "undo",
         "undo",
         "undo",
         "undo",
         "deliver P2->A2 Prepare",
         "deliver P2->A3 Prepare",
-        "deliver A2->P2 Promise",
-        "deliver A3->P2 Promise",
         "answer A2",
     ],
     solution_unlocked: &[],
@@ -135,6 +126,51 @@ fn record_key(world: &DecreeWorld, quorum: NodeSet) -> String {
 
 struct QuorumIntersection;
 
+/// The Promise a step sent, if it sent one: its sender, its receiver and its ballot.
+fn promise_sent(world: &DecreeWorld, step: &DecreeStep) -> Option<(NodeId, NodeId, Ballot)> {
+    step.sent
+        .iter()
+        .filter_map(|id| world.message(*id))
+        .find_map(|message| match message.envelope.message {
+            Message::Promise { ballot, .. } => {
+                Some((message.envelope.from, message.envelope.to, ballot))
+            }
+            _ => None,
+        })
+}
+
+/// Every Promise at `ballot` the proposer `asker` holds or has on its way, with the vote each
+/// reports: what its Phase 1 will hear.
+fn promises_for(world: &DecreeWorld, asker: NodeId, ballot: Ballot) -> Vec<(NodeId, Option<Vote>)> {
+    let held = world
+        .proposers()
+        .iter()
+        .find(|proposer| proposer.id() == asker)
+        .map(|proposer| proposer.promises().to_vec())
+        .unwrap_or_default();
+    let on_the_wire =
+        world
+            .in_flight()
+            .into_iter()
+            .filter_map(|message| match &message.envelope.message {
+                Message::Promise {
+                    ballot: at,
+                    accepted,
+                } if message.envelope.to == asker && *at == ballot => {
+                    Some((message.envelope.from, accepted.clone()))
+                }
+                _ => None,
+            });
+    let mut reports = held;
+    for (node, vote) in on_the_wire {
+        if reports.iter().all(|(held, _)| *held != node) {
+            reports.push((node, vote));
+        }
+    }
+    reports.sort_by_key(|(node, _)| *node);
+    reports
+}
+
 impl Rules<DecreeWorld> for QuorumIntersection {
     fn goal(&self, run: &Run<DecreeWorld>, memory: &Memory) -> Goal {
         if self.checklist(run, memory).iter().all(|item| item.done) {
@@ -155,18 +191,28 @@ impl Rules<DecreeWorld> for QuorumIntersection {
             .collect()
     }
 
-    /// When a proposer completes Phase 1 above a chosen ballot: which promiser carries x?
+    /// When a proposer's Prepare has just reached a Phase-1 quorum above a chosen ballot: which
+    /// promiser will carry x? Asked while the Promises are still on their way, so the proposer
+    /// has not yet picked its value; the reports are the real Promises on the wire.
     fn question(&self, change: &Change<'_, DecreeWorld>) -> Option<Prompt> {
         let world = change.world;
-        let asker = phase1_completed_by(world, change.step)?;
+        let (promiser, asker, ballot) = promise_sent(world, change.step)?;
         let proposer = world.proposers().iter().find(|p| p.id() == asker)?;
-        let ballot = proposer.ballot()?;
+        if proposer.ballot() != Some(ballot) {
+            return None;
+        }
         let chosen = world
             .chosen()
             .into_iter()
             .find(|votes| votes.ballot < ballot)?;
-        let reports = proposer.promises();
+        let reports = promises_for(world, asker, ballot);
         let quorum: NodeSet = reports.iter().map(|(node, _)| *node).collect();
+        let mut before = quorum;
+        before.remove(promiser);
+        let quorums = proposer.quorums();
+        if !quorums.is_phase1_quorum(quorum) || quorums.is_phase1_quorum(before) {
+            return None;
+        }
         let carriers: NodeSet = reports
             .iter()
             .filter(|(_, vote)| vote.as_ref().is_some_and(|vote| vote.value == chosen.value))
@@ -199,8 +245,8 @@ impl Rules<DecreeWorld> for QuorumIntersection {
         };
         let explain_right = if every_promiser_voted {
             format!(
-                "Both: every acceptor of {p1} voted for {value} at {at}, so every Promise {name} \
-                 holds reports ({at}, {value}). Try a Phase-1 quorum that leaves a voter out."
+                "Both: every acceptor of {p1} voted for {value} at {at}, so every Promise on its \
+                 way to {name} reports ({at}, {value})."
             )
         } else {
             format!(
@@ -219,7 +265,7 @@ impl Rules<DecreeWorld> for QuorumIntersection {
                 } else if carriers.contains(node) {
                     format!(
                         "{key} does report ({at}, {value}), but not alone: every acceptor of {p1} \
-                         voted for {value}, so every Promise {name} holds reports it."
+                         voted for {value}, so every Promise on its way to {name} reports it."
                     )
                 } else {
                     format!(
@@ -262,15 +308,15 @@ impl Rules<DecreeWorld> for QuorumIntersection {
         });
         let mut prompt = Prompt::question(
             format!(
-                "{name} completed Phase 1 at {} with Promises from {p1}. {value} was chosen at \
-                 {at} by {p2}. Which of {name}'s promisers carries {value}'s vote?",
+                "{name}'s Prepare at {} has reached {p1}, a Phase-1 quorum, and their Promises \
+                 are on their way to {name}. {value} was chosen at {at} by {p2}. Which of \
+                 {name}'s promisers will carry {value}'s vote?",
                 world.ballot_name(ballot)
             ),
-            reports
-                .iter()
-                .map(|(node, _)| format!("{} reports {}", world.name(*node), report_of(*node)))
-                .chain([format!("{value} was chosen at {at} by {p2}")])
-                .collect(),
+            vec![
+                format!("{name}'s Phase-1 quorum: {p1}"),
+                format!("{value} was chosen at {at} by {p2}"),
+            ],
             choices,
         );
         prompt.record = Some(record_key(world, quorum));

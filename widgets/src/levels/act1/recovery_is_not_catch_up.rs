@@ -6,7 +6,7 @@
 
 use super::WHY_ONE_VALUE_IS_SAFE;
 use crate::automation::Automation;
-use crate::level::{Level, Pin, Rules, Stage};
+use crate::level::{HintFor, Level, Pin, Rules, Stage};
 use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::state::{Change, Goal, Memory, Run};
 use crate::words::{majority_size, quorums, set_name};
@@ -23,7 +23,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     briefing: include_str!("recovery_is_not_catch_up.md"),
     by_hand: "Adopt a value that exactly one acceptor ever accepted and nothing chose",
     teaches: "Recovery repairs an invariant, not data: it fires when nothing was chosen",
-    goal: "x is chosen through P2, and you can say whether it was chosen before",
+    goal: "x is chosen through P2, you can say whether it was chosen before, and P2 has learned x",
     chapter: WHY_ONE_VALUE_IS_SAFE,
     scenario: "act1-recovery",
     symbols: &[],
@@ -34,6 +34,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
         "Count the votes for each ballot in the whole world, not in P2's quorum: a value is \
          chosen when a majority voted for one ballot.",
     ],
+    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[Pin {
         automation: Automation::P2c,
         on: false,

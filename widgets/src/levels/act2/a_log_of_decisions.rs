@@ -6,7 +6,7 @@
 
 use super::{N1_LEADS, ONE_VALUE_TO_A_LOG, applied_through, cluster, pin};
 use crate::automation::Automation;
-use crate::level::{Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage};
 use crate::prompt::PromptKind;
 use crate::state::{ChecklistItem, Goal, Memory, Run};
 use paros_sim::replicated_log::{LogWorld, LogWorldConfig};
@@ -19,21 +19,19 @@ pub static LEVEL: Level<LogWorld> = Level {
     title: "A log of decisions",
     briefing: include_str!("a_log_of_decisions.md"),
     by_hand: "Deliver slot 3's Accepted before slot 2's, then decide what may apply",
-    teaches: "Slots are chosen out of order and applied in order: `chosen_index` is a contiguous prefix",
+    teaches: "Slots are chosen out of order and applied in order: a node's chosen prefix has no holes",
     goal: "Slot 3 is chosen before slot 2, and N1 applies slots 1 to 3 in order",
     chapter: ONE_VALUE_TO_A_LOG,
     scenario: "act2-log-of-decisions",
-    symbols: &[
-        "ColocatedNode::applied_index",
-        "ColocatedNode::chosen_index",
-    ],
+    symbols: &["ColocatedNode::chosen_index"],
     unlocks: Some(Automation::ApplyWalk),
     hints: [
         "A node applies a slot only when every slot below it is applied: look for the lowest \
          slot N1 does not know is chosen.",
-        "chosen_index is the end of the contiguous run of chosen slots from slot 1. The apply \
-         walk goes exactly that far.",
+        "A node's chosen prefix ([`ColocatedNode::chosen_index`]) ends where the unbroken run of \
+         slots it knows chosen from slot 1 ends. The apply walk goes exactly that far.",
     ],
+    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[
         pin(Automation::ApplyWalk, false),
         pin(Automation::Heartbeats, false),

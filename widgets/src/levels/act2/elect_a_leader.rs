@@ -2,18 +2,21 @@
 //! N3. The player ticks N2 to its election timeout, delivers its one Prepare over the whole log
 //! suffix, answers for its recovery (P2c per slot, pinned off), then gets a new command chosen.
 //!
-//! When N2, leading, gives the new command a slot, the level asks whether it runs Phase 1
-//! again; the world's own step (an Accept, no Prepare) is the answer.
+//! When a client's command is on its way to N2, leading, the level asks whether N2 will run
+//! Phase 1 again for the slot it gives it; the real step, taken on a clone (an Accept, no
+//! Prepare), is the answer.
 
 use super::{STABLE_LEADER, cluster, pin, running};
 use crate::automation::Automation;
-use crate::level::{Level, Rules, Stage};
+use crate::board::Board;
+use crate::level::{HintFor, Level, Rules, Stage};
 use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::replicated_log::{LogMove, ballot_name};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
+use paros_core::NodeId;
 use paros_core::log::{Entry, LogMessage, LogRole, Slot};
 use paros_sim::replicated_log::{LogAction, LogWorld, LogWorldConfig};
-use paros_sim::{Budget, Fault};
+use paros_sim::{Budget, Fault, MessageId};
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {
@@ -34,6 +37,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         "Phase 1 covers every slot from the first one not known chosen, for as long as the \
          leadership lasts: a leader that already holds its promises only runs Phase 2.",
     ],
+    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[
         pin(Automation::P2c, false),
         pin(Automation::Heartbeats, false),
@@ -69,8 +73,8 @@ pub static LEVEL: Level<LogWorld> = Level {
         "deliver N2->N3 Accept(2.N2, slot 2",
         "deliver N3->N2 Accepted",
         "request C3 N2",
-        "deliver C3->N2 Write",
         "answer no",
+        "deliver C3->N2 Write",
         "deliver N2->N3 Accept(2.N2, slot 3",
         "deliver N3->N2 Accepted",
     ],
@@ -88,6 +92,30 @@ fn world() -> LogWorldConfig {
 }
 
 struct ElectALeader;
+
+/// What the leader `node` does when the client message `request` lands, worked out on a clone
+/// of the world: the slot it gives the command, the command's name, and whether it sends a
+/// Prepare rather than that slot's Accept.
+fn landing(world: &LogWorld, node: NodeId, request: MessageId) -> Option<(Slot, String, bool)> {
+    let mut after = world.clone();
+    after
+        .play(&LogMove::World(LogAction::Deliver(request)))
+        .ok()?;
+    let leader = after
+        .servers()
+        .get(usize::from(node.get()) - 1)?
+        .host
+        .node()?;
+    let (slot, proposal) = leader.proposals().iter().next_back()?;
+    let Entry::Command(_) = &proposal.entry else {
+        return None;
+    };
+    let accept_sent = after.in_flight().iter().any(|message| {
+        message.envelope.from == node
+            && matches!(&message.envelope.message, LogMessage::Accept { ballot, slot: at, .. } if Some(*ballot) == leader.ballot() && at == slot)
+    });
+    Some((*slot, after.entry_name(&proposal.entry), !accept_sent))
+}
 
 /// Whether N2 leads and knows slots 1 to `slot` chosen.
 fn n2_leads_through(world: &LogWorld, slot: u64) -> bool {
@@ -118,53 +146,54 @@ impl Rules<LogWorld> for ElectALeader {
         }
     }
 
-    /// When a leader gives a client's command a slot: does it run Phase 1 first?
+    /// When a client's command is on its way to a leader: will the leader run Phase 1 for the
+    /// slot it gives it? Asked before the command lands, so neither the slot nor its Accepts
+    /// are on the stage yet; the answer is the real leader's step, taken on a clone.
     fn question(&self, change: &Change<'_, LogWorld>) -> Option<Prompt> {
-        let LogMove::World(LogAction::Deliver(_)) = change.action else {
+        let LogMove::World(LogAction::Request { client, node }) = *change.action else {
             return None;
         };
         let world = change.world;
-        let index = (0..world.servers().len()).find(|index| {
-            change.before.role[*index] == Some(LogRole::Leader)
-                && running(world, index + 1).is_some_and(|node| {
-                    node.role() == LogRole::Leader
-                        && node.proposals().len() > change.before.proposals[*index]
-                })
-        })?;
-        let leader = running(world, index + 1)?;
-        let (slot, proposal) = leader.proposals().iter().next_back()?;
-        let Entry::Command(_) = &proposal.entry else {
+        let leader = world
+            .servers()
+            .get(usize::from(node.get()) - 1)?
+            .host
+            .node()?;
+        if leader.role() != LogRole::Leader {
             return None;
-        };
-        let name = world.name(leader.id());
-        let ballot = ballot_name(world, leader.ballot()?);
-        // The world's own step is the answer: did the Accept for this slot go out at once?
-        let accept_sent = world.in_flight().iter().any(|message| {
-            message.envelope.from == leader.id()
-                && matches!(&message.envelope.message, LogMessage::Accept { ballot: sent, slot: at, .. } if Some(*sent) == leader.ballot() && at == slot)
-        });
-        let prepares = !accept_sent;
-        let entry = world.entry_name(&proposal.entry);
+        }
+        let ballot = leader.ballot()?;
+        let request = world
+            .in_flight()
+            .iter()
+            .filter(|message| message.envelope.from == client && message.envelope.to == node)
+            .max_by_key(|message| message.id)?;
+        let (slot, entry, prepares) = landing(world, node, request.id)?;
+        let (name, at) = (world.name(node), ballot_name(world, ballot));
         let yes = format!(
-            "{name} already holds promises at {ballot} from a Phase-1 quorum, and its Prepare \
+            "{name} already holds promises at {at} from a Phase-1 quorum, and its Prepare \
              covered every slot from the first it did not know chosen, slot {slot} included: \
              the Promises reported every vote in slot {slot} (none), and promised to refuse any \
              lower ballot there. A second Phase 1 would learn nothing new. So {name} sends \
-             Accept({ballot}, slot {slot}, {entry}) at once: one round trip per command."
+             Accept({at}, slot {slot}, {entry}) at once: one round trip per command. Deliver \
+             the command and watch."
         );
         let no = format!(
             "{name} runs Phase 1 once per leadership, over the whole log suffix: the promises \
-             at {ballot} already cover slot {slot}. Accept({ballot}, slot {slot}, {entry}) goes \
-             out at once."
+             at {at} already cover slot {slot}. Accept({at}, slot {slot}, {entry}) goes out \
+             as soon as the command lands."
         );
-        Some(Prompt::question(
+        let mut prompt = Prompt::question(
             format!(
-                "{name} leads at {ballot} and gives {entry} slot {slot}. Must it run Phase 1 for \
-                 slot {slot} first?"
+                "{}'s {entry} is on its way to {name}, which leads at {at} and will give it slot \
+                 {slot}. Must {name} run Phase 1 for slot {slot} first?",
+                world.name(client)
             ),
             vec![
-                format!("{name} leads at {ballot}"),
-                format!("its Prepare at {ballot} covered every slot from its first unknown one"),
+                format!("{name} leads at {at}"),
+                format!(
+                    "{name}'s one Prepare at {at} covered every slot from its first unknown one"
+                ),
             ],
             vec![
                 Choice {
@@ -180,7 +209,9 @@ impl Rules<LogWorld> for ElectALeader {
                     explanation: no,
                 },
             ],
-        ))
+        );
+        prompt.node = Some(name);
+        Some(prompt)
     }
 
     fn checklist(&self, run: &Run<LogWorld>, _memory: &Memory) -> Vec<ChecklistItem> {

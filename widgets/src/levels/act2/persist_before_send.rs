@@ -10,7 +10,7 @@
 
 use super::{CRASH_AND_RESTART, N1_LEADS, cluster, pin};
 use crate::automation::Automation;
-use crate::level::{Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage};
 use crate::prompt::{Choice, Prompt};
 use crate::replicated_log::stage::{durable_record, write_name};
 use crate::replicated_log::{LogMove, ballot_name};
@@ -40,6 +40,7 @@ pub static LEVEL: Level<LogWorld> = Level {
          `send`, and after `send`. A restart's first Ready writes N2's new incarnation: persist and \
          send it, and N1's next tick sends the Accept again.",
     ],
+    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[
         pin(Automation::ApplyWalk, true),
         pin(Automation::Heartbeats, false),
@@ -259,7 +260,7 @@ fn order_question(world: &LogWorld) -> Option<Prompt> {
     let persist = format!(
         "Persist first: the core's Ready releases {sent} only with a Persisted, which proves \
          exactly {written} durable and which only persisting those writes makes \
-         (Ready::into_messages checks it). Whatever N2 tells {to} at {ballot}, it will still know \
+         ([`Ready::into_messages`] checks it). Whatever N2 tells {to} at {ballot}, it will still know \
          after any crash."
     );
     Some(Prompt::question(
@@ -351,7 +352,8 @@ fn crash_question(change: &Change<'_, LogWorld>) -> Option<Prompt> {
     let mut prompt = Prompt::question(
         format!("N2 crashed {what}. Does its disk hold its vote for slot 1?"),
         vec![format!(
-            "N2's disk holds {} framed writes",
+            "N2 has written to its disk {} times since it began, each write checked when \
+                 it restarts",
             world.servers()[N2].disk.len()
         )],
         vec![

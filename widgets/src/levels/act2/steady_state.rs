@@ -8,7 +8,7 @@
 
 use super::{N1_LEADS, STABLE_LEADER, applied_through, cluster, pin, running};
 use crate::automation::Automation;
-use crate::level::{Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage};
 use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::replicated_log::{LogMove, ballot_name};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
@@ -36,6 +36,7 @@ pub static LEVEL: Level<LogWorld> = Level {
          index; its HeartbeatAck tells the leader how far behind it is, and the leader sends \
          the chosen entries it lacks.",
     ],
+    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[pin(Automation::Heartbeats, false)],
     retry_by_hand: false,
     stages: &[Stage {

@@ -9,7 +9,7 @@
 
 use super::{N1_LEADS, STABLE_LEADER, cluster, pin, running};
 use crate::automation::Automation;
-use crate::level::{Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage};
 use crate::state::{ChecklistItem, Goal, Memory, Run};
 use paros_core::Value;
 use paros_core::log::Slot;
@@ -35,6 +35,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         "A log applies in slot order. If slot 1 is never decided, slot 2 and everything after it \
          waits behind it forever.",
     ],
+    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[pin(Automation::P2c, false)],
     retry_by_hand: false,
     stages: &[Stage {

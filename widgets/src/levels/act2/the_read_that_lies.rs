@@ -7,7 +7,7 @@
 
 use super::{READS_ARE_NOT_FREE, cluster, pin};
 use crate::automation::Automation;
-use crate::level::{Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage};
 use crate::state::{ChecklistItem, Goal, Memory, Run};
 use paros_sim::replicated_log::{ClientOp, LogWorld, LogWorldConfig};
 use paros_sim::{Budget, Fault};
@@ -32,6 +32,7 @@ pub static LEVEL: Level<LogWorld> = Level {
          own log applied through that watermark. A heartbeat's ack brings it the chosen entries \
          it lacks.",
     ],
+    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[
         pin(Automation::ApplyWalk, true),
         pin(Automation::Heartbeats, false),

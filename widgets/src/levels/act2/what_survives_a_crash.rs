@@ -13,7 +13,7 @@
 
 use super::{CRASH_AND_RESTART, cluster, pin};
 use crate::automation::Automation;
-use crate::level::{Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage};
 use crate::prompt::{Choice, Prompt, drop_doubles};
 use crate::replicated_log::stage::durable_record;
 use crate::replicated_log::{LogMove, ballot_name};
@@ -42,6 +42,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         "When N2 learns b is chosen in slot 1, where does b go? If the record kept a and only \
          marked slot 1 chosen, what would N2 believe after its next restart?",
     ],
+    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[pin(Automation::ApplyWalk, true)],
     retry_by_hand: false,
     stages: &[Stage {
@@ -281,7 +282,8 @@ pub(crate) fn record_question(world: &LogWorld) -> Option<Prompt> {
         "N2 has restarted from its disk. What does its durable record hold?".to_string(),
         vec![
             format!(
-                "N2's disk holds {} framed writes",
+                "N2 has written to its disk {} times since it began, each write checked when \
+                 it restarts",
                 world.servers()[N2].disk.len()
             ),
             match chosen {
@@ -296,6 +298,8 @@ pub(crate) fn record_question(world: &LogWorld) -> Option<Prompt> {
         choices,
     );
     prompt.record = Some(step.to_string());
+    // The stage keeps N2's own state back while this is open: it would print the answer.
+    prompt.node = Some(world.name(world.config().node_id(N2)));
     Some(prompt)
 }
 
@@ -331,7 +335,7 @@ fn wrong_record(
                 marked,
                 format!(
                     "N2 voted for {vote}, but nothing is chosen in slot 1: {}, no Phase-2 quorum. \
-                     A node writes ChosenThrough only when it learns a slot is chosen; there is \
+                     A node writes that a slot is chosen only when it learns so; there is \
                      nothing to learn.",
                     if voters.is_empty() {
                         "no vote for it has left its voter yet".to_string()
@@ -373,8 +377,8 @@ fn wrong_record(
             format!(
                 "{} is chosen in slot 1 ({}), but N2 never learned so before it crashed. Chosen is \
                  a fact about the votes, true the moment a quorum has voted, whether or not \
-                 anyone has heard; a node writes ChosenThrough only when it learns a slot is \
-                 chosen. N2's record holds its vote ({vote}), not marked chosen.",
+                 anyone has heard; a node writes that a slot is chosen only when it learns \
+                 so. N2's record holds its vote ({vote}), not marked chosen.",
                 world.entry_name(&chosen.entry),
                 by_whom(world, chosen)
             ),
@@ -386,8 +390,8 @@ fn wrong_record(
                 "That record is the bug the chosen overwrite rule prevents. It says slot 1 is \
                  chosen and holds {stale_entry} at {}: on restart N2 rebuilds its chosen prefix \
                  from it and applies {stale_entry}, while the cluster chose {} {}. Agreement \
-                 broken by a restart. So learn_chosen writes the chosen entry over the stale vote \
-                 before it writes ChosenThrough.",
+                 broken by a restart. So learning ([`ColocatedNode::learn_chosen`]) writes the chosen entry over the \
+                 stale vote before it writes how far the log is chosen.",
                 ballot_name(world, stale.ballot),
                 world.entry_name(&chosen.entry),
                 by_whom(world, chosen),
@@ -408,8 +412,8 @@ fn wrong_record(
                 unmarked,
                 format!(
                     "N2 learned that slot 1 is chosen before it crashed, and learning is a write: \
-                     ChosenThrough({}) is on its disk beside its vote ({vote}), so the record \
-                     says slot 1 is chosen.",
+                     \"chosen through slot {}\" is on its disk beside its vote ({vote}), so the \
+                     record says slot 1 is chosen.",
                     actual.chosen_through
                 ),
             )
@@ -451,18 +455,18 @@ fn right_text(
              depended on them, so both survive. That vote is chosen: {chosen_text}, a Phase-2 \
              quorum. Yet nothing on N2's disk marks slot 1 chosen, and nothing should: chosen is \
              a fact about the votes, true the moment a quorum has voted, and a node writes \
-             ChosenThrough only when it learns. N2 crashed before it learned, so the record holds \
+             that a slot is chosen only when it learns so. N2 crashed before it learned, so the record holds \
              the vote, not marked chosen."
         ),
         "overwritten" => format!(
-            "When N2 learned the decision, learn_chosen wrote it over the stale vote, and only \
-             then ChosenThrough(1): the record holds {vote}, chosen through {}. On restart, \
+            "When N2 learned the decision, it wrote the chosen entry over the stale vote, and \
+             only then that the log is chosen through slot 1: the record holds {vote}, chosen through {}. On restart, \
              N2 rebuilds its chosen prefix from exactly that.",
             record.chosen_through
         ),
         _ => format!(
-            "N2 learned that its vote was chosen ({chosen_text}) and wrote ChosenThrough(1) \
-             before it crashed: the record holds {vote}, chosen through {}. On restart, N2 \
+            "N2 learned that its vote was chosen ({chosen_text}) and wrote that the log is \
+             chosen through slot 1 before it crashed: the record holds {vote}, chosen through {}. On restart, N2 \
              rebuilds its chosen prefix from exactly that.",
             record.chosen_through
         ),

@@ -99,10 +99,10 @@ pub(super) fn apply_walk(world: &LogWorld, after: &LogWorld, action: &LogMove) -
             let explanation = if right {
                 if key == "nothing" {
                     format!(
-                        "{name} knows {} chosen, but slot {} is not known chosen: chosen_index is \
-                         {chosen_index}, the end of the contiguous prefix, and {name} has applied \
-                         through it. The apply walk never runs past chosen_index, so {name} \
-                         waits for slot {} to be decided.",
+                        "{name} knows {} chosen, but slot {} is not known chosen: its chosen prefix, the unbroken run \
+                         of slots it knows chosen from slot 1, ends at {chosen_index}, and {name} \
+                         has applied through it. The apply walk never runs past the chosen prefix, \
+                         so {name} waits for slot {} to be decided.",
                         slots_text(&chosen_slots),
                         chosen_index.next(),
                         chosen_index.next()
@@ -112,7 +112,7 @@ pub(super) fn apply_walk(world: &LogWorld, after: &LogWorld, action: &LogMove) -
                         .map(|slot| format!("slot {slot}: {}", entry_at(Slot(slot))))
                         .collect();
                     format!(
-                        "Every slot through {chosen_index} is chosen, so chosen_index is \
+                        "Every slot through {chosen_index} is chosen, so the chosen prefix ends at \
                          {chosen_index} and the apply walk applies in slot order: {}.",
                         entries.join("; ")
                     )

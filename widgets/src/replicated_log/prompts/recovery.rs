@@ -207,7 +207,8 @@ impl Recovery<'_> {
             })
             .collect();
         format!(
-            "recover_slot, slot by slot, at {}: {}. Only then do new commands get slots.",
+            "The recovery duty ([`recover_slot`]), slot by slot, at {}: {}. Only then do new \
+             commands get slots.",
             self.ballot,
             parts.join("; ")
         )
@@ -220,7 +221,7 @@ impl Recovery<'_> {
         let Some(entry) = alternative else {
             return format!(
                 "Slot {slot} would stay undecided while new commands take slots after it. As soon \
-                 as one of those is chosen, chosen_gap() is Some({slot}): no node ever applies \
+                 as one of those is chosen, slot {slot} is a hole in the log: no node ever applies \
                  past slot {}, so every command chosen after it waits forever and the cluster is \
                  wedged. A leader at {} must decide every slot up to {highest} first.",
                 Slot(slot.0 - 1),
@@ -250,7 +251,7 @@ impl Recovery<'_> {
                     "No Promise from {quorum} reports slot {slot}, so nothing can have been chosen \
                      there below {}. But {} has never seen {text}: only {} holds it, outside the \
                      quorum it heard. A leader proposes from what its Promises report \
-                     (recover_slot): with nothing reported, a no-op. The client that sent {text} \
+                     (the recovery duty): with nothing reported, a no-op. The client that sent {text} \
                      retries it, and it gets a fresh slot.",
                     self.ballot,
                     self.name,

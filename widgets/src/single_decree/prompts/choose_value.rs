@@ -226,11 +226,13 @@ impl ValueContext<'_> {
         if is_chosen(&quorums, choosers) {
             let outside_verb = if outsiders.len() == 1 { "is" } else { "are" };
             format!(
-                "{value} may be chosen at {at} by {}; {} {outside_verb} outside your quorum {}, \
-                 so you cannot rule it out.",
+                "You cannot rule out that {value} was chosen at {at} by {}: {} {outside_verb} \
+                 outside your quorum {}, and no Promise told you how {} voted. The stage shows \
+                 every node; the proposer you answer for knows only what its Promises report.",
                 set_name(world, choosers),
                 set_name_bare(world, outsiders),
-                set_name(world, self.quorum)
+                set_name(world, self.quorum),
+                set_name_bare(world, outsiders)
             )
         } else {
             format!(

@@ -24,10 +24,12 @@ pub(super) fn retry_ballot(world: &DecreeWorld, node: NodeId) -> Option<Prompt> 
         .find(|id| *id != node);
     let mut ballots = vec![current, right];
     if let Some(other) = other {
-        ballots.push(match refusal {
-            Some(refused) if refused.node != node => refused,
-            _ => Ballot::new(right.round, other),
-        });
+        // The other proposer's ballot at the very round the retry climbs to: the tempting
+        // choice that ownership rules out.
+        ballots.push(Ballot::new(right.round, other));
+        if let Some(refused) = refusal.filter(|refused| refused.node != node) {
+            ballots.push(refused);
+        }
     }
     ballots.sort();
     ballots.dedup();
@@ -40,6 +42,9 @@ pub(super) fn retry_ballot(world: &DecreeWorld, node: NodeId) -> Option<Prompt> 
         ),
         None => "no Nack has named a higher ballot".to_string(),
     });
+    facts.push(format!(
+        "a ballot is a round and an owner: every ballot {name} may run ends in .{name}"
+    ));
     let choices = ballots
         .into_iter()
         .map(|ballot| {

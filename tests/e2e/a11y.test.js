@@ -1,0 +1,85 @@
+// Accessibility of the book's pages: axe-core (the engine of Lighthouse's accessibility audit),
+// injected into Chromium, audits a chapter, the level map and one level of each act. A
+// violation of impact serious or critical fails the test, listed with the elements it names.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { startServer, launchBrowser, openPage, ready } from './harness.js';
+
+const AXE_SOURCE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Runs axe-core on the page as it stands; returns its violations, each with its elements. */
+async function audit(page) {
+  await page.addScriptTag({ content: AXE_SOURCE });
+  return page.evaluate(async () => {
+    const results = await window.axe.run(document, { resultTypes: ['violations'] });
+    return results.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      nodes: violation.nodes.map((node) => node.target.join(' ')),
+    }));
+  });
+}
+
+/** The violations that fail the test. */
+const grave = (violations) => violations.filter((violation) => ['serious', 'critical'].includes(violation.impact));
+
+const PAGES = [
+  { name: 'a chapter with levels and code', path: 'choosing-one-value.html', waitFor: '.paros-level .pp-level' },
+  { name: 'the level map', path: 'play/', waitFor: '.pp-map' },
+  { name: 'an Act I level', path: 'play/#act1/the-duel', waitFor: '.pp-level' },
+  { name: 'an Act II level', path: 'play/#act2/steady-state', waitFor: '.pp-level' },
+];
+
+for (const { name, path, waitFor } of PAGES) {
+  test(`${name} (${path}) has no serious or critical axe-core violation`, async () => {
+    const { page, context, errors } = await openPage(browser);
+    await page.goto(`${server.url}/${path}`);
+    await ready(page);
+    await page.waitForSelector(waitFor);
+    const violations = await audit(page);
+    assert.deepEqual(grave(violations), [], JSON.stringify(grave(violations), null, 2));
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
+test('the audit can fail: a page with a nameless button and grey-on-grey text is caught', async () => {
+  const { page, context } = await openPage(browser);
+  await page.goto(`${server.url}/choosing-one-value.html`);
+  await page.evaluate(() => {
+    const main = document.querySelector('main');
+    main.insertAdjacentHTML('beforeend', '<button class="planted"></button><p style="color:#bbb;background:#ccc">planted</p>');
+  });
+  const ids = grave(await audit(page)).map((violation) => violation.id);
+  assert.ok(ids.includes('button-name'), ids.join(', '));
+  assert.ok(ids.includes('color-contrast'), ids.join(', '));
+  await context.close();
+});
+
+test('the skip link leads to the main text on every kind of page', async () => {
+  const { page, context } = await openPage(browser);
+  for (const path of ['choosing-one-value.html', 'play/', 'play/#act1/the-duel', 'index.html']) {
+    await page.goto(`${server.url}/${path}`);
+    const target = await page.locator('a.skip').getAttribute('href');
+    assert.equal(await page.locator(target).count(), 1, `${path}: ${target} exists`);
+    assert.equal(await page.locator('h1').count(), 1, `${path}: one first-level heading`);
+  }
+  await context.close();
+});
