@@ -367,7 +367,7 @@ fn the_two_leaders_world_reaches_the_chosen_overwrite_and_the_follower_commit_ru
         "tick N2",
         "deliver m25 N2->N3 Heartbeat(2.N2, commit 1)",
         "deliver m24 N2->N1 Heartbeat(2.N2, commit 1)",
-        "deliver m27 N1->N2 HeartbeatAck(2.N2, chosen 0)",
+        "deliver m27 N1->N2 HeartbeatAck(2.N2, chosen 0, votes to 1)",
         "deliver m28 N2->N1 Chosen([1: x=2 (C2#1)])",
     ] {
         let action = world.parse_action(text).unwrap();
