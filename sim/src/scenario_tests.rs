@@ -3,6 +3,7 @@
 
 use crate::report::Verdict;
 use crate::scenarios::{self, CHAPTER_CHOOSING, CHAPTER_SAFETY};
+use paros_core::log::Slot;
 use std::collections::BTreeSet;
 
 #[test]
@@ -204,7 +205,7 @@ fn the_worlds_that_reach_the_core_bugs_are_finished_and_pinned() {
     for (name, states, transitions) in [
         ("act2-ballot-never-reused", 354_442, 1_409_439),
         ("act2-reads-across-a-restart", 937_698, 4_306_089),
-        ("act2-two-leaders-catch-up", 301_998, 1_494_585),
+        ("act2-two-leaders-catch-up", 341_145, 1_708_357),
     ] {
         let report = crate::book::report_for(name).unwrap();
         assert_eq!(
@@ -384,4 +385,28 @@ fn the_two_leaders_world_reaches_the_chosen_overwrite_and_the_follower_commit_ru
     let overwritten = &n1.accepts()[&slot];
     assert_eq!(overwritten.entry, chosen);
     assert!(n1.promised() >= Some(overwritten.ballot));
+}
+
+#[test]
+fn the_jump_world_reaches_a_jump_and_a_crash_after_it() {
+    // act3-jump-keeps-promise is the exhaustive PASS the truncation chapter cites for "a trim,
+    // a jump and a crash": here is one of its paths that has all three.
+    let scenario = scenarios::find("act3-jump-keeps-promise").unwrap();
+    let mut world = scenario.log_start().unwrap();
+    assert_eq!(world.servers()[0].host.node().unwrap().floor(), Slot(1));
+    for text in [
+        "deliver m13 N1->N3 Heartbeat(1.N1, commit 2)",
+        "deliver m16 N3->N1 HeartbeatAck(1.N1, chosen 0)",
+        "deliver m17 N1->N3 TrimPoint(1.N1, through 1)",
+        "crash N3",
+        "restart N3",
+    ] {
+        let action = world.parse_action(text).unwrap();
+        assert_eq!(world.describe(&action), text);
+        world.apply(&action).unwrap();
+    }
+    assert!(world.violations().is_empty(), "{:?}", world.violations());
+    let n3 = world.servers()[2].host.node().unwrap();
+    assert_eq!((n3.floor(), n3.applied_index()), (Slot(1), Slot(1)));
+    assert_eq!(n3.store().get(&paros_core::Value::new("x")).map(|v| v.as_str()), Some("1"));
 }
