@@ -80,6 +80,7 @@ fn any_bound_that_cuts_states_off_is_incomplete() {
             max_depth: Some(3),
             max_states: None,
             max_memory_bytes: None,
+            symmetry: false,
         },
     );
     assert_eq!(by_depth.verdict, Verdict::Incomplete);
@@ -91,6 +92,7 @@ fn any_bound_that_cuts_states_off_is_incomplete() {
             max_depth: None,
             max_states: Some(100),
             max_memory_bytes: None,
+            symmetry: false,
         },
     );
     assert_eq!(by_states.verdict, Verdict::Incomplete);
@@ -106,11 +108,13 @@ fn zero_bounds_stop_at_the_first_state() {
             max_depth: Some(0),
             max_states: None,
             max_memory_bytes: None,
+            symmetry: false,
         },
         Limits {
             max_depth: None,
             max_states: Some(0),
             max_memory_bytes: None,
+            symmetry: false,
         },
     ] {
         let report = explore_named("act1-choose-a-value", limits);
@@ -127,6 +131,7 @@ fn a_bound_that_cuts_nothing_off_still_passes() {
         max_depth: Some(8),
         max_states: Some(17),
         max_memory_bytes: None,
+        symmetry: false,
     };
     assert_eq!(
         explore_named("act1-choose-a-value", at_eight).verdict,
@@ -136,6 +141,7 @@ fn a_bound_that_cuts_nothing_off_still_passes() {
         max_depth: Some(7),
         max_states: None,
         max_memory_bytes: None,
+        symmetry: false,
     };
     assert_eq!(
         explore_named("act1-choose-a-value", at_seven).verdict,

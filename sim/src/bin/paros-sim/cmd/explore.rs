@@ -20,6 +20,11 @@ pub struct Args {
     /// rather than be ended by the out-of-memory killer.
     #[arg(long, default_value_t = 8192)]
     max_memory_mb: u64,
+    /// Merge the states that a symmetry of the world maps onto each other (in Act I, acceptors
+    /// renamed): the search counts orbits, each standing for every renaming of its state, and
+    /// its verdict is the same.
+    #[arg(long)]
+    symmetry: bool,
     /// Write the JSON report here.
     #[arg(long)]
     report: Option<PathBuf>,
@@ -32,6 +37,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         max_depth: args.max_depth,
         max_states: args.max_states,
         max_memory_bytes: Some(args.max_memory_mb.saturating_mul(1 << 20)),
+        symmetry: args.symmetry,
     };
     let report = runner::explore(&scenario, limits)?;
     super::finish(&report, args.report.as_deref())
