@@ -14,7 +14,8 @@
 //! would promise `1.P2`.
 //!
 //! A state's image fingerprint under a renaming is the sum of one hash per part of the renamed
-//! state; its orbit fingerprint is the least of its image fingerprints. A state and any of its
+//! state; its orbit fingerprint is the least of its image fingerprints (mixed once more, one to
+//! one, so that it spreads over the seen set). A state and any of its
 //! images have the same image fingerprints, so the same least one; two states with the same
 //! least one share an image, so a renaming maps one onto the other. The image fingerprint
 //! hashes parts of its own (a proposer's renamed promises can be hashed, though only paros-core
@@ -24,7 +25,7 @@ use super::config::DecreeWorldConfig;
 use super::wire::PackedEnvelope;
 use super::world::{DecreeWorld, Part};
 use crate::faults::NegativeControl;
-use crate::fingerprint::part;
+use crate::fingerprint::{part, spread};
 use paros_core::{Acceptor, Ballot, Majority, NodeId, NodeSet, Proposer, Value};
 
 /// The most renamings a world declares: every order of five acceptors.
@@ -187,8 +188,8 @@ impl DecreeWorld {
     /// module docs). Free to read in a world that keeps its image fingerprints.
     pub fn orbit_fingerprint(&self) -> u64 {
         match &self.kept_images {
-            Some(images) => least(images),
-            None => least(&self.images_from_scratch()),
+            Some(images) => orbit(images),
+            None => orbit(&self.images_from_scratch()),
         }
     }
 
@@ -233,9 +234,10 @@ impl DecreeWorld {
     }
 }
 
-/// The least of some image fingerprints.
-pub(super) fn least(images: &[u64]) -> u64 {
-    images.iter().copied().min().expect("the identity at least")
+/// The orbit fingerprint of a state with these image fingerprints: the least, spread over the
+/// whole range ([`spread`]) since a least of several hashes lies low.
+pub(super) fn orbit(images: &[u64]) -> u64 {
+    spread(images.iter().copied().min().expect("the identity at least"))
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 //! successor without building it), and `names` says it all as players read it.
 
 use super::config::{DecreeWorldConfig, Role, rogue_value};
-use super::symmetry::{MAX_RENAMINGS, Renaming, least, renamings};
+use super::symmetry::{MAX_RENAMINGS, Renaming, orbit, renamings};
 use super::wire::PackedEnvelope;
 use crate::faults::{Budget, Fault, NegativeControl, Refused};
 use crate::fingerprint::part;
@@ -369,7 +369,7 @@ impl DecreeWorld {
         let after = &mut after[..images.len()];
         after.copy_from_slice(images);
         self.images_after(&change, after);
-        Ok(least(after))
+        Ok(orbit(after))
     }
 
     /// The fingerprint of the world `action` leads to, worked out without building that world:

@@ -1,6 +1,8 @@
 //! `paros-sim explore SCENARIO`: the exhaustive, breadth-first search.
 
 use paros_sim::explore::Limits;
+use paros_sim::model::Model;
+use paros_sim::scenarios::{Scenario, Setup};
 use paros_sim::{runner, scenarios};
 use std::path::PathBuf;
 
@@ -40,5 +42,20 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         symmetry: args.symmetry,
     };
     let report = runner::explore(&scenario, limits)?;
-    super::finish(&report, args.report.as_deref())
+    let exit = super::finish(&report, args.report.as_deref())?;
+    let renamings = symmetries(&scenario)?;
+    if args.symmetry && renamings > 1 {
+        println!(
+            "symmetry: each state counted stands for its orbit under the world's {renamings} renamings of interchangeable nodes"
+        );
+    }
+    Ok(exit)
+}
+
+/// How many symmetries the scenario's world declares (1: none).
+fn symmetries(scenario: &Scenario) -> anyhow::Result<usize> {
+    Ok(match &scenario.setup {
+        Setup::Act1 { .. } => scenario.act1_start()?.symmetries(),
+        Setup::Log { .. } => scenario.log_start()?.symmetries(),
+    })
 }
