@@ -5,13 +5,17 @@
 //!   the first ten million states of `act1-duel` (two proposers, 1 drop, 1 duplicate, 2 retries
 //!   each), the seen set's bytes per state, and the ratio to a baseline run in the same process
 //!   (the same explorer over a world that must be cloned and stepped for every transition);
+//! - the explorer on the duel with and without merging symmetric states (acceptors renamed), in
+//!   the same run: the first million states counted each way, and the whole of a smaller duel
+//!   (no faults, no retries), with its reduction factor (states without / with) and the time each takes;
 //! - explorer unique states/s, single-threaded, and the seen set's bytes per state on Act II's
 //!   `act2-exhaustive` and `act2-two-leaders-catch-up` (whole searches), with the ratio to a
 //!   baseline run in the same process (the same world, cloned and stepped for every transition);
 //! - simulator steps/s and seeds/s on `act1-duel`, on one thread and on every core;
 //! - the time of `book::report_for` for every scenario.
 //!
-//! Arguments after `--` pick sections by name (`explorer`, `act2`, `simulator`, `book`):
+//! Arguments after `--` pick sections by name (`explorer`, `symmetry`, `act2`, `simulator`,
+//! `book`):
 //! `cargo bench -p paros-sim --bench throughput -- act2` runs only Act II's explorer.
 //!
 //! Speed is measured here, never in tests. Each figure is the best of a few repetitions (the
@@ -40,6 +44,9 @@ fn main() {
     let runs = |section: &str| picked.is_empty() || picked.iter().any(|name| name == section);
     if runs("explorer") {
         explorer();
+    }
+    if runs("symmetry") {
+        symmetry();
     }
     if runs("act2") {
         act2_explorer();
@@ -126,6 +133,65 @@ fn explorer() {
         "act1-duel, one thread, first 10000000 states (one run)",
         time,
         &found,
+    );
+}
+
+/// The duel searched with and without merging the states a renaming of acceptors maps onto
+/// each other, in the same run: the first million states counted each way (with symmetry each
+/// stands for its orbit), then the whole of the duel with no faults and no retries (with one
+/// retry each, or with a drop and a duplicate, it is over 13 million states either way).
+fn symmetry() {
+    let merging = |limits: Limits| Limits {
+        symmetry: true,
+        ..limits
+    };
+    let duel = scenarios::find("act1-duel").expect("listed");
+    let start = duel.act1_start().expect("builds");
+    let first_million = Limits {
+        max_states: Some(1_000_000),
+        ..Limits::default()
+    };
+    for (what, limits) in [
+        ("without symmetry", first_million),
+        ("with symmetry", merging(first_million)),
+    ] {
+        let (time, found) = best_of(REPETITIONS, || {
+            explore::explore(start.clone(), limits).unwrap()
+        });
+        print_exploration(
+            &format!("act1-duel, one thread, first 1000000 states, {what}"),
+            time,
+            &found,
+        );
+    }
+    let mut smaller = start.config().clone();
+    smaller.budget = paros_sim::Budget::NONE;
+    let smaller = DecreeWorld::new(smaller).expect("builds");
+    let whole = Limits {
+        max_memory_bytes: Some(4 << 30),
+        ..Limits::default()
+    };
+    let (plain_time, plain) = best_of(1, || explore::explore(smaller.clone(), whole).unwrap());
+    print_exploration(
+        "act1-duel without faults or retries, one thread, whole space, without symmetry",
+        plain_time,
+        &plain,
+    );
+    let (time, merged) = best_of(1, || {
+        explore::explore(smaller.clone(), merging(whole)).unwrap()
+    });
+    print_exploration(
+        "act1-duel without faults or retries, one thread, whole space, with symmetry",
+        time,
+        &merged,
+    );
+    println!(
+        "  {} renamings; {:.2}x fewer states ({} / {}), {:.2}x less CPU time",
+        merged.symmetries,
+        plain.states as f64 / merged.states as f64,
+        plain.states,
+        merged.states,
+        plain_time.cpu.as_secs_f64() / time.cpu.as_secs_f64()
     );
 }
 

@@ -7,6 +7,11 @@
 //! action from it, and built, checked and expanded when its turn comes. Paths are a
 //! linked list shared by siblings, so the memory of a finished level is freed.
 //!
+//! With [`Limits::symmetry`], the seen set holds each state's orbit fingerprint
+//! ([`Model::orbit_fingerprint`]) instead, so a state is skipped when a declared symmetry maps
+//! it onto one already seen. The queue still holds real states, each built from its real parent
+//! by a real action, so a counterexample is a path of the world itself and replays as printed.
+//!
 //! The outcome says exactly how the search ended ([`Ending`]): it visited the whole space, a
 //! depth or state bound stopped it, or it found a violation. A refused enabled action, a table
 //! or frontier that cannot grow, or a checker that gives up is an [`Error`], never a silent
@@ -20,7 +25,8 @@ use crate::seen::SeenSet;
 use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 
-/// Bounds on a search. A search stopped by one is incomplete, never a pass.
+/// Bounds on a search, and whether it merges symmetric states. A search stopped by a bound is
+/// incomplete, never a pass.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Limits {
     /// Do not apply actions to states at this depth (actions from the start).
@@ -32,6 +38,11 @@ pub struct Limits {
     /// checked where that file does not exist). A guard against the out-of-memory killer,
     /// which would end the run with no verdict and no message.
     pub max_memory_bytes: Option<u64>,
+    /// Merge the states a symmetry the world declares maps onto each other
+    /// ([`Model::symmetries`]): the search then counts orbits, one per set of states that are
+    /// renamings of each other, and its verdict is the same. No effect on a world that declares
+    /// none.
+    pub symmetry: bool,
 }
 
 /// How often, in new states, the explorer reads its memory use.
@@ -86,6 +97,9 @@ pub struct Exploration<A> {
     pub faults: BTreeMap<String, u64>,
     /// Bytes held by the seen set at the end.
     pub seen_bytes: u64,
+    /// The symmetries states were merged by: 1 when each state counted is one state, else the
+    /// world's [`Model::symmetries`], and each state counted stands for its orbit.
+    pub symmetries: usize,
 }
 
 /// A path as a linked list from the newest action back to the first, shared by siblings.
@@ -106,12 +120,14 @@ fn path_to_vec<A: Clone>(mut node: Option<&Rc<PathNode<A>>>) -> Vec<A> {
 
 /// Explores every state reachable from `start`, breadth-first, within `limits`.
 pub fn explore<M: Model>(start: M, limits: Limits) -> Result<Exploration<M::Action>, Error> {
-    let start = start.for_exploration();
-    let mut search = Search::new(limits);
-    search
-        .seen
-        .insert(start.fingerprint())
-        .map_err(table_full)?;
+    let mut start = start.for_exploration();
+    let by_orbit = limits.symmetry && start.symmetries() > 1;
+    if by_orbit {
+        start = start.for_symmetric_exploration();
+    }
+    let mut search = Search::new(limits, by_orbit.then(|| start.symmetries()));
+    let first = search.key(&start);
+    search.seen.insert(first).map_err(table_full)?;
     let mut queue = Queue::new();
     let mut next = Some(Visit {
         world: start,
@@ -121,7 +137,7 @@ pub fn explore<M: Model>(start: M, limits: Limits) -> Result<Exploration<M::Acti
     while let Some(visit) = next {
         search.depth = visit.depth;
         debug_assert!(
-            search.seen.contains(visit.world.fingerprint()),
+            search.seen.contains(search.key(&visit.world)),
             "a state was hashed apart from the state it builds"
         );
         let violations = visit.world.violations();
@@ -242,7 +258,10 @@ impl<M: Model> Queue<M> {
 
 /// The counters and seen set of one search.
 struct Search {
+    /// Fingerprints, or orbit fingerprints when `symmetries` is set.
     seen: SeenSet,
+    /// The world's symmetries, when the search merges states by orbit.
+    symmetries: Option<usize>,
     limits: Limits,
     transitions: u64,
     depth: u32,
@@ -258,9 +277,10 @@ struct Search {
 }
 
 impl Search {
-    fn new(limits: Limits) -> Search {
+    fn new(limits: Limits, symmetries: Option<usize>) -> Search {
         Search {
             seen: SeenSet::new(),
+            symmetries,
             limits,
             transitions: 0,
             depth: 0,
@@ -270,6 +290,14 @@ impl Search {
             faults: BTreeMap::new(),
             state_bound_hit: None,
             depth_bound_hit: None,
+        }
+    }
+
+    /// What the seen set holds for `world`: its fingerprint, or its orbit's.
+    fn key<M: Model>(&self, world: &M) -> u64 {
+        match self.symmetries {
+            Some(_) => world.orbit_fingerprint(),
+            None => world.fingerprint(),
         }
     }
 
@@ -325,12 +353,14 @@ impl Search {
         Ok(())
     }
 
-    /// The fingerprint of the state `action` leads to from `world`, counted as a transition.
-    /// The state itself is built only if it is new ([`build`]).
+    /// What the seen set would hold for the state `action` leads to from `world` ([`Search::key`]),
+    /// counted as a transition. The state itself is built only if it is new.
     fn transition<M: Model>(&mut self, world: &M, action: &M::Action) -> Result<u64, Error> {
-        let fingerprint = world
-            .successor_fingerprint(action)
-            .map_err(|refused| model_error(world, action, refused))?;
+        let fingerprint = match self.symmetries {
+            Some(_) => world.successor_orbit_fingerprint(action),
+            None => world.successor_fingerprint(action),
+        }
+        .map_err(|refused| model_error(world, action, refused))?;
         self.transitions += 1;
         if let Some(kind) = world.fault_kind(action) {
             *self.faults.entry(kind.name()).or_default() += 1;
@@ -373,6 +403,7 @@ impl Search {
                 .map(|(kind, count)| (kind.to_owned(), count))
                 .collect(),
             seen_bytes: self.seen.bytes() as u64,
+            symmetries: self.symmetries.unwrap_or(1),
         }
     }
 }

@@ -21,3 +21,15 @@ pub fn part(tag: impl Hash, contents: &impl Hash) -> u64 {
 pub fn swap(sum: u64, old: u64, new: u64) -> u64 {
     sum.wrapping_sub(old).wrapping_add(new)
 }
+
+/// `hash` mixed again, one to one: a least hash of several (an orbit's) lies low in the range,
+/// and the seen set places a fingerprint by its high bits, so a least hash is spread over the
+/// whole range before it is stored. The finalizer of MurmurHash3's 64-bit hash.
+pub fn spread(hash: u64) -> u64 {
+    let mut mixed = hash;
+    mixed ^= mixed >> 33;
+    mixed = mixed.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    mixed ^= mixed >> 33;
+    mixed = mixed.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    mixed ^ (mixed >> 33)
+}

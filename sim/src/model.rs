@@ -30,6 +30,11 @@
 //!   defaults clone and apply. An override must give exactly what the defaults would; the
 //!   explorer checks the fingerprint of every state it builds against the one it queued it
 //!   under, in debug builds.
+//! - Symmetries are optional ([`Model::symmetries`]). A world that declares them must make
+//!   [`Model::orbit_fingerprint`] exact (equal exactly for states one symmetry maps onto the
+//!   other), and every checker, [`Model::is_decided`] and the enabled actions must be the same
+//!   on a state and on each of its images. A search that merges by orbit still keeps and builds
+//!   real states, so its counterexamples replay as printed.
 //!
 //! # Implementing it for a new world
 //!
@@ -113,6 +118,35 @@ pub trait Model: Clone + Send + Sync {
     /// A 64-bit digest of everything the future of this world depends on. Equal fingerprints
     /// mean the same state to the explorer.
     fn fingerprint(&self) -> u64;
+
+    /// How many symmetries this world declares, the identity included: renamings of its nodes
+    /// that map every state onto one that behaves alike (its actions renamed lead to the
+    /// successors renamed) and that every checker judges alike. 1, the default, declares none.
+    fn symmetries(&self) -> usize {
+        1
+    }
+
+    /// This world, ready for a search that merges the states a symmetry maps onto each other: a
+    /// world that keeps what [`Model::orbit_fingerprint`] needs starts keeping it here, and the
+    /// successors it builds keep it too. The default changes nothing. Never changes the state.
+    fn for_symmetric_exploration(self) -> Self {
+        self
+    }
+
+    /// A 64-bit digest of this state's orbit: every state a declared symmetry maps it onto
+    /// gets the same one, and two states get the same one only if a declared symmetry maps one
+    /// onto the other (up to a collision of 64-bit hashes, as for [`Model::fingerprint`]). The
+    /// default, for a world that declares no symmetry, is its fingerprint.
+    fn orbit_fingerprint(&self) -> u64 {
+        self.fingerprint()
+    }
+
+    /// The orbit fingerprint of the state `action` leads to: what [`Model::successor`] and
+    /// [`Model::orbit_fingerprint`] give, and it must always equal that. A world that declares
+    /// symmetries overrides it where it can hash a successor's images without building it.
+    fn successor_orbit_fingerprint(&self, action: &Self::Action) -> Result<u64, Refused> {
+        Ok(self.successor(action)?.orbit_fingerprint())
+    }
 
     /// The fingerprint of the state `action` leads to: what cloning, applying and
     /// [`Model::fingerprint`] give, and it must always equal that. The explorer asks it for every

@@ -61,6 +61,67 @@ fn state_counts_of_finished_searches_are_pinned() {
 }
 
 #[test]
+fn merging_symmetric_states_keeps_every_act1_verdict() {
+    // Proves symmetry reduction changes counts, never verdicts, on every Act I scenario the
+    // book explores: the same verdict, a violation of the same property at the same depth,
+    // whose counterexample (found by a search that merged states) replays on the real world
+    // to a state that breaks the control's own property. Each orbit counted stands for at most
+    // as many states as the world declares renamings. The counts with symmetry are pinned.
+    let pinned = [
+        ("act1-choose-a-value", 11),
+        ("act1-one-proposer", 2_651),
+        ("act1-duel-silent-acceptor", 18_468),
+        ("act1-adopt-the-value", 65_201),
+        ("act1-quorum-intersection", 19_491),
+        ("act1-recovery", 12_681),
+        ("act1-amnesia-control", 8_830),
+        ("act1-rogue-value-control", 25),
+        ("act1-learn-early-control", 5),
+    ];
+    let explored: Vec<_> = (scenarios::all().into_iter())
+        .filter(|scenario| scenario.name.starts_with("act1"))
+        .filter(|scenario| scenario.book_mode == scenarios::BookMode::Exhaustive)
+        .map(|scenario| scenario.name)
+        .collect();
+    let names: Vec<_> = pinned.iter().map(|(name, _)| *name).collect();
+    assert_eq!(
+        names, explored,
+        "every Act I scenario the book explores is pinned here"
+    );
+    let merging = Limits {
+        symmetry: true,
+        ..Limits::default()
+    };
+    for (name, orbits) in pinned {
+        let plain = explore_named(name, Limits::default());
+        let merged = explore_named(name, merging);
+        assert_eq!(merged.verdict, plain.verdict, "{name}");
+        assert_eq!(merged.states, orbits, "{name}");
+        let renamings = scenarios::find(name)
+            .unwrap()
+            .act1_start()
+            .unwrap()
+            .symmetries();
+        assert!(merged.states <= plain.states, "{name}");
+        assert!(plain.states <= merged.states * renamings as u64, "{name}");
+        let property = |report: &Report| -> Vec<String> {
+            (report.violations.iter())
+                .map(|violation| violation.split(':').next().unwrap().to_owned())
+                .collect()
+        };
+        assert_eq!(property(&merged), property(&plain), "{name}");
+        assert_eq!(merged.counterexample.len(), plain.counterexample.len());
+        if let Some(control) = scenarios::find(name).unwrap().negative_control() {
+            let world = replay_counterexample(&merged);
+            let broken: Vec<Property> = (check::safety(&world).iter())
+                .map(|violation| violation.property)
+                .collect();
+            assert!(broken.contains(&control.property()), "{name}: {broken:?}");
+        }
+    }
+}
+
+#[test]
 fn a_silent_acceptor_duel_can_end_undecided_but_stays_safe() {
     // Liveness is reported apart from safety: some schedules end with nothing chosen.
     let report = explore_named("act1-duel-silent-acceptor", Limits::default());
@@ -80,6 +141,7 @@ fn any_bound_that_cuts_states_off_is_incomplete() {
             max_depth: Some(3),
             max_states: None,
             max_memory_bytes: None,
+            symmetry: false,
         },
     );
     assert_eq!(by_depth.verdict, Verdict::Incomplete);
@@ -91,6 +153,7 @@ fn any_bound_that_cuts_states_off_is_incomplete() {
             max_depth: None,
             max_states: Some(100),
             max_memory_bytes: None,
+            symmetry: false,
         },
     );
     assert_eq!(by_states.verdict, Verdict::Incomplete);
@@ -106,11 +169,13 @@ fn zero_bounds_stop_at_the_first_state() {
             max_depth: Some(0),
             max_states: None,
             max_memory_bytes: None,
+            symmetry: false,
         },
         Limits {
             max_depth: None,
             max_states: Some(0),
             max_memory_bytes: None,
+            symmetry: false,
         },
     ] {
         let report = explore_named("act1-choose-a-value", limits);
@@ -127,6 +192,7 @@ fn a_bound_that_cuts_nothing_off_still_passes() {
         max_depth: Some(8),
         max_states: Some(17),
         max_memory_bytes: None,
+        symmetry: false,
     };
     assert_eq!(
         explore_named("act1-choose-a-value", at_eight).verdict,
@@ -136,6 +202,7 @@ fn a_bound_that_cuts_nothing_off_still_passes() {
         max_depth: Some(7),
         max_states: None,
         max_memory_bytes: None,
+        symmetry: false,
     };
     assert_eq!(
         explore_named("act1-choose-a-value", at_seven).verdict,

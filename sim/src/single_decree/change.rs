@@ -3,6 +3,7 @@
 //! hashes the successor from it alone.
 
 use super::config::Role;
+use super::symmetry::{Renaming, acceptor_image, message_image, proposer_image, vote_image};
 use super::world::{BallotVotes, DecreeAction, DecreeWorld, Part, vote_part};
 use crate::faults::{Budget, Fault, Refused};
 use crate::fingerprint::{part, swap};
@@ -226,6 +227,68 @@ impl DecreeWorld {
         sum
     }
 
+    /// Swaps, in each of `images` (this world's image fingerprints, one per renaming), the
+    /// parts `change` replaces for their new values, renamed.
+    pub(super) fn images_after(&self, change: &Change, images: &mut [u64]) {
+        let renamings = &self.renamings[..images.len()];
+        if let Some(id) = change.taken {
+            let taken = self.network.get(id).expect("checked deliverable").envelope;
+            swap_in_each(images, renamings, |renaming| {
+                (message_image(renaming, &taken), 0)
+            });
+        }
+        for envelope in change.sent() {
+            let sent = self.pack(envelope);
+            swap_in_each(images, renamings, |renaming| {
+                (0, message_image(renaming, &sent))
+            });
+        }
+        if let Some((index, acceptor)) = &change.acceptor {
+            let old = &self.acceptors[*index];
+            swap_in_each(images, renamings, |renaming| {
+                let image = |acceptor| acceptor_image(renaming, *index, acceptor);
+                (image(old), image(acceptor))
+            });
+        }
+        if let Some((index, proposer)) = &change.proposer {
+            let old = &self.proposers[*index];
+            swap_in_each(images, renamings, |renaming| {
+                let image = |proposer| proposer_image(renaming, *index, proposer);
+                (image(old), image(proposer))
+            });
+        }
+        if let Some(vote) = &change.vote {
+            swap_in_each(images, renamings, |renaming| {
+                (
+                    0,
+                    vote_image(renaming, vote.voter, vote.ballot, &vote.value),
+                )
+            });
+        }
+        let (old, new) = self.unrenamed_parts_changed(change);
+        swap_in_each(images, renamings, |_| (old, new));
+    }
+
+    /// The hashes of the parts `change` replaces that no renaming touches (retries and
+    /// budgets), before and after, each summed.
+    fn unrenamed_parts_changed(&self, change: &Change) -> (u64, u64) {
+        let (mut old, mut new) = (0u64, 0u64);
+        if let Some((index, left)) = change.retries_left {
+            let at = Part::Retries(index);
+            old = old.wrapping_add(part(at, &self.retries_left[index]));
+            new = new.wrapping_add(part(at, &left));
+        }
+        if let Some(fault) = change.spent {
+            let mut after = self.budget_left;
+            after
+                .spend(fault)
+                .expect("checked when the change was worked out");
+            old = old.wrapping_add(part(Part::Budget, &self.budget_left));
+            new = new.wrapping_add(part(Part::Budget, &after));
+        }
+        (old, new)
+    }
+
     /// Makes `change` happen; returns the ids of the messages it sent, which are consecutive.
     pub(super) fn commit(&mut self, change: Change) -> Range<u32> {
         if let Some(id) = change.taken {
@@ -276,6 +339,19 @@ impl DecreeWorld {
                 Arc::make_mut(&mut self.votes).insert(at, votes);
             }
         }
+    }
+}
+
+/// Swaps, in the image fingerprint under each renaming, the old and new hashes `hash` gives.
+#[inline]
+fn swap_in_each(
+    images: &mut [u64],
+    renamings: &[Renaming],
+    hash: impl Fn(&Renaming) -> (u64, u64),
+) {
+    for (image, renaming) in images.iter_mut().zip(renamings) {
+        let (old, new) = hash(renaming);
+        *image = swap(*image, old, new);
     }
 }
 

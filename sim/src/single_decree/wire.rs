@@ -8,6 +8,7 @@
 //! [`rogue_value`], which travels as a place no proposer has.
 
 use super::config::{ProposerConfig, rogue_value};
+use super::symmetry::Renaming;
 use crate::network::Route;
 use paros_core::{Ballot, Envelope, Message, NodeId, Value, Vote};
 
@@ -119,6 +120,16 @@ impl PackedEnvelope {
             from: self.from,
             to: self.to,
             message,
+        }
+    }
+
+    /// This envelope with its sender and receiver renamed. Ballots belong to proposers, which
+    /// no renaming moves, so nothing else changes.
+    pub(crate) fn renamed(&self, renaming: &Renaming) -> PackedEnvelope {
+        PackedEnvelope {
+            from: renaming.node(self.from),
+            to: renaming.node(self.to),
+            ..*self
         }
     }
 

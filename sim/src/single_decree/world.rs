@@ -10,6 +10,7 @@
 //! successor without building it), and `names` says it all as players read it.
 
 use super::config::{DecreeWorldConfig, Role, rogue_value};
+use super::symmetry::{MAX_RENAMINGS, Renaming, orbit, renamings};
 use super::wire::PackedEnvelope;
 use crate::faults::{Budget, Fault, NegativeControl, Refused};
 use crate::fingerprint::part;
@@ -100,6 +101,13 @@ pub struct DecreeWorld {
     /// [`Model::successor`] (the explorer's) keep it, worked out from their parent's; `apply`
     /// drops it, so a walk that never asks for it (the simulator's) does not pay for hashing.
     pub(super) kept_fingerprint: Option<u64>,
+    /// The renamings of acceptors this world declares as its symmetries, the identity first.
+    pub(super) renamings: Arc<[Renaming]>,
+    /// The image fingerprint under each renaming, when this world keeps them (see
+    /// [`DecreeWorld::keeping_images`]). Invariant: when set, it equals
+    /// [`DecreeWorld::images_from_scratch`]. Kept as `kept_fingerprint` is, but only from a
+    /// world that keeps them.
+    pub(super) kept_images: Option<Box<[u64]>>,
 }
 
 /// The parts of a world the fingerprint hashes one by one (the network hashes its own): a
@@ -133,11 +141,13 @@ impl DecreeWorld {
             retries_left: Arc::new(vec![retries; config.proposers.len()]),
             budget_left: config.budget.with(Fault::Retry, 0),
             network: Network::new(acceptor_set, config.silent),
+            renamings: renamings(&config).into(),
             config: Arc::new(config),
             acceptors: Arc::new(acceptors),
             proposers: Arc::new(proposers),
             votes: Arc::new(Vec::new()),
             kept_fingerprint: None,
+            kept_images: None,
         };
         for index in 0..world.proposers.len() {
             if world.config.proposers[index].started {
@@ -306,6 +316,7 @@ impl DecreeWorld {
         let learned = change.learned.clone();
         let ignored = change.ignored;
         self.kept_fingerprint = None;
+        self.kept_images = None;
         let sent = self.commit(change);
         Ok(DecreeStep {
             sent: sent.map(MessageId).collect(),
@@ -319,6 +330,11 @@ impl DecreeWorld {
     pub fn successor(&self, action: &DecreeAction) -> Result<DecreeWorld, Refused> {
         let change = self.change(action)?;
         let fingerprint = self.fingerprint_after(&change);
+        let images = (self.kept_images.as_deref()).map(|images| {
+            let mut after: Box<[u64]> = images.into();
+            self.images_after(&change, &mut after);
+            after
+        });
         let mut successor = DecreeWorld {
             config: Arc::clone(&self.config),
             acceptors: Arc::clone(&self.acceptors),
@@ -328,11 +344,32 @@ impl DecreeWorld {
             retries_left: Arc::clone(&self.retries_left),
             votes: Arc::clone(&self.votes),
             kept_fingerprint: None,
+            renamings: Arc::clone(&self.renamings),
+            kept_images: None,
         };
         successor.commit(change);
         successor.kept_fingerprint = Some(fingerprint);
         debug_assert_eq!(fingerprint, successor.fingerprint_from_scratch());
+        debug_assert!(
+            (images.as_deref()).is_none_or(|images| *images == *successor.images_from_scratch())
+        );
+        successor.kept_images = images;
         Ok(successor)
+    }
+
+    /// The orbit fingerprint of the world `action` leads to, worked out without building that
+    /// world when this one keeps its image fingerprints (each swapped for the parts the action
+    /// changes, renamed), else from the successor built.
+    pub fn successor_orbit_fingerprint(&self, action: &DecreeAction) -> Result<u64, Refused> {
+        let Some(images) = self.kept_images.as_deref() else {
+            return Ok(self.successor(action)?.orbit_fingerprint());
+        };
+        let change = self.change(action)?;
+        let mut after = [0; MAX_RENAMINGS];
+        let after = &mut after[..images.len()];
+        after.copy_from_slice(images);
+        self.images_after(&change, after);
+        Ok(orbit(after))
     }
 
     /// The fingerprint of the world `action` leads to, worked out without building that world:
@@ -396,6 +433,22 @@ impl Model for DecreeWorld {
 
     fn successor_fingerprint(&self, action: &DecreeAction) -> Result<u64, Refused> {
         DecreeWorld::successor_fingerprint(self, action)
+    }
+
+    fn symmetries(&self) -> usize {
+        self.renamings.len()
+    }
+
+    fn for_symmetric_exploration(self) -> DecreeWorld {
+        self.keeping_images()
+    }
+
+    fn orbit_fingerprint(&self) -> u64 {
+        DecreeWorld::orbit_fingerprint(self)
+    }
+
+    fn successor_orbit_fingerprint(&self, action: &DecreeAction) -> Result<u64, Refused> {
+        DecreeWorld::successor_orbit_fingerprint(self, action)
     }
 
     fn budget_left(&self) -> Budget {

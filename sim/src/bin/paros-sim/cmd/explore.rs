@@ -1,6 +1,8 @@
 //! `paros-sim explore SCENARIO`: the exhaustive, breadth-first search.
 
 use paros_sim::explore::Limits;
+use paros_sim::model::Model;
+use paros_sim::scenarios::{Scenario, Setup};
 use paros_sim::{runner, scenarios};
 use std::path::PathBuf;
 
@@ -20,6 +22,11 @@ pub struct Args {
     /// rather than be ended by the out-of-memory killer.
     #[arg(long, default_value_t = 8192)]
     max_memory_mb: u64,
+    /// Merge the states that a symmetry of the world maps onto each other (in Act I, acceptors
+    /// renamed): the search counts orbits, each standing for every renaming of its state, and
+    /// its verdict is the same.
+    #[arg(long)]
+    symmetry: bool,
     /// Write the JSON report here.
     #[arg(long)]
     report: Option<PathBuf>,
@@ -32,7 +39,23 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         max_depth: args.max_depth,
         max_states: args.max_states,
         max_memory_bytes: Some(args.max_memory_mb.saturating_mul(1 << 20)),
+        symmetry: args.symmetry,
     };
     let report = runner::explore(&scenario, limits)?;
-    super::finish(&report, args.report.as_deref())
+    let exit = super::finish(&report, args.report.as_deref())?;
+    let renamings = symmetries(&scenario)?;
+    if args.symmetry && renamings > 1 {
+        println!(
+            "symmetry: each state counted stands for its orbit under the world's {renamings} renamings of interchangeable nodes"
+        );
+    }
+    Ok(exit)
+}
+
+/// How many symmetries the scenario's world declares (1: none).
+fn symmetries(scenario: &Scenario) -> anyhow::Result<usize> {
+    Ok(match &scenario.setup {
+        Setup::Act1 { .. } => scenario.act1_start()?.symmetries(),
+        Setup::Log { .. } => scenario.log_start()?.symmetries(),
+    })
 }
