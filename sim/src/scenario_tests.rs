@@ -408,5 +408,10 @@ fn the_jump_world_reaches_a_jump_and_a_crash_after_it() {
     assert!(world.violations().is_empty(), "{:?}", world.violations());
     let n3 = world.servers()[2].host.node().unwrap();
     assert_eq!((n3.floor(), n3.applied_index()), (Slot(1), Slot(1)));
-    assert_eq!(n3.store().get(&paros_core::Value::new("x")).map(|v| v.as_str()), Some("1"));
+    assert_eq!(
+        n3.store()
+            .get(&paros_core::Value::new("x"))
+            .map(|v| v.as_str()),
+        Some("1")
+    );
 }

@@ -138,7 +138,7 @@ pub fn fill_up_to(
     next_slot: Slot,
     highest_accepted: Slot,
 ) -> Option<std::ops::RangeInclusive<Slot>> {
-    (highest_accepted >= next_slot).then(|| next_slot..=highest_accepted)
+    (highest_accepted >= next_slot).then_some(next_slot..=highest_accepted)
 }
 
 /// Learning raises the promise: the promise an acceptor must hold once its record carries the
