@@ -234,7 +234,7 @@ pub fn all() -> Vec<Scenario> {
             world: "N1-N3. Prelude: N1 leads and answered C1 \"written\" for x=1, chosen by {N1, N2}; N2 has not learned it. Then C1 reads x at any node; 1 tick (a new election), every schedule.",
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
-            levels: &[],
+            levels: &["act3/the-fresh-leader-trap"],
             chapter: Some(CHAPTER_READS),
             setup: setup(fresh_leader(), X1_WRITTEN),
         },

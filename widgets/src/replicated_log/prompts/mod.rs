@@ -7,9 +7,11 @@
 //! break with this prompt's own slots, ballots and entries.
 //!
 //! One file per prompt kind: `apply_walk.rs` (what a node may apply), `recovery.rs` (P2c per
-//! slot), `serve.rs` (serve a read or wait), and `shared.rs` for the helpers they share.
+//! slot), `serve.rs` (serve a read or wait, with `read_at_applied.rs`, what serving too early at a
+//! leader breaks), and `shared.rs` for the helpers they share.
 
 mod apply_walk;
+mod read_at_applied;
 mod recovery;
 mod serve;
 mod shared;

@@ -1,11 +1,12 @@
 //! The read prompt: a node that holds (or receives) a client's read either serves it now or
 //! waits, by the read watermark.
 
+use super::read_at_applied::stale_read_finding;
 use super::shared::{index_of, node, set_name};
 use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::words::majority_size;
 use paros_core::QuorumSystem;
-use paros_core::log::{ColocatedNode, LogEnvelope, LogMessage, PendingRead, ReadId};
+use paros_core::log::{ColocatedNode, LogEnvelope, LogMessage, LogRole, PendingRead, ReadId};
 use paros_sim::replicated_log::{ClientOp, LogWorld};
 
 /// The read prompt: a delivery to a node that holds (or receives) a client's read. It asks
@@ -95,8 +96,13 @@ pub(super) fn serve_or_wait(world: &LogWorld, after: &LogWorld, message: u32) ->
                 applied.next()
             )
         };
+        let control = if now.role() == LogRole::Leader {
+            leader_serving_now(world, message, client, now.store().get(&key))
+        } else {
+            String::new()
+        };
         (
-            format!("{reason}{stale}"),
+            format!("{reason}{stale}{control}"),
             format!(
                 "{reason} So {name} waits: it asks every node for its highest accepted slot, and \
                  answers once a Phase-1 quorum replied and it has applied through the highest \
@@ -193,4 +199,16 @@ fn latest_completed_write(world: &LogWorld, key: &paros_core::Value) -> Option<(
         })
         .max_by_key(|(ret, _, _)| *ret)
         .map(|(_, client, value)| (client, value))
+}
+
+/// For a leader told to serve too early: what the simulator's read-at-applied control, a leader
+/// that answers from what it has applied, does to this very read.
+fn leader_serving_now(
+    world: &LogWorld,
+    message: u32,
+    client: paros_core::NodeId,
+    value: Option<&paros_core::Value>,
+) -> String {
+    let value = value.map(|value| value.as_str());
+    stale_read_finding(world, message, client, value).unwrap_or_default()
 }
