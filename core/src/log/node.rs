@@ -1166,8 +1166,9 @@ impl ColocatedNode {
     ///
     /// The floor and the applied index become `k`, the store becomes the trim point's (sessions
     /// included), and what this node knew at or below `k` is dropped; the chosen index rises to
-    /// `k` if it was below, and the walk goes on from there. The promise is not touched, nor any
-    /// vote above `k`: they are this acceptor's own word, which other nodes counted. A trim point
+    /// `k` if it was below, and the walk goes on from there (it may apply a later decided trim and
+    /// move the floor again, by T2). The install itself touches neither the promise nor any vote
+    /// above `k`: they are this acceptor's own word, which other nodes counted. A trim point
     /// carries decided state, not a promise; taking the sender's promise could lower this one
     /// and let a stale leader's Accept be voted after this node promised a higher ballot.
     ///

@@ -141,7 +141,8 @@ impl LogWorld {
     }
 }
 
-/// What T5 keeps across a jump: the promise, and every vote above the trim point.
+/// What T5 keeps across a jump: the promise, and every vote above the trim point (and above
+/// any floor the walk reaches right after it).
 struct JumpWitness {
     through: Slot,
     promised: Option<Ballot>,
@@ -170,8 +171,12 @@ impl JumpWitness {
                 after: node.promised(),
             });
         }
-        let votes_now = node.accepts().range(self.through.next()..);
-        (!votes_now.eq(self.votes_above.iter())).then_some(JumpBroke::Votes)
+        // After the jump the walk may apply a later decided trim and drop more votes, by T2:
+        // only the votes above both trim points are the jump's to keep.
+        let kept_from = self.through.max(node.floor()).next();
+        let votes_now = node.accepts().range(kept_from..);
+        let votes_before = self.votes_above.range(kept_from..);
+        (!votes_now.eq(votes_before)).then_some(JumpBroke::Votes)
     }
 }
 
