@@ -415,3 +415,22 @@ fn the_jump_world_reaches_a_jump_and_a_crash_after_it() {
         Some("1")
     );
 }
+
+#[test]
+fn a_jump_followed_by_a_trim_in_the_same_walk_keeps_its_promise() {
+    // Seed 934 of act3-truncate-by-consensus: N3 installs a trim point through slot 1, and its
+    // walk goes on to apply a decided Trim(2) and drop its vote in slot 2, by T2. The
+    // jump-keeps-promise checker once took that for the jump breaking T5.
+    let scenario = scenarios::find("act3-truncate-by-consensus").unwrap();
+    let sweep = crate::simulate::Sweep {
+        seeds: 934..935,
+        max_steps: 1_000,
+    };
+    let report = crate::runner::simulate(&scenario, &sweep, &|_| {}).unwrap();
+    assert_eq!(
+        report.verdict,
+        Verdict::Incomplete,
+        "{:?}",
+        report.violations
+    );
+}
