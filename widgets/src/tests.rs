@@ -379,3 +379,37 @@ fn serve_or_wait_counts_a_phase_1_quorum_with_the_nodes_quorum_system_on_five_no
         wait.explanation
     );
 }
+
+#[test]
+fn every_action_reads_back_as_it_is_written() {
+    // ActionJson is written by serde's tagged form and read through the flat ActionFields:
+    // both must agree on every kind.
+    use crate::scene::ActionJson;
+    let node = || "N1".to_string();
+    for action in [
+        ActionJson::Deliver { message: 3 },
+        ActionJson::Drop { message: 4 },
+        ActionJson::Duplicate { message: 5 },
+        ActionJson::Start { node: node() },
+        ActionJson::Retry { node: node() },
+        ActionJson::NextStage,
+        ActionJson::Tick { node: node() },
+        ActionJson::Crash { node: node() },
+        ActionJson::TornCrash { node: node() },
+        ActionJson::Restart { node: node() },
+        ActionJson::Persist { node: node() },
+        ActionJson::Send { node: node() },
+        ActionJson::Partition { node: node() },
+        ActionJson::Heal,
+        ActionJson::Trim { node: node() },
+        ActionJson::Request {
+            client: "C1".into(),
+            node: node(),
+        },
+        ActionJson::Beat { node: node() },
+    ] {
+        let json = serde_json::to_string(&action).unwrap();
+        let read: ActionJson = serde_json::from_str(&json).unwrap();
+        assert_eq!(read, action, "{json}");
+    }
+}
