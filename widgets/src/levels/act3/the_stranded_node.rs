@@ -30,11 +30,7 @@ pub static LEVEL: Level<LogWorld> = Level {
     goal: "N3 jumps to N1's trim point, and you state its promise",
     chapter: TRUNCATION,
     scenario: "act3-stranded-node",
-    symbols: &[
-        "ColocatedNode::install_trim_point",
-        "TrimPoint",
-        "LogMessage::TrimPoint",
-    ],
+    symbols: &["ColocatedNode::install_trim_point", "LogMessage::TrimPoint"],
     unlocks: None,
     hints: [
         "N3 cannot catch up by its walk: the slots it lacks are gone from N1's log. N1 sends its \
