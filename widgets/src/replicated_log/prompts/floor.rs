@@ -70,11 +70,15 @@ pub(super) fn floor_after(world: &LogWorld, after: &LogWorld, action: &LogMove) 
         step.applied_before,
         step.applied_after,
     ];
-    let mut choices: Vec<Choice> = Vec::new();
+    let mut floors: Vec<Slot> = Vec::new();
     for floor in candidates {
-        if choices.iter().any(|choice| choice.key == floor.to_string()) {
-            continue;
+        if !floors.contains(&floor) {
+            floors.push(floor);
         }
+    }
+    floors.sort();
+    let mut choices: Vec<Choice> = Vec::new();
+    for floor in floors {
         let right = floor == step.floor_after;
         choices.push(Choice {
             key: floor.to_string(),
@@ -88,14 +92,13 @@ pub(super) fn floor_after(world: &LogWorld, after: &LogWorld, action: &LogMove) 
         });
     }
     drop_doubles(&mut choices);
-    choices.sort_by_key(|choice| choice.key.parse::<u64>().unwrap_or(u64::MAX));
     let mut facts = vec![
         format!("{name} has applied through slot {}", step.applied_before),
         format!(
             "the trim through slot {} is decided in slot {}",
             step.through, step.slot
         ),
-        format!("{name}'s floor is {}", floor_label(step.floor_before)),
+        format!("{name}'s floor is {}", floor_words(step.floor_before)),
     ];
     if let Some(gap) = step.gap.filter(|gap| *gap < step.slot) {
         facts.push(format!("slot {gap} is not known chosen at {name}"));
@@ -126,6 +129,15 @@ fn floor_label(floor: Slot) -> String {
     }
 }
 
+/// The floor as a sentence reads it: `0, nothing trimmed` or `2`.
+fn floor_words(floor: Slot) -> String {
+    if floor == Slot(0) {
+        "0, nothing trimmed".to_string()
+    } else {
+        floor.to_string()
+    }
+}
+
 fn right_floor(step: &FloorStep) -> String {
     let FloorStep {
         name,
@@ -150,7 +162,7 @@ fn right_floor(step: &FloorStep) -> String {
              (floor_after_applying). So {name}'s floor stays {}, whatever the other nodes' floors \
              are.",
             applied_after.next(),
-            floor_label(*floor_after).to_lowercase()
+            floor_words(*floor_after)
         )
     }
 }
