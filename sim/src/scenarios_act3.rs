@@ -280,7 +280,7 @@ pub fn all() -> Vec<Scenario> {
             world: "N1-N3; C1 writes x=1..6; 4 trims; 60 ticks, 2 crashes, 3 drops, 2 duplicates.",
             modes: SIMULATION,
             book_mode: LEVEL_SWEEP,
-            levels: &[],
+            levels: &["act3/truncate-by-consensus"],
             chapter: Some(CHAPTER_TRUNCATION),
             setup: setup(
                 log(
@@ -301,7 +301,7 @@ pub fn all() -> Vec<Scenario> {
             world: "N1-N3 stepwise; C1 writes x=1..5; 4 trims; 80 ticks, 3 partitions, 2 crashes, 1 torn write, 3 drops.",
             modes: SIMULATION,
             book_mode: LEVEL_SWEEP,
-            levels: &[],
+            levels: &["act3/the-stranded-node"],
             chapter: Some(CHAPTER_TRUNCATION),
             setup: setup(
                 stepwise(log(

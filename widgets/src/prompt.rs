@@ -28,6 +28,12 @@ pub enum PromptKind {
     RecoverSlots,
     /// Act II: a delivery to a node holding a client's read: serve it now, or wait?
     ServeOrWait,
+    /// Act III: with the apply walk played by hand, a delivery makes a node learn slots while a
+    /// decided trim sits above what it has applied: where is its floor now?
+    Floor,
+    /// Act III: a trim point reaches a node below the sender's floor: what is its promise once
+    /// it has jumped?
+    JumpPromise,
 }
 
 impl PromptKind {
@@ -39,8 +45,11 @@ impl PromptKind {
                 Some(Automation::AcceptorReplies)
             }
             PromptKind::ChooseValue | PromptKind::RecoverSlots => Some(Automation::P2c),
-            PromptKind::ApplyWalk => Some(Automation::ApplyWalk),
-            PromptKind::RetryBallot | PromptKind::Question | PromptKind::ServeOrWait => None,
+            PromptKind::ApplyWalk | PromptKind::Floor => Some(Automation::ApplyWalk),
+            PromptKind::RetryBallot
+            | PromptKind::Question
+            | PromptKind::ServeOrWait
+            | PromptKind::JumpPromise => None,
         }
     }
 }

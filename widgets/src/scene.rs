@@ -23,7 +23,8 @@ pub struct SlotView {
     /// The slot number, from 1.
     pub slot: u32,
     /// `empty`, `undecided` or `chosen`; Act II adds `hole` (not known chosen, below a slot
-    /// that is).
+    /// that is); Act III adds `trimmed` (at or below the node's floor: decided and compacted
+    /// into its trim point, no entry kept).
     pub state: &'static str,
     /// The ballot of the vote in the box, if any.
     pub ballot: Option<String>,
@@ -104,6 +105,9 @@ pub struct NodeView {
     /// Act II: every slot up to here is applied.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub applied_index: Option<u64>,
+    /// Act III: the floor: every slot up to here is compacted into the trim point.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub floor: Option<u64>,
     /// Act II: the first hole below a known-chosen slot.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chosen_gap: Option<Option<u64>>,
@@ -169,6 +173,29 @@ pub struct DiskView {
     pub torn: bool,
     /// A stepwise node's `Ready` not yet finished.
     pub held: Option<HeldView>,
+    /// Act III: the trim point on disk, if one was written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trim_point: Option<TrimPointView>,
+}
+
+/// Act III: a trim point: the state after every slot through `through`, sessions included.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct TrimPointView {
+    /// Every slot up to here is compacted into it.
+    pub through: u64,
+    /// The key-value store at `through`.
+    pub store: Vec<KeyValueView>,
+    /// The client session table at `through`: each client's last applied request.
+    pub sessions: Vec<SessionView>,
+}
+
+/// Act III: one row of a session table.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct SessionView {
+    /// The client.
+    pub client: String,
+    /// The number of its last applied request.
+    pub seq: u64,
 }
 
 /// Act II: a `Ready` being persisted and sent, step by step.

@@ -720,6 +720,18 @@ fn the_catalog_keeps_the_contract_with_the_book() {
                 None
             ),
             (
+                "act3/truncate-by-consensus",
+                "Truncation and the trim point",
+                "act3-truncate-by-consensus",
+                None
+            ),
+            (
+                "act3/the-stranded-node",
+                "Truncation and the trim point",
+                "act3-stranded-node",
+                None
+            ),
+            (
                 "act3/the-fresh-leader-trap",
                 "Why reads are not free",
                 "act3-fresh-leader-trap",
@@ -728,8 +740,12 @@ fn the_catalog_keeps_the_contract_with_the_book() {
         ]
     );
     assert!(summaries.iter().all(|level| {
-        level.id.strip_prefix("act").and_then(|rest| rest.get(..1))
-            == Some(level.act.to_string().as_str())
+        Some(level.act)
+            == level
+                .id
+                .strip_prefix("act")
+                .and_then(|rest| rest.split('/').next())
+                .and_then(|act| act.parse().ok())
             && !level.teaches.is_empty()
             && !level.by_hand.is_empty()
     }));
@@ -937,6 +953,8 @@ fn random_play_never_panics_keeps_safety_and_undoes_to_the_start() {
 
 #[path = "levels/act2.rs"]
 mod act2;
+#[path = "levels/act3_truncation.rs"]
+mod act3_truncation;
 
 /// Fails if a wrong choice of `prompt` reads or answers as a right one: the player would be
 /// offered the same answer twice, once right and once wrong.
@@ -1010,7 +1028,7 @@ fn no_wrong_choice_equals_a_right_one_in_random_play() {
             .sum();
         assert!(checked > 0, "{}: no prompt opened", level.id);
     }
-    for level in levels::ACT2 {
+    for level in levels::log_levels() {
         let checked: usize = (1..=30)
             .map(|seed| walk_checking_prompts(level, seed, 80))
             .sum();

@@ -297,6 +297,7 @@ function legend(view) {
   const box = (state, name) => item(`<g class="pp-slot pp-slot-${state}"><rect x="2" y="4" width="16" height="12" rx="2"/></g>`, name);
   const slots = [box('chosen', 'chosen'), box('undecided', 'undecided')];
   if (view.nodes.some((node) => node.slots.some((slot) => slot.state === 'hole'))) slots.push(box('hole', 'hole'));
+  if (view.nodes.some((node) => node.slots.some((slot) => slot.state === 'trimmed'))) slots.push(box('trimmed', 'trimmed (below the floor)'));
   const hand = view.nodes.some((node) => node.by_hand)
     ? [item('<g class="pp-node pp-by-hand"><rect x="2" y="3" width="16" height="14" rx="3"/></g>', 'you answer for it')]
     : [];
@@ -356,6 +357,13 @@ function checklist(items) {
   return `<ul class="pp-checklist" aria-label="Checklist">${rows.join('')}</ul>`;
 }
 
+/** A trim point on disk: the slot it compacts through, its store and its session table. */
+function trimPointText(point) {
+  const store = point.store.map((item) => `${item.key}=${item.value}`).join(', ') || 'empty';
+  const sessions = point.sessions.map((row) => `${row.client}#${row.seq}`).join(', ') || 'none';
+  return `trim point through slot ${point.through}: store ${store}; sessions ${sessions}`;
+}
+
 /** Act II beyond the picture: each node's disk, store and reads; each client's history. */
 function worldDetails(view) {
   const rows = [];
@@ -369,6 +377,7 @@ function worldDetails(view) {
     }
     if (node.ticks != null && node.timeout_ticks) facts.push(`${node.ticks}/${node.timeout_ticks} ticks`);
     if (node.chosen_gap != null) facts.push(`hole at slot ${node.chosen_gap}`);
+    if (node.floor) facts.push(`floor ${node.floor}: slots 1 to ${node.floor} trimmed`);
     if (node.store?.length) facts.push(`store ${node.store.map((item) => `${item.key}=${item.value}`).join(', ')}`);
     for (const read of node.reads || []) facts.push(`read ${read.key} for ${read.client} waits for slot ${read.watermark} (${read.answered_by.join(', ') || 'no answers'})`);
     const disk = node.disk;
@@ -377,6 +386,7 @@ function worldDetails(view) {
     } else if (disk) {
       const accepts = disk.accepts.map((item) => `${item.slot}: ${item.entry} at ${item.ballot}`).join('; ') || 'none';
       facts.push(`disk: promised ${disk.promised || '—'}, accepts ${accepts}, chosen through ${disk.chosen_through}${disk.torn ? ', last write torn' : ''}`);
+      if (disk.trim_point) facts.push(`disk: ${trimPointText(disk.trim_point)}`);
       if (disk.held) {
         const held = disk.held;
         facts.push(`held: writes ${held.writes.join('; ') || 'none'} (${held.persisted ? 'durable' : 'not durable'}); messages ${held.messages.join('; ') || 'none'} (${held.sent ? 'sent' : 'not sent'})`);

@@ -40,6 +40,7 @@ export const GLYPHS = {
   heartbeat: ['hb', 'Heartbeat'],
   'heartbeat-ack': ['ha', 'Heartbeat ack'],
   chosen: ['ch', 'Chosen'],
+  'trim-point': ['tp', 'Trim point'],
   'read-index': ['ri', 'Read index'],
   'read-index-reply': ['rr', 'Read index reply'],
   write: ['W', 'Write'],
@@ -184,11 +185,11 @@ function drawWires(geometry, silent) {
     .join('');
 }
 
-const SLOT_STATES = ['chosen', 'hole', 'undecided', 'empty'];
+const SLOT_STATES = ['chosen', 'hole', 'undecided', 'empty', 'trimmed'];
 
 function slotBox(slot, x, y) {
   const state = SLOT_STATES.includes(slot.state) ? slot.state : 'empty';
-  const label = state === 'hole' ? 'hole' : slotLabel(slot);
+  const label = { hole: 'hole', trimmed: 'trimmed' }[state] || slotLabel(slot);
   return (
     `<g class="pp-slot pp-slot-${state}"><title>${escape(slotTitle(state, slot))}</title>` +
     text(x - SLOT_WIDTH / 2 - 4, y + 14, String(slot.slot ?? 1), 'pp-slot-number', 'end') +
@@ -198,9 +199,12 @@ function slotBox(slot, x, y) {
   );
 }
 
-/** What fits in a box: `x 1.P1` in Act I; a log entry's command alone (`a=1`), cut to fit. */
+/** What fits in a box: `x 1.P1` in Act I; a log entry's command alone (`a=1`), cut to fit; a
+ *  trim as `trim ≤K` (its full words, `trim through K`, are in the box's title). */
 function slotLabel(slot) {
   if (slot.value == null || slot.value === '') return 'no vote';
+  const trim = /^trim through (\d+)$/.exec(String(slot.value));
+  if (trim) return `trim ≤${trim[1]}`;
   const value = String(slot.value).split(' (')[0];
   const withBallot = slot.ballot ? `${value} ${slot.ballot}` : value;
   if (withBallot.length <= 9) return withBallot;
@@ -212,6 +216,7 @@ function slotTitle(state, slot) {
   const vote = slot.value == null ? '' : ` ${slot.value}${slot.ballot ? ` at ${slot.ballot}` : ''}`;
   if (state === 'chosen') return `${where}: chosen${vote}`;
   if (state === 'hole') return `${where}: a hole`;
+  if (state === 'trimmed') return `${where}: trimmed, at or below the floor: decided, applied and kept only in the trim point`;
   if (state === 'undecided') return `${where}: undecided, voted${vote}`;
   return `${where}: no vote`;
 }
@@ -241,11 +246,11 @@ function nodeLines(node) {
   if (node.role === 'acceptor') {
     return [`promised ${node.promised || '—'}`, node.accepted ? `voted ${record(node.accepted)}` : 'no vote'];
   }
-  if (node.up === false) return [`promised ${node.promised || '—'}`, 'down: disk only'];
+  if (node.up === false) return [`promised ${node.promised || '—'}`, `down: disk only${node.floor ? ` · floor ${node.floor}` : ''}`];
   return [
     `promised ${node.promised || '—'}`,
     node.chosen_index == null ? '' : `chosen to ${node.chosen_index}`,
-    node.applied_index == null ? '' : `applied to ${node.applied_index}`,
+    node.applied_index == null ? '' : `applied to ${node.applied_index}${node.floor ? ` · floor ${node.floor}` : ''}`,
   ];
 }
 

@@ -3,7 +3,7 @@
 //! # Adding a level
 //!
 //! 1. Write `levels/actN/<name>.rs` with a `pub static LEVEL: Level<World>` (listed in
-//!    [`ACT1`]; Act II: `Level<LogWorld>`, listed in [`ACT2`], Act III's in [`ACT3`]) and its briefing in
+//!    [`ACT1`]; Acts II and III: `Level<LogWorld>`, listed in [`ACT2`] or [`ACT3`]) and its briefing in
 //!    `<name>.md` beside it (markdown, our own words). A level is one or more [`Stage`]s, each
 //!    a world configuration and a prelude written in the script language of
 //!    [`Game::play`](crate::Game::play) (`deliver P1->A2 Prepare`, `drop A1->P1 Accepted`,
@@ -52,25 +52,32 @@ pub static ACT2: &[&Level<LogWorld>] = &[
     &act2::the_read_that_lies::LEVEL,
 ];
 
-/// Act III's levels, on the replicated-log world, in the order of the level map.
-pub static ACT3: &[&Level<LogWorld>] = &[&act3::the_fresh_leader_trap::LEVEL];
+/// Act III's levels, on the replicated-log world with truncation, in the order of the level
+/// map.
+pub static ACT3: &[&Level<LogWorld>] = &[
+    &act3::truncate_by_consensus::LEVEL,
+    &act3::the_stranded_node::LEVEL,
+    &act3::the_fresh_leader_trap::LEVEL,
+];
+
+/// Every level played on the replicated-log world: Act II's, then Act III's.
+pub fn log_levels() -> impl Iterator<Item = &'static Level<LogWorld>> {
+    ACT2.iter().chain(ACT3).copied()
+}
 
 /// The Act I level with this id.
 pub fn find(id: &str) -> Option<&'static Level<DecreeWorld>> {
     ACT1.iter().copied().find(|level| level.id == id)
 }
 
-/// The replicated-log level (Act II or Act III) with this id.
+/// The level on the replicated-log world (Act II or Act III) with this id.
 pub fn find_act2(id: &str) -> Option<&'static Level<LogWorld>> {
-    ACT2.iter()
-        .chain(ACT3)
-        .copied()
-        .find(|level| level.id == id)
+    log_levels().find(|level| level.id == id)
 }
 
 /// Every level, in the order of the level map, as the level map and the book list them.
 pub fn catalog() -> Vec<LevelSummary> {
     let act1 = ACT1.iter().map(|level| level.summary());
-    let log = ACT2.iter().chain(ACT3).map(|level| level.summary());
+    let log = log_levels().map(|level| level.summary());
     act1.chain(log).collect()
 }

@@ -7,10 +7,13 @@ use crate::automation::Automation;
 use crate::board::{ByHand, message_verbs};
 use crate::scene::{
     ActionJson, BudgetView, CallView, ClientView, ClusterView, ControlView, DecidedView, DiskView,
-    HeldView, KeyValueView, MessageView, NodeView, ReadView, RecordSlotView, SlotView,
+    HeldView, KeyValueView, MessageView, NodeView, ReadView, RecordSlotView, SessionView, SlotView,
+    TrimPointView,
 };
 use paros_core::NodeSet;
-use paros_core::log::{ColocatedNode, DurableRecord, LogMessage, LogRole, Slot, Write};
+use paros_core::log::{
+    ColocatedNode, DurableRecord, KvStore, LogMessage, LogRole, Slot, TrimPoint, Write,
+};
 use paros_sim::Fault;
 use paros_sim::replicated_log::{ClientCall, LogAction, LogWorld, Server};
 
@@ -44,8 +47,21 @@ fn names(world: &LogWorld, set: NodeSet) -> Vec<String> {
     set.iter().map(|node| world.name(node)).collect()
 }
 
-/// One box per slot from 1 to the highest slot the node votes for or knows chosen.
+/// A box for a slot at or below a floor: decided, compacted, no entry kept.
+fn trimmed_box(number: u64) -> SlotView {
+    SlotView {
+        slot: u32::try_from(number).unwrap_or(u32::MAX),
+        state: "trimmed",
+        ballot: None,
+        value: None,
+        applied: Some(true),
+    }
+}
+
+/// One box per slot from 1 to the highest slot the node votes for, knows chosen or has
+/// compacted; the slots at or below its floor are drawn as trimmed.
 fn slot_boxes(world: &LogWorld, node: &ColocatedNode) -> Vec<SlotView> {
+    let floor = node.floor();
     let highest_vote = node
         .accepts()
         .keys()
@@ -58,10 +74,13 @@ fn slot_boxes(world: &LogWorld, node: &ColocatedNode) -> Vec<SlotView> {
         .next_back()
         .copied()
         .unwrap_or_default();
-    let last = highest_vote.max(highest_chosen).0;
+    let last = highest_vote.max(highest_chosen).max(floor).0;
     (1..=last)
         .map(|number| {
             let slot = Slot(number);
+            if slot <= floor {
+                return trimmed_box(number);
+            }
             let vote = node
                 .chosen()
                 .get(&slot)
@@ -88,16 +107,21 @@ fn slot_boxes(world: &LogWorld, node: &ColocatedNode) -> Vec<SlotView> {
 
 /// The boxes of a crashed node: its durable record, chosen through `chosen_through`.
 fn record_boxes(world: &LogWorld, record: &DurableRecord) -> Vec<SlotView> {
+    let floor = record.floor();
     let last = record
         .accepts
         .keys()
         .next_back()
         .copied()
         .unwrap_or_default()
+        .max(floor)
         .0;
     (1..=last)
         .map(|number| {
             let slot = Slot(number);
+            if slot <= floor {
+                return trimmed_box(number);
+            }
             let vote = record.accepts.get(&slot);
             let state = match vote {
                 _ if slot <= record.chosen_through => "chosen",
@@ -113,6 +137,32 @@ fn record_boxes(world: &LogWorld, record: &DurableRecord) -> Vec<SlotView> {
             }
         })
         .collect()
+}
+
+/// A store's keys and values as the stage lists them.
+pub fn store_view(store: &KvStore) -> Vec<KeyValueView> {
+    store
+        .iter()
+        .map(|(key, value)| KeyValueView {
+            key: key.to_string(),
+            value: value.to_string(),
+        })
+        .collect()
+}
+
+fn trim_point_view(world: &LogWorld, point: &TrimPoint) -> TrimPointView {
+    TrimPointView {
+        through: point.through.0,
+        store: store_view(&point.store),
+        sessions: point
+            .store
+            .sessions()
+            .map(|(client, seq)| SessionView {
+                client: world.name(client),
+                seq,
+            })
+            .collect(),
+    }
 }
 
 fn disk_view(world: &LogWorld, server: &Server) -> DiskView {
@@ -152,6 +202,10 @@ fn disk_view(world: &LogWorld, server: &Server) -> DiskView {
             persisted: held.persisted(),
             sent: held.sent(),
         }),
+        trim_point: record
+            .trim_point
+            .as_ref()
+            .map(|point| trim_point_view(world, point)),
     }
 }
 
@@ -176,6 +230,7 @@ pub fn nodes(world: &LogWorld, by_hand: &ByHand) -> Vec<NodeView> {
                     promised: Some(record.promised.map(|ballot| ballot_name(world, ballot))),
                     slots: record_boxes(world, &record),
                     up: Some(false),
+                    floor: Some(record.floor().0),
                     timeout_ticks: Some(timeout),
                     disk,
                     ..NodeView::default()
@@ -199,6 +254,7 @@ pub fn nodes(world: &LogWorld, by_hand: &ByHand) -> Vec<NodeView> {
                 timeout_ticks: Some(timeout),
                 chosen_index: Some(node.chosen_index().0),
                 applied_index: Some(node.applied_index().0),
+                floor: Some(node.floor().0),
                 chosen_gap: Some(node.chosen_gap().map(|slot| slot.0)),
                 promised_by: node
                     .election()
@@ -212,15 +268,7 @@ pub fn nodes(world: &LogWorld, by_hand: &ByHand) -> Vec<NodeView> {
                         });
                     names(world, voters)
                 }),
-                store: Some(
-                    node.store()
-                        .iter()
-                        .map(|(key, value)| KeyValueView {
-                            key: key.to_string(),
-                            value: value.to_string(),
-                        })
-                        .collect(),
-                ),
+                store: Some(store_view(node.store())),
                 reads: Some(
                     node.pending_reads()
                         .iter()

@@ -33,7 +33,7 @@ fn play_to_answer(game: &mut LogGame, nth: usize) {
 
 #[test]
 fn every_act2_solution_reaches_its_goal_without_a_mistake_or_a_violation() {
-    for level in levels::ACT2 {
+    for level in levels::log_levels() {
         let mut game = mount(level.id);
         assert_eq!(game.goal(), Goal::Open, "{}", level.id);
         play(&mut game, level.solution);
@@ -52,7 +52,7 @@ fn every_act2_solution_reaches_its_goal_without_a_mistake_or_a_violation() {
 
 #[test]
 fn undo_takes_back_every_move_of_every_act2_solution_exactly() {
-    for level in levels::ACT2 {
+    for level in levels::log_levels() {
         let mut game = mount(level.id);
         let mut before_each_move = Vec::new();
         for step in level.solution {
@@ -77,7 +77,7 @@ fn every_wrong_choice_of_every_act2_prompt_is_refused_and_names_a_slot_or_ballot
                 })
             })
     };
-    for level in levels::ACT2 {
+    for level in levels::log_levels() {
         let mut game = mount(level.id);
         super::refuse_every_wrong_choice(&mut game, "ballot or slot", |text| {
             ballot(text) || text.contains("slot")
@@ -567,7 +567,7 @@ fn a_mounted_game_plays_either_act_through_json() {
 #[test]
 fn random_act2_play_never_panics_keeps_safety_and_undoes_to_the_start() {
     let earned: [&[Automation]; 2] = [&[], &Automation::ALL];
-    for level in levels::ACT2 {
+    for level in levels::log_levels() {
         for seed in 1..=12u64 {
             let unlocked = earned[usize::try_from(seed % 2).unwrap()];
             super::random_play(level, unlocked, seed, 60, |world: &LogWorld| {

@@ -1,16 +1,21 @@
-//! Act II's role prompts: what a node may apply (the apply walk), what a new leader puts in
-//! each slot of its recovery (P2c per slot), and whether a node may serve a read now.
+//! The log's role prompts: what a node may apply (the apply walk), what a new leader puts in
+//! each slot of its recovery (P2c per slot), whether a node may serve a read now, and in Act
+//! III where a node's floor stands and what its promise is after a jump.
 //!
 //! As in Act I, the right answer is read off a clone of the world that took the real step;
 //! the explanations are written from the node's own state (its chosen slots, the votes its
 //! Promises reported, the replies its read collected), so a wrong answer is told what it would
 //! break with this prompt's own slots, ballots and entries.
 //!
-//! One file per prompt kind: `apply_walk.rs` (what a node may apply), `recovery.rs` (P2c per
-//! slot), `serve.rs` (serve a read or wait, with `read_at_applied.rs`, what serving too early at a
-//! leader breaks), and `shared.rs` for the helpers they share.
+//! One file per prompt kind: `apply_walk.rs` (what a node may apply), `floor.rs` (where a
+//! node's floor stands once its walk meets a decided trim), `jump.rs` (a node's promise after
+//! it jumps to a trim point), `recovery.rs` (P2c per slot), `serve.rs` (serve a read or wait,
+//! with `read_at_applied.rs`, what serving too early at a leader breaks), and `shared.rs` for
+//! the helpers they share.
 
 mod apply_walk;
+mod floor;
+mod jump;
 mod read_at_applied;
 mod recovery;
 mod serve;
@@ -21,6 +26,8 @@ use crate::board::ByHand;
 use crate::prompt::Prompt;
 use crate::replicated_log::LogMove;
 use apply_walk::apply_walk;
+use floor::floor_after;
+use jump::jump_promise;
 use paros_sim::replicated_log::{LogAction, LogWorld};
 use recovery::recover_slots;
 use serve::serve_or_wait;
@@ -33,6 +40,9 @@ pub fn for_move(world: &LogWorld, action: &LogMove, by_hand: &ByHand) -> Option<
         if let Some(prompt) = serve_or_wait(world, &after, id.0) {
             return Some(prompt);
         }
+        if let Some(prompt) = jump_promise(world, &after, id.0) {
+            return Some(prompt);
+        }
         if by_hand.has(Automation::P2c)
             && let Some(prompt) = recover_slots(world, &after, id.0)
         {
@@ -41,7 +51,7 @@ pub fn for_move(world: &LogWorld, action: &LogMove, by_hand: &ByHand) -> Option<
     }
     let restarts = matches!(action, LogMove::World(LogAction::Restart(_)));
     if by_hand.has(Automation::ApplyWalk) && !restarts {
-        return apply_walk(world, &after, action);
+        return floor_after(world, &after, action).or_else(|| apply_walk(world, &after, action));
     }
     None
 }

@@ -115,9 +115,13 @@ fn voting_is_wrong(
     )
 }
 
+/// The text with its first letter capitalised. The game's words are ASCII: an ASCII-only
+/// capital keeps the Unicode case tables out of the wasm module.
 fn capitalize(text: &str) -> String {
     let mut chars = text.chars();
     chars.next().map_or_else(String::new, |first| {
-        first.to_uppercase().chain(chars).collect()
+        std::iter::once(first.to_ascii_uppercase())
+            .chain(chars)
+            .collect()
     })
 }
