@@ -321,8 +321,9 @@ pub struct MessageView {
 
 /// An action as JSON, both ways: `{"kind": "deliver", "message": 3}`.
 ///
-/// Read through [`ActionFields`], a flat struct, rather than as serde's internally tagged enum:
-/// that one buffers every input in a generic tree first, which cost the game's module 34 KB.
+/// Read through a flat struct of every field an action may carry, rather than as serde's
+/// internally tagged enum: that one buffers every input in a generic tree first, which cost the
+/// game's module 34 KB.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case", try_from = "ActionFields")]
 pub enum ActionJson {
@@ -413,7 +414,7 @@ pub enum ActionJson {
 /// Every field an [`ActionJson`] may carry, as the browser sends it; `kind` says which action.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ActionFields {
+pub(crate) struct ActionFields {
     kind: String,
     message: Option<u32>,
     node: Option<String>,
