@@ -9,36 +9,42 @@
 //! memo ([`certificate`]).
 
 use super::search::{Action, Deepest, KeyOperation};
-use super::{History, Register};
+use super::{Condition, History, Register};
+
+/// Why a key has no legal order: the operations involved (history indices), the reason in
+/// words, and the condition of linearizability it breaks.
+pub(crate) struct Finding {
+    pub(crate) operations: Vec<usize>,
+    pub(crate) reason: String,
+    pub(crate) condition: Condition,
+}
+
+/// One pattern's finding, in the key's own operation numbers.
+type Local = (Vec<usize>, String, Condition);
 
 /// Beyond this many operations on a key, only the operation the search got stuck on is
 /// examined, so that explaining stays linear in the history's length.
 const EVERY_READ_OPERATIONS_MAX: usize = 2_000;
 
-/// The operations involved (history indices) and the reason, for a key the search found to
-/// have no legal order.
-pub(crate) fn explain(
-    history: &History,
-    register: &Register,
-    deepest: &Deepest,
-) -> (Vec<usize>, String) {
+/// Why a key the search found to have no legal order has none.
+pub(crate) fn explain(history: &History, register: &Register, deepest: &Deepest) -> Finding {
     let key = Key::new(history, register);
-    let (involved, reason) = key
+    let local = key
         .explain_read(deepest.blocked)
         .or_else(|| {
             let small = register.operations.len() <= EVERY_READ_OPERATIONS_MAX;
             small.then(|| key.any_read()).flatten()
         })
         .unwrap_or_else(|| key.explain_stuck(deepest));
-    (key.globals(involved), reason)
+    key.finding(local)
 }
 
 /// A proof that a key has no legal order, found without the search, if one of the patterns fits
 /// some read. Used when the search ran out of memo: a fitting pattern still decides the key.
-pub(crate) fn certificate(history: &History, register: &Register) -> Option<(Vec<usize>, String)> {
+pub(crate) fn certificate(history: &History, register: &Register) -> Option<Finding> {
     let key = Key::new(history, register);
-    let (involved, reason) = key.any_read()?;
-    Some((key.globals(involved), reason))
+    let local = key.any_read()?;
+    Some(key.finding(local))
 }
 
 /// One key's operations, indexed for the patterns.
@@ -70,15 +76,34 @@ impl<'a> Key<'a> {
     }
 
     /// The first read, in call order, that some pattern explains.
-    fn any_read(&self) -> Option<(Vec<usize>, String)> {
+    fn any_read(&self) -> Option<Local> {
         let mut reads = self.reads.clone();
         reads.sort_by_key(|&read| (self.operation(read).call, read));
         reads.into_iter().find_map(|read| self.explain_read(read))
     }
 
-    fn globals(&self, locals: Vec<usize>) -> Vec<usize> {
+    fn finding(&self, (locals, reason, condition): Local) -> Finding {
         let global = |local: usize| self.operation(local).global;
-        locals.into_iter().map(global).collect()
+        Finding {
+            operations: locals.into_iter().map(global).collect(),
+            reason,
+            condition,
+        }
+    }
+
+    /// The client that called an operation.
+    fn client(&self, local: usize) -> u32 {
+        self.history.operations()[self.operation(local).global].client
+    }
+
+    /// The condition a read breaks by missing `other`: the client's own order when `other` is
+    /// the read's client's own operation, real-time order across clients otherwise.
+    fn condition(&self, read: usize, other: usize, own: Condition) -> Condition {
+        if self.client(read) == self.client(other) {
+            own
+        } else {
+            Condition::RealTimeOrder
+        }
     }
 
     fn operation(&self, local: usize) -> &KeyOperation {
@@ -123,7 +148,7 @@ impl<'a> Key<'a> {
     }
 
     /// Tries each pattern on one read.
-    fn explain_read(&self, read: usize) -> Option<(Vec<usize>, String)> {
+    fn explain_read(&self, read: usize) -> Option<Local> {
         let Action::Read(value) = self.operation(read).action else {
             return None;
         };
@@ -135,7 +160,7 @@ impl<'a> Key<'a> {
     }
 
     /// A read returned a value no operation wrote.
-    fn value_never_written(&self, read: usize, value: u32) -> Option<(Vec<usize>, String)> {
+    fn value_never_written(&self, read: usize, value: u32) -> Option<Local> {
         (value != 0 && self.writes_of[value as usize].is_empty()).then(|| {
             let reason = format!(
                 "{} returned {}, but no operation wrote {} = {}",
@@ -144,12 +169,12 @@ impl<'a> Key<'a> {
                 self.key_name(),
                 self.value(value)
             );
-            (vec![read], reason)
+            (vec![read], reason, Condition::LegalRegister)
         })
     }
 
     /// Every write of the value read began after the read returned, so none can be before it.
-    fn value_written_too_late(&self, read: usize, value: u32) -> Option<(Vec<usize>, String)> {
+    fn value_written_too_late(&self, read: usize, value: u32) -> Option<Local> {
         let writes = &self.writes_of[value as usize];
         if value == 0 || !writes.iter().all(|&write| self.precedes(read, write)) {
             return None;
@@ -167,11 +192,12 @@ impl<'a> Key<'a> {
                 self.describe(writes[0])
             ),
         };
-        Some(([vec![read], writes.clone()].concat(), reason))
+        let condition = self.condition(read, writes[0], Condition::ProgramOrder);
+        Some(([vec![read], writes.clone()].concat(), reason, condition))
     }
 
     /// A read returned nothing after a write had completed: a register is never unwritten.
-    fn nothing_after_a_write(&self, read: usize, value: u32) -> Option<(Vec<usize>, String)> {
+    fn nothing_after_a_write(&self, read: usize, value: u32) -> Option<Local> {
         if value != 0 {
             return None;
         }
@@ -186,12 +212,13 @@ impl<'a> Key<'a> {
             self.describe(read),
             self.describe(write)
         );
-        Some((vec![read, write], reason))
+        let condition = self.condition(read, write, Condition::ReadYourWrites);
+        Some((vec![read, write], reason, condition))
     }
 
     /// Every write of the value read was followed, before the read began, by a write of another
     /// value: whichever write the read saw, a later write stands between them.
-    fn value_overwritten(&self, read: usize, value: u32) -> Option<(Vec<usize>, String)> {
+    fn value_overwritten(&self, read: usize, value: u32) -> Option<Local> {
         if value == 0 {
             return None;
         }
@@ -226,13 +253,14 @@ impl<'a> Key<'a> {
                 self.key_name()
             )
         };
-        Some((vec![read, write, overwrite], reason))
+        let condition = self.condition(read, overwrite, Condition::ReadYourWrites);
+        Some((vec![read, write, overwrite], reason, condition))
     }
 
     /// A read saw an older state than a read that finished before it began: nothing once a
     /// value was seen, or a value all of whose writes finished before any write of the value
     /// seen earlier began.
-    fn older_after_newer(&self, read: usize, value: u32) -> Option<(Vec<usize>, String)> {
+    fn older_after_newer(&self, read: usize, value: u32) -> Option<Local> {
         let read_text = self.describe(read);
         self.reads.iter().copied().find_map(|earlier| {
             let Action::Read(seen) = self.operation(earlier).action else {
@@ -248,7 +276,8 @@ impl<'a> Key<'a> {
                     "{read_text} returned nothing, but {earlier_text}, which completed before \
                      it began, had returned {seen_text}"
                 );
-                return Some((vec![read, earlier], reason));
+                let condition = self.condition(read, earlier, Condition::ProgramOrder);
+                return Some((vec![read, earlier], reason, condition));
             }
             let older = &self.writes_of[value as usize];
             let newer = &self.writes_of[seen as usize];
@@ -281,12 +310,13 @@ impl<'a> Key<'a> {
             Some((
                 [vec![read, earlier], older.clone(), newer.clone()].concat(),
                 reason,
+                self.condition(read, earlier, Condition::ProgramOrder),
             ))
         })
     }
 
     /// No pattern fits: say how far the search got and what it could not place.
-    fn explain_stuck(&self, deepest: &Deepest) -> (Vec<usize>, String) {
+    fn explain_stuck(&self, deepest: &Deepest) -> Local {
         let blocked = deepest.blocked;
         let answer = match self.operation(blocked).action {
             Action::Read(value) => format!(", which returned {},", self.value(value)),
@@ -305,6 +335,6 @@ impl<'a> Key<'a> {
         );
         let mut involved = vec![blocked];
         involved.extend(deepest.order.last());
-        (involved, reason)
+        (involved, reason, Condition::RealTimeOrder)
     }
 }

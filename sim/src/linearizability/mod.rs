@@ -72,7 +72,7 @@
 //! # Example
 //!
 //! ```
-//! use paros_sim::linearizability::{check, History, Operation, Verdict};
+//! use paros_sim::linearizability::{check, Condition, History, Operation, Verdict};
 //!
 //! // c1 writes x = 1 (steps 1 to 4); c2 reads x while the write is in flight and again after.
 //! let history = History::new(vec![
@@ -89,8 +89,11 @@
 //!     Operation::read(2, 5, Some(6), "x", None),
 //! ])
 //! .expect("well-formed");
-//! let Verdict::NotLinearizable { key, operations, reason } = check(&lost) else { panic!() };
+//! let Verdict::NotLinearizable { key, operations, reason, condition } = check(&lost) else {
+//!     panic!()
+//! };
 //! assert_eq!((&*key, operations), ("x", vec![1, 0]));
+//! assert_eq!(condition, Condition::RealTimeOrder); // c1's write, c2's read
 //! assert_eq!(
 //!     reason,
 //!     "the read of x by c2 at steps 5 to 6 returned nothing, \
@@ -303,6 +306,8 @@ pub enum Verdict {
         /// Why, in words, e.g. "read of x by c2 at steps 40 to 44 returned 1, but the write of
         /// x = 2 by c1 at steps 25 to 31 overwrote ... before the read began".
         reason: String,
+        /// Which condition of linearizability the reason shows broken.
+        condition: Condition,
     },
     /// The checker could not decide within its [`Limits`]; no key was found to fail.
     TooLarge {
@@ -313,7 +318,60 @@ pub enum Verdict {
     },
 }
 
+/// The conditions a linearizable history meets, as its clients can check them: each names
+/// what a failing key's reason shows broken. Program order and read-your-writes concern one
+/// client's own operations (a client waits for each answer before its next call, so they are
+/// real-time order seen from one client); real-time order concerns operations of different
+/// clients; a legal register, the values themselves.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Condition {
+    /// Every read returns a value some write wrote, or nothing.
+    LegalRegister,
+    /// Across clients: an operation that completed before another began takes effect first.
+    RealTimeOrder,
+    /// One client's operations take effect in the order it called them: a later read never
+    /// sees an older state than an earlier read, nor a write the client makes afterwards.
+    ProgramOrder,
+    /// A client's read sees its own completed writes, or something newer.
+    ReadYourWrites,
+}
+
+impl Condition {
+    /// Every condition, in the order the book lists them.
+    pub const ALL: [Condition; 4] = [
+        Condition::RealTimeOrder,
+        Condition::ProgramOrder,
+        Condition::ReadYourWrites,
+        Condition::LegalRegister,
+    ];
+
+    /// The condition's name in the book's words: `real-time order`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Condition::LegalRegister => "a legal register",
+            Condition::RealTimeOrder => "real-time order",
+            Condition::ProgramOrder => "program order",
+            Condition::ReadYourWrites => "read-your-writes",
+        }
+    }
+}
+
+impl fmt::Display for Condition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl Verdict {
+    fn not_linearizable(key: Arc<str>, finding: explain::Finding) -> Verdict {
+        Verdict::NotLinearizable {
+            key,
+            operations: finding.operations,
+            reason: finding.reason,
+            condition: finding.condition,
+        }
+    }
+
     /// Whether the history was judged linearizable.
     pub fn is_linearizable(&self) -> bool {
         matches!(self, Verdict::Linearizable { .. })
@@ -383,20 +441,12 @@ pub fn check_with_limits(history: &History, limits: Limits) -> Verdict {
                 placed.extend(place(&register.operations, &order, key_rank));
             }
             SearchOutcome::NotLinearizable(deepest) => {
-                let (operations, reason) = explain::explain(history, &register, &deepest);
-                return Verdict::NotLinearizable {
-                    key,
-                    operations,
-                    reason,
-                };
+                let finding = explain::explain(history, &register, &deepest);
+                return Verdict::not_linearizable(key, finding);
             }
             SearchOutcome::TooLarge(reason) => {
-                if let Some((operations, reason)) = explain::certificate(history, &register) {
-                    return Verdict::NotLinearizable {
-                        key,
-                        operations,
-                        reason,
-                    };
+                if let Some(finding) = explain::certificate(history, &register) {
+                    return Verdict::not_linearizable(key, finding);
                 }
                 too_large.get_or_insert(Verdict::TooLarge { key, reason });
             }

@@ -38,6 +38,7 @@ fn failure(verdict: Verdict) -> (String, Vec<usize>, String) {
             key,
             operations,
             reason,
+            ..
         } => (key.to_string(), operations, reason),
         other => panic!("expected a failure, got {other}"),
     }
@@ -699,4 +700,58 @@ fn the_generators_make_both_verdicts_and_pending_operations() {
     }
     // Measured: 650 of 1,000.
     assert!((samples / 5..=samples * 9 / 10).contains(&arbitrary_failing));
+}
+
+/// The condition a failing history's verdict names.
+fn condition(operations: Vec<Operation>) -> Condition {
+    match verdict(operations) {
+        Verdict::NotLinearizable { condition, .. } => condition,
+        other => panic!("expected a failure, got {other}"),
+    }
+}
+
+#[test]
+fn a_read_missing_another_clients_completed_write_breaks_real_time_order() {
+    let broken = condition(vec![
+        write(1, 1, Some(2), "x", "1"),
+        read(2, 3, Some(4), "x", None),
+    ]);
+    assert_eq!(broken, Condition::RealTimeOrder);
+}
+
+#[test]
+fn a_read_missing_its_own_clients_completed_write_breaks_read_your_writes() {
+    let nothing = condition(vec![
+        write(1, 1, Some(2), "x", "1"),
+        read(1, 3, Some(4), "x", None),
+    ]);
+    let overwritten = condition(vec![
+        write(2, 1, Some(2), "x", "1"),
+        write(1, 3, Some(4), "x", "2"),
+        read(1, 5, Some(6), "x", Some("1")),
+    ]);
+    assert_eq!([nothing, overwritten], [Condition::ReadYourWrites; 2]);
+}
+
+#[test]
+fn a_clients_later_read_of_an_older_state_breaks_program_order() {
+    // c2 wrote 1; c3's write of 2 began after it and is still going while c1 reads 2, then 1.
+    let older = condition(vec![
+        write(2, 1, Some(2), "x", "1"),
+        write(3, 3, Some(20), "x", "2"),
+        read(1, 5, Some(6), "x", Some("2")),
+        read(1, 7, Some(8), "x", Some("1")),
+    ]);
+    // c1 reads a value it writes only after the read returned.
+    let from_its_future = condition(vec![
+        read(1, 1, Some(2), "x", Some("1")),
+        write(1, 3, Some(4), "x", "1"),
+    ]);
+    assert_eq!([older, from_its_future], [Condition::ProgramOrder; 2]);
+}
+
+#[test]
+fn a_read_of_a_value_nobody_wrote_breaks_a_legal_register() {
+    let broken = condition(vec![read(1, 1, Some(2), "x", Some("7"))]);
+    assert_eq!(broken, Condition::LegalRegister);
 }
