@@ -229,6 +229,32 @@ pub struct ClusterView {
     /// The safety properties broken so far (always empty in a level: the world never takes a
     /// wrong answer).
     pub violations: Vec<String>,
+    /// With two clients or more: their history as the linearizability checker judges it.
+    pub timeline: Option<TimelineView>,
+}
+
+/// Act III: the clients' history on one clock, with the checker's verdict. Each client's
+/// calls, with their intervals, are its [`ClientView::history`].
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct TimelineView {
+    /// The clients' clock now: every call and every answer is one tick of it, from 0.
+    pub now: u64,
+    /// The verdict in words.
+    pub verdict: String,
+    /// A linearizable history's witness: its operations in one order the checker found
+    /// (`C1 write x=1`), each taking effect between its call and its answer.
+    pub order: Vec<String>,
+    /// Each condition of linearizability and what the checker says of it.
+    pub conditions: Vec<ConditionView>,
+}
+
+/// One condition of linearizability, judged on the history.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct ConditionView {
+    /// `real-time order`.
+    pub name: &'static str,
+    /// `kept`, `broken`, or `unjudged` (the checker stopped at another key or gave up).
+    pub state: &'static str,
 }
 
 /// Act II: one chosen slot.

@@ -128,7 +128,7 @@ export class LevelWidget {
     // Undo takes a move out of this line of play, so the count says so; mistakes stay.
     this.parts.counts.textContent = `moves in this line ${view.moves} · mistakes ${view.mistakes.length}`;
     this.parts.log.innerHTML = moveLog(view);
-    this.parts.world.innerHTML = worldDetails(view);
+    this.parts.world.innerHTML = timeline(view) + worldDetails(view);
     this.parts.undo.disabled = !view.can_undo;
     this.parts.toggles.innerHTML = view.automation.map((toggle) => toggleRow(toggle, this.options.taughtBy)).join('') || '<p class="pp-empty">None in this level.</p>';
     this.root.dataset.goal = view.goal.status;
@@ -362,6 +362,30 @@ function trimPointText(point) {
   const store = point.store.map((item) => `${item.key}=${item.value}`).join(', ') || 'empty';
   const sessions = point.sessions.map((row) => `${row.client}#${row.seq}`).join(', ') || 'none';
   return `trim point through slot ${point.through}: store ${store}; sessions ${sessions}`;
+}
+
+/** One client call on the timeline: a bar from its call to its answer, or to now if open. */
+function timelineCall(call, now) {
+  const end = call.ret == null ? now : call.ret + 1;
+  const left = (100 * call.call) / now;
+  const width = Math.max((100 * (end - call.call)) / now, 4);
+  const answer = call.op.startsWith('read') && call.ret != null ? ` → ${call.read ?? 'nothing'}` : '';
+  const when = call.ret == null ? `from ${call.call}, not yet answered` : `${call.call} to ${call.ret}`;
+  const text = `${call.op}${answer}`;
+  return `<li class="pp-call${call.ret == null ? ' pp-call-open' : ''}" style="left:${left}%;width:${width}%" title="${escape(`${text}, ${when}`)}">${escape(text)} <span class="pp-visually-hidden">(${escape(when)})</span></li>`;
+}
+
+/** Two clients or more: their calls on one clock, with the linearizability checker's verdict. */
+function timeline(view) {
+  const line = view.cluster?.timeline;
+  if (!line) return '';
+  const now = Math.max(line.now, 1);
+  const lanes = view.cluster.clients
+    .map((client) => `<li class="pp-lane"><span class="pp-lane-name">${escape(client.name)}</span><ol class="pp-calls">${client.history.map((call) => timelineCall(call, now)).join('')}</ol></li>`)
+    .join('');
+  const conditions = line.conditions.map((condition) => `<li data-state="${escape(condition.state)}">${escape(condition.name)}: ${escape(condition.state)}</li>`).join('');
+  const order = line.order.length ? `<p class="pp-order">One order that fits: ${escape(line.order.join(' · '))}</p>` : '';
+  return `<figure class="pp-timeline"><figcaption>The clients' history, on their clock (0 to ${line.now}): ${escape(line.verdict)}</figcaption><ol class="pp-lanes">${lanes}</ol>${order}<ul class="pp-conditions" aria-label="Conditions of linearizability">${conditions}</ul></figure>`;
 }
 
 /** Act II beyond the picture: each node's disk, store and reads; each client's history. */

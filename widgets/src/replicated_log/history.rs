@@ -40,14 +40,36 @@ pub fn now(world: &LogWorld) -> u64 {
 
 /// The checker's verdict on the world's history.
 pub fn verdict(world: &LogWorld) -> Option<Verdict> {
+    verdict_with(world, |_, _, _| {})
+}
+
+/// The checker's verdict on the world's history with `change` made to each operation (given
+/// with its place in the history and its call): how a prompt asks about an answer the world
+/// did not give.
+fn verdict_with(
+    world: &LogWorld,
+    mut change: impl FnMut(usize, &ClientCall, &mut Operation),
+) -> Option<Verdict> {
     let operations = world
         .history()
         .iter()
-        .map(|call| operation(world, call))
+        .enumerate()
+        .map(|(index, call)| {
+            let mut operation = operation(world, call);
+            change(index, call, &mut operation);
+            operation
+        })
         .collect();
     History::new(operations)
         .ok()
         .map(|history| linearizability::check(&history))
+}
+
+/// Sets a read operation's answer.
+fn answer(operation: &mut Operation, value: Option<&str>) {
+    if let linearizability::OperationKind::Read { value: read, .. } = &mut operation.kind {
+        *read = value.map(Into::into);
+    }
 }
 
 /// The checker's verdict on the world's history had `client`'s outstanding read returned
@@ -58,26 +80,36 @@ pub fn verdict_if_read_returns(
     value: Option<&str>,
 ) -> Option<Verdict> {
     let now = now(world);
-    let operations = world
-        .history()
-        .iter()
-        .map(|call| {
-            let mut operation = operation(world, call);
-            let outstanding_read = call.client == client
-                && call.ret.is_none()
-                && matches!(call.op, ClientOp::Read { .. });
-            if outstanding_read {
-                operation.ret = Some(now);
-                if let linearizability::OperationKind::Read { value: read, .. } =
-                    &mut operation.kind
-                {
-                    *read = value.map(Into::into);
-                }
-            }
-            operation
-        })
-        .collect();
-    History::new(operations)
-        .ok()
-        .map(|history| linearizability::check(&history))
+    verdict_with(world, |_, call, operation| {
+        let outstanding_read =
+            call.client == client && call.ret.is_none() && matches!(call.op, ClientOp::Read { .. });
+        if outstanding_read {
+            operation.ret = Some(now);
+            answer(operation, value);
+        }
+    })
+}
+
+/// The checker's verdict on the world's history had the read at `index` in it returned
+/// `value` instead, when it did.
+pub fn verdict_if_read_had(world: &LogWorld, index: usize, value: Option<&str>) -> Option<Verdict> {
+    verdict_with(world, |at, _, operation| {
+        if at == index {
+            answer(operation, value);
+        }
+    })
+}
+
+/// The checker's words with its client numbers (`c4` in the World, `c1` here) given the
+/// stage's names.
+pub fn client_names(world: &LogWorld, text: &str) -> String {
+    let mut named = text.to_string();
+    for index in 0..world.config().clients.len() {
+        let client = world.config().client_id(index);
+        let name = world.name(client);
+        for number in [u32::from(client.get()), client_number(world, client)] {
+            named = named.replace(&format!("by c{number} "), &format!("by {name} "));
+        }
+    }
+    named
 }

@@ -62,6 +62,8 @@ pub struct LogSummary {
     pub role: Vec<Option<LogRole>>,
     /// Per node: how many slots it has proposed and not yet seen chosen.
     pub proposals: Vec<usize>,
+    /// The clients' clock: how many calls and answers the history holds.
+    pub events: u64,
 }
 
 /// A ballot as players read it: `2.N3`.
@@ -217,6 +219,7 @@ impl Board for LogWorld {
                 .iter()
                 .map(|server| server.host.node().map_or(0, |node| node.proposals().len()))
                 .collect(),
+            events: history::now(self),
         }
     }
 

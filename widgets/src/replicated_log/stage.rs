@@ -2,20 +2,22 @@
 //! arc and its disk; the messages on the wires; the clients; the buttons for ticks, crashes,
 //! restarts, the steps of a `Ready`, partitions and client requests.
 
+use super::history;
 use super::{LogMove, ballot_name};
 use crate::automation::Automation;
 use crate::board::{ByHand, message_verbs};
 use crate::scene::{
-    ActionJson, BudgetView, CallView, ClientView, ClusterView, ControlView, DecidedView, DiskView,
-    HeldView, KeyValueView, MessageView, NodeView, ReadView, RecordSlotView, SessionView, SlotView,
-    TrimPointView,
+    ActionJson, BudgetView, CallView, ClientView, ClusterView, ConditionView, ControlView,
+    DecidedView, DiskView, HeldView, KeyValueView, MessageView, NodeView, ReadView, RecordSlotView,
+    SessionView, SlotView, TimelineView, TrimPointView,
 };
 use paros_core::NodeSet;
 use paros_core::log::{
     ColocatedNode, DurableRecord, KvStore, LogMessage, LogRole, Slot, TrimPoint, Write,
 };
 use paros_sim::Fault;
-use paros_sim::replicated_log::{ClientCall, LogAction, LogWorld, Server};
+use paros_sim::linearizability::{Condition, Verdict};
+use paros_sim::replicated_log::{ClientCall, ClientOp, LogAction, LogWorld, Server};
 
 /// A durable write as players read it: `Accept(slot 1, x=1 (C1#1) at 1.N1)`.
 pub fn write_name(world: &LogWorld, write: &Write) -> String {
@@ -421,6 +423,17 @@ pub fn controls(world: &LogWorld, moves: &[LogMove]) -> Vec<ControlView> {
         .collect()
 }
 
+/// A call as the timeline's order reads it: `write x=1`, `read x → 1`.
+fn call_text(call: &ClientCall) -> String {
+    match (&call.op, call.ret) {
+        (ClientOp::Read { .. }, Some(_)) => {
+            let read = call.read.as_ref().map_or("nothing", |value| value.as_str());
+            format!("{} → {read}", call.op)
+        }
+        _ => call.op.to_string(),
+    }
+}
+
 fn call_view(call: &ClientCall) -> CallView {
     CallView {
         op: call.op.to_string(),
@@ -500,5 +513,43 @@ pub fn cluster(world: &LogWorld) -> ClusterView {
             .iter()
             .map(|violation| format!("{:?}: {}", violation.property, violation.detail))
             .collect(),
+        timeline: (config.clients.len() > 1).then(|| timeline(world)),
+    }
+}
+
+/// The clients' history as the linearizability checker judges it.
+fn timeline(world: &LogWorld) -> TimelineView {
+    let verdict = history::verdict(world);
+    let order = match &verdict {
+        Some(Verdict::Linearizable { order }) => order
+            .iter()
+            .map(|&index| {
+                let call = &world.history()[index];
+                format!("{} {}", world.name(call.client), call_text(call))
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let conditions = Condition::ALL
+        .iter()
+        .map(|&condition| ConditionView {
+            name: condition.name(),
+            state: match &verdict {
+                Some(Verdict::Linearizable { .. }) => "kept",
+                Some(Verdict::NotLinearizable {
+                    condition: broken, ..
+                }) if *broken == condition => "broken",
+                _ => "unjudged",
+            },
+        })
+        .collect();
+    TimelineView {
+        now: history::now(world),
+        verdict: verdict.map_or_else(
+            || "not a well-formed history".to_string(),
+            |verdict| history::client_names(world, &verdict.to_string()),
+        ),
+        order,
+        conditions,
     }
 }

@@ -42,7 +42,7 @@ pub(super) fn stale_read_finding(
              checker reports that {reason}."
         )
     };
-    Some(client_names(world, &finding))
+    Some(history::client_names(world, &finding))
 }
 
 /// The read delivered under the control, and its answer delivered to the client: the
@@ -62,21 +62,4 @@ fn played_on(world: &LogWorld, message: u32, client: NodeId) -> Option<String> {
         .iter()
         .find(|violation| violation.property == Property::Linearizability)
         .map(|violation| violation.detail.clone())
-}
-
-/// The checker's words with its client numbers (`c4` in the World, `c1` in [`history`]) given
-/// the stage's names.
-fn client_names(world: &LogWorld, text: &str) -> String {
-    let mut named = text.to_string();
-    for index in 0..world.config().clients.len() {
-        let client = world.config().client_id(index);
-        let name = world.name(client);
-        for number in [
-            u32::from(client.get()),
-            history::client_number(world, client),
-        ] {
-            named = named.replace(&format!("by c{number} "), &format!("by {name} "));
-        }
-    }
-    named
 }
