@@ -323,7 +323,7 @@ pub fn all() -> Vec<Scenario> {
             world: "N1-N3; C1 and C2 each write then read their own key and the other's (8 operations each); 3 trims; 80 ticks, 2 partitions, 2 crashes, 3 drops, 3 client resends.",
             modes: SIMULATION,
             book_mode: LEVEL_SWEEP,
-            levels: &[],
+            levels: &["act3/linearizable-or-not"],
             chapter: Some(CHAPTER_READS),
             setup: setup(
                 log(

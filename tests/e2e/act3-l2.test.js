@@ -1,6 +1,8 @@
 // Browser test of Act III's reads: `act3/the-fresh-leader-trap` played to its goal by clicking
 // dots, controls and prompt choices, with one wrong answer on the way that is told the
-// read-at-applied control's counterexample and leaves the world as it was. Messages are found
+// read-at-applied control's counterexample and leaves the world as it was; and
+// `act3/linearizable-or-not` played across a leader change, its timeline and the condition a
+// wrong answer breaks checked on the page. Messages are found
 // by their route and text in the wire list, the way a player reads them.
 
 import { test, before, after } from 'node:test';
@@ -88,5 +90,46 @@ test('the fresh-leader trap is played to its goal by clicking: the read waits fo
   assert.equal(await goal(page), 'reached');
   assert.match(await page.locator('.pp-passed').textContent(), /Level passed/);
   assert.equal(await page.locator('.pp-checklist li:not(.pp-done)').count(), 0, 'every checklist item is done');
+  assert.deepEqual(errors, []);
+});
+
+test('linearizable or not: a read across a leader change is drawn on the timeline, and a stale answer is told the condition it breaks', async () => {
+  const { page, errors } = await openPage(browser);
+  await page.goto(level('act3/linearizable-or-not'));
+  await ready(page);
+  assert.equal(await page.locator('.pp-title').textContent(), 'Linearizable or not');
+  const timeline = page.locator('.pp-timeline');
+  assert.match(await timeline.locator('figcaption').textContent(), /linearizable \(1 operations ordered\)/);
+  assert.equal(await timeline.locator('.pp-lane').count(), 2, 'one lane per client');
+
+  await control(page, 'Partition N1');
+  await control(page, 'Tick N2');
+  await control(page, 'Tick N2');
+  await deliver(page, 'N2', 'N3', 'Prepare');
+  await deliver(page, 'N3', 'N2', 'Promise');
+  await control(page, 'Request: C2 N2');
+  await deliver(page, 'C2', 'N2', 'Read');
+  await answer(page, 'wait', 'right');
+  await deliver(page, 'N2', 'N3', 'Accept');
+  await deliver(page, 'N3', 'N2', 'Accepted');
+  await answer(page, 'wait', 'right');
+  await deliver(page, 'N2', 'N3', 'ReadIndex');
+  await deliver(page, 'N3', 'N2', 'ReadIndexReply');
+  await answer(page, 'serve', 'right');
+  await deliver(page, 'N2', 'C2', 'Reply');
+
+  // The read is on the timeline, after C1's write, and the checker keeps every condition.
+  const c2 = timeline.locator('.pp-lane').nth(1);
+  assert.match(await c2.textContent(), /C2\s*read x → 1/);
+  assert.equal(await timeline.locator('.pp-conditions li[data-state="kept"]').count(), 4);
+  assert.match(await page.locator('.pp-question').textContent(), /C2's read of x returned 1\. Which other answer would this history have allowed\?/);
+
+  // "nothing" breaks real-time order: C1's write had completed before the read began.
+  const before = await fingerprint(page);
+  await answer(page, 'nothing', 'wrong');
+  assert.match(await page.locator('.pp-outcome-wrong').textContent(), /breaks real-time order, since the read of x by C2 at steps 2 to 3 returned nothing, but the write of x = 1 by C1 at steps 0 to 1 completed before the read began/);
+  assert.equal(await fingerprint(page), before, 'a wrong answer never enters the world');
+  await answer(page, 'none', 'right');
+  assert.equal(await page.locator('.pp-checklist li.pp-done').count(), 3, 'the leadership moved, a read crossed it, the history is linearizable');
   assert.deepEqual(errors, []);
 });

@@ -737,6 +737,12 @@ fn the_catalog_keeps_the_contract_with_the_book() {
                 "act3-fresh-leader-trap",
                 None
             ),
+            (
+                "act3/linearizable-or-not",
+                "Why reads are not free",
+                "act3-linearizable-or-not",
+                None
+            ),
         ]
     );
     assert!(summaries.iter().all(|level| {

@@ -58,6 +58,7 @@ pub static ACT3: &[&Level<LogWorld>] = &[
     &act3::truncate_by_consensus::LEVEL,
     &act3::the_stranded_node::LEVEL,
     &act3::the_fresh_leader_trap::LEVEL,
+    &act3::linearizable_or_not::LEVEL,
 ];
 
 /// Every level played on the replicated-log world: Act II's, then Act III's.

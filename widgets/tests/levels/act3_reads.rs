@@ -10,7 +10,7 @@ use super::{play, refused, snapshot};
 type LogGame = Game<LogWorld>;
 
 /// The levels this file plays.
-const READ_LEVELS: &[&str] = &["act3/the-fresh-leader-trap"];
+const READ_LEVELS: &[&str] = &["act3/the-fresh-leader-trap", "act3/linearizable-or-not"];
 
 fn mount(id: &str) -> LogGame {
     let level = levels::find_act2(id).expect("a log-world level");
