@@ -67,6 +67,53 @@ impl Automation {
     }
 }
 
+/// A set of toggles, one bit each: what the game keeps of the earned and switched-off toggles.
+/// A bit set rather than a `BTreeSet`, whose code (and the sort `collect` runs first) the
+/// browser would otherwise load for one four-item enum.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Automations(u8);
+
+impl Automations {
+    /// No toggle.
+    pub const NONE: Automations = Automations(0);
+
+    fn bit(automation: Automation) -> u8 {
+        1 << automation as u8
+    }
+
+    /// Whether `automation` is in the set.
+    pub fn contains(self, automation: Automation) -> bool {
+        self.0 & Automations::bit(automation) != 0
+    }
+
+    /// Adds `automation`.
+    pub fn insert(&mut self, automation: Automation) {
+        self.0 |= Automations::bit(automation);
+    }
+
+    /// Removes `automation`.
+    pub fn remove(&mut self, automation: Automation) {
+        self.0 &= !Automations::bit(automation);
+    }
+
+    /// The toggles in the set, in [`Automation::ALL`] order.
+    pub fn iter(self) -> impl Iterator<Item = Automation> {
+        Automation::ALL
+            .into_iter()
+            .filter(move |automation| self.contains(*automation))
+    }
+}
+
+impl FromIterator<Automation> for Automations {
+    fn from_iter<I: IntoIterator<Item = Automation>>(toggles: I) -> Automations {
+        let mut set = Automations::NONE;
+        for automation in toggles {
+            set.insert(automation);
+        }
+        set
+    }
+}
+
 impl fmt::Display for Automation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

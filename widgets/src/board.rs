@@ -7,14 +7,13 @@
 //! (ticks, crashes, client requests), its own role prompts and its own stage drawing, and the
 //! same [`View`](crate::View) shape.
 
-use crate::automation::Automation;
+use crate::automation::{Automation, Automations};
 use crate::error::PlayError;
 use crate::prompt::{Prompt, PromptKind};
 use crate::scene::{ActionJson, ChosenView, ClusterView, ControlView, MessageView, NodeView};
 use paros_sim::MessageId;
 use paros_sim::model::Model;
 use paros_sim::network::{MessageAction, Verb};
-use std::collections::BTreeSet;
 use std::fmt;
 use std::hash::Hash;
 
@@ -22,7 +21,7 @@ use std::hash::Hash;
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct ByHand {
     /// The automation toggles that are off.
-    pub off: BTreeSet<Automation>,
+    pub off: Automations,
     /// Whether a retry asks for its ballot.
     pub retry: bool,
 }
@@ -30,7 +29,7 @@ pub struct ByHand {
 impl ByHand {
     /// Whether the part `automation` automates is played by hand.
     pub fn has(&self, automation: Automation) -> bool {
-        self.off.contains(&automation)
+        self.off.contains(automation)
     }
 
     /// Everything by hand.

@@ -6,7 +6,7 @@
 //! done *beyond* the current run (mistakes, the tries a level counts, whether it was ever
 //! passed) lives in [`Memory`], which undo and restart leave alone.
 
-use crate::automation::Automation;
+use crate::automation::{Automation, Automations};
 use crate::board::{Board, ByHand};
 use crate::error::PlayError;
 use crate::level::Level;
@@ -14,7 +14,6 @@ use crate::prompt::Prompt;
 use crate::script::{self, ScriptStep};
 use crate::state::{Change, Goal, Memory, Mistake, Move, Run};
 use paros_sim::single_decree::DecreeAction;
-use std::collections::BTreeSet;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
@@ -57,8 +56,8 @@ pub struct Outcome {
 #[derive(Clone, Debug)]
 pub struct Game<B: Board> {
     level: &'static Level<B>,
-    unlocked: BTreeSet<Automation>,
-    switched_off: BTreeSet<Automation>,
+    unlocked: Automations,
+    switched_off: Automations,
     /// The world each stage begins with, after its prelude. Invariant: one per stage.
     stage_starts: Vec<B>,
     log: Vec<Move<B::Move>>,
@@ -97,7 +96,7 @@ impl<B: Board> Game<B> {
         Ok(Game {
             level,
             unlocked: unlocked.iter().copied().collect(),
-            switched_off: BTreeSet::new(),
+            switched_off: Automations::NONE,
             stage_starts,
             log: Vec::new(),
             log_text: Vec::new(),
@@ -151,13 +150,13 @@ impl<B: Board> Game<B> {
     pub fn automation_on(&self, automation: Automation) -> bool {
         match self.level.pin(automation) {
             Some(on) => on,
-            None => self.unlocked.contains(&automation) && !self.switched_off.contains(&automation),
+            None => self.unlocked.contains(automation) && !self.switched_off.contains(automation),
         }
     }
 
     /// Whether the player has earned `automation`.
     pub fn unlocked(&self, automation: Automation) -> bool {
-        self.unlocked.contains(&automation)
+        self.unlocked.contains(automation)
     }
 
     /// Turns an earned, unpinned toggle on or off, from the next move on.
@@ -165,11 +164,11 @@ impl<B: Board> Game<B> {
         if self.level.pin(automation).is_some() {
             return Err(PlayError::Pinned(automation));
         }
-        if !self.unlocked.contains(&automation) {
+        if !self.unlocked.contains(automation) {
             return Err(PlayError::Locked(automation));
         }
         if on {
-            self.switched_off.remove(&automation);
+            self.switched_off.remove(automation);
         } else {
             self.switched_off.insert(automation);
         }

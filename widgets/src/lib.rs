@@ -45,7 +45,7 @@ mod words;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 
-pub use automation::Automation;
+pub use automation::{Automation, Automations};
 pub use board::{Board, ByHand};
 pub use error::PlayError;
 pub use game::{Game, GameAction, Outcome, OutcomeKind};
