@@ -129,3 +129,16 @@ impl Prompt {
             .map_or("", |choice| choice.key.as_str())
     }
 }
+
+/// Sorts a short list in place by `key`, stably, by insertion. The prompts' lists hold a
+/// handful of items; the standard library's sort would load about 5 KB of code into the
+/// browser's module for each item type it sorts.
+pub(crate) fn sort_short<T, K: Ord>(items: &mut [T], key: impl Fn(&T) -> K) {
+    for end in 1..items.len() {
+        let mut at = end;
+        while at > 0 && key(&items[at - 1]) > key(&items[at]) {
+            items.swap(at - 1, at);
+            at -= 1;
+        }
+    }
+}

@@ -9,6 +9,7 @@
 use super::WHY_ONE_VALUE_IS_SAFE;
 use crate::automation::Automation;
 use crate::level::{HintFor, Level, Pin, Rules, Stage};
+use crate::prompt::sort_short;
 use crate::prompt::{Choice, Prompt};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use crate::words::{set_name, vote_name};
@@ -167,7 +168,7 @@ fn promises_for(world: &DecreeWorld, asker: NodeId, ballot: Ballot) -> Vec<(Node
             reports.push((node, vote));
         }
     }
-    reports.sort_by_key(|(node, _)| *node);
+    sort_short(&mut reports, |(node, _)| *node);
     reports
 }
 

@@ -10,12 +10,9 @@ use crate::level::{HintFor, Level, Rules, Stage};
 use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use crate::words::{set_name, vote_name};
-use paros_core::{
-    Acceptor, Ballot, NodeId, NodeSet, Phase, Proposer, QuorumSystem, Value, vote_rule,
-};
+use paros_core::{Acceptor, Ballot, NodeId, NodeSet, Phase, Proposer, QuorumSystem, vote_rule};
 use paros_sim::single_decree::{DecreeWorld, DecreeWorldConfig};
 use paros_sim::{Budget, Fault};
-use std::collections::BTreeSet;
 
 /// The level.
 pub static LEVEL: Level<DecreeWorld> = Level {
@@ -193,8 +190,7 @@ impl Rules<DecreeWorld> for TheDuel {
             return None;
         }
         let first = chosen.first()?;
-        let values: BTreeSet<&Value> = chosen.iter().map(|votes| &votes.value).collect();
-        let two = values.len() > 1;
+        let two = chosen.iter().any(|votes| votes.value != first.value);
         let (value, at) = (first.value.to_string(), world.ballot_name(first.ballot));
         let by = set_name(world, first.voters);
         let votes: Vec<String> = world

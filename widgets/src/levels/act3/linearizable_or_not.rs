@@ -159,23 +159,20 @@ fn read_returned_now(change: &Change<'_, LogWorld>) -> Option<usize> {
         .position(|call| matches!(call.op, ClientOp::Read { .. }) && call.ret == Some(now - 1))
 }
 
-/// Every value some client's program writes to `key`.
+/// Every value some client's program writes to `key`, once each, in program order.
 fn values_written(world: &LogWorld, key: &str) -> Vec<String> {
-    let mut values: Vec<String> = world
-        .config()
-        .clients
-        .iter()
-        .flatten()
-        .filter_map(|op| match op {
-            ClientOp::Write {
-                key: written,
-                value,
-            } if written.as_str() == key => Some(value.to_string()),
-            _ => None,
-        })
-        .collect();
-    values.sort();
-    values.dedup();
+    let mut values: Vec<String> = Vec::new();
+    for op in world.config().clients.iter().flatten() {
+        if let ClientOp::Write {
+            key: written,
+            value,
+        } = op
+            && written.as_str() == key
+            && !values.iter().any(|seen| seen == value.as_str())
+        {
+            values.push(value.to_string());
+        }
+    }
     values
 }
 

@@ -7,6 +7,7 @@
 //! the floor it had.
 
 use super::shared::node;
+use crate::prompt::sort_short;
 use crate::prompt::{Choice, Prompt, PromptKind, drop_doubles};
 use crate::replicated_log::LogMove;
 use paros_core::log::{ColocatedNode, Entry, Slot};
@@ -76,7 +77,7 @@ pub(super) fn floor_after(world: &LogWorld, after: &LogWorld, action: &LogMove) 
             floors.push(floor);
         }
     }
-    floors.sort();
+    sort_short(&mut floors, |floor| *floor);
     let mut choices: Vec<Choice> = Vec::new();
     for floor in floors {
         let right = floor == step.floor_after;

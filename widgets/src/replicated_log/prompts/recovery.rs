@@ -59,11 +59,10 @@ pub(super) fn recover_slots(world: &LogWorld, after: &LogWorld, message: u32) ->
     }
     let mut quorum = election.promised_by;
     quorum.insert(in_flight.envelope.from);
-    let plan: BTreeMap<Slot, Entry> = leader
-        .proposals()
-        .iter()
-        .map(|(slot, proposal)| (*slot, proposal.entry.clone()))
-        .collect();
+    let mut plan: BTreeMap<Slot, Entry> = BTreeMap::new();
+    for (slot, proposal) in leader.proposals() {
+        plan.insert(*slot, proposal.entry.clone());
+    }
     if plan.is_empty() {
         return None; // nothing to recover: no slot to answer for
     }

@@ -1,6 +1,7 @@
 //! The P2c prompt: a Promise completes a proposer's Phase-1 quorum, and the player picks the
 //! value of its Accept.
 
+use crate::prompt::sort_short;
 use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::words::{quorums, set_name, vote_name};
 use paros_core::{NodeId, NodeSet, Phase, Vote, is_chosen};
@@ -86,7 +87,7 @@ fn value_candidates(
         .iter()
         .filter_map(|(_, vote)| vote.as_ref())
         .collect();
-    votes.sort_by_key(|vote| std::cmp::Reverse(vote.ballot));
+    sort_short(&mut votes, |vote| std::cmp::Reverse(vote.ballot));
     for vote in votes {
         let value = vote.value.to_string();
         if candidates.iter().all(|(known, _)| *known != value) {

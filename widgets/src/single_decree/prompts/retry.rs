@@ -1,6 +1,7 @@
 //! The retry prompt: which ballot a proposer's new Prepare carries.
 
 use super::shared::value_of;
+use crate::prompt::sort_short;
 use crate::prompt::{Choice, Prompt, PromptKind};
 use paros_core::{Ballot, NodeId};
 use paros_sim::single_decree::{DecreeAction, DecreeWorld, Role};
@@ -31,7 +32,7 @@ pub(super) fn retry_ballot(world: &DecreeWorld, node: NodeId) -> Option<Prompt> 
             ballots.push(refused);
         }
     }
-    ballots.sort();
+    sort_short(&mut ballots, |ballot| *ballot);
     ballots.dedup();
     let floor = refusal.map_or(current, |refused| refused.max(current));
     let mut facts = vec![format!("{name} last ran {}", world.ballot_name(current))];
