@@ -466,9 +466,12 @@ fn forged_world() -> LogWorld {
     LogWorld::new(LogWorldConfig::three_nodes(vec![ClientOp::write("x", "1")])).unwrap()
 }
 
-/// The properties of the world's violations, in the order found.
-fn broken(world: &LogWorld) -> Vec<Property> {
-    world.violations().iter().map(|v| v.property).collect()
+/// Asserts that the world found one violation, and only one: of `property`, worded `detail`.
+fn assert_only_broken(world: &LogWorld, property: Property, detail: &str) {
+    let found: Vec<(Property, &str)> = (world.violations().iter())
+        .map(|violation| (violation.property, violation.detail.as_str()))
+        .collect();
+    assert_eq!(found, [(property, detail)]);
 }
 
 #[test]
@@ -479,10 +482,10 @@ fn applying_past_a_slot_not_yet_applied_breaks_applied_in_order() {
     assert!(world.violations().is_empty(), "{:?}", world.violations());
     world.record_applied(0, &[applied(3, 2)], &[]);
     world.learn_effects();
-    assert_eq!(broken(&world), [Property::AppliedInOrder]);
-    assert_eq!(
-        world.violations()[0].detail,
-        "N1 applied slot 3 after slot 1"
+    assert_only_broken(
+        &world,
+        Property::AppliedInOrder,
+        "N1 applied slot 3 after slot 1",
     );
 }
 
@@ -491,8 +494,7 @@ fn applying_one_request_twice_breaks_applied_once() {
     let mut world = forged_world();
     world.record_applied(0, &[applied(1, 1), applied(2, 1)], &[]);
     world.learn_effects();
-    assert_eq!(broken(&world), [Property::AppliedOnce]);
-    assert_eq!(world.violations()[0].detail, "N1 applied C1#1 twice");
+    assert_only_broken(&world, Property::AppliedOnce, "N1 applied C1#1 twice");
     // A retry the store skipped (not fresh) is no second application.
     let mut world = forged_world();
     let retry = Applied {
@@ -538,10 +540,10 @@ fn a_floor_above_what_the_node_applied_breaks_floor_below_applied() {
     let n2 = world.config().node_id(1);
     world.check_floor_below_applied(n2, Slot(3), Slot(2));
     world.learn_effects();
-    assert_eq!(broken(&world), [Property::FloorBelowApplied]);
-    assert_eq!(
-        world.violations()[0].detail,
-        "N2's floor 3 is above what it applied, 2"
+    assert_only_broken(
+        &world,
+        Property::FloorBelowApplied,
+        "N2's floor 3 is above what it applied, 2",
     );
 }
 
@@ -607,17 +609,14 @@ fn a_trim_point_that_is_not_the_state_of_its_slots_breaks_trim_point_is_state() 
         honest.iter().collect::<Vec<_>>(),
         "the same keys and values: only the session table differs"
     );
-    for (forged, what) in [
-        (without_sessions, "the session table left out"),
-        (honest_store(1), "the state of slot 1 alone"),
-    ] {
+    // One without its session table, one with the state of slot 1 alone.
+    for forged in [without_sessions, honest_store(1)] {
         let mut world = slots_1_and_2_chosen();
         judge_trim_point(&mut world, 2, forged);
-        assert_eq!(broken(&world), [Property::TrimPointIsState], "{what}");
-        assert_eq!(
-            world.violations()[0].detail,
+        assert_only_broken(
+            &world,
+            Property::TrimPointIsState,
             "N1's trim point through slot 2 is not the state after applying slots 1 to 2",
-            "{what}"
         );
     }
 }
@@ -626,10 +625,10 @@ fn a_trim_point_that_is_not_the_state_of_its_slots_breaks_trim_point_is_state() 
 fn a_trim_point_over_a_slot_nothing_chose_breaks_trim_point_is_state() {
     let mut world = slots_1_and_2_chosen();
     judge_trim_point(&mut world, 3, honest_store(2));
-    assert_eq!(broken(&world), [Property::TrimPointIsState]);
-    assert_eq!(
-        world.violations()[0].detail,
-        "N1's trim point through slot 3 covers slot 3, where nothing is chosen"
+    assert_only_broken(
+        &world,
+        Property::TrimPointIsState,
+        "N1's trim point through slot 3 covers slot 3, where nothing is chosen",
     );
 }
 
