@@ -1,10 +1,38 @@
 //! Tests of the scenario list: the names, levels and chapters others rely on, preludes that
 //! replay, and input hashes.
 
-use crate::report::Verdict;
-use crate::scenarios::{self, CHAPTER_CHOOSING, CHAPTER_SAFETY};
+use crate::model::Model;
+use crate::replicated_log::LogWorld;
+use crate::report::{Report, Verdict};
+use crate::scenarios::{self, CHAPTER_CHOOSING, CHAPTER_SAFETY, Scenario};
 use paros_core::log::Slot;
 use std::collections::BTreeSet;
+use std::ops::Range;
+
+/// Runs `scenario`'s seeded walks, one per seed, each at most `max_steps` actions, and asserts
+/// that they find nothing (which a seeded run reports as INCOMPLETE, never PASS).
+fn simulate_finding_nothing(scenario: &Scenario, seeds: Range<u64>, max_steps: u32) -> Report {
+    let sweep = crate::simulate::Sweep { seeds, max_steps };
+    let report = crate::runner::simulate(scenario, &sweep, &|_| {}).unwrap();
+    assert_eq!(
+        report.verdict,
+        Verdict::Incomplete,
+        "{}: {:?}",
+        scenario.name,
+        report.violations
+    );
+    report
+}
+
+/// Plays `actions` in `world`, each read from its words, which must be how the world describes
+/// it back.
+fn play(world: &mut LogWorld, actions: &[&str]) {
+    for text in actions {
+        let action = world.parse_action(text).unwrap();
+        assert_eq!(world.describe(&action), *text);
+        world.apply(&action).unwrap();
+    }
+}
 
 #[test]
 fn names_are_unique_and_say_what_they_are() {
@@ -250,18 +278,8 @@ fn every_seeded_log_scenario_finds_nothing_and_every_run_settles() {
         if scenario.negative_control().is_some() || long {
             continue;
         }
-        let sweep = crate::simulate::Sweep {
-            seeds: 0..300,
-            max_steps: 1_000,
-        };
-        let report = crate::runner::simulate(&scenario, &sweep, &|_| {}).unwrap();
+        let report = simulate_finding_nothing(&scenario, 0..300, 1_000);
         let name = scenario.name;
-        assert_eq!(
-            report.verdict,
-            Verdict::Incomplete,
-            "{name}: {:?}",
-            report.violations
-        );
         assert_eq!(report.settle_runs, 300, "{name}");
         assert_eq!(
             report.settle_decided, 300,
@@ -314,10 +332,7 @@ fn every_negative_control_is_caught_by_the_explorer_and_trips_its_own_property()
 }
 
 /// The violations of the world a report's counterexample reaches (prelude included).
-fn replay_violations<M: crate::model::Model>(
-    config: &M::Config,
-    report: &crate::report::Report,
-) -> Vec<crate::check::Violation>
+fn replay_violations<M: Model>(config: &M::Config, report: &Report) -> Vec<crate::check::Violation>
 where
     M::Config: Clone,
 {
@@ -333,17 +348,7 @@ where
 fn the_long_scenario_stays_safe_and_every_run_settles_once_faults_stop() {
     // A few hundred seeds here; the benchmark runs many thousands.
     let scenario = scenarios::find("act2-long").unwrap();
-    let sweep = crate::simulate::Sweep {
-        seeds: 0..200,
-        max_steps: 30_000,
-    };
-    let report = crate::runner::simulate(&scenario, &sweep, &|_| {}).unwrap();
-    assert_eq!(
-        report.verdict,
-        Verdict::Incomplete,
-        "{:?}",
-        report.violations
-    );
+    let report = simulate_finding_nothing(&scenario, 0..200, 30_000);
     assert!(
         report.faults.len() >= 5,
         "every kind of fault was injected: {:?}",
@@ -359,7 +364,7 @@ fn the_two_leaders_world_reaches_the_chosen_overwrite_and_the_follower_commit_ru
     // them: here, on one path of act2-two-leaders-catch-up.
     let scenario = scenarios::find("act2-two-leaders-catch-up").unwrap();
     let mut world = scenario.log_start().unwrap();
-    for text in [
+    let actions = [
         "deliver m8 N3->N1 Accept(1.N3, slot 1, x=1 (C1#1), commit 0)",
         "deliver m18 N2->N2 Accept(2.N2, slot 1, x=2 (C2#1), commit 0)",
         "deliver m19 N2->N3 Accept(2.N2, slot 1, x=2 (C2#1), commit 0)",
@@ -370,11 +375,8 @@ fn the_two_leaders_world_reaches_the_chosen_overwrite_and_the_follower_commit_ru
         "deliver m24 N2->N1 Heartbeat(2.N2, commit 1)",
         "deliver m27 N1->N2 HeartbeatAck(2.N2, chosen 0, votes to 1)",
         "deliver m28 N2->N1 Chosen([1: x=2 (C2#1)])",
-    ] {
-        let action = world.parse_action(text).unwrap();
-        assert_eq!(world.describe(&action), text);
-        world.apply(&action).unwrap();
-    }
+    ];
+    play(&mut world, &actions);
     assert!(world.violations().is_empty(), "{:?}", world.violations());
     let slot = paros_core::log::Slot(1);
     let chosen = world.chosen_entry(slot).unwrap().entry.clone();
@@ -394,17 +396,14 @@ fn the_jump_world_reaches_a_jump_and_a_crash_after_it() {
     let scenario = scenarios::find("act3-jump-keeps-promise").unwrap();
     let mut world = scenario.log_start().unwrap();
     assert_eq!(world.servers()[0].host.node().unwrap().floor(), Slot(1));
-    for text in [
+    let actions = [
         "deliver m13 N1->N3 Heartbeat(1.N1, commit 2)",
         "deliver m16 N3->N1 HeartbeatAck(1.N1, chosen 0)",
         "deliver m17 N1->N3 TrimPoint(1.N1, through 1)",
         "crash N3",
         "restart N3",
-    ] {
-        let action = world.parse_action(text).unwrap();
-        assert_eq!(world.describe(&action), text);
-        world.apply(&action).unwrap();
-    }
+    ];
+    play(&mut world, &actions);
     assert!(world.violations().is_empty(), "{:?}", world.violations());
     let n3 = world.servers()[2].host.node().unwrap();
     assert_eq!((n3.floor(), n3.applied_index()), (Slot(1), Slot(1)));
@@ -422,15 +421,5 @@ fn a_jump_followed_by_a_trim_in_the_same_walk_keeps_its_promise() {
     // walk goes on to apply a decided Trim(2) and drop its vote in slot 2, by T2. The
     // jump-keeps-promise checker once took that for the jump breaking T5.
     let scenario = scenarios::find("act3-truncate-by-consensus").unwrap();
-    let sweep = crate::simulate::Sweep {
-        seeds: 934..935,
-        max_steps: 1_000,
-    };
-    let report = crate::runner::simulate(&scenario, &sweep, &|_| {}).unwrap();
-    assert_eq!(
-        report.verdict,
-        Verdict::Incomplete,
-        "{:?}",
-        report.violations
-    );
+    simulate_finding_nothing(&scenario, 934..935, 1_000);
 }

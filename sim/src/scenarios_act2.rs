@@ -17,28 +17,44 @@ pub const CHAPTER_LEADER: &str = "The stable leader";
 /// The chapter on linearizable reads.
 pub const CHAPTER_READS: &str = "Why reads are not free";
 
-const BOTH_MODES: &[Mode] = &[Mode::Exhaustive, Mode::Simulation];
-const SIMULATION: &[Mode] = &[Mode::Simulation];
+pub(super) const BOTH_MODES: &[Mode] = &[Mode::Exhaustive, Mode::Simulation];
+pub(super) const SIMULATION: &[Mode] = &[Mode::Simulation];
 
 /// A level's world, sampled: this many seeds, each walk at most this many actions.
-const LEVEL_SWEEP: BookMode = BookMode::Simulation {
+pub(super) const LEVEL_SWEEP: BookMode = BookMode::Simulation {
     seeds: 2_000,
     max_steps: 1_000,
 };
 
-/// A prelude: N1 leads over {N1, N2}, C1's write of x=1 is chosen by {N1, N2} and N1 learns it;
-/// then N2 crashes and restarts (from its disk, or blank in the control).
-const X1_CHOSEN_THEN_N2_RESTARTS: &[&str] = &[
+/// A prelude: N1 is elected at 1.N1 by {N1, N2}; its Prepare to N3 is still in flight.
+pub(super) const N1_LEADS: &[&str] = &[
     "tick N1",
     "deliver m1 N1->N2 Prepare(1.N1, from slot 1)",
     "deliver m3 N2->N1 Promise(1.N1, [])",
-    "request C1 N1 write x=1",
-    "deliver m4 C1->N1 Write(#1, x=1)",
-    "deliver m5 N1->N2 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
-    "deliver m7 N2->N1 Accepted(1.N1, slot 1)",
-    "crash N2",
-    "restart N2",
 ];
+
+/// The prelude `first`, then the actions `then`.
+pub(super) fn and_then(first: &[&'static str], then: &[&'static str]) -> Vec<&'static str> {
+    [first, then].concat()
+}
+
+/// A prelude: [`N1_LEADS`], then C1's write of x=1 is chosen in slot 1 by {N1, N2} and N1
+/// learns it; N2 voted but has not learned it, and N3 has heard nothing.
+pub(super) fn x1_chosen() -> Vec<&'static str> {
+    let x1 = [
+        "request C1 N1 write x=1",
+        "deliver m4 C1->N1 Write(#1, x=1)",
+        "deliver m5 N1->N2 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+        "deliver m7 N2->N1 Accepted(1.N1, slot 1)",
+    ];
+    and_then(N1_LEADS, &x1)
+}
+
+/// A prelude: [`x1_chosen`], then N2 crashes and restarts (from its disk, or blank in the
+/// control).
+fn x1_chosen_then_n2_restarts() -> Vec<&'static str> {
+    and_then(&x1_chosen(), &["crash N2", "restart N2"])
+}
 
 /// The same in a stepwise world where N2's Accepted leaves before its vote is durable.
 const X1_SENT_BEFORE_PERSIST_THEN_N2_RESTARTS: &[&str] = &[
@@ -63,13 +79,6 @@ const X1_SENT_BEFORE_PERSIST_THEN_N2_RESTARTS: &[&str] = &[
     "persist N1",
     "send N1",
     "restart N2",
-];
-
-/// A prelude: N1 is elected at 1.N1 by {N1, N2}; its Prepare to N3 is still in flight.
-const N1_LEADS: &[&str] = &[
-    "tick N1",
-    "deliver m1 N1->N2 Prepare(1.N1, from slot 1)",
-    "deliver m3 N2->N1 Promise(1.N1, [])",
 ];
 
 /// A prelude where messages to self travel the network. N3 is elected at 1.N3 by all three and
@@ -99,7 +108,8 @@ const TWO_LEADERS_PROPOSE_SLOT_1: &[&str] = &[
     "drop m17 N2->N1 Accept(2.N2, slot 1, x=2 (C2#1), commit 0)",
 ];
 
-fn writes(key: &str, count: usize) -> Vec<ClientOp> {
+/// A program of `count` writes of `key`: 1, 2, and so on.
+pub(super) fn writes(key: &str, count: usize) -> Vec<ClientOp> {
     (1..=count)
         .map(|value| ClientOp::write(key, &value.to_string()))
         .collect()
@@ -119,7 +129,8 @@ fn self_messages_in_flight(mut config: LogWorldConfig) -> LogWorldConfig {
     config
 }
 
-fn setup(config: LogWorldConfig, prelude: &[&'static str]) -> Setup {
+/// A replicated-log world, and the prelude that brings it to where its schedules matter.
+pub(super) fn setup(config: LogWorldConfig, prelude: &[&'static str]) -> Setup {
     Setup::Log {
         config,
         prelude: prelude.to_vec(),
@@ -127,7 +138,7 @@ fn setup(config: LogWorldConfig, prelude: &[&'static str]) -> Setup {
 }
 
 /// A program of `count` operations alternating a write of `key` and a read of it.
-fn writes_and_reads(key: &str, count: usize) -> Vec<ClientOp> {
+pub(super) fn writes_and_reads(key: &str, count: usize) -> Vec<ClientOp> {
     (1..=count)
         .map(|index| {
             if index % 2 == 1 {
@@ -139,20 +150,20 @@ fn writes_and_reads(key: &str, count: usize) -> Vec<ClientOp> {
         .collect()
 }
 
-fn node(number: u8) -> NodeId {
+/// Node `number` (N1, N2, N3).
+pub(super) fn node(number: u8) -> NodeId {
     NodeId::new(number).expect("a node id")
 }
 
 /// Every Act II scenario, in the order `paros-sim list` prints them.
 pub fn all() -> Vec<Scenario> {
-    let node1 = NodeId::new(1).expect("1 is a node id");
     let mut exhaustive = log(
         vec![writes("x", 2)],
         Budget::NONE.with(Fault::Tick, 1).with(Fault::Crash, 1),
         false,
     );
     exhaustive.election_timeout_ticks = 1;
-    exhaustive.client_targets = vec![Some(node1)];
+    exhaustive.client_targets = vec![Some(node(1))];
     let mut local_read = log(
         vec![vec![ClientOp::write("x", "1"), ClientOp::read("x")]],
         Budget::NONE.with(Fault::Tick, 1),
@@ -166,7 +177,7 @@ pub fn all() -> Vec<Scenario> {
         false,
     );
     early_ack.election_timeout_ticks = 1;
-    early_ack.client_targets = vec![Some(node1)];
+    early_ack.client_targets = vec![Some(node(1))];
     early_ack.negative_control = Some(NegativeControl::EarlyAck);
     let mut learn_early = early_ack.clone();
     learn_early.negative_control = Some(NegativeControl::LearnEarly);
@@ -189,7 +200,7 @@ pub fn all() -> Vec<Scenario> {
         false,
     );
     reads_across_a_restart.election_timeout_ticks = 1;
-    reads_across_a_restart.client_targets = vec![Some(node1), Some(node(2))];
+    reads_across_a_restart.client_targets = vec![Some(node(1)), Some(node(2))];
     let mut two_leaders = log(
         vec![
             vec![ClientOp::write("x", "1")],
@@ -466,7 +477,7 @@ pub fn all() -> Vec<Scenario> {
             chapter: Some(CHAPTER_CRASH),
             setup: setup(
                 control(NegativeControl::BlankRestart, false),
-                X1_CHOSEN_THEN_N2_RESTARTS,
+                &x1_chosen_then_n2_restarts(),
             ),
         },
         Scenario {

@@ -2,105 +2,50 @@
 //! client and reads across leader changes. Each negative control has a twin world without it
 //! that the explorer finishes, so each rule is shown both to hold and to be needed.
 
-use super::{BookMode, Scenario, Setup};
+use super::act2::{
+    BOTH_MODES, LEVEL_SWEEP, N1_LEADS, SIMULATION, and_then, node, setup, writes, writes_and_reads,
+    x1_chosen,
+};
+use super::{BookMode, Scenario};
 use crate::faults::{Budget, Fault, NegativeControl};
 use crate::replicated_log::{ClientOp, LogWorldConfig};
-use crate::report::Mode;
-use paros_core::NodeId;
 
 /// The chapter on truncation, the floor and the jump.
 pub const CHAPTER_TRUNCATION: &str = "Truncation and the trim point";
 /// The chapter on linearizable reads; Act III writes its second half.
 pub const CHAPTER_READS: &str = super::act2::CHAPTER_READS;
 
-const BOTH_MODES: &[Mode] = &[Mode::Exhaustive, Mode::Simulation];
-const SIMULATION: &[Mode] = &[Mode::Simulation];
-
-/// A level's world, sampled: this many seeds, each walk at most this many actions.
-const LEVEL_SWEEP: BookMode = BookMode::Simulation {
-    seeds: 2_000,
-    max_steps: 1_000,
-};
-
-/// A prelude: N1 is elected at 1.N1 by {N1, N2}; its Prepare to N3 is still in flight.
-const N1_LEADS: &[&str] = &[
-    "tick N1",
-    "deliver m1 N1->N2 Prepare(1.N1, from slot 1)",
-    "deliver m3 N2->N1 Promise(1.N1, [])",
-];
-
-/// A prelude: N1 leads, C1's x=1 is chosen in slot 1 by {N1, N2}, and N1 compacts through
-/// slot 1 with a trim decided in slot 2 by {N1, N2}: N1's floor is 1, N2 has not yet learned
-/// either slot, and N3 has heard nothing (its Prepare, Accepts and C1's reply are in flight).
-const N1_TRIMS_N3_STRANDED: &[&str] = &[
-    "tick N1",
-    "deliver m1 N1->N2 Prepare(1.N1, from slot 1)",
-    "deliver m3 N2->N1 Promise(1.N1, [])",
-    "request C1 N1 write x=1",
-    "deliver m4 C1->N1 Write(#1, x=1)",
-    "deliver m5 N1->N2 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
-    "deliver m7 N2->N1 Accepted(1.N1, slot 1)",
-    "trim N1 through slot 1",
-    "deliver m9 N1->N2 Accept(1.N1, slot 2, trim through 1, commit 1)",
-    "deliver m11 N2->N1 Accepted(1.N1, slot 2)",
-];
-
-/// The prelude [`N1_TRIMS_N3_STRANDED`], then N1 beats and answers C1: N2 learns both slots
-/// and compacts too, and N3 promises 1.N1 but has no entry; N1's Accepts and heartbeat to N3
-/// are still in flight.
-const N1_TRIMS_THEN_BEATS: &[&str] = &[
-    "tick N1",
-    "deliver m1 N1->N2 Prepare(1.N1, from slot 1)",
-    "deliver m3 N2->N1 Promise(1.N1, [])",
-    "request C1 N1 write x=1",
-    "deliver m4 C1->N1 Write(#1, x=1)",
-    "deliver m5 N1->N2 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
-    "deliver m7 N2->N1 Accepted(1.N1, slot 1)",
-    "trim N1 through slot 1",
-    "deliver m9 N1->N2 Accept(1.N1, slot 2, trim through 1, commit 1)",
-    "deliver m11 N2->N1 Accepted(1.N1, slot 2)",
-    "tick N1",
-    "deliver m8 N1->C1 Reply(#1, written)",
-    "deliver m12 N1->N2 Heartbeat(1.N1, commit 2)",
-    "deliver m14 N2->N1 HeartbeatAck(1.N1, chosen 2)",
-    "deliver m2 N1->N3 Prepare(1.N1, from slot 1)",
-    "deliver m15 N3->N1 Promise(1.N1, [])",
-];
-
-/// A prelude: N1 leads, C1's x=1 is chosen in slot 1 by {N1, N2} and N1 has answered C1
-/// "written"; N2 voted but has not learned it, and N3 has heard nothing.
-const X1_WRITTEN: &[&str] = &[
-    "tick N1",
-    "deliver m1 N1->N2 Prepare(1.N1, from slot 1)",
-    "deliver m3 N2->N1 Promise(1.N1, [])",
-    "request C1 N1 write x=1",
-    "deliver m4 C1->N1 Write(#1, x=1)",
-    "deliver m5 N1->N2 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
-    "deliver m7 N2->N1 Accepted(1.N1, slot 1)",
-    "deliver m8 N1->C1 Reply(#1, written)",
-];
-
-fn node(number: u8) -> NodeId {
-    NodeId::new(number).expect("a node id")
+/// A prelude: [`x1_chosen`], then N1 compacts through slot 1 with a trim decided in slot 2 by
+/// {N1, N2}: N1's floor is 1, N2 has not yet learned either slot, and N3 has heard nothing (its
+/// Prepare, Accepts and C1's reply are in flight).
+fn n1_trims_n3_stranded() -> Vec<&'static str> {
+    let trim = [
+        "trim N1 through slot 1",
+        "deliver m9 N1->N2 Accept(1.N1, slot 2, trim through 1, commit 1)",
+        "deliver m11 N2->N1 Accepted(1.N1, slot 2)",
+    ];
+    and_then(&x1_chosen(), &trim)
 }
 
-fn writes(key: &str, count: usize) -> Vec<ClientOp> {
-    (1..=count)
-        .map(|value| ClientOp::write(key, &value.to_string()))
-        .collect()
+/// A prelude: [`n1_trims_n3_stranded`], then N1 beats and answers C1: N2 learns both slots and
+/// compacts too, and N3 promises 1.N1 but has no entry; N1's Accepts and heartbeat to N3 are
+/// still in flight.
+fn n1_trims_then_beats() -> Vec<&'static str> {
+    let beat = [
+        "tick N1",
+        "deliver m8 N1->C1 Reply(#1, written)",
+        "deliver m12 N1->N2 Heartbeat(1.N1, commit 2)",
+        "deliver m14 N2->N1 HeartbeatAck(1.N1, chosen 2)",
+        "deliver m2 N1->N3 Prepare(1.N1, from slot 1)",
+        "deliver m15 N3->N1 Promise(1.N1, [])",
+    ];
+    and_then(&n1_trims_n3_stranded(), &beat)
 }
 
-/// A program of `count` operations alternating a write of `key` and a read of it.
-fn writes_and_reads(key: &str, count: usize) -> Vec<ClientOp> {
-    (1..=count)
-        .map(|index| {
-            if index % 2 == 1 {
-                ClientOp::write(key, &index.to_string())
-            } else {
-                ClientOp::read(key)
-            }
-        })
-        .collect()
+/// A prelude: [`x1_chosen`], and N1 has answered C1 "written"; N2 voted but has not learned it,
+/// and N3 has heard nothing.
+fn x1_written() -> Vec<&'static str> {
+    and_then(&x1_chosen(), &["deliver m8 N1->C1 Reply(#1, written)"])
 }
 
 /// Three nodes, these clients, this budget and this many trims; an election timeout of 1 tick.
@@ -116,13 +61,6 @@ fn log(clients: Vec<Vec<ClientOp>>, budget: Budget, trims: u32) -> LogWorldConfi
 fn with_control(mut config: LogWorldConfig, control: NegativeControl) -> LogWorldConfig {
     config.negative_control = Some(control);
     config
-}
-
-fn setup(config: LogWorldConfig, prelude: &[&'static str]) -> Setup {
-    Setup::Log {
-        config,
-        prelude: prelude.to_vec(),
-    }
 }
 
 /// After N1 compacted with N3 stranded (the prelude's tick spent): N3 may stand and lead.
@@ -187,7 +125,7 @@ pub fn all() -> Vec<Scenario> {
             book_mode: BookMode::Exhaustive,
             levels: &[],
             chapter: Some(CHAPTER_TRUNCATION),
-            setup: setup(leader_below_a_floor(), N1_TRIMS_N3_STRANDED),
+            setup: setup(leader_below_a_floor(), &n1_trims_n3_stranded()),
         },
         Scenario {
             name: "act3-trim-ignores-floor-control",
@@ -199,7 +137,7 @@ pub fn all() -> Vec<Scenario> {
             chapter: Some(CHAPTER_TRUNCATION),
             setup: setup(
                 with_control(leader_below_a_floor(), NegativeControl::TrimIgnoresFloor),
-                N1_TRIMS_N3_STRANDED,
+                &n1_trims_n3_stranded(),
             ),
         },
         Scenario {
@@ -210,7 +148,7 @@ pub fn all() -> Vec<Scenario> {
             book_mode: BookMode::Exhaustive,
             levels: &[],
             chapter: Some(CHAPTER_TRUNCATION),
-            setup: setup(jump_after_a_new_promise(), N1_TRIMS_THEN_BEATS),
+            setup: setup(jump_after_a_new_promise(), &n1_trims_then_beats()),
         },
         Scenario {
             name: "act3-jump-moves-promise-control",
@@ -225,7 +163,7 @@ pub fn all() -> Vec<Scenario> {
                     jump_after_a_new_promise(),
                     NegativeControl::JumpMovesPromise,
                 ),
-                N1_TRIMS_THEN_BEATS,
+                &n1_trims_then_beats(),
             ),
         },
         Scenario {
@@ -236,7 +174,7 @@ pub fn all() -> Vec<Scenario> {
             book_mode: BookMode::Exhaustive,
             levels: &["act3/the-fresh-leader-trap"],
             chapter: Some(CHAPTER_READS),
-            setup: setup(fresh_leader(), X1_WRITTEN),
+            setup: setup(fresh_leader(), &x1_written()),
         },
         Scenario {
             name: "act3-read-at-applied-control",
@@ -248,7 +186,7 @@ pub fn all() -> Vec<Scenario> {
             chapter: Some(CHAPTER_READS),
             setup: setup(
                 with_control(fresh_leader(), NegativeControl::ReadAtApplied),
-                X1_WRITTEN,
+                &x1_written(),
             ),
         },
         Scenario {

@@ -4,39 +4,25 @@
 // `act2/persist-before-send`. Messages are found by their route and text in the wire list,
 // the way a player reads them; nothing here calls the engine directly.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { startServer, launchBrowser, openPage, ready } from './harness.js';
+import { useSite, stage, fingerprint, goal, moves } from './harness.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSite();
 
 const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const PROGRESS_KEY = 'paros-play.progress.v1';
 
-const level = (id) => `${server.url}/play/#${id}`;
-const stage = (page) => page.locator('.pp-stage').evaluate((svg) => svg.outerHTML);
-const fingerprint = (page) => page.locator('.pp-level').getAttribute('data-fingerprint');
-const goal = (page) => page.locator('.pp-level').getAttribute('data-goal');
-const moves = async (page) => Number((await page.locator('.pp-counts').textContent()).match(/moves in this line (\d+)/)[1]);
-
-/** Storage of a browser that has passed the levels `passed` and earned the automation
- *  `unlocked`, as a player who reached a level in order would have: earned toggles start on. */
-function storageWithProgress(passed, unlocked) {
+/** Storage of a browser that reached Act II's leader levels in order: it has earned acceptor
+ *  replies and P2c in Act I and the apply walk in a-log-of-decisions, and earned toggles start
+ *  on. */
+function storageOfAPlayerInOrder() {
+  const passed = ['act1/be-the-acceptor', 'act1/adopt-the-value', 'act2/a-log-of-decisions'];
+  const unlocked = ['acceptor-replies', 'p2c', 'apply-walk'];
   const value = JSON.stringify({ passed, unlocked, off: [] });
-  return { cookies: [], origins: [{ origin: server.url, localStorage: [{ name: PROGRESS_KEY, value }] }] };
+  return { cookies: [], origins: [{ origin: site.url, localStorage: [{ name: PROGRESS_KEY, value }] }] };
 }
 
 /** The wire-list row of the first message in flight from `from` to `to` whose text starts
@@ -121,13 +107,8 @@ function slotTitles(page, node) {
 test('the permanent gap is played to its goal by clicking: a hole at slot 1 is filled by the new leader', async () => {
   // A player reaching this level in order has earned acceptor replies and P2c in Act I and the
   // apply walk in a-log-of-decisions; the level pins P2c off for the recovery it teaches.
-  const storageState = storageWithProgress(
-    ['act1/be-the-acceptor', 'act1/adopt-the-value', 'act2/a-log-of-decisions'],
-    ['acceptor-replies', 'p2c', 'apply-walk'],
-  );
-  const { page, context, errors } = await openPage(browser, { storageState });
-  await page.goto(level('act2/the-permanent-gap'));
-  await ready(page);
+  const storageState = storageOfAPlayerInOrder();
+  const { page, context, errors } = await site.open(site.level('act2/the-permanent-gap'), { storageState });
   assert.equal(await page.locator('.pp-title').textContent(), 'The permanent gap');
   assert.equal(await goal(page), 'open');
   assert.ok(await page.locator('input[data-automation="apply-walk"]').isChecked(), 'the earned apply walk is on');
@@ -202,9 +183,7 @@ test('the permanent gap is played to its goal by clicking: a hole at slot 1 is f
 });
 
 test('a wrong order in persist-before-send shows the decision it would un-make and leaves the stage as it was', async () => {
-  const { page, context, errors } = await openPage(browser);
-  await page.goto(level('act2/persist-before-send'));
-  await ready(page);
+  const { page, context, errors } = await site.open(site.level('act2/persist-before-send'));
   assert.equal(await page.locator('.pp-title').textContent(), 'Persist before send');
   await deliver(page, 'N1', 'N2', 'Accept(');
   const question = page.locator('.pp-question');
@@ -244,13 +223,8 @@ test('a wrong order in persist-before-send shows the decision it would un-make a
 });
 
 test('Accept dots name their slot, none hides another, and the decided log wraps inside the stage', async () => {
-  const storageState = storageWithProgress(
-    ['act1/be-the-acceptor', 'act1/adopt-the-value', 'act2/a-log-of-decisions'],
-    ['acceptor-replies', 'p2c', 'apply-walk'],
-  );
-  const { page, context, errors } = await openPage(browser, { storageState });
-  await page.goto(level('act2/steady-state'));
-  await ready(page);
+  const storageState = storageOfAPlayerInOrder();
+  const { page, context, errors } = await site.open(site.level('act2/steady-state'), { storageState });
   await control(page, 'Request: C1 N1');
   await deliver(page, 'C1', 'N1', 'Write');
   await control(page, 'Request: C2 N1');
@@ -304,13 +278,8 @@ test('Accept dots name their slot, none hides another, and the decided log wraps
 });
 
 test('elect-a-leader asks about Phase 1 before the command lands: no slot-3 Accept, N2 kept back', async () => {
-  const storageState = storageWithProgress(
-    ['act1/be-the-acceptor', 'act1/adopt-the-value', 'act2/a-log-of-decisions'],
-    ['acceptor-replies', 'p2c', 'apply-walk'],
-  );
-  const { page, context, errors } = await openPage(browser, { storageState });
-  await page.goto(level('act2/elect-a-leader'));
-  await ready(page);
+  const storageState = storageOfAPlayerInOrder();
+  const { page, context, errors } = await site.open(site.level('act2/elect-a-leader'), { storageState });
   await control(page, 'Tick N2');
   await control(page, 'Tick N2');
   await deliver(page, 'N2', 'N3', 'Prepare');

@@ -9,6 +9,7 @@ import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
@@ -95,4 +96,48 @@ export async function openPage(browser, options = {}) {
 /** Waits until mount.js has loaded the engine and mounted everything. */
 export async function ready(page) {
   await page.waitForSelector('html[data-paros-play="ready"]', { timeout: 15000 });
+}
+
+/** Serves the site and starts the browser before a test file's tests, and stops both after
+ *  them. Call it at the top of the file; `url` and `browser` are set once its tests begin. */
+export function useSite() {
+  let server;
+  const site = {
+    url: '',
+    browser: null,
+    /** The play page's address of level `id`. */
+    level: (id) => `${site.url}/play/#${id}`,
+    /** A fresh page (see `openPage`, which takes the same options) at `address`, once the game
+     *  has mounted there. */
+    async open(address, options = {}) {
+      const opened = await openPage(site.browser, options);
+      await opened.page.goto(address);
+      await ready(opened.page);
+      return opened;
+    },
+  };
+  before(async () => {
+    server = await startServer();
+    site.url = server.url;
+    site.browser = await launchBrowser();
+  });
+  after(async () => {
+    await site.browser?.close();
+    await server?.close();
+  });
+  return site;
+}
+
+/** The stage's markup: the same string, the same stage. */
+export const stage = (page) => page.locator('.pp-stage').evaluate((svg) => svg.outerHTML);
+
+/** The fingerprint of the level's world. */
+export const fingerprint = (page) => page.locator('.pp-level').getAttribute('data-fingerprint');
+
+/** The level's goal: `open` or `reached`. */
+export const goal = (page) => page.locator('.pp-level').getAttribute('data-goal');
+
+/** The moves in this line, as the counts under the stage show them. */
+export async function moves(page) {
+  return Number((await page.locator('.pp-counts').textContent()).match(/moves in this line (\d+)/)[1]);
 }

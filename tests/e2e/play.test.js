@@ -2,30 +2,13 @@
 // against the site that `paros-book build` produced. Each test gets a fresh browser context, so
 // localStorage starts empty unless the test itself reloads the page.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { startServer, launchBrowser, openPage, ready } from './harness.js';
+import { useSite, ready, stage, fingerprint, goal, moves } from './harness.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-const level = (id) => `${server.url}/play/#${id}`;
-const stage = (page) => page.locator('.pp-stage').evaluate((svg) => svg.outerHTML);
-const fingerprint = (page) => page.locator('.pp-level').getAttribute('data-fingerprint');
-const goal = (page) => page.locator('.pp-level').first().getAttribute('data-goal');
-const moves = async (page) => Number((await page.locator('.pp-counts').textContent()).match(/moves in this line (\d+)/)[1]);
+const site = useSite();
 
 /** Plays choose-a-value to its goal: deliver the oldest deliverable message, and answer "is x
  *  chosen yet?" truly: chosen is a fact about the votes, so yes once two of three acceptors'
@@ -46,9 +29,7 @@ async function playChooseAValue(page) {
 }
 
 test('a level opens directly from play/#<id> and its goal is reached by clicking dots', async () => {
-  const { page, context, errors } = await openPage(browser);
-  await page.goto(level('act1/choose-a-value'));
-  await ready(page);
+  const { page, context, errors } = await site.open(site.level('act1/choose-a-value'));
   assert.equal(await page.locator('.pp-title').textContent(), 'Choose a value');
   assert.equal(await goal(page), 'open');
   assert.ok((await page.locator('.pp-dot[tabindex]').count()) >= 2, 'Prepares are on the wire');
@@ -66,9 +47,7 @@ test('a level opens directly from play/#<id> and its goal is reached by clicking
 });
 
 test('a wrong answer shows the explanation and leaves the stage exactly as it was', async () => {
-  const { page, context, errors } = await openPage(browser);
-  await page.goto(level('act1/be-the-acceptor'));
-  await ready(page);
+  const { page, context, errors } = await site.open(site.level('act1/be-the-acceptor'));
   await page.locator('.pp-dot[tabindex]').first().click();
   const question = page.locator('.pp-question');
   assert.match(await question.textContent(), /Promise or Nack/);
@@ -94,9 +73,7 @@ test('a wrong answer shows the explanation and leaves the stage exactly as it wa
 });
 
 test('undo restores the exact previous stage, by button, by u and by Ctrl+Z', async () => {
-  const { page, context, errors } = await openPage(browser);
-  await page.goto(level('act1/choose-a-value'));
-  await ready(page);
+  const { page, context, errors } = await site.open(site.level('act1/choose-a-value'));
   assert.ok(await page.locator('.pp-undo').isDisabled(), 'nothing to undo at the start');
   const snapshots = [[await stage(page), await fingerprint(page)]];
   for (let move = 0; move < 3; move += 1) {
@@ -118,9 +95,7 @@ test('undo restores the exact previous stage, by button, by u and by Ctrl+Z', as
 });
 
 test('dots are played from the keyboard: Tab to a dot, Enter delivers, focus stays on the wire', async () => {
-  const { page, context, errors } = await openPage(browser);
-  await page.goto(level('act1/choose-a-value'));
-  await ready(page);
+  const { page, context, errors } = await site.open(site.level('act1/choose-a-value'));
   await page.locator('.pp-dot[tabindex]').first().focus();
   const focused = await page.evaluate(() => document.activeElement.dataset.msg);
   assert.ok(focused, 'a dot takes focus');
@@ -134,9 +109,7 @@ test('dots are played from the keyboard: Tab to a dot, Enter delivers, focus sta
 });
 
 test('a prompt is answered from the keyboard: focus goes to the choices, then back to the wire', async () => {
-  const { page, context, errors } = await openPage(browser);
-  await page.goto(level('act1/be-the-acceptor'));
-  await ready(page);
+  const { page, context, errors } = await site.open(site.level('act1/be-the-acceptor'));
   await page.locator('.pp-dot[data-msg="1"]').focus();
   await page.keyboard.press('Enter');
   const active = () => page.evaluate(() => document.activeElement.className.baseVal ?? document.activeElement.className);
@@ -153,9 +126,7 @@ test('a prompt is answered from the keyboard: focus goes to the choices, then ba
 });
 
 test('faults are played from the wire list and the keyboard: duplicate a Prepare twice', async () => {
-  const { page, context, errors } = await openPage(browser);
-  await page.goto(level('act1/be-the-acceptor'));
-  await ready(page);
+  const { page, context, errors } = await site.open(site.level('act1/be-the-acceptor'));
   const dots = page.locator('.pp-stage .pp-dot');
   const before = await dots.count();
   await page.locator('.pp-wire-list li[data-msg="1"] button[data-action="duplicate"]').click();
@@ -170,9 +141,7 @@ test('faults are played from the wire list and the keyboard: duplicate a Prepare
 });
 
 test('the level map shows a passed level after a reload, and reset forgets it', async () => {
-  const { page, context, errors } = await openPage(browser);
-  await page.goto(`${server.url}/play/`);
-  await ready(page);
+  const { page, context, errors } = await site.open(`${site.url}/play/`);
   const entry = page.locator('.pp-map-level[data-level="act1/choose-a-value"]');
   assert.equal(await entry.count(), 1);
   assert.equal(await entry.getAttribute('class'), 'pp-map-level', 'not passed on a fresh browser');
@@ -181,7 +150,7 @@ test('the level map shows a passed level after a reload, and reset forgets it', 
   await page.locator('.pp-level').waitFor();
   assert.equal(new URL(page.url()).hash, '#act1/choose-a-value');
   await playChooseAValue(page);
-  await page.goto(`${server.url}/play/`);
+  await page.goto(`${site.url}/play/`);
   await page.reload();
   await ready(page);
   assert.match(await entry.getAttribute('class'), /pp-map-passed/);
@@ -198,9 +167,7 @@ test('the level map shows a passed level after a reload, and reset forgets it', 
 });
 
 test('unlocked automation is offered in later levels, and switching it off is remembered', async () => {
-  const { page, context, errors } = await openPage(browser);
-  await page.goto(level('act1/the-duel'));
-  await ready(page);
+  const { page, context, errors } = await site.open(site.level('act1/the-duel'));
   const replies = page.locator('input[data-automation="acceptor-replies"]');
   assert.ok(await replies.isDisabled(), 'locked before be-the-acceptor is passed');
   assert.match(await page.locator('.pp-automation').textContent(), /locked: pass Be the acceptor/);
@@ -225,9 +192,7 @@ test('unlocked automation is offered in later levels, and switching it off is re
 });
 
 test('the replicated log draws nodes, clients and their logs; a request puts a Write on the wire', async (t) => {
-  const { page, context, errors } = await openPage(browser);
-  await page.goto(level('act2/steady-state'));
-  await ready(page);
+  const { page, context, errors } = await site.open(site.level('act2/steady-state'));
   if (!(await page.locator('.pp-level').count())) {
     t.skip('this build has no act2/steady-state');
     await context.close();
@@ -247,9 +212,7 @@ test('the replicated log draws nodes, clients and their logs; a request puts a W
 });
 
 test('a level mounts inline in a page with a .paros-level div', async () => {
-  const { page, context, errors } = await openPage(browser);
-  await page.goto(`${server.url}/e2e/chapter.html`);
-  await ready(page);
+  const { page, context, errors } = await site.open(`${site.url}/e2e/chapter.html`);
   const embed = page.locator('.paros-level[data-level="act1/choose-a-value"]');
   assert.equal(await embed.locator('.pp-title').textContent(), 'Choose a value');
   assert.equal(await embed.locator('.pp-stage').count(), 1);
@@ -257,7 +220,7 @@ test('a level mounts inline in a page with a .paros-level div', async () => {
   await playChooseAValue(embed);
   // Passing a level inline offers the next one on the play page.
   const next = await embed.locator('.pp-next').getAttribute('href');
-  assert.equal(next, `${server.url}/play/#act1/be-the-acceptor`);
+  assert.equal(next, `${site.url}/play/#act1/be-the-acceptor`);
   const missing = page.locator('.paros-level[data-level="act9/no-such-level"]');
   assert.match(await missing.textContent(), /no level named “act9\/no-such-level”/);
   assert.deepEqual(errors, []);
@@ -265,9 +228,7 @@ test('a level mounts inline in a page with a .paros-level div', async () => {
 });
 
 test('the stage follows the theme: prefers-color-scheme and data-theme', async () => {
-  const { page, context } = await openPage(browser, { colorScheme: 'dark' });
-  await page.goto(level('act1/choose-a-value'));
-  await ready(page);
+  const { page, context } = await site.open(site.level('act1/choose-a-value'), { colorScheme: 'dark' });
   const ink = () => page.locator('.pp-node-name').first().evaluate((node) => getComputedStyle(node).fill);
   const dark = await ink();
   await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'light'));
@@ -284,17 +245,15 @@ test('the stage fits a phone and a desktop, light and dark (screenshots in tests
   await mkdir(SHOTS, { recursive: true });
   for (const [name, width] of [['phone', 360], ['desktop', 1280]]) {
     for (const scheme of ['light', 'dark']) {
-      const { page, context, errors } = await openPage(browser, { viewport: { width, height: 800 }, colorScheme: scheme });
-      await page.goto(level('act1/be-the-acceptor'));
-      await ready(page);
+      const { page, context, errors } = await site.open(site.level('act1/be-the-acceptor'), { viewport: { width, height: 800 }, colorScheme: scheme });
       await page.locator('.pp-dot[tabindex]').nth(1).click();
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `${name} ${scheme}: no sideways scrolling (${overflow}px too wide)`);
       await page.screenshot({ path: `${SHOTS}be-the-acceptor-${name}-${scheme}.png`, fullPage: true });
-      await page.goto(level('act1/choose-a-value'));
+      await page.goto(site.level('act1/choose-a-value'));
       await playChooseAValue(page);
       await page.locator('.pp-level').screenshot({ path: `${SHOTS}choose-a-value-reached-${name}-${scheme}.png` });
-      await page.goto(`${server.url}/play/`);
+      await page.goto(`${site.url}/play/`);
       await ready(page);
       await page.screenshot({ path: `${SHOTS}map-${name}-${scheme}.png`, fullPage: true });
       assert.deepEqual(errors, []);
@@ -311,9 +270,7 @@ async function deliverDot(page, needle) {
 }
 
 test('choose-a-value asks "is x chosen yet?" before the stage says what is chosen', async () => {
-  const { page, context, errors } = await openPage(browser);
-  await page.goto(level('act1/choose-a-value'));
-  await ready(page);
+  const { page, context, errors } = await site.open(site.level('act1/choose-a-value'));
   for (const needle of ['P1→A1 Prepare', 'P1→A2 Prepare', 'A1→P1 Promise', 'A2→P1 Promise', 'P1→A1 Accept']) {
     await deliverDot(page, needle);
   }
@@ -332,9 +289,7 @@ test('choose-a-value asks "is x chosen yet?" before the stage says what is chose
 });
 
 test('quorum-intersection asks which promiser carries x before P2 hears a Promise or proposes', async () => {
-  const { page, context, errors } = await openPage(browser);
-  await page.goto(level('act1/quorum-intersection'));
-  await ready(page);
+  const { page, context, errors } = await site.open(site.level('act1/quorum-intersection'));
   await deliverDot(page, 'P1→A1 Accept');
   await deliverDot(page, 'P1→A2 Accept');
   const start = page.locator('.pp-controls button', { hasText: 'Start P2' });

@@ -308,22 +308,27 @@ impl LogWorld {
             node.chosen_index(),
             node.applied_index(),
         );
-        if node.floor() > node.applied_index() {
-            let detail = format!(
-                "{}'s floor {} is above what it applied, {}",
-                self.name(node.id()),
-                node.floor(),
-                node.applied_index()
-            );
-            self.effects
-                .push(Effect::Violation(Property::FloorBelowApplied, detail));
-        }
+        let (floor, applied) = (node.floor(), node.applied_index());
         let node = node.id();
+        self.check_floor_below_applied(node, floor, applied);
         self.effects.push(Effect::Decisions {
             node,
             chosen,
             prefix_broken,
         });
+    }
+
+    /// T1: a node's floor never passes what it has applied. Asked by
+    /// [`LogWorld::check_decisions`] of every live node's floor and applied index.
+    pub(super) fn check_floor_below_applied(&mut self, node: NodeId, floor: Slot, applied: Slot) {
+        if floor > applied {
+            let detail = format!(
+                "{}'s floor {floor} is above what it applied, {applied}",
+                self.name(node)
+            );
+            self.effects
+                .push(Effect::Violation(Property::FloorBelowApplied, detail));
+        }
     }
 
     /// [`LogWorld::check_decisions`]'s judgement, against the votes and the decisions so far;

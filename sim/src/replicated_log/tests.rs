@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::check::Property;
-use paros_core::log::{Applied, SlotVote};
+use paros_core::log::{Applied, KvStore, SlotVote, TrimPoint, Write};
 use paros_core::{NodeId, Value};
 
 /// A fair schedule with no faults: deliver (and persist and send) what is pending, oldest
@@ -441,8 +441,12 @@ fn a_slot_chosen_above_a_hole_is_recorded_as_decided_at_once() {
 // walk reports, and no world can make paros-core break them: the chosen index rises only over
 // known-chosen slots, the apply walk takes the next slot up to it and nothing else, and the
 // store's client sessions skip a request already applied (a restart starts a new incarnation,
-// whose record these checkers start afresh). A fault that broke them would have to be inside
-// the node, against its own types, so each is shown to fire on a forged input instead.
+// whose record these checkers start afresh). The same holds of T1 and T3: a node's floor moves
+// only with its applied index (`install_trim_point` moves both, the apply walk moves the floor
+// only below the trim it applies), and a trim point is made only by `TrimPoint::advance`, from
+// the node's own chosen slots. A fault that broke them would have to be inside the node,
+// against its own types, so each is shown to fire on a forged input instead, beside the same
+// input made honest, which must pass.
 
 /// One applied command of C1's, as a node's `Ready` reports it.
 fn applied(slot: u64, seq: u64) -> Applied {
@@ -462,6 +466,14 @@ fn forged_world() -> LogWorld {
     LogWorld::new(LogWorldConfig::three_nodes(vec![ClientOp::write("x", "1")])).unwrap()
 }
 
+/// Asserts that the world found one violation, and only one: of `property`, worded `detail`.
+fn assert_only_broken(world: &LogWorld, property: Property, detail: &str) {
+    let found: Vec<(Property, &str)> = (world.violations().iter())
+        .map(|violation| (violation.property, violation.detail.as_str()))
+        .collect();
+    assert_eq!(found, [(property, detail)]);
+}
+
 #[test]
 fn applying_past_a_slot_not_yet_applied_breaks_applied_in_order() {
     let mut world = forged_world();
@@ -470,11 +482,10 @@ fn applying_past_a_slot_not_yet_applied_breaks_applied_in_order() {
     assert!(world.violations().is_empty(), "{:?}", world.violations());
     world.record_applied(0, &[applied(3, 2)], &[]);
     world.learn_effects();
-    let properties: Vec<Property> = world.violations().iter().map(|v| v.property).collect();
-    assert_eq!(properties, [Property::AppliedInOrder]);
-    assert_eq!(
-        world.violations()[0].detail,
-        "N1 applied slot 3 after slot 1"
+    assert_only_broken(
+        &world,
+        Property::AppliedInOrder,
+        "N1 applied slot 3 after slot 1",
     );
 }
 
@@ -483,9 +494,7 @@ fn applying_one_request_twice_breaks_applied_once() {
     let mut world = forged_world();
     world.record_applied(0, &[applied(1, 1), applied(2, 1)], &[]);
     world.learn_effects();
-    let properties: Vec<Property> = world.violations().iter().map(|v| v.property).collect();
-    assert_eq!(properties, [Property::AppliedOnce]);
-    assert_eq!(world.violations()[0].detail, "N1 applied C1#1 twice");
+    assert_only_broken(&world, Property::AppliedOnce, "N1 applied C1#1 twice");
     // A retry the store skipped (not fresh) is no second application.
     let mut world = forged_world();
     let retry = Applied {
@@ -523,4 +532,116 @@ fn a_chosen_index_over_a_hole_or_an_apply_past_it_breaks_the_chosen_prefix() {
         checks::chosen_prefix(&BTreeMap::new(), Slot(0), Slot(0), Slot(0)),
         None
     );
+}
+
+#[test]
+fn a_floor_above_what_the_node_applied_breaks_floor_below_applied() {
+    let mut world = forged_world();
+    let n2 = world.config().node_id(1);
+    world.check_floor_below_applied(n2, Slot(3), Slot(2));
+    world.learn_effects();
+    assert_only_broken(
+        &world,
+        Property::FloorBelowApplied,
+        "N2's floor 3 is above what it applied, 2",
+    );
+}
+
+#[test]
+fn a_floor_at_or_below_what_the_node_applied_keeps_floor_below_applied() {
+    let mut world = forged_world();
+    let n2 = world.config().node_id(1);
+    world.check_floor_below_applied(n2, Slot(2), Slot(2));
+    world.check_floor_below_applied(n2, Slot(1), Slot(3));
+    world.learn_effects();
+    assert!(world.violations().is_empty(), "{:?}", world.violations());
+}
+
+/// A world in which the votes of N1 and N2 at 1.N1 chose C1's write x=1 in slot 1 and x=2 in
+/// slot 2, as the `Accepted`s leaving them would record them.
+fn slots_1_and_2_chosen() -> LogWorld {
+    let mut world = forged_world();
+    let ballot = paros_core::Ballot::new(1, world.config().node_id(0));
+    let cast: Vec<_> = [applied(1, 1), applied(2, 2)]
+        .into_iter()
+        .map(|entry| (entry.slot, ballot, entry.entry))
+        .collect();
+    for voter in [world.config().node_id(0), world.config().node_id(1)] {
+        let cast = cast.clone();
+        world.learn(checks::Effect::Votes { voter, cast });
+    }
+    assert_eq!(world.chosen_by_votes().len(), 2, "slots 1 and 2 are chosen");
+    world
+}
+
+/// The state after applying slots 1 to `through` of [`slots_1_and_2_chosen`], session table
+/// included.
+fn honest_store(through: u64) -> KvStore {
+    let mut store = KvStore::default();
+    for slot in 1..=through {
+        store.apply(&applied(slot, slot).entry);
+    }
+    store
+}
+
+/// Judges a trim point through `through` holding `store`, written by N1, the way the world
+/// judges one a node's step wrote.
+fn judge_trim_point(world: &mut LogWorld, through: u64, store: KvStore) {
+    let cluster = world.config().nodes();
+    let point = TrimPoint {
+        cluster,
+        through: Slot(through),
+        store,
+    };
+    world.record_trim_points(0, &[Write::TrimPoint(point)]);
+    world.learn_effects();
+}
+
+#[test]
+fn a_trim_point_that_is_not_the_state_of_its_slots_breaks_trim_point_is_state() {
+    let honest = honest_store(2);
+    let values: BTreeMap<Value, Value> = (honest.iter())
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect();
+    let without_sessions = KvStore::from_parts(values, BTreeMap::new());
+    assert_eq!(
+        without_sessions.iter().collect::<Vec<_>>(),
+        honest.iter().collect::<Vec<_>>(),
+        "the same keys and values: only the session table differs"
+    );
+    // One without its session table, one with the state of slot 1 alone.
+    for forged in [without_sessions, honest_store(1)] {
+        let mut world = slots_1_and_2_chosen();
+        judge_trim_point(&mut world, 2, forged);
+        assert_only_broken(
+            &world,
+            Property::TrimPointIsState,
+            "N1's trim point through slot 2 is not the state after applying slots 1 to 2",
+        );
+    }
+}
+
+#[test]
+fn a_trim_point_over_a_slot_nothing_chose_breaks_trim_point_is_state() {
+    let mut world = slots_1_and_2_chosen();
+    judge_trim_point(&mut world, 3, honest_store(2));
+    assert_only_broken(
+        &world,
+        Property::TrimPointIsState,
+        "N1's trim point through slot 3 covers slot 3, where nothing is chosen",
+    );
+}
+
+#[test]
+fn the_state_after_applying_its_slots_is_a_trim_point_that_keeps_trim_point_is_state() {
+    for through in [1, 2] {
+        let mut world = slots_1_and_2_chosen();
+        judge_trim_point(&mut world, through, honest_store(through));
+        assert!(world.violations().is_empty(), "{:?}", world.violations());
+        assert_eq!(
+            world.knowledge.highest_floor,
+            Slot(through),
+            "the trim point was judged, and its floor kept for T4"
+        );
+    }
 }
