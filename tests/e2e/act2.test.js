@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { useSite, stage, fingerprint, goal, moves } from './harness.js';
+import { deliver, drop, control, slotTitles } from './log-play.js';
 
 const site = useSite();
 
@@ -23,50 +24,6 @@ function storageOfAPlayerInOrder() {
   const unlocked = ['acceptor-replies', 'p2c', 'apply-walk'];
   const value = JSON.stringify({ passed, unlocked, off: [] });
   return { cookies: [], origins: [{ origin: site.url, localStorage: [{ name: PROGRESS_KEY, value }] }] };
-}
-
-/** The wire-list row of the first message in flight from `from` to `to` whose text starts
- *  with `text` (`Accept(1.N1, slot 1,`), as the list prints it: `m5 N1→N2 Accept(...)`. */
-async function wireRow(page, from, to, text) {
-  const rows = page.locator('.pp-wire-list li[data-msg]');
-  const wanted = `${from}→${to} ${text}`;
-  for (const row of await rows.all()) {
-    const line = (await row.locator('.pp-msg-text').textContent()).replace(/^m\d+ /, '');
-    if (line.startsWith(wanted)) return row;
-  }
-  const wire = await page.locator('.pp-wire-list').textContent();
-  throw new Error(`no message "${wanted}…" is in flight; the wire holds: ${wire}`);
-}
-
-/** Delivers a message by clicking its dot on the stage. */
-async function deliver(page, from, to, text) {
-  const id = await (await wireRow(page, from, to, text)).getAttribute('data-msg');
-  const before = await moves(page);
-  await page.locator(`.pp-stage .pp-dot[data-msg="${id}"]`).click();
-  assert.equal(await moves(page), before + 1, `delivering ${from}→${to} ${text} is one move`);
-  // It leaves the wire, unless the prompt it raised holds it until answered.
-  const held = await page.locator(`.pp-stage .pp-dot-held[data-msg="${id}"]`).count();
-  assert.equal(await page.locator(`.pp-wire-list li[data-msg="${id}"]`).count(), held, `m${id} left the wire`);
-}
-
-/** Drops a message with its Drop button in the wire list. */
-async function drop(page, from, to, text) {
-  const row = await wireRow(page, from, to, text);
-  const id = await row.getAttribute('data-msg');
-  await row.locator('button[data-action="drop"]').click();
-  assert.equal(await page.locator(`.pp-wire-list li[data-msg="${id}"]`).count(), 0, `m${id} is gone`);
-}
-
-/** Clicks the control whose label starts with `label` (`Crash N1`, `Request: C1 N2`). */
-async function control(page, label) {
-  const buttons = page.locator('.pp-controls button');
-  for (const button of await buttons.all()) {
-    if ((await button.textContent()).startsWith(label)) {
-      await button.click();
-      return;
-    }
-  }
-  throw new Error(`no control "${label}"; offered: ${(await buttons.allTextContents()).join(' | ')}`);
 }
 
 /** The pairs of message dots on the stage that overlap, as `m3/m7`: a dot must never hide
@@ -87,21 +44,6 @@ function overlappingDots(page) {
     });
     return pairs;
   });
-}
-
-/** The slot boxes under one node, as their titles read (`slot 2: chosen b=2 (C2#1) at 1.N1`). */
-function slotTitles(page, node) {
-  return page.locator('.pp-stage').evaluate((svg, name) => {
-    // Each node's slot boxes follow its own group in the markup, up to the next node's group.
-    const titles = [];
-    let current = null;
-    for (const child of svg.children) {
-      if (child.matches('g.pp-node:not(.pp-client)')) current = child.dataset.node;
-      else if (child.matches('g.pp-dot')) current = null;
-      else if (child.matches('g.pp-slot') && current === name) titles.push(child.querySelector('title').textContent);
-    }
-    return titles;
-  }, node);
 }
 
 test('the permanent gap is played to its goal by clicking: a hole at slot 1 is filled by the new leader', async () => {

@@ -3,82 +3,15 @@
 // to the jump prompt on the way, and the stage's floors, trimmed slots, trim point on disk,
 // trim-point dot and both clients checked as the player sees them.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, ready } from './harness.js';
+import { useSite, stage, fingerprint, goal, moves } from './harness.js';
+import { wireRow, deliver, control, slotTitles } from './log-play.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-const level = (id) => `${server.url}/play/#${id}`;
-const stage = (page) => page.locator('.pp-stage').evaluate((svg) => svg.outerHTML);
-const fingerprint = (page) => page.locator('.pp-level').getAttribute('data-fingerprint');
-const goal = (page) => page.locator('.pp-level').getAttribute('data-goal');
-const moves = async (page) => Number((await page.locator('.pp-counts').textContent()).match(/moves in this line (\d+)/)[1]);
-
-/** The wire-list row of the first message in flight from `from` to `to` whose text starts
- *  with `text`, as the list prints it: `m5 N1→N2 Accept(...)`. */
-async function wireRow(page, from, to, text) {
-  const wanted = `${from}→${to} ${text}`;
-  for (const row of await page.locator('.pp-wire-list li[data-msg]').all()) {
-    const line = (await row.locator('.pp-msg-text').textContent()).replace(/^m\d+ /, '');
-    if (line.startsWith(wanted)) return row;
-  }
-  const wire = await page.locator('.pp-wire-list').textContent();
-  throw new Error(`no message "${wanted}…" is in flight; the wire holds: ${wire}`);
-}
-
-/** Delivers a message by clicking its dot on the stage: one move. */
-async function deliver(page, from, to, text) {
-  const id = await (await wireRow(page, from, to, text)).getAttribute('data-msg');
-  const before = await moves(page);
-  await page.locator(`.pp-stage .pp-dot[data-msg="${id}"]`).click();
-  assert.equal(await moves(page), before + 1, `delivering ${from}→${to} ${text} is one move`);
-  return id;
-}
-
-/** Clicks the control whose label starts with `label` (`Cut N3 off`, `Request: C2 N1`). */
-async function control(page, label) {
-  const buttons = page.locator('.pp-controls button');
-  for (const button of await buttons.all()) {
-    if ((await button.textContent()).startsWith(label)) {
-      const before = await moves(page);
-      await button.click();
-      assert.equal(await moves(page), before + 1, `${label} is one move`);
-      return;
-    }
-  }
-  throw new Error(`no control "${label}"; offered: ${(await buttons.allTextContents()).join(' | ')}`);
-}
-
-/** The slot boxes under one node, as their titles read. */
-function slotTitles(page, node) {
-  return page.locator('.pp-stage').evaluate((svg, name) => {
-    const titles = [];
-    let current = null;
-    for (const child of svg.children) {
-      if (child.matches('g.pp-node:not(.pp-client)')) current = child.dataset.node;
-      else if (child.matches('g.pp-dot')) current = null;
-      else if (child.matches('g.pp-slot') && current === name) titles.push(child.querySelector('title').textContent);
-    }
-    return titles;
-  }, node);
-}
+const site = useSite();
 
 test('the stranded node is played to its goal by clicking, and the sender\'s ballot is refused with the control', async () => {
-  const { page, context, errors } = await openPage(browser);
-  await page.goto(level('act3/the-stranded-node'));
-  await ready(page);
+  const { page, context, errors } = await site.open(site.level('act3/the-stranded-node'));
   assert.equal(await page.locator('.pp-title').textContent(), 'The stranded node');
   assert.match(await page.locator('.pp-kicker').textContent(), /Act III/);
   assert.equal(await goal(page), 'open');
@@ -152,9 +85,7 @@ test('the stranded node is played to its goal by clicking, and the sender\'s bal
 });
 
 test('truncate by consensus: each node\'s floor moves when its own walk applies the trim', async () => {
-  const { page, context, errors } = await openPage(browser);
-  await page.goto(level('act3/truncate-by-consensus'));
-  await ready(page);
+  const { page, context, errors } = await site.open(site.level('act3/truncate-by-consensus'));
   assert.equal(await page.locator('.pp-title').textContent(), 'Truncate by consensus');
   const answer = async (key, pattern) => {
     await page.locator(`.pp-choice[data-key="${key}"]`).click();

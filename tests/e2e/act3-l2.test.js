@@ -5,62 +5,15 @@
 // wrong answer breaks checked on the page. Messages are found
 // by their route and text in the wire list, the way a player reads them.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, ready } from './harness.js';
+import { useSite, fingerprint, goal } from './harness.js';
+import { deliver, control, answer } from './log-play.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-const level = (id) => `${server.url}/play/#${id}`;
-const fingerprint = (page) => page.locator('.pp-level').getAttribute('data-fingerprint');
-const goal = (page) => page.locator('.pp-level').getAttribute('data-goal');
-
-/** The wire-list row of the first message in flight from `from` to `to` whose text starts
- *  with `text`, as the list prints it: `m5 N1→N2 Accept(...)`. */
-async function wireRow(page, from, to, text) {
-  const wanted = `${from}→${to} ${text}`;
-  for (const row of await page.locator('.pp-wire-list li[data-msg]').all()) {
-    const line = (await row.locator('.pp-msg-text').textContent()).replace(/^m\d+ /, '');
-    if (line.startsWith(wanted)) return row;
-  }
-  throw new Error(`no message "${wanted}…" in flight: ${await page.locator('.pp-wire-list').textContent()}`);
-}
-
-/** Delivers a message by clicking its dot on the stage. */
-async function deliver(page, from, to, text) {
-  const id = await (await wireRow(page, from, to, text)).getAttribute('data-msg');
-  await page.locator(`.pp-stage .pp-dot[data-msg="${id}"]`).click();
-}
-
-/** Clicks the control whose label starts with `label`. */
-async function control(page, label) {
-  for (const button of await page.locator('.pp-controls button').all()) {
-    if ((await button.textContent()).startsWith(label)) return button.click();
-  }
-  throw new Error(`no control "${label}"`);
-}
-
-/** Answers the open prompt with the choice `key`, and waits for the verdict. */
-async function answer(page, key, verdict) {
-  await page.locator(`.pp-choice[data-key="${key}"]`).click();
-  await page.locator(`.pp-outcome-${verdict}`).waitFor();
-}
+const site = useSite();
 
 test('the fresh-leader trap is played to its goal by clicking: the read waits for slot 1 to be decided again', async () => {
-  const { page, errors } = await openPage(browser);
-  await page.goto(level('act3/the-fresh-leader-trap'));
-  await ready(page);
+  const { page, errors } = await site.open(site.level('act3/the-fresh-leader-trap'));
   assert.equal(await page.locator('.pp-title').textContent(), 'The fresh-leader trap');
   assert.equal(await goal(page), 'open');
 
@@ -94,9 +47,7 @@ test('the fresh-leader trap is played to its goal by clicking: the read waits fo
 });
 
 test('linearizable or not: a read across a leader change is drawn on the timeline, and a stale answer is told the condition it breaks', async () => {
-  const { page, errors } = await openPage(browser);
-  await page.goto(level('act3/linearizable-or-not'));
-  await ready(page);
+  const { page, errors } = await site.open(site.level('act3/linearizable-or-not'));
   assert.equal(await page.locator('.pp-title').textContent(), 'Linearizable or not');
   const timeline = page.locator('.pp-timeline');
   assert.match(await timeline.locator('figcaption').textContent(), /linearizable \(1 operations ordered\)/);
