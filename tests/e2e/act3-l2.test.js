@@ -53,7 +53,7 @@ test('linearizable or not: a read across a leader change is drawn on the timelin
   assert.match(await timeline.locator('figcaption').textContent(), /linearizable \(1 operations ordered\)/);
   assert.equal(await timeline.locator('.pp-lane').count(), 2, 'one lane per client');
 
-  await control(page, 'Partition N1');
+  await control(page, 'Cut N1 off');
   await control(page, 'Tick N2');
   await control(page, 'Tick N2');
   await deliver(page, 'N2', 'N3', 'Prepare');
