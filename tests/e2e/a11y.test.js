@@ -45,6 +45,7 @@ const PAGES = [
   { name: 'the level map', path: 'play/', waitFor: '.pp-map' },
   { name: 'an Act I level', path: 'play/#act1/the-duel', waitFor: '.pp-level' },
   { name: 'an Act II level', path: 'play/#act2/steady-state', waitFor: '.pp-level' },
+  { name: 'an Act III level with two clients on a timeline', path: 'play/#act3/linearizable-or-not', waitFor: '.pp-timeline' },
 ];
 
 for (const { name, path, waitFor } of PAGES) {
