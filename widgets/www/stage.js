@@ -387,6 +387,14 @@ export function dotText(message) {
   return [glyph, slotTag(message)].filter(Boolean).join(' ');
 }
 
+/** The glyph and, under it, the slot tag, as one text whose words are apart (`2a s1`), so the
+ *  dot's visible text is where its accessible name begins. */
+function dotLabel(x, y, glyphY, glyph, tag) {
+  if (!tag) return text(x, glyphY, glyph, 'pp-dot-glyph');
+  const line = (dy, content, cls) => `<tspan class="${cls}" x="${round(x)}" y="${round(y + dy)}">${escape(content)}</tspan>`;
+  return `<text class="pp-dot-glyph" text-anchor="middle">${line(glyphY - y, glyph, 'pp-dot-glyph')} ${line(8, tag, 'pp-dot-slot')}</text>`;
+}
+
 function drawMessage({ message, x, y }, held) {
   const playable = message.actions.length > 0;
   const kind = GLYPHS[message.kind] ? message.kind : 'other';
@@ -407,8 +415,7 @@ function drawMessage({ message, x, y }, held) {
     `<g class="${classes}" data-msg="${message.id}"${tag ? ` data-slot="${message.slot}"` : ''}${focus}>` +
     `<title>${escape(label)}</title>` +
     `<circle cx="${round(x)}" cy="${round(y)}" r="${dotRadius(message)}"/>` +
-    text(x, glyphY, GLYPHS[message.kind]?.[0] || '•', 'pp-dot-glyph') +
-    (tag ? text(x, y + 8, tag, 'pp-dot-slot') : '') +
+    dotLabel(x, y, glyphY, GLYPHS[message.kind]?.[0] || '•', tag) +
     '</g>'
   );
 }
