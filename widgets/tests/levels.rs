@@ -737,6 +737,12 @@ fn the_catalog_keeps_the_contract_with_the_book() {
                 "act3-fresh-leader-trap",
                 None
             ),
+            (
+                "act3/chosen-is-not-applied",
+                "Why reads are not free",
+                "act3-chosen-is-not-applied",
+                None
+            ),
         ]
     );
     assert!(summaries.iter().all(|level| {
@@ -1038,3 +1044,5 @@ fn no_wrong_choice_equals_a_right_one_in_random_play() {
 
 #[path = "levels/act3_reads.rs"]
 mod act3_reads;
+#[path = "levels/act3_retry.rs"]
+mod act3_retry;
