@@ -121,9 +121,7 @@ pub(super) fn repeat_applies(
         explanation: fill(
             "KvStore::apply finds {client}'s applied_seq at {applied_seq}, at or above request \
              {seq}: slot {slot} repeats {first} and is skipped, so {key} stays {value}. The slot \
-             still counts as applied: {name} has applied through slot {applied}. {reply} The \
-             session table is part of the state every node applies, so every node skips the \
-             same repeats.",
+             still counts as applied: {name} has applied through slot {applied}. {reply}",
             &words,
         ),
     };

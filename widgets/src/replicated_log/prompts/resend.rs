@@ -76,8 +76,7 @@ const CHOICES: [(&str, Response, &str, &str); 3] = [
         "propose",
         Response::Propose,
         "Propose {entry} again, in {slot}",
-        "Proposing again puts a request in the log a second time; {name} does that only for a \
-         request that is neither applied nor open.",
+        "{name} proposes again only a request that is neither applied nor open.",
     ),
     (
         "answer",
@@ -147,11 +146,14 @@ pub(super) fn resend(world: &LogWorld, after: &LogWorld, message: u32) -> Option
     let (chosen, vote) = (leader.chosen().iter())
         .find(|(slot, vote)| **slot > applied && is_request(&vote.entry, client, seq))?;
     let now = node(after, index)?;
-    let proposed = (now.proposals().iter()).find(|(slot, proposal)| {
-        !leader.proposals().contains_key(slot) && is_request(&proposal.entry, client, seq)
-    });
+    let open = |node: &ColocatedNode| {
+        (node.proposals().iter())
+            .find(|(_, proposal)| is_request(&proposal.entry, client, seq))
+            .map(|(slot, _)| *slot)
+    };
+    let proposed = open(now).filter(|_| open(leader).is_none());
     let (response, slot) = match proposed {
-        Some((slot, _)) => (Response::Propose, format!("slot {slot}")),
+        Some(slot) => (Response::Propose, format!("slot {slot}")),
         None if answered_written(world, after, envelope.to, client, seq) => {
             (Response::Answer, "a new slot".into())
         }
