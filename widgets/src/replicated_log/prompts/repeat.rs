@@ -6,7 +6,7 @@
 //! again" is told what the simulator's dedup-at-propose control does with the same move: the
 //! applied-once checker's finding.
 
-use super::resend::{answered_written, fill, is_request};
+use super::resend::{answered_written, fill, fill_all, is_request};
 use super::shared::node;
 use crate::board::Board;
 use crate::prompt::{Choice, Prompt, PromptKind};
@@ -140,7 +140,7 @@ pub(super) fn repeat_applies(
             &words,
         ) + &applied_twice(world, action).unwrap_or_default(),
     };
-    let facts = [
+    let facts = &[
         "{first} holds {entry}, applied",
         "{name}'s session table: applied_seq for {client} is {applied_seq}",
         "{key} = {value} in {name}'s store",
@@ -156,7 +156,7 @@ pub(super) fn repeat_applies(
             "{name} applies slot {slot}, {entry} again. What happens?",
             &words,
         ),
-        facts: facts.iter().map(|fact| fill(fact, &words)).collect(),
+        facts: fill_all(facts, &words),
         choices: vec![skipped, again],
         record: None,
     })

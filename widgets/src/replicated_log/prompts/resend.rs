@@ -27,6 +27,11 @@ pub(super) fn fill(template: &str, words: &[(&str, String)]) -> String {
     text
 }
 
+/// Each of `templates` filled from `words`.
+pub(super) fn fill_all(templates: &[&str], words: &[(&str, String)]) -> Vec<String> {
+    templates.iter().map(|text| fill(text, words)).collect()
+}
+
 /// Whether `entry` is `client`'s request number `seq`.
 pub(super) fn is_request(entry: &Entry, client: NodeId, seq: u64) -> bool {
     matches!(entry, Entry::Command(command) if command.client == client && command.seq == seq)
@@ -190,7 +195,7 @@ pub(super) fn resend(world: &LogWorld, after: &LogWorld, message: u32) -> Option
             },
         })
         .collect();
-    let facts = [
+    let facts = &[
         "slot {chosen} holds {entry}, chosen",
         "{name} has applied through slot {applied}{behind}",
         "{name}'s session table: applied_seq for {client} is {applied_seq}",
@@ -204,7 +209,7 @@ pub(super) fn resend(world: &LogWorld, after: &LogWorld, message: u32) -> Option
             "{client} sends {entry} again, to {name}. What does {name} do?",
             &words,
         ),
-        facts: facts.iter().map(|fact| fill(fact, &words)).collect(),
+        facts: fill_all(facts, &words),
         choices,
         record: None,
     })
