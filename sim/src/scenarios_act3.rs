@@ -192,10 +192,10 @@ pub fn all() -> Vec<Scenario> {
         Scenario {
             name: "act3-chosen-is-not-applied",
             claim: "A retried write whose first copy is chosen above a hole is proposed again in a new slot, and still applies once: the session table de-duplicates at apply time.",
-            world: "N1-N3, N1 elected at 1.N1 (prelude); C1 writes x=a and C2 writes y=b, both at N1; C1 may send its write once more; every schedule.",
+            world: "N1-N3, N1 elected at 1.N1 (prelude); C1 writes x=a and C2 writes y=b, both at N1; one client may send its write once more; every schedule.",
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
-            levels: &[],
+            levels: &["act3/chosen-is-not-applied"],
             chapter: Some(CHAPTER_READS),
             setup: setup(retry_above_a_hole(), N1_LEADS),
         },

@@ -2,7 +2,8 @@
 // dots, controls and prompt choices, with one wrong answer on the way that is told the
 // read-at-applied control's counterexample and leaves the world as it was; and
 // `act3/linearizable-or-not` played across a leader change, its timeline and the condition a
-// wrong answer breaks checked on the page. Messages are found
+// wrong answer breaks checked on the page; and `act3/chosen-is-not-applied` played to its goal,
+// with a wrong "answer now" told the real slots. Messages are found
 // by their route and text in the wire list, the way a player reads them.
 
 import { test } from 'node:test';
@@ -82,5 +83,37 @@ test('linearizable or not: a read across a leader change is drawn on the timelin
   assert.equal(await fingerprint(page), before, 'a wrong answer never enters the world');
   await answer(page, 'none', 'right');
   assert.equal(await page.locator('.pp-checklist li.pp-done').count(), 3, 'the leadership moved, a read crossed it, the history is linearizable');
+  assert.deepEqual(errors, []);
+});
+
+test('chosen is not applied is played to its goal by clicking: the retry is proposed again and its repeat skipped', async () => {
+  const { page, errors } = await site.open(site.level('act3/chosen-is-not-applied'));
+  assert.equal(await page.locator('.pp-title').textContent(), 'Chosen is not applied');
+  assert.equal(await goal(page), 'open');
+
+  await control(page, 'Request: C2 N1');
+  await deliver(page, 'C2', 'N1', 'Write');
+  assert.match(await page.locator('.pp-question').textContent(), /C2 sends y=b \(C2#1\) again, to N1\. What does N1 do\?/);
+  assert.match(await page.locator('.pp-facts').textContent(), /N1 has applied through slot 0, behind the hole at slot 1/);
+
+  // Answering at once is wrong: the world does not move, and the real slots are named.
+  const before = await fingerprint(page);
+  await answer(page, 'answer', 'wrong');
+  const told = await page.locator('.pp-outcome-wrong').textContent();
+  assert.match(told, /slot 2 is chosen but not applied, behind the hole at slot 1/);
+  assert.match(told, /So N1 proposes it in slot 3\./);
+  assert.equal(await fingerprint(page), before, 'a wrong answer never enters the world');
+
+  await answer(page, 'propose', 'right');
+  await deliver(page, 'N1', 'N2', 'Accept(1.N1, slot 3,');
+  await deliver(page, 'N2', 'N1', 'Accepted(1.N1, slot 1)');
+  await deliver(page, 'N2', 'N1', 'Accepted(1.N1, slot 3)');
+  assert.match(await page.locator('.pp-question').textContent(), /N1 applies slot 3, y=b \(C2#1\) again\. What happens\?/);
+  await answer(page, 'skipped', 'right');
+  await deliver(page, 'N1', 'C2', 'Reply');
+
+  assert.equal(await goal(page), 'reached');
+  assert.match(await page.locator('.pp-passed').textContent(), /Level passed/);
+  assert.equal(await page.locator('.pp-checklist li:not(.pp-done)').count(), 0, 'every checklist item is done');
   assert.deepEqual(errors, []);
 });

@@ -34,6 +34,12 @@ pub enum PromptKind {
     /// Act III: a trim point reaches a node below the sender's floor: what is its promise once
     /// it has jumped?
     JumpPromise,
+    /// Act III: a client's write reaches a leader that holds the same request chosen above what
+    /// it has applied: propose it again, answer now, or wait?
+    ClientResend,
+    /// Act III: a node's apply walk reaches a slot that repeats a request it already applied:
+    /// skipped, or applied again?
+    RepeatApplies,
 }
 
 impl PromptKind {
@@ -49,7 +55,9 @@ impl PromptKind {
             PromptKind::RetryBallot
             | PromptKind::Question
             | PromptKind::ServeOrWait
-            | PromptKind::JumpPromise => None,
+            | PromptKind::JumpPromise
+            | PromptKind::ClientResend
+            | PromptKind::RepeatApplies => None,
         }
     }
 }

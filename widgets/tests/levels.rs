@@ -14,6 +14,27 @@ fn mount(id: &str) -> Game<DecreeWorld> {
     Game::new(level, level.solution_unlocked).expect("mounts")
 }
 
+/// A log-world level (Acts II and III), mounted with the toggles its solution needs.
+fn mount_log(id: &str) -> Game<paros_sim::replicated_log::LogWorld> {
+    let level = levels::find_act2(id).expect("a log-world level");
+    Game::new(level, level.solution_unlocked).expect("mounts")
+}
+
+/// Plays the level's solution on from where the game is, up to (not including) its `nth`
+/// answer step. Shared with the log levels' tests.
+fn play_to_answer<B: Board>(game: &mut Game<B>, nth: usize) {
+    let solution = game.level().solution;
+    let at = solution
+        .iter()
+        .enumerate()
+        .filter(|(_, step)| step.starts_with("answer "))
+        .nth(nth)
+        .map(|(index, _)| index)
+        .expect("that many answers");
+    let done = game.log().len();
+    play(game, &solution[done..at]);
+}
+
 /// Plays `steps`, none of which may be a wrong answer. Shared with Act II's tests.
 fn play<B: paros_play::Board>(game: &mut Game<B>, steps: &[&str]) {
     let id = game.level().id;
@@ -743,6 +764,12 @@ fn the_catalog_keeps_the_contract_with_the_book() {
                 "act3-linearizable-or-not",
                 None
             ),
+            (
+                "act3/chosen-is-not-applied",
+                "Why reads are not free",
+                "act3-chosen-is-not-applied",
+                None
+            ),
         ]
     );
     assert!(summaries.iter().all(|level| {
@@ -1044,3 +1071,5 @@ fn no_wrong_choice_equals_a_right_one_in_random_play() {
 
 #[path = "levels/act3_reads.rs"]
 mod act3_reads;
+#[path = "levels/act3_retry.rs"]
+mod act3_retry;

@@ -59,6 +59,7 @@ pub static ACT3: &[&Level<LogWorld>] = &[
     &act3::the_stranded_node::LEVEL,
     &act3::the_fresh_leader_trap::LEVEL,
     &act3::linearizable_or_not::LEVEL,
+    &act3::chosen_is_not_applied::LEVEL,
 ];
 
 /// Every level played on the replicated-log world: Act II's, then Act III's.

@@ -8,29 +8,9 @@ use paros_play::{
 };
 use paros_sim::replicated_log::LogWorld;
 
-use super::{play, refused, snapshot};
+use super::{mount_log as mount, play, play_to_answer, refused, snapshot};
 
 type LogGame = Game<LogWorld>;
-
-fn mount(id: &str) -> LogGame {
-    let level = levels::find_act2(id).expect("an Act II level");
-    Game::new(level, level.solution_unlocked).expect("mounts")
-}
-
-/// Plays the level's solution on from where the game is, up to (not including) its `nth`
-/// answer step.
-fn play_to_answer(game: &mut LogGame, nth: usize) {
-    let solution = game.level().solution;
-    let at = solution
-        .iter()
-        .enumerate()
-        .filter(|(_, step)| step.starts_with("answer "))
-        .nth(nth)
-        .map(|(index, _)| index)
-        .expect("that many answers");
-    let done = game.log().len();
-    play(game, &solution[done..at]);
-}
 
 #[test]
 fn every_act2_solution_reaches_its_goal_without_a_mistake_or_a_violation() {

@@ -2,35 +2,13 @@
 //! violation, undo is exact, every wrong answer is refused without touching the world and is
 //! told what the matching negative control breaks, and random play stays safe.
 
-use paros_play::{Game, Goal, PromptKind, levels};
+use paros_play::{Goal, PromptKind, levels};
 use paros_sim::replicated_log::LogWorld;
 
-use super::{play, refused, snapshot};
-
-type LogGame = Game<LogWorld>;
+use super::{mount_log as mount, play, play_to_answer, refused, snapshot};
 
 /// The levels this file plays.
 const READ_LEVELS: &[&str] = &["act3/the-fresh-leader-trap", "act3/linearizable-or-not"];
-
-fn mount(id: &str) -> LogGame {
-    let level = levels::find_act2(id).expect("a log-world level");
-    Game::new(level, level.solution_unlocked).expect("mounts")
-}
-
-/// Plays the level's solution on from where the game is, up to (not including) its `nth`
-/// answer step.
-fn play_to_answer(game: &mut LogGame, nth: usize) {
-    let solution = game.level().solution;
-    let at = solution
-        .iter()
-        .enumerate()
-        .filter(|(_, step)| step.starts_with("answer "))
-        .nth(nth)
-        .map(|(index, _)| index)
-        .expect("that many answers");
-    let done = game.log().len();
-    play(game, &solution[done..at]);
-}
 
 #[test]
 fn the_read_levels_are_listed_in_act3_and_found_by_id() {

@@ -2,15 +2,10 @@
 //! prompt of `act3/the-stranded-node`, each right answer read from the real node and each wrong
 //! one refused without touching the world.
 
-use paros_play::{Game, Goal, PromptKind, levels};
+use paros_play::{Game, Goal, PromptKind};
 use paros_sim::replicated_log::LogWorld;
 
-use super::{play, refused};
-
-fn mount(id: &str) -> Game<LogWorld> {
-    let level = levels::find_act2(id).expect("a log level");
-    Game::new(level, level.solution_unlocked).expect("mounts")
-}
+use super::{mount_log as mount, play, refused};
 
 /// The solution's steps before its `nth` answer.
 fn before_answer(game: &Game<LogWorld>, nth: usize) -> Vec<&'static str> {

@@ -3,6 +3,7 @@
 //! decided trim, and a node left below a peer's floor catches up by a jump to its trim point.
 //! Each level is a file here with its briefing in a markdown file beside it.
 
+pub mod chosen_is_not_applied;
 pub mod linearizable_or_not;
 pub mod the_fresh_leader_trap;
 pub mod the_stranded_node;
