@@ -8,7 +8,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, fingerprint, goal } from './harness.js';
+import { useSite, fingerprint, goal, moves, stage } from './harness.js';
 import { deliver, control, answer } from './log-play.js';
 
 const site = useSite();
@@ -116,4 +116,32 @@ test('chosen is not applied is played to its goal by clicking: the retry is prop
   assert.match(await page.locator('.pp-passed').textContent(), /Level passed/);
   assert.equal(await page.locator('.pp-checklist li:not(.pp-done)').count(), 0, 'every checklist item is done');
   assert.deepEqual(errors, []);
+});
+
+test('a position is a link: opening it replays the moves to the same stage, and a tampered one opens at the start with one line', async () => {
+  const { page, errors } = await site.open(site.level('act3/the-fresh-leader-trap'));
+  await control(page, 'Request: C1 N2');
+  await deliver(page, 'C1', 'N2', 'Read');
+  await answer(page, 'wait', 'right');
+  await deliver(page, 'N2', 'N3', 'ReadIndex');
+  await page.locator('.pp-copy-link').click();
+  const link = await page.locator('.pp-link').inputValue();
+  assert.match(link, /\/play\/#act3\/the-fresh-leader-trap\?moves=request\+C1\+N2,deliver\+m\d+\+!serve-or-wait,answer\+wait,deliver\+m\d+$/);
+  const position = { fingerprint: await fingerprint(page), moves: await moves(page), stage: await stage(page), question: await page.locator('.pp-question').count() };
+
+  const { page: reader, errors: readerErrors } = await site.open(link);
+  assert.deepEqual(
+    { fingerprint: await fingerprint(reader), moves: await moves(reader), stage: await stage(reader), question: await reader.locator('.pp-question').count() },
+    position,
+    'the link opens the same position',
+  );
+  await reader.locator('.pp-undo').click();
+  assert.equal(await moves(reader), position.moves - 1, 'undo takes back the last move of the link');
+
+  const tampered = link.replace(/deliver\+m\d+$/, 'deliver+m999');
+  const { page: refused, errors: refusedErrors } = await site.open(tampered);
+  assert.match(await refused.locator('.pp-position-error').textContent(), /move 4 \(deliver m999\) was refused/);
+  assert.equal(await moves(refused), 0, 'the level opens at its start');
+  assert.equal(await goal(refused), 'open');
+  assert.deepEqual([...errors, ...readerErrors, ...refusedErrors], []);
 });

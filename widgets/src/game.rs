@@ -10,7 +10,8 @@ use crate::automation::{Automation, Automations};
 use crate::board::{Board, ByHand};
 use crate::error::PlayError;
 use crate::level::Level;
-use crate::prompt::Prompt;
+use crate::position::{self, PositionError, Token};
+use crate::prompt::{Prompt, PromptKind};
 use crate::script::{self, ScriptStep};
 use crate::state::{Change, Goal, Memory, Mistake, Move, Run};
 use paros_sim::single_decree::DecreeAction;
@@ -242,6 +243,16 @@ impl<B: Board> Game<B> {
     /// Takes a world action or goes to the next stage. A delivery to a node played by hand
     /// (or a retry whose ballot is asked) opens a prompt instead of stepping the node.
     pub fn act(&mut self, action: GameAction<B::Move>) -> Result<&Outcome, PlayError> {
+        let by_hand = self.by_hand();
+        self.act_by(action, &by_hand)
+    }
+
+    /// [`Game::act`], with `by_hand` deciding which prompts a world action opens.
+    fn act_by(
+        &mut self,
+        action: GameAction<B::Move>,
+        by_hand: &ByHand,
+    ) -> Result<&Outcome, PlayError> {
         if self.run.prompt_open() {
             return Err(PlayError::PromptOpen);
         }
@@ -262,7 +273,7 @@ impl<B: Board> Game<B> {
             GameAction::World(action) => {
                 self.check_enabled(&action)?;
                 let text = self.run.world().describe_move(&action);
-                match self.run.world().prompt(&action, &self.by_hand()) {
+                match self.run.world().prompt(&action, by_hand) {
                     Some(prompt) => (Move::Hold(action, prompt.kind), text),
                     None => (Move::Act(action), text),
                 }
@@ -375,6 +386,81 @@ impl<B: Board> Game<B> {
             ScriptStep::NextStage => self.act(GameAction::NextStage),
             ScriptStep::Undo => self.undo(),
             ScriptStep::World(action) => self.act(GameAction::World(action)),
+        }
+    }
+
+    /// The position: one token per move of the log, each read against the world it was played
+    /// in (see `position.rs`).
+    pub fn position(&self) -> Vec<String> {
+        let level = self.level;
+        let question = |change: &Change<'_, B>| level.rules.question(change);
+        let mut run = Run::start(&self.stage_starts[0]);
+        let mut tokens = Vec::with_capacity(self.log.len());
+        for entry in &self.log {
+            tokens.push(position::token(run.world(), entry));
+            if run.apply(&question, &self.stage_starts, entry).is_err() {
+                break; // the log always replays (undo relies on it); never reached
+            }
+        }
+        tokens
+    }
+
+    /// Plays a position back from the level's start, each move through the checks of live
+    /// play: a move must be offered, open the same kind of prompt it opened (or none), and each
+    /// answer must be right. On the first refusal the level is back at its start and the error
+    /// says which move and why.
+    pub fn play_position(&mut self, tokens: &[String]) -> Result<(), PositionError> {
+        self.restart();
+        for (index, text) in tokens.iter().enumerate() {
+            if let Err(reason) = self.play_token(text) {
+                self.restart();
+                return Err(PositionError {
+                    number: index + 1,
+                    token: text.clone(),
+                    reason,
+                });
+            }
+        }
+        self.outcome = None;
+        Ok(())
+    }
+
+    fn play_token(&mut self, text: &str) -> Result<(), String> {
+        match position::parse(self.run.world(), text)? {
+            Token::Answer(key) => {
+                let prompt = self.prompt().ok_or("no question is open")?;
+                let index = (prompt.choices.iter())
+                    .position(|choice| choice.key == key)
+                    .ok_or_else(|| format!("the question has no answer {key:?}"))?;
+                if !prompt.choices[index].right {
+                    return Err(format!("{key:?} is not a right answer to this question"));
+                }
+                self.answer(index)
+                    .map(drop)
+                    .map_err(|error| error.to_string())
+            }
+            Token::NextStage => {
+                (self.act(GameAction::NextStage).map(drop)).map_err(|error| error.to_string())
+            }
+            Token::Move(action, held) => {
+                let by_hand = position::by_hand_for(held);
+                (self.act_by(GameAction::World(action), &by_hand).map(drop))
+                    .map_err(|error| error.to_string())?;
+                let opened = match self.log.last() {
+                    Some(Move::Hold(_, kind)) => Some(*kind),
+                    _ => None,
+                };
+                match (held, opened) {
+                    _ if held == opened => Ok(()),
+                    (Some(kind), None) => {
+                        Err(format!("this move opens no {} question here", kind.name()))
+                    }
+                    (_, opened) => Err(format!(
+                        "this move asks a {} question that the position does not mark",
+                        opened.map_or("", PromptKind::name)
+                    )),
+                }
+            }
         }
     }
 

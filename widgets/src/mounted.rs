@@ -9,6 +9,7 @@ use crate::automation::Automation;
 use crate::error::PlayError;
 use crate::game::Game;
 use crate::levels;
+use crate::position::PositionError;
 use crate::view::{View, parse_action};
 use paros_sim::replicated_log::LogWorld;
 use paros_sim::single_decree::DecreeWorld;
@@ -80,6 +81,21 @@ impl Mounted {
     /// Turns an earned, unpinned toggle on or off.
     pub fn set_automation(&mut self, automation: Automation, on: bool) -> Result<(), PlayError> {
         with_game!(self, game => game.set_automation(automation, on))
+    }
+
+    /// The position: one token per move, a line each.
+    pub fn position(&self) -> String {
+        with_game!(self, game => game.position().join("\n"))
+    }
+
+    /// Plays back a position given a token a line, from the level's start; on a refusal the
+    /// level is at its start and the error says which move and why.
+    pub fn play_position(&mut self, lines: &str) -> Result<(), PositionError> {
+        let tokens: Vec<String> = (lines.lines())
+            .filter(|line| !line.trim().is_empty())
+            .map(str::to_string)
+            .collect();
+        with_game!(self, game => game.play_position(&tokens))
     }
 
     /// Plays one step of the script language.

@@ -43,6 +43,45 @@ pub enum PromptKind {
 }
 
 impl PromptKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [PromptKind; 12] = [
+        PromptKind::PromiseOrNack,
+        PromptKind::AcceptedOrNack,
+        PromptKind::ChooseValue,
+        PromptKind::RetryBallot,
+        PromptKind::Question,
+        PromptKind::ApplyWalk,
+        PromptKind::RecoverSlots,
+        PromptKind::ServeOrWait,
+        PromptKind::Floor,
+        PromptKind::JumpPromise,
+        PromptKind::ClientResend,
+        PromptKind::RepeatApplies,
+    ];
+
+    /// The kind's name in the JSON the browser reads and in a position's text: `apply-walk`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PromptKind::PromiseOrNack => "promise-or-nack",
+            PromptKind::AcceptedOrNack => "accepted-or-nack",
+            PromptKind::ChooseValue => "choose-value",
+            PromptKind::RetryBallot => "retry-ballot",
+            PromptKind::Question => "question",
+            PromptKind::ApplyWalk => "apply-walk",
+            PromptKind::RecoverSlots => "recover-slots",
+            PromptKind::ServeOrWait => "serve-or-wait",
+            PromptKind::Floor => "floor",
+            PromptKind::JumpPromise => "jump-promise",
+            PromptKind::ClientResend => "client-resend",
+            PromptKind::RepeatApplies => "repeat-applies",
+        }
+    }
+
+    /// The kind with this name, if any.
+    pub fn from_name(name: &str) -> Option<PromptKind> {
+        PromptKind::ALL.into_iter().find(|kind| kind.name() == name)
+    }
+
     /// The automation whose being off opens a prompt of this kind (`None` for level questions
     /// and reads, which are always asked).
     pub fn automation(self) -> Option<Automation> {

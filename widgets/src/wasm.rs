@@ -70,6 +70,18 @@ impl GameHandle {
         self.view()
     }
 
+    /// The position: the moves of this line of play, one token a line, for a link.
+    pub fn position(&self) -> String {
+        self.engine.position()
+    }
+
+    /// Plays back a position (one token a line) from the level's start; returns the new view.
+    /// On a refusal the level is at its start and the error names the move and why.
+    pub fn play_position(&mut self, lines: &str) -> Result<String, JsError> {
+        (self.engine.play_position(lines)).map_err(|error| JsError::new(&error.to_string()))?;
+        Ok(self.view())
+    }
+
     /// Turns an earned, unpinned toggle on or off; returns the new view.
     pub fn set_automation(&mut self, name: &str, on: bool) -> Result<String, JsError> {
         let automation = Automation::from_name(name)

@@ -91,14 +91,16 @@ export class LevelWidget {
           <div class="pp-tools">
             <button type="button" class="pp-undo" title="Undo (u or Ctrl+Z)">Undo</button>
             <button type="button" class="pp-restart">Restart</button>
+            <button type="button" class="pp-copy-link" title="A link that opens this position">Copy link</button>
             <span class="pp-counts"></span>
           </div>
+          <p class="pp-link-box" hidden><label>Link to this position <input class="pp-link" type="text" readonly></label> <span class="pp-link-note" aria-live="polite"></span></p>
           <fieldset class="pp-automation"><legend>Automation</legend><div class="pp-toggles"></div></fieldset>
           <details class="pp-moves"><summary>Moves</summary><div class="pp-log"></div></details>
         </div>
       </div>`;
     this.parts = {};
-    for (const name of ['stage-box', 'focus-line', 'controls', 'wire-list', 'goal', 'prompt', 'explanation', 'hints', 'counts', 'toggles', 'undo', 'restart', 'steps', 'log', 'legend', 'world']) {
+    for (const name of ['stage-box', 'focus-line', 'controls', 'wire-list', 'goal', 'prompt', 'explanation', 'hints', 'counts', 'toggles', 'undo', 'restart', 'steps', 'log', 'legend', 'world', 'link-box', 'link', 'link-note']) {
       this.parts[name] = this.root.querySelector(`.pp-${name}`);
     }
     this.root.addEventListener('click', (event) => this.onClick(event));
@@ -208,6 +210,40 @@ export class LevelWidget {
     }
     if (button.classList.contains('pp-undo')) return this.undo();
     if (button.classList.contains('pp-restart')) return this.step(() => this.game.restart());
+    if (button.classList.contains('pp-copy-link')) return this.copyLink();
+  }
+
+  /** The address that opens this position: the level's play link with its moves. */
+  positionLink() {
+    const tokens = this.game.position().split('\n').filter(Boolean);
+    const base = new URL(this.options.playLink(this.level.id), location.href).href;
+    return tokens.length ? `${base}?moves=${encodePosition(tokens)}` : base;
+  }
+
+  /** Shows the position's link, selected, and copies it where the browser allows. */
+  async copyLink() {
+    const link = this.positionLink();
+    this.parts['link-box'].hidden = false;
+    this.parts.link.value = link;
+    this.parts.link.select();
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(link);
+      copied = true;
+    } catch {
+      // No clipboard here (an insecure page, a refused permission): the field holds the link.
+    }
+    this.parts['link-note'].textContent = copied ? 'Copied.' : 'Select it and copy it.';
+  }
+
+  /** Plays back a position from a link. A refused move leaves the level at its start, and one
+   *  line says which move and why. */
+  openPosition(tokens) {
+    if (!tokens.length) return;
+    if (!this.step(() => this.game.play_position(tokens.join('\n')))) {
+      const why = this.parts.explanation.textContent;
+      this.parts.explanation.innerHTML = `<p class="pp-error pp-position-error">This link's position could not be played back, so the level opens at its start: ${escape(why)}.</p>`;
+    }
   }
 
   onKey(event) {
@@ -262,6 +298,17 @@ export class LevelWidget {
     line.textContent = `${describeMessage(message)}${note}${keys.length ? ` — ${keys.join(', ')}` : message.cut ? ' — cut wire' : ''}`;
     this.root.querySelector(`li[data-msg="${message.id}"]`)?.classList.add('pp-lit');
   }
+}
+
+/** A position's tokens as they travel in a link: words joined by `+`, tokens by `,`, and
+ *  anything else a link cannot hold escaped. */
+export function encodePosition(tokens) {
+  return tokens.map((token) => encodeURIComponent(token).replace(/%20/g, '+')).join(',');
+}
+
+/** The tokens of a link's `moves` (see `encodePosition`). */
+export function decodePosition(text) {
+  return text.split(',').filter(Boolean).map((token) => decodeURIComponent(token.replace(/\+/g, ' ')));
 }
 
 /** Whether a key press asks for undo: `u` outside text fields, or Ctrl/Cmd+Z. */

@@ -4,7 +4,7 @@
 // - on the play page (`<main id="paros-play">`), shows the level map, or the level named by the
 //   address's hash (`play/#act1/choose-a-value`), and follows hash changes.
 
-import { LevelWidget, actName, automationLabel, isUndoKey } from './level.js';
+import { LevelWidget, actName, automationLabel, decodePosition, isUndoKey } from './level.js';
 import { escape, inline } from './text.js';
 import * as progress from './progress.js';
 
@@ -124,12 +124,16 @@ function startPlayPage(page, book) {
   const pageTitle = document.title;
   let widget = null;
   const route = () => {
-    const id = decodeURIComponent(location.hash.replace(/^#/, ''));
+    // `#<level-id>`, or `#<level-id>?moves=<position>` for a shared position.
+    const [path, query = ''] = location.hash.replace(/^#/, '').split('?');
+    const id = decodeURIComponent(path);
+    const moves = /(?:^|&)moves=([^&]*)/.exec(query)?.[1];
     widget = null;
     if (id && book.level(id)) {
       page.dataset.view = 'level';
       root.innerHTML = `<nav class="pp-nav"><a href="#">← All levels</a></nav><div class="pp-level-host"></div>`;
       widget = book.mount(root.querySelector('.pp-level-host'), id);
+      if (moves) widget?.openPosition(decodePosition(moves));
       document.title = `${book.level(id).title} · ${pageTitle}`;
       window.scrollTo(0, 0);
       return;
