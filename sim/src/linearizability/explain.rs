@@ -78,7 +78,7 @@ impl<'a> Key<'a> {
     /// The first read, in call order, that some pattern explains.
     fn any_read(&self) -> Option<Local> {
         let mut reads = self.reads.clone();
-        reads.sort_by_key(|&read| (self.operation(read).call, read));
+        super::sort_by_call(&mut reads, &|read| self.operation(read).call);
         reads.into_iter().find_map(|read| self.explain_read(read))
     }
 

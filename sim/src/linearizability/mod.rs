@@ -262,7 +262,7 @@ impl History {
             by_client.entry(operation.client).or_default().push(index);
         }
         for (client, mut indices) in by_client {
-            indices.sort_by_key(|&index| (operations[index].call, index));
+            sort_by_call(&mut indices, &|index| operations[index].call);
             for pair in indices.windows(2) {
                 let (earlier, later) = (pair[0], pair[1]);
                 let call = operations[later].call;
@@ -460,6 +460,13 @@ pub fn check_with_limits(history: &History, limits: Limits) -> Verdict {
     Verdict::Linearizable { order }
 }
 
+/// Sorts operation indices by their call step, ties by index. One function for every such
+/// sort, taking the step through `&dyn`, so the sort's code exists once (the game's wasm
+/// module pays for every copy).
+pub(crate) fn sort_by_call(indices: &mut [usize], call: &dyn Fn(usize) -> u64) {
+    indices.sort_unstable_by_key(|&index| (call(index), index));
+}
+
 /// The indices of each key's operations, keys in order, pending reads dropped (they constrain
 /// nothing: a read that never answered may have read anything).
 fn split_by_key(history: &History) -> BTreeMap<Arc<str>, Vec<usize>> {
@@ -498,7 +505,7 @@ impl Register {
             })
         };
         let mut indices = indices.to_vec();
-        indices.sort_by_key(|&global| (history.operations[global].call, global));
+        sort_by_call(&mut indices, &|global| history.operations[global].call);
         let operations = indices
             .iter()
             .map(|&global| {
