@@ -59,7 +59,7 @@ pub use ids::{NodeId, NodeSet};
 pub use ignored::Ignored;
 pub use message::{Envelope, Message, Vote};
 pub use proposer::{Phase, Proposer, select_value};
-pub use quorum::{Flexible, Majority, QuorumSystem, is_chosen};
+pub use quorum::{Flexible, Majority, QuorumError, QuorumSystem, Quorums, is_chosen};
 pub use value::Value;
 
 #[cfg(test)]

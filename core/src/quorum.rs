@@ -5,6 +5,7 @@
 //! the trait keeps the two tests apart so flexible and grid systems fit.
 
 use crate::{NodeId, NodeSet};
+use std::fmt;
 
 /// A quorum system over a fixed set of acceptors.
 ///
@@ -26,6 +27,12 @@ pub trait QuorumSystem {
     /// Exponential in the number of acceptors: meant for tests and configuration checks of
     /// small systems (up to about 12 acceptors).
     fn intersects(&self) -> bool {
+        self.disjoint_quorums().is_none()
+    }
+
+    /// A Phase-1 quorum and a Phase-2 quorum that share no acceptor, if any: the witness that
+    /// this system breaks F1. Exhaustive, like [`QuorumSystem::intersects`].
+    fn disjoint_quorums(&self) -> Option<(NodeSet, NodeSet)> {
         let members: Vec<NodeId> = self.acceptors().iter().collect();
         let subsets: Vec<NodeSet> = (0u32..1 << members.len())
             .map(|mask| {
@@ -37,19 +44,18 @@ pub trait QuorumSystem {
                     .collect()
             })
             .collect();
-        let phase1: Vec<NodeSet> = subsets
-            .iter()
-            .copied()
-            .filter(|set| self.is_phase1_quorum(*set))
-            .collect();
+        let phase1 = subsets.iter().filter(|set| self.is_phase1_quorum(**set));
         let phase2: Vec<NodeSet> = subsets
             .iter()
             .copied()
             .filter(|set| self.is_phase2_quorum(*set))
             .collect();
-        phase1
-            .iter()
-            .all(|p1| phase2.iter().all(|p2| !p1.intersection(*p2).is_empty()))
+        phase1.into_iter().find_map(|p1| {
+            phase2
+                .iter()
+                .find(|p2| p1.intersection(**p2).is_empty())
+                .map(|p2| (*p1, *p2))
+        })
     }
 }
 
@@ -65,6 +71,11 @@ impl Majority {
     /// Majority quorums over `acceptors`, or `None` when it is empty.
     pub fn new(acceptors: NodeSet) -> Option<Majority> {
         (!acceptors.is_empty()).then_some(Majority { acceptors })
+    }
+
+    /// Majority quorums over `acceptors`, even none: over an empty set no set is a quorum.
+    pub(crate) fn over(acceptors: NodeSet) -> Majority {
+        Majority { acceptors }
     }
 
     /// How many acceptors make a quorum: `n / 2 + 1`.
@@ -89,8 +100,12 @@ impl QuorumSystem for Majority {
 
 /// Flexible quorums: any `phase1_size` acceptors elect, any `phase2_size` acceptors choose.
 ///
-/// Safe exactly when `phase1_size + phase2_size > n` (Flexible Paxos, section 3): the two
-/// phases must meet, two Phase-2 quorums need not.
+/// **F1**: every Phase-1 quorum meets every Phase-2 quorum, which for counting quorums is
+/// `phase1_size + phase2_size > n` (Howard, Malkhi and Spiegelman, "Flexible Paxos: Quorum
+/// Intersection Revisited", OPODIS 2016, section 3). Two Phase-2 quorums need not meet: a value
+/// chosen by one is found by the next leader's Phase 1, not by another Phase 2. A system that
+/// breaks F1 cannot be built: [`Flexible::new`] refuses it with [`QuorumError::PhasesMiss`],
+/// naming a quorum of each phase that share no acceptor.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Flexible {
     acceptors: NodeSet,
@@ -99,16 +114,62 @@ pub struct Flexible {
 }
 
 impl Flexible {
-    /// Flexible quorums, or `None` unless `phase1_size + phase2_size > n` and both sizes are
-    /// between 1 and `n`.
-    pub fn new(acceptors: NodeSet, phase1_size: usize, phase2_size: usize) -> Option<Flexible> {
+    /// Flexible quorums over `acceptors`: any `phase1_size` of them elect, any `phase2_size`
+    /// choose. Refused unless both sizes are between 1 and `n` and the phases meet (F1).
+    pub fn new(
+        acceptors: NodeSet,
+        phase1_size: usize,
+        phase2_size: usize,
+    ) -> Result<Flexible, QuorumError> {
         let n = acceptors.len();
-        let sizes_fit = (1..=n).contains(&phase1_size) && (1..=n).contains(&phase2_size);
-        (sizes_fit && phase1_size + phase2_size > n).then_some(Flexible {
+        if n == 0 {
+            return Err(QuorumError::NoAcceptors);
+        }
+        for (phase, size) in [(1, phase1_size), (2, phase2_size)] {
+            if !(1..=n).contains(&size) {
+                return Err(QuorumError::SizeOutOfRange {
+                    phase,
+                    size,
+                    acceptors: n,
+                });
+            }
+        }
+        if phase1_size + phase2_size <= n {
+            // The first `phase1_size` acceptors elect and the last `phase2_size` choose: with
+            // `phase1_size + phase2_size <= n` they share no acceptor.
+            let members: Vec<NodeId> = acceptors.iter().collect();
+            return Err(QuorumError::PhasesMiss {
+                elects: members[..phase1_size].iter().copied().collect(),
+                chooses: members[n - phase2_size..].iter().copied().collect(),
+            });
+        }
+        Ok(Flexible {
             acceptors,
             phase1_size,
             phase2_size,
         })
+    }
+
+    /// Flexible quorums built without checking F1: the simulator's negative control, which
+    /// shows what breaks when the phases miss each other. Only with the `negative-controls`
+    /// feature; the game and every other caller build with [`Flexible::new`].
+    #[cfg(feature = "negative-controls")]
+    pub fn new_unchecked(acceptors: NodeSet, phase1_size: usize, phase2_size: usize) -> Flexible {
+        Flexible {
+            acceptors,
+            phase1_size,
+            phase2_size,
+        }
+    }
+
+    /// How many acceptors elect.
+    pub fn phase1_size(&self) -> usize {
+        self.phase1_size
+    }
+
+    /// How many acceptors choose.
+    pub fn phase2_size(&self) -> usize {
+        self.phase2_size
     }
 }
 
@@ -124,6 +185,155 @@ impl QuorumSystem for Flexible {
     fn is_phase2_quorum(&self, voters: NodeSet) -> bool {
         voters.intersection(self.acceptors).len() >= self.phase2_size
     }
+}
+
+/// The quorum systems a replicated log can run over, as one value a node's configuration holds.
+///
+/// Each variant is built only through its checked constructor, so every `Quorums` keeps F1
+/// (every Phase-1 quorum meets every Phase-2 quorum), except the simulator's negative control
+/// (`Flexible::new_unchecked`, behind the `negative-controls` feature).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Quorums {
+    /// Majorities in both phases: classic Paxos.
+    Majority(Majority),
+    /// Any `q1` acceptors elect, any `q2` choose, with `q1 + q2 > n`.
+    Flexible(Flexible),
+}
+
+impl Quorums {
+    /// Majorities of `acceptors`, or [`QuorumError::NoAcceptors`].
+    pub fn majority(acceptors: NodeSet) -> Result<Quorums, QuorumError> {
+        Majority::new(acceptors)
+            .map(Quorums::Majority)
+            .ok_or(QuorumError::NoAcceptors)
+    }
+
+    /// Flexible quorums over `acceptors`, checked as [`Flexible::new`] checks them (F1).
+    pub fn flexible(
+        acceptors: NodeSet,
+        phase1_size: usize,
+        phase2_size: usize,
+    ) -> Result<Quorums, QuorumError> {
+        Flexible::new(acceptors, phase1_size, phase2_size).map(Quorums::Flexible)
+    }
+
+    /// The fewest acceptors that make a Phase-1 quorum.
+    pub fn phase1_size(&self) -> usize {
+        match self {
+            Quorums::Majority(majority) => majority.quorum_size(),
+            Quorums::Flexible(flexible) => flexible.phase1_size(),
+        }
+    }
+
+    /// The fewest acceptors that make a Phase-2 quorum.
+    pub fn phase2_size(&self) -> usize {
+        match self {
+            Quorums::Majority(majority) => majority.quorum_size(),
+            Quorums::Flexible(flexible) => flexible.phase2_size(),
+        }
+    }
+}
+
+impl From<Majority> for Quorums {
+    fn from(majority: Majority) -> Quorums {
+        Quorums::Majority(majority)
+    }
+}
+
+impl From<Flexible> for Quorums {
+    fn from(flexible: Flexible) -> Quorums {
+        Quorums::Flexible(flexible)
+    }
+}
+
+impl QuorumSystem for Quorums {
+    fn acceptors(&self) -> NodeSet {
+        match self {
+            Quorums::Majority(majority) => majority.acceptors(),
+            Quorums::Flexible(flexible) => flexible.acceptors(),
+        }
+    }
+
+    fn is_phase1_quorum(&self, voters: NodeSet) -> bool {
+        match self {
+            Quorums::Majority(majority) => majority.is_phase1_quorum(voters),
+            Quorums::Flexible(flexible) => flexible.is_phase1_quorum(voters),
+        }
+    }
+
+    fn is_phase2_quorum(&self, voters: NodeSet) -> bool {
+        match self {
+            Quorums::Majority(majority) => majority.is_phase2_quorum(voters),
+            Quorums::Flexible(flexible) => flexible.is_phase2_quorum(voters),
+        }
+    }
+}
+
+/// Why a quorum system cannot be built.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum QuorumError {
+    /// There are no acceptors to form a quorum of.
+    NoAcceptors,
+    /// A quorum size is not between 1 and the number of acceptors.
+    SizeOutOfRange {
+        /// The phase the size is for: 1 or 2.
+        phase: u8,
+        /// The size asked for.
+        size: usize,
+        /// How many acceptors there are.
+        acceptors: usize,
+    },
+    /// F1 broken: `elects` is a Phase-1 quorum and `chooses` a Phase-2 quorum, and no acceptor
+    /// is in both, so a value `chooses` chose is invisible to a leader `elects` elected.
+    PhasesMiss {
+        /// A Phase-1 quorum.
+        elects: NodeSet,
+        /// A Phase-2 quorum that shares no acceptor with `elects`.
+        chooses: NodeSet,
+    },
+    /// The quorum system is over other acceptors than the cluster's nodes.
+    OtherAcceptors {
+        /// The cluster's nodes.
+        cluster: NodeSet,
+        /// The acceptors the quorum system is over.
+        quorums: NodeSet,
+    },
+}
+
+impl fmt::Display for QuorumError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            QuorumError::NoAcceptors => f.write_str("a quorum system needs acceptors"),
+            QuorumError::SizeOutOfRange {
+                phase,
+                size,
+                acceptors,
+            } => write!(
+                f,
+                "a Phase-{phase} quorum of {size} is not between 1 and the {acceptors} acceptors"
+            ),
+            QuorumError::PhasesMiss { elects, chooses } => write!(
+                f,
+                "the phases miss each other (F1): {} elects and {} chooses, with no acceptor in both",
+                set_name(*elects),
+                set_name(*chooses)
+            ),
+            QuorumError::OtherAcceptors { cluster, quorums } => write!(
+                f,
+                "the quorum system is over {}, not the cluster {}",
+                set_name(*quorums),
+                set_name(*cluster)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for QuorumError {}
+
+/// A set as `{n1, n2}`.
+fn set_name(set: NodeSet) -> String {
+    let names: Vec<String> = set.iter().map(|node| node.to_string()).collect();
+    format!("{{{}}}", names.join(", "))
 }
 
 /// The chosen check: a value is chosen at a ballot once a Phase-2 quorum of acceptors voted for

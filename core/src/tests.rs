@@ -3,7 +3,8 @@
 
 use crate::{
     Acceptor, Ballot, Envelope, Flexible, Ignored, Majority, Message, NodeId, NodeSet, Phase,
-    Proposer, QuorumSystem, Value, Vote, promise_rule, select_value, vote_rule,
+    Proposer, QuorumError, QuorumSystem, Quorums, Value, Vote, promise_rule, select_value,
+    vote_rule,
 };
 use proptest::prelude::*;
 
@@ -192,12 +193,103 @@ fn quorum_systems_keep_the_intersection_invariant() {
     assert!(three_acceptors().intersects());
     assert!(Flexible::new(four, 3, 2).unwrap().intersects());
     assert!(
-        Flexible::new(four, 2, 2).is_none(),
+        Flexible::new(four, 2, 2).is_err(),
         "2 + 2 is not more than 4"
     );
     let flexible = Flexible::new(four, 3, 2).unwrap();
     let pair: NodeSet = [1, 2].map(node).into_iter().collect();
     assert!(flexible.is_phase2_quorum(pair) && !flexible.is_phase1_quorum(pair));
+}
+
+#[test]
+fn phases_that_miss_each_other_are_refused_with_two_disjoint_quorums() {
+    // F1: with q1 = q2 = 2 over four acceptors, {n1, n2} may elect while {n3, n4} choose.
+    let four: NodeSet = [1, 2, 3, 4].map(node).into_iter().collect();
+    let error = Flexible::new(four, 2, 2).unwrap_err();
+    let elects: NodeSet = [1, 2].map(node).into_iter().collect();
+    let chooses: NodeSet = [3, 4].map(node).into_iter().collect();
+    assert_eq!(error, QuorumError::PhasesMiss { elects, chooses });
+    assert_eq!(
+        error.to_string(),
+        "the phases miss each other (F1): {n1, n2} elects and {n3, n4} chooses, with no \
+         acceptor in both"
+    );
+    assert_eq!(Quorums::flexible(four, 2, 2), Err(error));
+}
+
+#[test]
+fn quorum_sizes_outside_the_acceptors_are_refused() {
+    let four: NodeSet = [1, 2, 3, 4].map(node).into_iter().collect();
+    assert_eq!(
+        Flexible::new(four, 0, 4),
+        Err(QuorumError::SizeOutOfRange {
+            phase: 1,
+            size: 0,
+            acceptors: 4
+        })
+    );
+    assert_eq!(
+        Flexible::new(four, 4, 5),
+        Err(QuorumError::SizeOutOfRange {
+            phase: 2,
+            size: 5,
+            acceptors: 4
+        })
+    );
+    assert_eq!(
+        Flexible::new(NodeSet::EMPTY, 1, 1),
+        Err(QuorumError::NoAcceptors)
+    );
+    assert_eq!(
+        Quorums::majority(NodeSet::EMPTY),
+        Err(QuorumError::NoAcceptors)
+    );
+}
+
+#[test]
+fn every_flexible_system_up_to_five_acceptors_is_built_exactly_when_its_phases_meet() {
+    // Flexible Paxos, section 3: the sizes that build are exactly those with q1 + q2 > n, each
+    // one intersects, and each refusal names a Phase-1-sized and a Phase-2-sized set of the
+    // acceptors that share no acceptor.
+    for n in 1..=5u8 {
+        let acceptors: NodeSet = (1..=n).map(node).collect();
+        let n = usize::from(n);
+        for q1 in 0..=n + 1 {
+            for q2 in 0..=n + 1 {
+                let valid = (1..=n).contains(&q1) && (1..=n).contains(&q2) && q1 + q2 > n;
+                match Flexible::new(acceptors, q1, q2) {
+                    Ok(flexible) => {
+                        assert!(valid, "n={n} q1={q1} q2={q2} was built");
+                        assert!(flexible.intersects(), "n={n} q1={q1} q2={q2}");
+                        assert!(Quorums::from(flexible).intersects());
+                    }
+                    Err(QuorumError::PhasesMiss { elects, chooses }) => {
+                        assert!(!valid, "n={n} q1={q1} q2={q2} was refused");
+                        assert!(elects.len() >= q1 && chooses.len() >= q2);
+                        assert!(elects.is_subset(acceptors) && chooses.is_subset(acceptors));
+                        assert!(elects.intersection(chooses).is_empty());
+                    }
+                    Err(other) => {
+                        assert!(!valid, "n={n} q1={q1} q2={q2}: {other}");
+                        assert!(matches!(other, QuorumError::SizeOutOfRange { .. }));
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_quorums_a_log_holds_answer_as_the_system_they_wrap() {
+    let four: NodeSet = [1, 2, 3, 4].map(node).into_iter().collect();
+    let majority = Quorums::majority(four).unwrap();
+    assert_eq!((majority.phase1_size(), majority.phase2_size()), (3, 3));
+    let flexible = Quorums::flexible(four, 3, 2).unwrap();
+    assert_eq!((flexible.phase1_size(), flexible.phase2_size()), (3, 2));
+    let pair: NodeSet = [3, 4].map(node).into_iter().collect();
+    assert!(flexible.is_phase2_quorum(pair) && !flexible.is_phase1_quorum(pair));
+    assert!(!majority.is_phase2_quorum(pair));
+    assert_eq!(flexible.acceptors(), four);
 }
 
 #[test]

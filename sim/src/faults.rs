@@ -164,11 +164,14 @@ pub enum NegativeControl {
     /// Act III: client retries are de-duplicated only when proposed, never when applied, so a
     /// retry chosen in two slots applies twice.
     DedupAtPropose,
+    /// Act IV: flexible quorums whose phases miss each other (q1 = q2 = half the nodes), which
+    /// paros-core refuses to build (F1 broken): one half elects while the other chooses.
+    NonIntersectingQuorums,
 }
 
 impl NegativeControl {
     /// Every negative control, in order.
-    pub const ALL: [NegativeControl; 12] = [
+    pub const ALL: [NegativeControl; 13] = [
         NegativeControl::Amnesia,
         NegativeControl::SendBeforePersist,
         NegativeControl::BlankRestart,
@@ -181,6 +184,7 @@ impl NegativeControl {
         NegativeControl::JumpMovesPromise,
         NegativeControl::ReadAtApplied,
         NegativeControl::DedupAtPropose,
+        NegativeControl::NonIntersectingQuorums,
     ];
 
     /// The property this fault breaks: the checker it is the negative control of.
@@ -188,7 +192,8 @@ impl NegativeControl {
         match self {
             NegativeControl::Amnesia
             | NegativeControl::SendBeforePersist
-            | NegativeControl::BlankRestart => Property::Agreement,
+            | NegativeControl::BlankRestart
+            | NegativeControl::NonIntersectingQuorums => Property::Agreement,
             NegativeControl::LocalRead | NegativeControl::ReadAtApplied => {
                 Property::Linearizability
             }

@@ -44,7 +44,7 @@ fn names_are_unique_and_say_what_they_are() {
         let prefixes: &[&str] = if act1 {
             &["act1-"]
         } else {
-            &["act2-", "act3-"]
+            &["act2-", "act3-", "act4-"]
         };
         assert!(
             prefixes
@@ -66,6 +66,7 @@ fn names_are_unique_and_say_what_they_are() {
             "jump-moves-promise",
             "read-at-applied",
             "dedup-at-propose",
+            "non-intersecting-quorums",
         ]
         .iter()
         .any(|fault| scenario.name.contains(fault));
@@ -299,7 +300,7 @@ fn every_negative_control_is_caught_by_the_explorer_and_trips_its_own_property()
         .collect();
     assert_eq!(
         controls.len(),
-        13,
+        14,
         "one scenario per negative control, two for learn-early"
     );
     for control in crate::NegativeControl::ALL {

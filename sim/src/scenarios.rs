@@ -56,6 +56,8 @@ pub enum Setup {
 mod act2;
 #[path = "scenarios_act3.rs"]
 mod act3;
+#[path = "scenarios_act4.rs"]
+mod act4;
 
 /// A named world and the claim it checks.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -239,6 +241,7 @@ pub fn all() -> Vec<Scenario> {
     act1.into_iter()
         .chain(act2::all())
         .chain(act3::all())
+        .chain(act4::all())
         .collect()
 }
 

@@ -1,6 +1,6 @@
 //! How the game writes nodes, sets and votes in its sentences: `{A1, A2}`, `(1.P1, x)`.
 
-use paros_core::{Majority, NodeSet, QuorumSystem, Vote};
+use paros_core::{Majority, NodeSet, QuorumSystem, Quorums, Vote};
 use paros_sim::single_decree::DecreeWorld;
 
 /// A set of nodes by name, in id order: `{A1, A3}`.
@@ -35,4 +35,17 @@ pub fn majority_size(quorums: &Majority, what: &str) -> String {
         quorums.acceptors().len(),
         quorums.quorum_size()
     )
+}
+
+/// How many of `what` a Phase-1 quorum needs, as a replicated log's quorum system reports it:
+/// in majority words for majorities (`a majority of 3 nodes is 2`).
+pub fn phase1_quorum_size(quorums: &Quorums, what: &str) -> String {
+    match quorums {
+        Quorums::Majority(majority) => majority_size(majority, what),
+        Quorums::Flexible(_) => format!(
+            "a Phase-1 quorum of {} {what} is {}",
+            quorums.acceptors().len(),
+            quorums.phase1_size()
+        ),
+    }
 }

@@ -21,7 +21,8 @@ pub use message::{LogEnvelope, LogMessage, Outcome};
 #[cfg(feature = "negative-controls")]
 pub use node::BrokenRule;
 pub use node::{
-    ColocatedNode, Election, LogConfig, LogRole, PendingRead, Proposal, fill_up_to,
+    ColocatedNode, Election, LogConfig, LogRole, PendingRead, Proposal,
+    chosen_by_a_recording_quorum, fill_up_to, heard_from_a_discovery_quorum,
     learning_raises_the_promise, read_may_be_served, recover_slot,
 };
 pub use ready::{Applied, Ready};
@@ -30,6 +31,8 @@ pub use trim::{
 };
 pub use types::{Command, Entry, ReadId, Slot, SlotVote};
 
+#[cfg(test)]
+mod flexible_tests;
 #[cfg(test)]
 mod schedule_tests;
 #[cfg(test)]

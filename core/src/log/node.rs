@@ -21,7 +21,8 @@ use crate::log::{
     floor_after_applying, trim_may_be_proposed,
 };
 use crate::{
-    Ballot, Ignored, Majority, NodeId, NodeSet, QuorumSystem, Value, promise_rule, vote_rule,
+    Ballot, Ignored, Majority, NodeId, NodeSet, QuorumError, QuorumSystem, Quorums, Value,
+    promise_rule, vote_rule,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -36,17 +37,42 @@ pub struct LogConfig {
     pub heartbeat_interval_ticks: u32,
     /// The most chosen entries one catch-up message carries.
     pub catch_up_batch: usize,
+    /// The quorum system the nodes count with; over `nodes` ([`LogConfig::with_quorums`]).
+    quorums: Quorums,
 }
 
 impl LogConfig {
-    /// A cluster of `nodes` with an election timeout of 3 ticks and a heartbeat every tick.
+    /// A cluster of `nodes` with majority quorums, an election timeout of 3 ticks and a
+    /// heartbeat every tick. An empty cluster has no quorum, so it never elects.
     pub fn new(nodes: NodeSet) -> LogConfig {
         LogConfig {
             nodes,
             election_timeout_ticks: 3,
             heartbeat_interval_ticks: 1,
             catch_up_batch: 8,
+            quorums: Quorums::Majority(Majority::over(nodes)),
         }
+    }
+
+    /// This configuration with `quorums` in place of its quorum system; refused unless they are
+    /// over exactly the cluster's nodes. F1 holds already: a [`Quorums`] cannot be built
+    /// without it.
+    pub fn with_quorums(self, quorums: Quorums) -> Result<LogConfig, QuorumError> {
+        let over = quorums.acceptors();
+        if over != self.nodes {
+            return Err(QuorumError::OtherAcceptors {
+                cluster: self.nodes,
+                quorums: over,
+            });
+        }
+        Ok(LogConfig { quorums, ..self })
+    }
+
+    /// The quorum system the nodes count with: Phase-1 quorums for every discovery step,
+    /// Phase-2 quorums for every recording step ([`heard_from_a_discovery_quorum`],
+    /// [`chosen_by_a_recording_quorum`]).
+    pub fn quorums(&self) -> &Quorums {
+        &self.quorums
     }
 }
 
@@ -117,12 +143,43 @@ pub fn recover_slot(reported: Option<&SlotVote>) -> Entry {
 /// Any write that completed before the read began was chosen, so a Phase-2 quorum voted for
 /// its slot; that quorum meets the read's Phase-1 quorum, so the watermark is at least the
 /// write's slot (Paxos Quorum Reads, Charapko, Ailijiang and Demirbas, 2019).
+///
+/// Collecting the watermarks is a discovery step, so it waits for a Phase-1 quorum (F2,
+/// [`heard_from_a_discovery_quorum`]).
 pub fn read_may_be_served<Q: QuorumSystem>(
     quorums: &Q,
     read: &PendingRead,
     applied_index: Slot,
 ) -> bool {
-    quorums.is_phase1_quorum(read.answered_by) && applied_index >= read.watermark
+    heard_from_a_discovery_quorum(quorums, read.answered_by) && applied_index >= read.watermark
+}
+
+/// F2, discovery: a step that learns what may have been chosen (Phase 1 with its recovery and
+/// floor discovery, a read's watermark) is complete once a **Phase-1** quorum has answered.
+///
+/// Whatever was chosen was voted by a Phase-2 quorum, and every Phase-1 quorum meets every
+/// Phase-2 quorum (F1), so one of those who answered saw it. Flexible Paxos (Howard, Malkhi
+/// and Spiegelman, OPODIS 2016, section 3) lets the two phases use different quorums on exactly
+/// this condition: a smaller Phase 2 is paid for with a larger Phase 1.
+pub fn heard_from_a_discovery_quorum<Q: QuorumSystem + ?Sized>(
+    quorums: &Q,
+    answered_by: NodeSet,
+) -> bool {
+    quorums.is_phase1_quorum(answered_by)
+}
+
+/// F2, recording: a step that makes something chosen (a leader counting Accepted votes for
+/// its proposal) is complete once a **Phase-2** quorum has voted, and only with votes for the
+/// identical slot and ballot (F3).
+///
+/// The counterpart of [`heard_from_a_discovery_quorum`]: a Phase-2 quorum need not meet another
+/// Phase-2 quorum, only every Phase-1 quorum (Flexible Paxos, section 3). The count is
+/// [`crate::is_chosen`], the same test the simulator judges chosen by.
+pub fn chosen_by_a_recording_quorum<Q: QuorumSystem + ?Sized>(
+    quorums: &Q,
+    voted_at_slot_and_ballot: NodeSet,
+) -> bool {
+    crate::is_chosen(quorums, voted_at_slot_and_ballot)
 }
 
 /// The stale-tail rule: the slots a leader fills with no-ops when a follower reports a vote in
@@ -162,7 +219,6 @@ pub fn learning_raises_the_promise(promised: Option<Ballot>, chosen: &SlotVote) 
 pub struct ColocatedNode {
     id: NodeId,
     config: LogConfig,
-    quorums: Majority,
     acceptor: AcceptorState,
     learner: LearnerState,
     proposer: ProposerState,
@@ -439,7 +495,6 @@ impl ColocatedNode {
         ColocatedNode {
             id,
             config,
-            quorums: Majority::new(config.nodes).expect("a cluster has nodes"),
             acceptor: AcceptorState::default(),
             learner: LearnerState {
                 chosen: BTreeMap::new(),
@@ -487,9 +542,10 @@ impl ColocatedNode {
         &self.config
     }
 
-    /// The quorum system this node counts Promises, votes and read replies with.
-    pub fn quorums(&self) -> &Majority {
-        &self.quorums
+    /// The quorum system this node counts Promises, votes and read replies with: its
+    /// configuration's ([`LogConfig::quorums`]).
+    pub fn quorums(&self) -> &Quorums {
+        self.config.quorums()
     }
 
     /// Follower, candidate or leader.
@@ -811,7 +867,8 @@ impl ColocatedNode {
                 election.reported.insert(slot, vote);
             }
         }
-        if self.quorums.is_phase1_quorum(election.promised_by) {
+        // Phase 1, the recovery it feeds and floor discovery: a discovery step (F2).
+        if heard_from_a_discovery_quorum(&self.config.quorums, election.promised_by) {
             let election = election.clone();
             self.lead(ballot, &election);
         }
@@ -914,7 +971,13 @@ impl ColocatedNode {
         Ok(())
     }
 
-    /// A vote for this leader's proposal; a Phase-2 quorum makes the slot chosen.
+    /// A vote for this leader's proposal; a Phase-2 quorum makes the slot chosen (F2,
+    /// [`chosen_by_a_recording_quorum`]).
+    ///
+    /// F3: only votes for the identical (slot, ballot) are counted together. A vote at another
+    /// ballot is stale, and `accepted_by` belongs to one proposal of this leadership: each slot
+    /// is proposed once per leadership (the next slot only rises, and recovery proposes each
+    /// slot once), and a new leadership starts with no proposals.
     fn on_accepted(&mut self, from: NodeId, ballot: Ballot, slot: Slot) -> Result<(), Ignored> {
         let Leadership::Leader(leader) = &mut self.proposer.leadership else {
             return Err(Ignored::StaleBallot);
@@ -926,7 +989,7 @@ impl ColocatedNode {
         if !proposal.accepted_by.insert(from) {
             return Err(Ignored::Duplicate);
         }
-        if crate::is_chosen(&self.quorums, proposal.accepted_by) {
+        if chosen_by_a_recording_quorum(&self.config.quorums, proposal.accepted_by) {
             let entry = proposal.entry.clone();
             leader.proposals.remove(&slot);
             self.learn_chosen(slot, SlotVote { ballot, entry });
@@ -1303,7 +1366,7 @@ impl ColocatedNode {
         let (servable, waiting): (Vec<PendingRead>, Vec<PendingRead>) =
             std::mem::take(&mut self.reads)
                 .into_iter()
-                .partition(|read| read_may_be_served(&self.quorums, read, applied_index));
+                .partition(|read| read_may_be_served(&self.config.quorums, read, applied_index));
         self.reads = waiting;
         for read in servable {
             let value = self.learner.store.get(&read.key).cloned();

@@ -24,16 +24,23 @@ pub(super) struct Cluster {
 
 impl Cluster {
     pub(super) fn new() -> Cluster {
-        let config = LogConfig::new([1, 2, 3].map(node).into_iter().collect());
+        Cluster::of(LogConfig::new([1, 2, 3].map(node).into_iter().collect()))
+    }
+
+    /// A cluster of `config`'s nodes, N1..Nn.
+    pub(super) fn of(config: LogConfig) -> Cluster {
+        let count = config.nodes.len();
         let mut cluster = Cluster {
-            nodes: (1..=3)
-                .map(|id| ColocatedNode::new(node(id), config))
+            nodes: config
+                .nodes
+                .iter()
+                .map(|id| ColocatedNode::new(id, config))
                 .collect(),
-            disks: vec![DurableRecord::default(); 3],
+            disks: vec![DurableRecord::default(); count],
             network: VecDeque::new(),
             client_inbox: Vec::new(),
         };
-        for index in 0..3 {
+        for index in 0..count {
             cluster.flush(index);
         }
         cluster

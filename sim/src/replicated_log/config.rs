@@ -4,7 +4,7 @@
 use crate::faults::{Budget, Fault, NegativeControl, Refused};
 use crate::linearizability;
 use paros_core::log::LogConfig;
-use paros_core::{NodeId, NodeSet, Value};
+use paros_core::{Flexible, Majority, NodeId, NodeSet, QuorumSystem, Quorums, Value};
 use std::fmt;
 
 /// One operation of a client's program.
@@ -82,6 +82,9 @@ pub struct LogWorldConfig {
     /// How many times an operator may ask a leader to compact the log through what it has
     /// applied ([`LogAction::Trim`](super::LogAction::Trim)); 0 for a world with no truncation.
     pub trims: u32,
+    /// The quorum system the nodes count with, over N1..Nn; `None` for majorities. The
+    /// checkers judge chosen by its Phase-2 quorums ([`LogWorldConfig::quorum_system`]).
+    pub quorums: Option<Quorums>,
 }
 
 impl LogWorldConfig {
@@ -99,6 +102,7 @@ impl LogWorldConfig {
             self_messages_in_flight: false,
             linearizability_limits: linearizability::Limits::default(),
             trims: 0,
+            quorums: None,
         }
     }
 
@@ -123,8 +127,23 @@ impl LogWorldConfig {
             .collect()
     }
 
+    /// The quorum system of this world: the configured one, majorities by default, or, in the
+    /// [`NegativeControl::NonIntersectingQuorums`] world, half the nodes in each phase, built
+    /// here because paros-core refuses it.
+    pub fn quorum_system(&self) -> Quorums {
+        let nodes = self.nodes();
+        if self.negative_control == Some(NegativeControl::NonIntersectingQuorums) {
+            return Quorums::Flexible(non_intersecting_quorums(nodes));
+        }
+        self.quorums.unwrap_or_else(|| {
+            Quorums::Majority(Majority::new(nodes).expect("validated: a world has nodes"))
+        })
+    }
+
     pub(super) fn core_config(&self) -> LogConfig {
-        let mut config = LogConfig::new(self.nodes());
+        let mut config = LogConfig::new(self.nodes())
+            .with_quorums(self.quorum_system())
+            .expect("validated: the quorum system is over the nodes");
         config.election_timeout_ticks = self.election_timeout_ticks;
         config.heartbeat_interval_ticks = self.heartbeat_interval_ticks;
         config
@@ -168,11 +187,35 @@ impl LogWorldConfig {
                 "a truncation control needs a world with trims",
             ));
         }
+        if self
+            .quorums
+            .is_some_and(|quorums| quorums.acceptors() != self.nodes())
+        {
+            return Err(Refused::BadConfig(
+                "the quorum system is over other nodes than the world's",
+            ));
+        }
+        if self.negative_control == Some(NegativeControl::NonIntersectingQuorums)
+            && (self.quorums.is_some() || !self.node_count.is_multiple_of(2))
+        {
+            return Err(Refused::BadConfig(
+                "the non-intersecting-quorums control builds its own quorums, over an even number of nodes",
+            ));
+        }
         if self.budget.allows(Fault::TornWrite) && !self.stepwise_ready {
             return Err(Refused::BadConfig("a torn write needs stepwise_ready"));
         }
         Ok(())
     }
+}
+
+/// The negative control's quorum system: any half of the nodes elect and any half choose, so
+/// one half may elect while the other chooses and neither hears of the other (F1 broken: with
+/// four nodes, {N1, N2} and {N3, N4}). paros-core refuses to build it ([`Flexible::new`]); the
+/// world builds it with the unchecked constructor the core has for negative controls only.
+fn non_intersecting_quorums(nodes: NodeSet) -> Flexible {
+    let half = nodes.len() / 2;
+    Flexible::new_unchecked(nodes, half, half)
 }
 
 /// The node id numbered `number`: N1 is 1, and clients follow the nodes.

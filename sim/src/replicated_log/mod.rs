@@ -164,6 +164,11 @@ impl LogWorld {
         let mut config = (*self.config).clone();
         config.negative_control = Some(control);
         config.validate()?;
+        if config.quorum_system() != self.config.quorum_system() {
+            return Err(Refused::BadConfig(
+                "a world's quorum system is fixed when the world is built",
+            ));
+        }
         let mut world = self.clone();
         world.config = Arc::new(config);
         world.memo = None; // its steps were taken under the old configuration
@@ -550,5 +555,7 @@ impl Model for LogWorld {
     }
 }
 
+#[cfg(test)]
+mod quorum_tests;
 #[cfg(test)]
 mod tests;

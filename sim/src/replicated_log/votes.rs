@@ -5,7 +5,7 @@ use super::checks::Effect;
 use super::{LogWorld, vote_part};
 use crate::check::Property;
 use paros_core::log::{Entry, LogEnvelope, LogMessage, Slot};
-use paros_core::{Ballot, Majority, NodeId, NodeSet};
+use paros_core::{Ballot, NodeId, NodeSet, Quorums};
 use std::sync::Arc;
 
 /// The votes cast in one slot at one ballot for one entry: the nodes whose `Accepted` for it
@@ -64,9 +64,10 @@ impl LogWorld {
             .collect()
     }
 
-    /// The cluster's quorum system: the one paros-core's nodes use.
-    fn quorums(&self) -> Majority {
-        Majority::new(self.config.nodes()).expect("a world has nodes")
+    /// The cluster's quorum system: the one paros-core's nodes use, so chosen is judged by the
+    /// configured Phase-2 quorums, never by majorities unless the world runs on them.
+    fn quorums(&self) -> Quorums {
+        self.config.quorum_system()
     }
 
     /// A node votes when its `Accepted` leaves it: the entry is its accepted record for the

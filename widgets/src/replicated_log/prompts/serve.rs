@@ -4,7 +4,7 @@
 use super::read_at_applied::stale_read_finding;
 use super::shared::{index_of, node, set_name};
 use crate::prompt::{Choice, Prompt, PromptKind};
-use crate::words::majority_size;
+use crate::words::phase1_quorum_size;
 use paros_core::QuorumSystem;
 use paros_core::log::{ColocatedNode, LogEnvelope, LogMessage, LogRole, PendingRead, ReadId};
 use paros_sim::replicated_log::{ClientOp, LogWorld};
@@ -41,7 +41,7 @@ pub(super) fn serve_or_wait(world: &LogWorld, after: &LogWorld, message: u32) ->
                 set_name(world, answered_by)
             )
         },
-        majority_size(now.quorums(), "nodes"),
+        phase1_quorum_size(now.quorums(), "nodes"),
     ];
     if let Some((writer, written)) = &latest {
         facts.push(format!(
