@@ -458,21 +458,17 @@ impl ColocatedNode {
         }
         let floor = node.floor();
         node.learner.applied_index = floor;
+        // The votes above the floor, and of those the ones the record marks chosen: split off
+        // rather than collected, which would sort what is already in order.
+        let accepts = record.accepts.clone().split_off(&floor.next());
+        let mut chosen = accepts.clone();
+        chosen.split_off(&record.chosen_through.next());
         node.acceptor = AcceptorState {
             promised: record.promised,
-            accepts: record
-                .accepts
-                .range(floor.next()..)
-                .map(|(slot, vote)| (*slot, vote.clone()))
-                .collect(),
+            accepts,
         };
         node.proposer.highest_seen = record.promised.max(record.stood);
-        node.learner.chosen = node
-            .acceptor
-            .accepts
-            .range(..=record.chosen_through)
-            .map(|(slot, vote)| (*slot, vote.clone()))
-            .collect();
+        node.learner.chosen = chosen;
         node.learner.chosen_index = record.chosen_through.max(floor);
         node.incarnation = record.incarnation.saturating_add(1);
         node.ready.writes.push(Write::Incarnation(node.incarnation));

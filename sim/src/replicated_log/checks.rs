@@ -176,14 +176,17 @@ impl LogWorld {
     pub(super) fn check_disk(&mut self, index: usize, before: Slot, writes: &[Write]) {
         let record = &self.servers[index].record;
         let floor = record.floor();
-        let mut slots: BTreeSet<Slot> = writes
-            .iter()
-            .filter_map(|write| match write {
-                Write::Accept(slot, _) => Some(*slot),
-                _ => None,
-            })
-            .filter(|slot| *slot <= record.chosen_through && *slot > floor)
-            .collect();
+        // Built by inserting: `collect` into a B-tree sorts first, and the game's wasm module
+        // would carry that sort once more for this one type.
+        let mut slots: BTreeSet<Slot> = BTreeSet::new();
+        for write in writes {
+            if let Write::Accept(slot, _) = write
+                && *slot <= record.chosen_through
+                && *slot > floor
+            {
+                slots.insert(*slot);
+            }
+        }
         let mut slot = before.max(floor).next();
         while slot <= record.chosen_through {
             slots.insert(slot);
@@ -231,13 +234,14 @@ impl LogWorld {
     /// choose its own value under it.
     pub(super) fn record_ballots(&mut self, index: usize, messages: &[LogEnvelope]) {
         let me = self.config.node_id(index);
-        let ballots: BTreeSet<Ballot> = messages
-            .iter()
-            .filter_map(|envelope| match envelope.message {
-                LogMessage::Prepare { ballot, .. } if ballot.node == me => Some(ballot),
-                _ => None,
-            })
-            .collect();
+        let mut ballots: BTreeSet<Ballot> = BTreeSet::new(); // inserted: see `check_disk`
+        for envelope in messages {
+            if let LogMessage::Prepare { ballot, .. } = envelope.message
+                && ballot.node == me
+            {
+                ballots.insert(ballot);
+            }
+        }
         for ballot in ballots {
             let server = Arc::make_mut(&mut self.servers[index]);
             server.stood_now.insert(ballot);
