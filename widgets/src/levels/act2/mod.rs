@@ -16,6 +16,7 @@ pub mod what_survives_a_crash;
 
 use crate::automation::Automation;
 use crate::level::Pin;
+use crate::state::Goal;
 use paros_core::log::{ColocatedNode, Slot};
 use paros_sim::Budget;
 use paros_sim::replicated_log::{ClientOp, LogWorld, LogWorldConfig};
@@ -69,6 +70,33 @@ pub fn running(world: &LogWorld, number: usize) -> Option<&ColocatedNode> {
 /// Whether node `number` is up and has applied through `slot`.
 pub fn applied_through(world: &LogWorld, number: usize, slot: u64) -> bool {
     running(world, number).is_some_and(|node| node.applied_index() >= Slot(slot))
+}
+
+/// The first client read that returned, if any: the value it read (`None` for nothing).
+pub fn read_result(world: &LogWorld) -> Option<Option<String>> {
+    world
+        .history()
+        .iter()
+        .find(|call| matches!(call.op, ClientOp::Read { .. }) && call.ret.is_some())
+        .map(|call| call.read.as_ref().map(ToString::to_string))
+}
+
+/// Whether a client has called a read.
+pub fn read_called(world: &LogWorld) -> bool {
+    (world.history().iter()).any(|call| matches!(call.op, ClientOp::Read { .. }))
+}
+
+/// The goal of a level whose read must return `expected`, the value written before it began:
+/// reached when it does, failed when it returns anything else.
+pub fn read_goal(world: &LogWorld, expected: &str) -> Goal {
+    match read_result(world) {
+        Some(Some(value)) if value == expected => Goal::Reached,
+        Some(other) => Goal::Failed(format!(
+            "the read returned {}, not the {expected} that C1 wrote before it began",
+            other.unwrap_or_else(|| "nothing".into())
+        )),
+        None => Goal::Open,
+    }
 }
 
 /// The leader's election: N1 ticks to its timeout and N2's Promise completes its quorum.

@@ -5,11 +5,11 @@
 //! the real node does on a clone, which is `read_may_be_served`: a Phase-1 quorum has reported
 //! its highest accepted slot, and the node has applied through the highest of them.
 
-use super::{READS_ARE_NOT_FREE, cluster, pin};
+use super::{READS_ARE_NOT_FREE, cluster, pin, read_called, read_goal, read_result};
 use crate::automation::Automation;
 use crate::level::{HintFor, Level, Rules, Stage};
 use crate::state::{ChecklistItem, Goal, Memory, Run};
-use paros_sim::replicated_log::{ClientOp, LogWorld, LogWorldConfig};
+use paros_sim::replicated_log::{LogWorld, LogWorldConfig};
 use paros_sim::{Budget, Fault};
 
 /// The level.
@@ -100,25 +100,9 @@ fn world() -> LogWorldConfig {
 
 struct ReadThatLies;
 
-/// C1's read, once it returned: the value it read.
-fn read_result(world: &LogWorld) -> Option<Option<String>> {
-    world
-        .history()
-        .iter()
-        .find(|call| matches!(call.op, ClientOp::Read { .. }) && call.ret.is_some())
-        .map(|call| call.read.as_ref().map(ToString::to_string))
-}
-
 impl Rules<LogWorld> for ReadThatLies {
     fn goal(&self, run: &Run<LogWorld>, _memory: &Memory) -> Goal {
-        match read_result(run.world()) {
-            Some(Some(value)) if value == "2" => Goal::Reached,
-            Some(other) => Goal::Failed(format!(
-                "the read returned {}, not the 2 that C1 wrote before it began",
-                other.unwrap_or_else(|| "nothing".into())
-            )),
-            None => Goal::Open,
-        }
+        read_goal(run.world(), "2")
     }
 
     fn checklist(&self, run: &Run<LogWorld>, _memory: &Memory) -> Vec<ChecklistItem> {
@@ -126,10 +110,7 @@ impl Rules<LogWorld> for ReadThatLies {
         vec![
             ChecklistItem {
                 label: "C1 asks N3 to read x".into(),
-                done: world
-                    .history()
-                    .iter()
-                    .any(|call| matches!(call.op, ClientOp::Read { .. })),
+                done: read_called(world),
             },
             ChecklistItem {
                 label: "The read returns 2".into(),

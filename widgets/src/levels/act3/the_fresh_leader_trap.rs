@@ -6,12 +6,12 @@
 //! in slot 1, so the read waits until slot 1 is decided again under 2.N2 and applied. A wrong
 //! "serve" is told what the simulator's read-at-applied control does with this read.
 
-use super::super::act2::{READS_ARE_NOT_FREE, cluster, pin};
+use super::super::act2::{READS_ARE_NOT_FREE, cluster, pin, read_called, read_goal, read_result};
 use crate::automation::Automation;
 use crate::level::{HintFor, Level, Rules, Stage};
 use crate::state::{ChecklistItem, Goal, Memory, Run};
 use paros_core::log::LogMessage;
-use paros_sim::replicated_log::{ClientOp, LogWorld, LogWorldConfig};
+use paros_sim::replicated_log::{LogWorld, LogWorldConfig};
 use paros_sim::{Budget, Fault};
 
 /// The new leader, where C1's read must go.
@@ -92,15 +92,6 @@ fn world() -> LogWorldConfig {
 
 struct FreshLeaderTrap;
 
-/// C1's read, once it returned: the value it read.
-fn read_result(world: &LogWorld) -> Option<Option<String>> {
-    world
-        .history()
-        .iter()
-        .find(|call| matches!(call.op, ClientOp::Read { .. }) && call.ret.is_some())
-        .map(|call| call.read.as_ref().map(ToString::to_string))
-}
-
 /// The node other than the new leader that C1's read went to, if any: a Read on its way
 /// there, or held there.
 fn read_elsewhere(world: &LogWorld) -> Option<String> {
@@ -125,14 +116,7 @@ impl Rules<LogWorld> for FreshLeaderTrap {
                 "C1's read went to {node}; this level's read is for N2, the new leader"
             ));
         }
-        match read_result(world) {
-            Some(Some(value)) if value == "1" => Goal::Reached,
-            Some(other) => Goal::Failed(format!(
-                "the read returned {}, not the 1 that C1 wrote before it began",
-                other.unwrap_or_else(|| "nothing".into())
-            )),
-            None => Goal::Open,
-        }
+        read_goal(world, "1")
     }
 
     fn checklist(&self, run: &Run<LogWorld>, _memory: &Memory) -> Vec<ChecklistItem> {
@@ -140,10 +124,7 @@ impl Rules<LogWorld> for FreshLeaderTrap {
         vec![
             ChecklistItem {
                 label: "C1 asks N2 to read x".into(),
-                done: world
-                    .history()
-                    .iter()
-                    .any(|call| matches!(call.op, ClientOp::Read { .. })),
+                done: read_called(world),
             },
             ChecklistItem {
                 label: "Slot 1 is decided again under 2.N2 and applied at N2".into(),
