@@ -5,20 +5,7 @@
 use paros_play::{Game, Goal, PromptKind};
 use paros_sim::replicated_log::LogWorld;
 
-use super::{mount_log as mount, play, refused};
-
-/// The solution's steps before its `nth` answer.
-fn before_answer(game: &Game<LogWorld>, nth: usize) -> Vec<&'static str> {
-    let solution = game.level().solution;
-    let at = solution
-        .iter()
-        .enumerate()
-        .filter(|(_, step)| step.starts_with("answer "))
-        .nth(nth)
-        .map(|(index, _)| index)
-        .expect("that many answers");
-    solution[..at].to_vec()
-}
+use super::{mount_log as mount, play, play_to_answer, refused};
 
 fn floor_of(game: &Game<LogWorld>, number: usize) -> u64 {
     game.world().servers()[number - 1]
@@ -33,8 +20,7 @@ fn floor_of(game: &Game<LogWorld>, number: usize) -> u64 {
 fn a_node_moves_its_floor_only_when_its_own_walk_applies_the_trim() {
     let mut game = mount("act3/truncate-by-consensus");
     // The fourth answer: N3 learns the trim is decided, but it never learned slot 2.
-    let steps = before_answer(&game, 3);
-    play(&mut game, &steps);
+    play_to_answer(&mut game, 3);
     let prompt = game.prompt().expect("the floor prompt");
     assert_eq!(prompt.kind, PromptKind::Floor);
     assert_eq!(prompt.node.as_deref(), Some("N3"));
@@ -55,8 +41,7 @@ fn a_node_moves_its_floor_only_when_its_own_walk_applies_the_trim() {
 #[test]
 fn the_trim_slot_is_refused_as_a_floor_when_the_walk_applies_it() {
     let mut game = mount("act3/truncate-by-consensus");
-    let steps = before_answer(&game, 0);
-    play(&mut game, &steps);
+    play_to_answer(&mut game, 0);
     let prompt = game.prompt().expect("the floor prompt");
     assert_eq!(prompt.node.as_deref(), Some("N1"));
     assert_eq!(prompt.right_key(), "2");
@@ -71,8 +56,7 @@ fn the_trim_slot_is_refused_as_a_floor_when_the_walk_applies_it() {
 #[test]
 fn the_jump_keeps_the_promise_and_the_senders_ballot_is_told_the_control() {
     let mut game = mount("act3/the-stranded-node");
-    let steps = before_answer(&game, 0);
-    play(&mut game, &steps);
+    play_to_answer(&mut game, 0);
     let prompt = game.prompt().expect("the jump prompt");
     assert_eq!(prompt.kind, PromptKind::JumpPromise);
     assert_eq!(prompt.right_key(), "2.N2");
