@@ -2,26 +2,15 @@
 // injected into Chromium, audits a chapter, the level map and one level of each act. A
 // violation of impact serious or critical fails the test, listed with the elements it names.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { startServer, launchBrowser, openPage, ready } from './harness.js';
+import { useSite, openPage, ready } from './harness.js';
 
 const AXE_SOURCE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSite();
 
 /** Runs axe-core on the page as it stands; returns its violations, each with its elements. */
 async function audit(page) {
@@ -50,8 +39,8 @@ const PAGES = [
 
 for (const { name, path, waitFor } of PAGES) {
   test(`${name} (${path}) has no serious or critical axe-core violation`, async () => {
-    const { page, context, errors } = await openPage(browser);
-    await page.goto(`${server.url}/${path}`);
+    const { page, context, errors } = await openPage(site.browser);
+    await page.goto(`${site.url}/${path}`);
     await ready(page);
     await page.waitForSelector(waitFor);
     const violations = await audit(page);
@@ -62,8 +51,8 @@ for (const { name, path, waitFor } of PAGES) {
 }
 
 test('the audit can fail: a page with a nameless button and grey-on-grey text is caught', async () => {
-  const { page, context } = await openPage(browser);
-  await page.goto(`${server.url}/choosing-one-value.html`);
+  const { page, context } = await openPage(site.browser);
+  await page.goto(`${site.url}/choosing-one-value.html`);
   await page.evaluate(() => {
     const main = document.querySelector('main');
     main.insertAdjacentHTML('beforeend', '<button class="planted"></button><p style="color:#bbb;background:#ccc">planted</p>');
@@ -75,9 +64,9 @@ test('the audit can fail: a page with a nameless button and grey-on-grey text is
 });
 
 test('the skip link leads to the main text on every kind of page', async () => {
-  const { page, context } = await openPage(browser);
+  const { page, context } = await openPage(site.browser);
   for (const path of ['choosing-one-value.html', 'play/', 'play/#act1/the-duel', 'index.html']) {
-    await page.goto(`${server.url}/${path}`);
+    await page.goto(`${site.url}/${path}`);
     const target = await page.locator('a.skip').getAttribute('href');
     assert.equal(await page.locator(target).count(), 1, `${path}: ${target} exists`);
     assert.equal(await page.locator('h1').count(), 1, `${path}: one first-level heading`);

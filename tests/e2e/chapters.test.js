@@ -4,23 +4,12 @@
 // a level link opens that level on the play page, a code embed shows the real source, search
 // shows where its words occur and finds levels, and every page has its icon.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { startServer, launchBrowser, openPage, ready } from './harness.js';
+import { useSite, openPage, ready } from './harness.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSite();
 
 /** Each chapter, with the levels it embeds and how many reports its last section shows. */
 const CHAPTERS = [
@@ -41,8 +30,8 @@ const CHAPTERS = [
 
 for (const chapter of CHAPTERS) {
   test(`${chapter.title}: figures load, levels mount, the reports close the chapter`, async () => {
-    const { page, context, errors } = await openPage(browser);
-    await page.goto(`${server.url}/${chapter.page}`);
+    const { page, context, errors } = await openPage(site.browser);
+    await page.goto(`${site.url}/${chapter.page}`);
     if (chapter.levels.length) await ready(page);
     assert.equal((await page.locator('main h1, article h1, h1').first().textContent()).trim(), chapter.title);
 
@@ -74,8 +63,8 @@ for (const chapter of CHAPTERS) {
 }
 
 test('a level embedded in a chapter is played to its goal where it stands', async () => {
-  const { page, context, errors } = await openPage(browser);
-  await page.goto(`${server.url}/choosing-one-value.html`);
+  const { page, context, errors } = await openPage(site.browser);
+  await page.goto(`${site.url}/choosing-one-value.html`);
   await ready(page);
   const embed = page.locator('.paros-level[data-level="act1/choose-a-value"]');
   const goal = () => embed.locator('.pp-level').first().getAttribute('data-goal');
@@ -96,8 +85,8 @@ test('a level embedded in a chapter is played to its goal where it stands', asyn
 });
 
 test('a symbol link leads to the API page of the item it names', async () => {
-  const { page, context, errors } = await openPage(browser);
-  await page.goto(`${server.url}/choosing-one-value.html`);
+  const { page, context, errors } = await openPage(site.browser);
+  await page.goto(`${site.url}/choosing-one-value.html`);
   const link = page.locator('a', { hasText: 'The promise rule' }).first();
   assert.equal(await link.getAttribute('href'), 'api/paros_core/fn.promise_rule.html');
   await Promise.all([page.waitForURL(/api\/paros_core\/fn\.promise_rule\.html$/), link.click()]);
@@ -108,8 +97,8 @@ test('a symbol link leads to the API page of the item it names', async () => {
 });
 
 test('a level link in How to play opens that level on the play page', async () => {
-  const { page, context, errors } = await openPage(browser);
-  await page.goto(`${server.url}/how-to-play.html`);
+  const { page, context, errors } = await openPage(site.browser);
+  await page.goto(`${site.url}/how-to-play.html`);
   const link = page.locator('a[href="play/#act1/the-duel"]');
   assert.equal(await link.count(), 1);
   await link.click();
@@ -121,8 +110,8 @@ test('a level link in How to play opens that level on the play page', async () =
 });
 
 test('a code embed shows the lines of the real source and links the API page', async () => {
-  const { page, context, errors } = await openPage(browser);
-  await page.goto(`${server.url}/choosing-one-value.html`);
+  const { page, context, errors } = await openPage(site.browser);
+  await page.goto(`${site.url}/choosing-one-value.html`);
   const embed = page.locator('figure.code-embed[data-item="promise_rule"]');
   assert.equal(await embed.count(), 1);
   // The item's lines as they stand in paros-core today, from `pub fn` to its closing brace.
@@ -142,8 +131,8 @@ test('a code embed shows the lines of the real source and links the API page', a
 });
 
 test('search shows each result with its sentence, the words marked, and finds levels', async () => {
-  const { page, context, errors } = await openPage(browser);
-  await page.goto(`${server.url}/choosing-one-value.html`);
+  const { page, context, errors } = await openPage(site.browser);
+  await page.goto(`${site.url}/choosing-one-value.html`);
   await page.keyboard.press('/');
   const input = page.locator('#search-input');
   await input.fill('vote rule');
@@ -167,9 +156,9 @@ test('search shows each result with its sentence, the words marked, and finds le
 });
 
 test('every page names its icon, and the icon is served', async () => {
-  const { page, context } = await openPage(browser);
+  const { page, context } = await openPage(site.browser);
   for (const path of ['index.html', 'choosing-one-value.html', 'play/']) {
-    const response = await page.goto(`${server.url}/${path}`);
+    const response = await page.goto(`${site.url}/${path}`);
     assert.equal(response.status(), 200);
     const href = await page.locator('link[rel="icon"]').getAttribute('href');
     const icon = await page.request.get(new URL(href, page.url()).href);

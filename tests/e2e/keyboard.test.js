@@ -2,22 +2,11 @@
 // its goal without a single mouse event: Tab (and Shift+Tab) walk the focus to the dot or
 // button a move needs, Enter presses it, and a digit answers the open prompt.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, ready } from './harness.js';
+import { useSite, openPage, ready } from './harness.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSite();
 
 const goal = (page) => page.locator('.pp-level').first().getAttribute('data-goal');
 
@@ -28,7 +17,7 @@ function earnedActOne() {
     unlocked: ['acceptor-replies', 'p2c', 'apply-walk'],
     off: [],
   });
-  return { cookies: [], origins: [{ origin: server.url, localStorage: [{ name: 'paros-play.progress.v1', value }] }] };
+  return { cookies: [], origins: [{ origin: site.url, localStorage: [{ name: 'paros-play.progress.v1', value }] }] };
 }
 
 /** What the focused element is: a dot's accessible name or a button's text. */
@@ -78,7 +67,7 @@ async function playByKeyboard(page, steps) {
 
 /** Opens a level with the mouse never touched and focus on the page. */
 async function openLevel(id, options = {}) {
-  const opened = await openPage(browser, options);
+  const opened = await openPage(site.browser, options);
   const { page } = opened;
   let clicks = 0;
   await page.exposeFunction('noteClick', () => {
@@ -90,7 +79,7 @@ async function openLevel(id, options = {}) {
       document.addEventListener(type, (event) => event.detail > 0 && window.noteClick(), true);
     }
   });
-  await page.goto(`${server.url}/play/#${id}`);
+  await page.goto(`${site.url}/play/#${id}`);
   await ready(page);
   return { ...opened, mouseClicks: () => clicks };
 }
