@@ -10,7 +10,7 @@
 use super::super::act2::{READS_ARE_NOT_FREE, cluster, pin, running};
 use crate::automation::Automation;
 use crate::level::{HintFor, Level, Rules, Stage};
-use crate::prompt::{Choice, Prompt};
+use crate::prompt::{Choice, Prompt, drop_doubles};
 use crate::replicated_log::{LogMove, history};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use paros_core::NodeId;
@@ -245,6 +245,7 @@ impl Rules<LogWorld> for LinearizableOrNot {
             .map(|(value, verdict)| other_answer(&client, value.as_deref(), verdict))
             .collect();
         choices.push(only_this(&client, returned, &judged));
+        drop_doubles(&mut choices); // a program could write a value named "none" or "nothing"
         let ret = call.ret.unwrap_or_default();
         let mut prompt = Prompt::question(
             format!(
