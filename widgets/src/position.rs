@@ -11,6 +11,7 @@
 
 use crate::board::{Board, ByHand};
 use crate::prompt::PromptKind;
+use crate::script::{self, ScriptStep};
 use crate::state::Move;
 
 /// The word that marks a move held by a prompt, before the prompt's kind.
@@ -72,25 +73,22 @@ fn shortest<B: Board>(world: &B, action: &B::Move) -> String {
         .unwrap_or(full)
 }
 
-/// Reads one token against `world`.
+/// Reads one token against `world`: the script language's move, answer or `next-stage`
+/// ([`script::parse`]), a move perhaps marked with the prompt it opened.
 pub(crate) fn parse<B: Board>(world: &B, text: &str) -> Result<Token<B::Move>, String> {
-    let text = text.trim();
-    if text == "next-stage" {
-        return Ok(Token::NextStage);
-    }
-    if let Some(key) = text.strip_prefix("answer ") {
-        return Ok(Token::Answer(key.trim().to_string()));
-    }
-    let (action, held) = match text.rsplit_once(' ') {
-        Some((action, last)) if last.starts_with(HELD) => {
+    let (step, held) = match text.trim().rsplit_once(' ') {
+        Some((step, last)) if last.starts_with(HELD) => {
             let name = &last[HELD.len_utf8()..];
             let kind = PromptKind::from_name(name)
                 .ok_or_else(|| format!("no kind of prompt is named {name:?}"))?;
-            (action, Some(kind))
+            (step, Some(kind))
         }
         _ => (text, None),
     };
-    world
-        .parse_move(action)
-        .map(|action| Token::Move(action, held))
+    match (script::parse(world, step)?, held) {
+        (ScriptStep::World(action), held) => Ok(Token::Move(action, held)),
+        (ScriptStep::Answer(key), None) => Ok(Token::Answer(key)),
+        (ScriptStep::NextStage, None) => Ok(Token::NextStage),
+        _ => Err(format!("{text:?} is not a move of a position")),
+    }
 }
