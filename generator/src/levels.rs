@@ -14,6 +14,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::symbols::SymbolIndex;
 
+/// Where the built book keeps [`LevelCatalog::play_json`].
+pub const PLAY_CATALOG: &str = "play/levels.json";
+
 /// One level of the game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Level {
@@ -40,6 +43,9 @@ pub struct Level {
     /// The briefing, markdown; search indexes it.
     #[serde(default)]
     pub briefing: String,
+    /// The game's wasm module that plays it (`play/pkg/<module>/`).
+    #[serde(default)]
+    pub module: String,
 }
 
 impl From<paros_play::LevelSummary> for Level {
@@ -59,6 +65,7 @@ impl From<paros_play::LevelSummary> for Level {
                 .collect(),
             unlocks: level.unlocks.map(str::to_string),
             briefing: String::new(),
+            module: level.module.to_string(),
         }
     }
 }
@@ -98,6 +105,21 @@ impl LevelCatalog {
     /// All levels, in the level map's order.
     pub fn levels(&self) -> &[Level] {
         &self.levels
+    }
+
+    /// What the browser reads before it loads any of the game's modules: every level with the
+    /// module that plays it, and every automation toggle. Written to [`PLAY_CATALOG`].
+    pub fn play_json(&self) -> String {
+        #[derive(Serialize)]
+        struct PlayCatalog<'a> {
+            levels: &'a [Level],
+            automations: Vec<paros_play::AutomationInfo>,
+        }
+        let catalog = PlayCatalog {
+            levels: &self.levels,
+            automations: paros_play::automations(),
+        };
+        serde_json::to_string(&catalog).expect("the catalog always serializes")
     }
 
     /// Number of levels.
@@ -165,6 +187,7 @@ mod tests {
             symbols: symbols.iter().map(|symbol| symbol.to_string()).collect(),
             unlocks: None,
             briefing: String::new(),
+            module: "log".into(),
         }
     }
 

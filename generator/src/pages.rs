@@ -358,6 +358,10 @@ impl Book {
         }
         files.insert(SEARCH_INDEX.into(), self.search_index().into_bytes());
         files.insert(
+            crate::levels::PLAY_CATALOG.into(),
+            inputs.levels.play_json().into_bytes(),
+        );
+        files.insert(
             HIGHLIGHT_CSS.into(),
             crate::highlight::stylesheet().into_bytes(),
         );

@@ -1,7 +1,10 @@
-//! The game's wasm package: cargo builds paros-play for `wasm32-unknown-unknown` with the `wasm`
-//! profile, wasm-bindgen's library writes the JS glue (without the name section), and
+//! The game's wasm package: one module per world ([`paros_play::MODULES`]: Act I's single
+//! decree, and the replicated log of every later act), so a reader loads only the module the
+//! level in front of them plays on. For each, cargo builds paros-play for
+//! `wasm32-unknown-unknown` with the `wasm` profile and only that world's feature, wasm-bindgen's
+//! library writes the JS glue (without the name section) into `play/pkg/<module>/`, and
 //! `wasm-opt` (from npm's `binaryen`) shrinks the module when it is installed and that pays
-//! once gzipped. [`ModuleSize`] measures it against [`BUDGET_GZIPPED`]. No separate install step exists: like
+//! once gzipped. [`ModuleSize`] measures each against [`BUDGET_GZIPPED`]. No separate install step exists: like
 //! wasm-pack, [`ensure_target`] adds the wasm32 target with rustup when the toolchain lacks it
 //! (rustup installs a toolchain file's targets only when it installs the toolchain itself).
 
@@ -102,7 +105,8 @@ fn add_target(root: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Builds the package; returns the folders to copy: `play/pkg` and the game's `widgets/www`.
+/// Builds the package; returns the folders to copy: `play/pkg` (a folder per module) and the
+/// game's `widgets/www`.
 pub fn build(root: &Path) -> anyhow::Result<Vec<Copy>> {
     if !root.join("widgets/Cargo.toml").is_file() {
         bail!(
@@ -111,56 +115,16 @@ pub fn build(root: &Path) -> anyhow::Result<Vec<Copy>> {
         );
     }
     let target = root.join("target/book-wasm");
-    eprintln!("paros-book: building the game for wasm32");
-    let output = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-        .current_dir(root)
-        .args([
-            "build",
-            "-q",
-            "-p",
-            GAME_PACKAGE,
-            "--lib",
-            "--target",
-            TARGET,
-            "--profile",
-            "wasm",
-            "--target-dir",
-        ])
-        .arg(&target)
-        .output()
-        .context("building the game: cannot start cargo")?;
-    if !output.status.success() {
-        bail!(
-            "building the game for wasm32 failed:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+    let packages = target.join("pkg");
+    if packages.exists() {
+        std::fs::remove_dir_all(&packages)
+            .with_context(|| format!("clearing {}", packages.display()))?;
     }
-    let module = target.join(format!("{TARGET}/wasm/{WASM_NAME}.wasm"));
-    let package = target.join("pkg");
-    if package.exists() {
-        std::fs::remove_dir_all(&package)
-            .with_context(|| format!("clearing {}", package.display()))?;
+    for module in paros_play::MODULES {
+        build_module(root, &target, module)?;
     }
-    std::fs::create_dir_all(&package).with_context(|| format!("creating {}", package.display()))?;
-    wasm_bindgen_cli_support::Bindgen::new()
-        .input_path(&module)
-        .web(true)
-        .and_then(|bindgen| {
-            bindgen
-                .omit_default_module_path(false)
-                .remove_name_section(true)
-                .typescript(false)
-                .generate(&package)
-        })
-        .map_err(|error| anyhow::anyhow!("{error:#}"))
-        .with_context(|| format!("running wasm-bindgen on {}", module.display()))?;
-    optimise(
-        root,
-        &package.join(format!("{WASM_NAME}_bg.wasm")),
-        &target.join("wasm-opt"),
-    )?;
     let mut copies = vec![Copy {
-        from: package,
+        from: packages,
         to: "play/pkg".into(),
         skip: keep_all,
     }];
@@ -173,6 +137,57 @@ pub fn build(root: &Path) -> anyhow::Result<Vec<Copy>> {
         });
     }
     Ok(copies)
+}
+
+/// Builds one world's module into `target/pkg/<module>`.
+fn build_module(root: &Path, target: &Path, module: &str) -> anyhow::Result<()> {
+    eprintln!("paros-book: building the game's {module} module for wasm32");
+    let output = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .current_dir(root)
+        .args([
+            "build",
+            "-q",
+            "-p",
+            GAME_PACKAGE,
+            "--lib",
+            "--no-default-features",
+            "--features",
+            module,
+            "--target",
+            TARGET,
+            "--profile",
+            "wasm",
+            "--target-dir",
+        ])
+        .arg(target)
+        .output()
+        .context("building the game: cannot start cargo")?;
+    if !output.status.success() {
+        bail!(
+            "building the game's {module} module for wasm32 failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let wasm = target.join(format!("{TARGET}/wasm/{WASM_NAME}.wasm"));
+    let package = target.join("pkg").join(module);
+    std::fs::create_dir_all(&package).with_context(|| format!("creating {}", package.display()))?;
+    wasm_bindgen_cli_support::Bindgen::new()
+        .input_path(&wasm)
+        .web(true)
+        .and_then(|bindgen| {
+            bindgen
+                .omit_default_module_path(false)
+                .remove_name_section(true)
+                .typescript(false)
+                .generate(&package)
+        })
+        .map_err(|error| anyhow::anyhow!("{error:#}"))
+        .with_context(|| format!("running wasm-bindgen on {}", wasm.display()))?;
+    optimise(
+        root,
+        &package.join(format!("{WASM_NAME}_bg.wasm")),
+        &target.join("wasm-opt").join(module),
+    )
 }
 
 /// Where npm's `binaryen` package puts `wasm-opt`, under the repository or on PATH.
@@ -270,10 +285,13 @@ fn remember(module: &Path, cache: &Path, entry: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Where the game's module lands in a built site.
-pub const SITE_MODULE: &str = "play/pkg/paros_play_bg.wasm";
+/// Where the game's `module` lands in a built site.
+pub fn site_module(module: &str) -> String {
+    format!("play/pkg/{module}/{WASM_NAME}_bg.wasm")
+}
 
-/// The most the game's module may weigh gzipped, in bytes, with every level of every act in it.
+/// The most one of the game's modules may weigh gzipped, in bytes, with every level of its
+/// world in it: what a reader downloads to play any level.
 pub const BUDGET_GZIPPED: u64 = 250_000;
 
 /// A module's size as served: raw, and gzipped at the best level (as `gzip -9`).
@@ -328,22 +346,26 @@ pub fn kilobytes(bytes: u64) -> String {
     format!("{}.{} KB", bytes / 1000, bytes % 1000 / 100)
 }
 
-/// The summary line of a built site's game module, or `None` when the site has no game.
-pub fn site_summary(site: &Path) -> anyhow::Result<Option<String>> {
-    let module = site.join(SITE_MODULE);
-    if !module.is_file() {
-        return Ok(None);
+/// The summary line of each game module in a built site; none when the site has no game.
+pub fn site_summary(site: &Path) -> anyhow::Result<Vec<String>> {
+    let mut lines = Vec::new();
+    for module in paros_play::MODULES {
+        let path = site_module(module);
+        if !site.join(&path).is_file() {
+            continue;
+        }
+        let size = ModuleSize::of_file(&site.join(&path))?;
+        let verdict = if size.within_budget() {
+            "within"
+        } else {
+            "OVER"
+        };
+        lines.push(format!(
+            "game module {path}: {size}, {verdict} its budget of {} gzipped",
+            kilobytes(BUDGET_GZIPPED)
+        ));
     }
-    let size = ModuleSize::of_file(&module)?;
-    let verdict = if size.within_budget() {
-        "within"
-    } else {
-        "OVER"
-    };
-    Ok(Some(format!(
-        "game module {SITE_MODULE}: {size}, {verdict} its budget of {} gzipped",
-        kilobytes(BUDGET_GZIPPED)
-    )))
+    Ok(lines)
 }
 
 #[cfg(test)]
@@ -388,18 +410,20 @@ mod tests {
     fn a_site_summary_names_the_module_its_size_and_the_budget() {
         let site = std::env::temp_dir().join(format!("paros-wasm-summary-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&site);
-        assert_eq!(
-            site_summary(&site).unwrap(),
-            None,
+        assert!(
+            site_summary(&site).unwrap().is_empty(),
             "a site without the game"
         );
-        let module = site.join(SITE_MODULE);
+        let module = site.join(site_module("log"));
         std::fs::create_dir_all(module.parent().unwrap()).unwrap();
         std::fs::write(&module, incompressible(260_000)).unwrap();
-        let line = site_summary(&site).unwrap().unwrap();
+        let lines = site_summary(&site).unwrap();
         std::fs::remove_dir_all(&site).unwrap();
+        let [line] = lines.as_slice() else {
+            panic!("one module, one line: {lines:?}");
+        };
         assert!(
-            line.starts_with("game module play/pkg/paros_play_bg.wasm: 26"),
+            line.starts_with("game module play/pkg/log/paros_play_bg.wasm: 26"),
             "{line}"
         );
         assert!(

@@ -108,28 +108,47 @@ fn rustdoc_json_of_paros_core_gives_rustdoc_urls() {
         play.contains(r#"<div id="paros-play">"#)
             && play.contains(r#"data-level="act1/choose-a-value""#)
     );
+    // The browser's catalog: every level with the module that plays it, and the toggles.
+    let catalog: serde_json::Value = serde_json::from_slice(&files["play/levels.json"]).unwrap();
+    let levels = catalog["levels"].as_array().unwrap();
+    assert_eq!(levels.len(), inputs.levels.len());
+    assert_eq!(levels[0]["id"], "act1/choose-a-value");
+    assert_eq!(levels[0]["module"], "one-value");
+    assert!(
+        levels
+            .iter()
+            .all(|level| paros_play::MODULES.contains(&level["module"].as_str().unwrap())),
+        "every level names a module the build makes"
+    );
+    assert_eq!(
+        catalog["automations"].as_array().unwrap().len(),
+        paros_play::Automation::ALL.len()
+    );
 }
 
 #[test]
 fn the_game_builds_for_the_browser() {
-    // Proves `build` makes the wasm package itself: cargo for wasm32, then wasm-bindgen's
-    // library with the web target, so the module loads with a default `init()`.
+    // Proves `build` makes the wasm package itself, a module per world: cargo for wasm32, then
+    // wasm-bindgen's library with the web target, so each module loads with a default `init()`.
     let copies = paros_book::wasm::build(&repository()).expect("the wasm build");
-    let package = copies
+    let packages = copies
         .iter()
         .find(|copy| copy.to == "play/pkg")
         .expect("a play/pkg copy");
-    let glue = std::fs::read_to_string(package.from.join("paros_play.js")).unwrap();
-    assert!(
-        glue.contains("as default"),
-        "the web target exports init() as the default"
-    );
-    assert!(
-        glue.contains("paros_play_bg.wasm"),
-        "the default module path is kept"
-    );
-    let module = std::fs::read(package.from.join("paros_play_bg.wasm")).unwrap();
-    assert_eq!(&module[..4], b"\0asm");
+    for module in paros_play::MODULES {
+        let package = packages.from.join(module);
+        let glue = std::fs::read_to_string(package.join("paros_play.js")).unwrap();
+        assert!(
+            glue.contains("as default"),
+            "the web target exports init() as the default"
+        );
+        assert!(
+            glue.contains("paros_play_bg.wasm"),
+            "the default module path is kept"
+        );
+        let wasm = std::fs::read(package.join("paros_play_bg.wasm")).unwrap();
+        assert_eq!(&wasm[..4], b"\0asm");
+    }
     assert!(
         copies
             .iter()

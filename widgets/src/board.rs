@@ -77,6 +77,10 @@ pub trait Board: Model + fmt::Debug + 'static {
     /// The automation toggles that matter on this kind of world, in the order listed.
     const AUTOMATION: &'static [Automation];
 
+    /// The wasm module that plays levels on this kind of world: the name of the cargo feature
+    /// that mounts them, and of the module's folder under `play/pkg/` in the built book.
+    const MODULE: &'static str;
+
     /// Makes a move: a world action applies as [`Model::apply`] applies it. A refused move
     /// leaves the world unchanged.
     fn play(&mut self, action: &Self::Move) -> Result<Self::Step, PlayError>;

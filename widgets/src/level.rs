@@ -140,6 +140,7 @@ impl<B: Board> Level<B> {
             scenario: self.scenario,
             symbols: self.symbols,
             unlocks: self.unlocks.map(Automation::name),
+            module: B::MODULE,
         }
     }
 }
@@ -165,6 +166,8 @@ pub struct LevelSummary {
     pub symbols: &'static [&'static str],
     /// The automation name passing it earns.
     pub unlocks: Option<&'static str>,
+    /// The wasm module that plays it ([`Board::MODULE`]).
+    pub module: &'static str,
 }
 
 impl<B: Board> fmt::Debug for Level<B> {

@@ -51,14 +51,14 @@ pub use board::{Board, ByHand};
 pub use error::PlayError;
 pub use game::{Game, GameAction, Outcome, OutcomeKind};
 pub use level::{HintFor, Level, LevelSummary, Pin, Rules, Stage};
-pub use levels::catalog;
+pub use levels::{MODULES, catalog};
 pub use mounted::Mounted;
 pub use position::PositionError;
 pub use prompt::{Choice, Prompt, PromptKind};
 pub use scene::{ActionJson, ChosenView, ControlView, MessageView, NodeView};
 pub use script::ScriptStep;
 pub use state::{Change, ChecklistItem, Goal, Memory, Mistake, Move, Run};
-pub use view::{View, automations_json, catalog_json, parse_action, parse_unlocked};
+pub use view::{AutomationInfo, View, automations, parse_action, parse_unlocked};
 
 #[cfg(test)]
 mod tests;

@@ -4,6 +4,13 @@
 //! `LogWorld`; the game is the same generic [`Game`] over either board. [`Mounted`] picks the
 //! right one by level id and speaks JSON both ways, so the browser never knows which board a
 //! level runs on.
+//!
+//! Each world is behind the cargo feature its [`Board::MODULE`](crate::Board::MODULE) names
+//! (`one-value`, `log`; both by default): the book builds one wasm module per world, and a
+//! module mounts only its own levels, so the other world's code is not in it.
+
+#[cfg(not(any(feature = "one-value", feature = "log")))]
+compile_error!("paros-play mounts no level: enable the feature `one-value`, `log` or both");
 
 use crate::automation::Automation;
 use crate::error::PlayError;
@@ -11,15 +18,19 @@ use crate::game::Game;
 use crate::levels;
 use crate::position::PositionError;
 use crate::view::{View, parse_action};
+#[cfg(feature = "log")]
 use paros_sim::replicated_log::LogWorld;
+#[cfg(feature = "one-value")]
 use paros_sim::single_decree::DecreeWorld;
 
 /// One level being played, whichever board it runs on.
 #[derive(Clone, Debug)]
 pub enum Mounted {
     /// An Act I level.
+    #[cfg(feature = "one-value")]
     SingleDecree(Game<DecreeWorld>),
-    /// An Act II level.
+    /// A level of Act II or later.
+    #[cfg(feature = "log")]
     ReplicatedLog(Game<LogWorld>),
 }
 
@@ -27,18 +38,23 @@ pub enum Mounted {
 macro_rules! with_game {
     ($mounted:expr, $game:ident => $body:expr) => {
         match $mounted {
+            #[cfg(feature = "one-value")]
             Mounted::SingleDecree($game) => $body,
+            #[cfg(feature = "log")]
             Mounted::ReplicatedLog($game) => $body,
         }
     };
 }
 
 impl Mounted {
-    /// Mounts the level with this id, with the automation the player has earned.
+    /// Mounts the level with this id, with the automation the player has earned. A level of a
+    /// world this build leaves out is unknown here.
     pub fn new(level_id: &str, unlocked: &[Automation]) -> Result<Mounted, PlayError> {
+        #[cfg(feature = "one-value")]
         if let Some(level) = levels::find(level_id) {
             return Game::new(level, unlocked).map(Mounted::SingleDecree);
         }
+        #[cfg(feature = "log")]
         if let Some(level) = levels::find_act2(level_id) {
             return Game::new(level, unlocked).map(Mounted::ReplicatedLog);
         }

@@ -343,22 +343,17 @@ pub struct AutomationInfo {
     pub taught_by: &'static str,
 }
 
-/// [`catalog`](crate::levels::catalog) as JSON.
-pub fn catalog_json() -> String {
-    serde_json::to_string(&crate::levels::catalog()).expect("summaries always serialize")
-}
-
-/// Every toggle, as JSON.
-pub fn automations_json() -> String {
-    let toggles: Vec<AutomationInfo> = Automation::ALL
+/// Every automation toggle, as the level map lists it. The book writes them with the level
+/// catalog to `play/levels.json`, which the browser reads before it loads any module.
+pub fn automations() -> Vec<AutomationInfo> {
+    Automation::ALL
         .into_iter()
         .map(|toggle| AutomationInfo {
             name: toggle.name(),
             label: toggle.label(),
             taught_by: toggle.taught_by(),
         })
-        .collect();
-    serde_json::to_string(&toggles).expect("toggles always serialize")
+        .collect()
 }
 
 /// Parses the earned toggles, a JSON array of names. Unknown names are skipped, so progress

@@ -5,24 +5,12 @@
 use crate::automation::Automation;
 use crate::error::PlayError;
 use crate::mounted::Mounted as Engine;
-use crate::view::{automations_json, catalog_json, parse_unlocked};
+use crate::view::parse_unlocked;
 use wasm_bindgen::prelude::*;
 
 /// The one place a [`PlayError`] becomes a JavaScript `Error`.
 fn fail(error: PlayError) -> JsError {
     JsError::new(&error.to_string())
-}
-
-/// Every level, in the order of the level map, as JSON.
-#[wasm_bindgen]
-pub fn catalog() -> String {
-    catalog_json()
-}
-
-/// Every automation toggle the game knows, as JSON.
-#[wasm_bindgen]
-pub fn automations() -> String {
-    automations_json()
 }
 
 /// One level being played.

@@ -1,8 +1,10 @@
-// Entry point of paros play in the browser. It loads the wasm engine from `pkg/` beside this
-// file (never relative to the page, so chapters in any folder can load it), then:
+// Entry point of paros play in the browser. It reads the level catalog, `levels.json`, beside
+// this file (never relative to the page, so chapters in any folder can load it), then:
 // - mounts a level inline in every `<div class="paros-level" data-level="ID">` of the page;
 // - on the play page (`<main id="paros-play">`), shows the level map, or the level named by the
 //   address's hash (`play/#act1/choose-a-value`), and follows hash changes.
+// Each level names the wasm module that plays it (`pkg/<module>/`, one per kind of world); a
+// module is loaded the first time one of its levels mounts, and only then.
 
 import { LevelWidget, actName, automationLabel, decodePosition, isUndoKey } from './level.js';
 import { escape, inline } from './text.js';
@@ -15,20 +17,33 @@ const ACT_TITLES = {
   4: 'Beyond Multi-Paxos',
 };
 
-/** Loads and starts the wasm engine; the one place that knows where the package lives. */
-async function loadEngine() {
-  const engine = await import(new URL('./pkg/paros_play.js', import.meta.url).href);
+/** Reads the level catalog the book wrote beside this file. */
+async function loadCatalog() {
+  const response = await fetch(new URL('./levels.json', import.meta.url).href);
+  if (!response.ok) throw new Error(`levels.json: ${response.status} ${response.statusText}`);
+  return response.json();
+}
+
+/** Loads and starts one wasm module; the one place that knows where the packages live. */
+async function loadEngine(module) {
+  const engine = await import(new URL(`./pkg/${module}/paros_play.js`, import.meta.url).href);
   await engine.default();
   return engine;
 }
 
-/** Everything a page needs from the engine, read once. */
+/** Everything a page needs to know about the levels, and the modules loaded so far. */
 class Book {
-  constructor(engine, playPage) {
-    this.engine = engine;
+  constructor(catalog, playPage) {
     this.playPage = playPage;
-    this.levels = JSON.parse(engine.catalog());
-    this.automations = typeof engine.automations === 'function' ? JSON.parse(engine.automations()) : [];
+    this.levels = catalog.levels;
+    this.automations = catalog.automations || [];
+    this.engines = new Map();
+  }
+
+  /** The started module that plays `level`, loaded once per page. */
+  engine(level) {
+    if (!this.engines.has(level.module)) this.engines.set(level.module, loadEngine(level.module));
+    return this.engines.get(level.module);
   }
 
   level(id) {
@@ -50,17 +65,26 @@ class Book {
     return teacher ? this.level(teacher)?.title || teacher : '';
   }
 
-  /** Mounts a level into `root`; engine errors (an unknown id) are shown in its place. */
-  mount(root, id) {
+  /** Mounts a level into `root`; a module that cannot load and engine errors (an unknown id)
+   *  are shown in its place. */
+  async mount(root, id) {
     const level = this.level(id);
     if (!level) {
       root.innerHTML = `<p class="pp-error">There is no level named “${escape(id)}”.</p>`;
       return null;
     }
     const index = this.levels.indexOf(level);
+    let engine;
+    try {
+      engine = await this.engine(level);
+    } catch (error) {
+      root.innerHTML = `<p class="pp-error">The game could not load: ${escape(error?.message || error)}</p>`;
+      return null;
+    }
+    // The mount alone, once the module is loaded.
     const started = performance.now();
     try {
-      const widget = new LevelWidget(root, this.engine, level, {
+      const widget = new LevelWidget(root, engine, level, {
         next: this.levels[index + 1] || null,
         playLink: (target) => this.playLink(target),
         automationLabel: (name) => this.automationLabel(name),
@@ -123,19 +147,24 @@ function startPlayPage(page, book) {
   else page.append(root);
   const pageTitle = document.title;
   let widget = null;
-  const route = () => {
+  // Counts routes, so a level whose module arrives after the reader has moved on is dropped.
+  let routes = 0;
+  const route = async () => {
     // `#<level-id>`, or `#<level-id>?moves=<position>` for a shared position.
     const [path, query = ''] = location.hash.replace(/^#/, '').split('?');
     const id = decodeURIComponent(path);
     const moves = /(?:^|&)moves=([^&]*)/.exec(query)?.[1];
+    const current = ++routes;
     widget = null;
     if (id && book.level(id)) {
       page.dataset.view = 'level';
       root.innerHTML = `<nav class="pp-nav"><a href="#">← All levels</a></nav><div class="pp-level-host"></div>`;
-      widget = book.mount(root.querySelector('.pp-level-host'), id);
-      if (moves) widget?.openPosition(decodePosition(moves));
       document.title = `${book.level(id).title} · ${pageTitle}`;
       window.scrollTo(0, 0);
+      const mounted = await book.mount(root.querySelector('.pp-level-host'), id);
+      if (current !== routes) return;
+      widget = mounted;
+      if (moves) widget?.openPosition(decodePosition(moves));
       return;
     }
     page.dataset.view = 'map';
@@ -147,7 +176,7 @@ function startPlayPage(page, book) {
   };
   window.addEventListener('hashchange', route);
   window.addEventListener('paros-progress', () => {
-    if (!widget) renderMap(root, book);
+    if (page.dataset.view === 'map') renderMap(root, book);
   });
   root.addEventListener('click', onResetClick);
   // Undo from anywhere on the play page, unless focus is inside a level (it handles its own keys).
@@ -157,7 +186,7 @@ function startPlayPage(page, book) {
       widget.undo();
     }
   });
-  route();
+  return route();
 }
 
 async function main() {
@@ -166,19 +195,20 @@ async function main() {
   if (!embeds.length && !playRoot) return;
   let book;
   try {
-    book = new Book(await loadEngine(), Boolean(playRoot));
+    book = new Book(await loadCatalog(), Boolean(playRoot));
   } catch (error) {
     const note = `<p class="pp-error">The game could not load: ${escape(error?.message || error)}</p>`;
     for (const embed of embeds) embed.innerHTML = note;
     playRoot?.insertAdjacentHTML('afterbegin', note);
     return;
   }
-  for (const embed of embeds) {
+  const mounting = embeds.map((embed) => {
     const host = document.createElement('div');
     embed.replaceChildren(host);
-    book.mount(host, embed.dataset.level);
-  }
-  if (playRoot) startPlayPage(playRoot, book);
+    return book.mount(host, embed.dataset.level);
+  });
+  if (playRoot) mounting.push(startPlayPage(playRoot, book));
+  await Promise.all(mounting);
   document.documentElement.dataset.parosPlay = 'ready';
 }
 

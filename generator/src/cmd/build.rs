@@ -49,7 +49,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         out.display(),
         started.elapsed().as_secs_f64()
     );
-    if let Some(game) = paros_book::wasm::site_summary(&out)? {
+    for game in paros_book::wasm::site_summary(&out)? {
         eprintln!("paros-book: {game}");
     }
     Ok(())

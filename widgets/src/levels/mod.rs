@@ -77,6 +77,13 @@ pub fn find_act2(id: &str) -> Option<&'static Level<LogWorld>> {
     log_levels().find(|level| level.id == id)
 }
 
+/// The game's wasm modules, one per kind of world ([`Board::MODULE`](crate::Board::MODULE)):
+/// the book builds each with only its world's cargo feature.
+pub const MODULES: [&str; 2] = [
+    <DecreeWorld as crate::Board>::MODULE,
+    <LogWorld as crate::Board>::MODULE,
+];
+
 /// Every level, in the order of the level map, as the level map and the book list them.
 pub fn catalog() -> Vec<LevelSummary> {
     let act1 = ACT1.iter().map(|level| level.summary());

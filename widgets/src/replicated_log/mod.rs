@@ -137,6 +137,7 @@ impl Board for LogWorld {
         Automation::ApplyWalk,
         Automation::Heartbeats,
     ];
+    const MODULE: &'static str = "log";
 
     fn play(&mut self, action: &LogMove) -> Result<(), PlayError> {
         match action {

@@ -29,6 +29,7 @@ impl Board for DecreeWorld {
     type Summary = Summary;
 
     const AUTOMATION: &'static [Automation] = &[Automation::AcceptorReplies, Automation::P2c];
+    const MODULE: &'static str = "one-value";
 
     fn play(&mut self, action: &DecreeAction) -> Result<DecreeStep, PlayError> {
         DecreeWorld::apply(self, action).map_err(PlayError::Refused)
