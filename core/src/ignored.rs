@@ -36,6 +36,14 @@ pub enum Ignored {
     StaleTrimPoint,
     /// A trim point of another cluster.
     OtherCluster,
+    /// A Handoff not sent by the owner of its ballot: a ballot is handed off once, by the
+    /// leader that won it, and never handed on (H4).
+    HandedOn,
+    /// A Handoff of a ballot this node already took, or handed off, or owns: a duplicate, or a
+    /// second handoff of one ballot (H4).
+    HandoffTaken,
+    /// A Handoff whose in-flight slots are not all below its next slot.
+    MalformedHandoff,
 }
 
 impl fmt::Display for Ignored {
@@ -54,6 +62,13 @@ impl fmt::Display for Ignored {
             Ignored::BelowFloor => "the slot is below this node's floor: decided",
             Ignored::StaleTrimPoint => "the trim point is not above what this node has applied",
             Ignored::OtherCluster => "the trim point belongs to another cluster",
+            Ignored::HandedOn => {
+                "the handoff is not from the ballot's owner: a ballot is never handed on"
+            }
+            Ignored::HandoffTaken => "this node already took or handed off this ballot",
+            Ignored::MalformedHandoff => {
+                "the handoff's in-flight slots are not below its next slot"
+            }
         })
     }
 }

@@ -39,6 +39,9 @@ pub enum Property {
     TrimmedSlotsKept,
     /// T5: installing a trim point moves neither the promise nor any vote above it.
     JumpKeepsPromise,
+    /// H1: across every node that sends Accepts, at most one value is ever sent per (slot,
+    /// ballot), a handoff's successor included.
+    OneValuePerBallot,
 }
 
 impl fmt::Display for Property {
@@ -57,6 +60,7 @@ impl fmt::Display for Property {
             Property::TrimPointIsState => "trim-point-is-state",
             Property::TrimmedSlotsKept => "trimmed-slots-kept",
             Property::JumpKeepsPromise => "jump-keeps-promise",
+            Property::OneValuePerBallot => "one-value-per-ballot",
         })
     }
 }

@@ -167,11 +167,17 @@ pub enum NegativeControl {
     /// Act IV: flexible quorums whose phases miss each other (q1 = q2 = half the nodes), which
     /// paros-core refuses to build (F1 broken): one half elects while the other chooses.
     NonIntersectingQuorums,
+    /// Act IV: a handoff's successor fills every hole below the handed-off next slot with a
+    /// no-op at the handed-off ballot (H3 broken), over an entry already sent there.
+    HandoffFillsGaps,
+    /// Act IV: a leader that hands its ballot off keeps leading at it, so it hands the same
+    /// ballot to a second successor (H2 and H4 broken).
+    DoubleHandoff,
 }
 
 impl NegativeControl {
     /// Every negative control, in order.
-    pub const ALL: [NegativeControl; 13] = [
+    pub const ALL: [NegativeControl; 15] = [
         NegativeControl::Amnesia,
         NegativeControl::SendBeforePersist,
         NegativeControl::BlankRestart,
@@ -185,6 +191,8 @@ impl NegativeControl {
         NegativeControl::ReadAtApplied,
         NegativeControl::DedupAtPropose,
         NegativeControl::NonIntersectingQuorums,
+        NegativeControl::HandoffFillsGaps,
+        NegativeControl::DoubleHandoff,
     ];
 
     /// The property this fault breaks: the checker it is the negative control of.
@@ -204,6 +212,11 @@ impl NegativeControl {
             NegativeControl::ForgetBallot => Property::BallotUnique,
             NegativeControl::RogueValue => Property::Validity,
             NegativeControl::LearnEarly => Property::LearnedIsChosen,
+            // Both send a second value at one (slot, ballot) before any vote for it can count:
+            // H1's checker sees it first, and agreement breaks only later, if ever.
+            NegativeControl::HandoffFillsGaps | NegativeControl::DoubleHandoff => {
+                Property::OneValuePerBallot
+            }
         }
     }
 }
@@ -239,6 +252,10 @@ pub enum Refused {
     NoTrimsLeft,
     /// Act III: the node refused to propose a trim.
     Trim(paros_core::log::TrimError),
+    /// Act IV: the world allows no more handoffs.
+    NoHandoffsLeft,
+    /// Act IV: the node refused to hand its ballot off.
+    Handoff(paros_core::log::HandoffRefused),
     /// The client has nothing to send.
     ClientIdle(NodeId),
     /// The disk cannot be trusted: the node stays down.
@@ -264,6 +281,8 @@ impl fmt::Display for Refused {
             Refused::NothingToHeal => f.write_str("no link is cut: nothing to heal"),
             Refused::NoTrimsLeft => f.write_str("no more trims are allowed"),
             Refused::Trim(why) => write!(f, "{why}"),
+            Refused::NoHandoffsLeft => f.write_str("no more handoffs are allowed"),
+            Refused::Handoff(why) => write!(f, "{why}"),
             Refused::ClientIdle(client) => write!(f, "{client} has nothing to send"),
             Refused::Disk(error) => write!(f, "{error}"),
             Refused::BadConfig(why) => write!(f, "bad world: {why}"),

@@ -1,6 +1,6 @@
 //! Act IV's scenarios: the replicated log over flexible quorums (Flexible Paxos, Howard, Malkhi
-//! and Spiegelman, 2016), and the negative control whose phases miss each other. No chapter
-//! and no level cites them yet.
+//! and Spiegelman, 2016), and the negative control whose phases miss each other; the
+//! same-ballot handoff (H1–H4) and its two controls. No chapter and no level cites them yet.
 
 use super::{BookMode, Scenario, Setup};
 use crate::faults::{Budget, Fault, NegativeControl};
@@ -111,6 +111,100 @@ fn two_halves() -> LogWorldConfig {
     config
 }
 
+/// A prelude over three nodes: N1 is elected at 1.N1 by {N1, N2}, and C1's x=1 is voted in slot
+/// 1 by N1 and N2 (chosen by the votes), but N2's vote has not reached N1: the command is still
+/// in flight at N1 when the search begins.
+const N1_WITH_X1_IN_FLIGHT: &[&str] = &[
+    "tick N1",
+    "deliver m1 N1->N2 Prepare(1.N1, from slot 1)",
+    "deliver m3 N2->N1 Promise(1.N1, [])",
+    "request C1 N1 write x=1",
+    "deliver m4 C1->N1 Write(#1, x=1)",
+    "deliver m5 N1->N2 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+];
+
+/// A prelude over three nodes: N1 is elected at 1.N1 by {N1, N3}, and C1's x=1 is chosen in
+/// slot 1 by {N1, N3}, which N1 knows; N2 has heard nothing, so slot 1 is a hole at N2.
+const X1_CHOSEN_BEHIND_N2: &[&str] = &[
+    "tick N1",
+    "deliver m2 N1->N3 Prepare(1.N1, from slot 1)",
+    "deliver m3 N3->N1 Promise(1.N1, [])",
+    "request C1 N1 write x=1",
+    "deliver m4 C1->N1 Write(#1, x=1)",
+    "deliver m6 N1->N3 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+    "deliver m7 N3->N1 Accepted(1.N1, slot 1)",
+];
+
+/// A prelude over three nodes: N1 is elected at 1.N1 by {N1, N2}.
+const N1_LEADS_THREE: &[&str] = &[
+    "tick N1",
+    "deliver m1 N1->N2 Prepare(1.N1, from slot 1)",
+    "deliver m3 N2->N1 Promise(1.N1, [])",
+];
+
+/// Three nodes, these clients, this budget and this many handoffs; an election timeout of 1
+/// tick.
+fn three_with_handoffs(
+    clients: Vec<Vec<ClientOp>>,
+    budget: Budget,
+    handoffs: u32,
+) -> LogWorldConfig {
+    let mut config = LogWorldConfig::three_nodes(Vec::new());
+    config.clients = clients;
+    config.budget = budget;
+    config.election_timeout_ticks = 1;
+    config.handoffs = handoffs;
+    config
+}
+
+/// C1 writes x=1 at N1 (in the prelude), then x=2 at any node; one handoff and a crash. One
+/// duplicate or one drop more makes the space too large to finish (more than 3.4 million
+/// states in 4 GB); [`handoff_faults`] samples them.
+fn handoff() -> LogWorldConfig {
+    three_with_handoffs(
+        vec![writes("x", 2)],
+        Budget::NONE.with(Fault::Tick, 1).with(Fault::Crash, 1),
+        1,
+    )
+}
+
+/// C1 writes x=1..4 at any node over three nodes, with two handoffs and every kind of fault.
+fn handoff_faults() -> LogWorldConfig {
+    three_with_handoffs(
+        vec![writes("x", 4)],
+        Budget::NONE
+            .with(Fault::Tick, 40)
+            .with(Fault::Crash, 2)
+            .with(Fault::Drop, 3)
+            .with(Fault::Duplicate, 2)
+            .with(Fault::Partition, 1),
+        2,
+    )
+}
+
+/// The control where the successor fills holes: C1's x=1 is chosen behind N2 (the prelude);
+/// one handoff and nothing else.
+fn handoff_fills_gaps() -> LogWorldConfig {
+    let mut config =
+        three_with_handoffs(vec![writes("x", 1)], Budget::NONE.with(Fault::Tick, 1), 1);
+    config.client_targets = vec![Some(node(1))];
+    config.negative_control = Some(NegativeControl::HandoffFillsGaps);
+    config
+}
+
+/// The control where a leader hands off twice: C1 writes x=1 at N2 and C2 writes x=2 at N3;
+/// two handoffs and nothing else.
+fn double_handoff() -> LogWorldConfig {
+    let mut config = three_with_handoffs(
+        vec![writes("x", 1), vec![ClientOp::write("x", "2")]],
+        Budget::NONE.with(Fault::Tick, 1),
+        2,
+    );
+    config.client_targets = vec![Some(node(2)), Some(node(3))];
+    config.negative_control = Some(NegativeControl::DoubleHandoff);
+    config
+}
+
 /// Every Act IV scenario, in the order `paros-sim list` prints them.
 pub fn all() -> Vec<Scenario> {
     vec![
@@ -146,6 +240,49 @@ pub fn all() -> Vec<Scenario> {
             levels: &[],
             chapter: None,
             setup: setup(two_halves(), N1_LEADS_BY_TWO),
+        },
+        Scenario {
+            name: "act4-handoff",
+            claim: "A leader with a command in flight hands its ballot to another node, which leads at the same ballot with no Phase 1: it finishes the command with the identical value and takes the next one, through a crash and its restart, and no (slot, ballot) ever carries two values.",
+            world: "N1-N3; C1 writes x=1, then x=2 at any node. Prelude: N1 elected at 1.N1 by {N1, N2}; x=1 voted in slot 1 by N1 and N2, N2's vote not yet at N1. Then 1 handoff and 1 crash (and its restart); every schedule.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: None,
+            setup: setup(handoff(), N1_WITH_X1_IN_FLIGHT),
+        },
+        Scenario {
+            name: "act4-handoff-faults",
+            claim: "With leaders handing their ballots off and being deposed, a client's writes stay safe through crashes, drops, duplicates and a partition, no (slot, ballot) carries two values, and every run decides once faults stop.",
+            world: "N1-N3; C1 writes x=1..4 at any node; 2 handoffs, 40 ticks, 2 crashes, 3 drops, 2 duplicates, 1 partition.",
+            modes: SIMULATION,
+            book_mode: BookMode::Simulation {
+                seeds: 2_000,
+                max_steps: 1_000,
+            },
+            levels: &[],
+            chapter: None,
+            setup: setup(handoff_faults(), &[]),
+        },
+        Scenario {
+            name: "act4-handoff-fills-gaps-control",
+            claim: "Negative control: a successor that fills a hole below the handed-off next slot with a no-op sends a second value at a (slot, ballot) where x is already chosen; the one-value-per-ballot checker must catch it.",
+            world: "N1-N3; C1 writes x=1 at N1. Prelude: N1 elected at 1.N1 by {N1, N3}; x=1 chosen in slot 1 by {N1, N3}; N2 heard nothing. Then 1 handoff and 1 tick; every schedule.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: None,
+            setup: setup(handoff_fills_gaps(), X1_CHOSEN_BEHIND_N2),
+        },
+        Scenario {
+            name: "act4-double-handoff-control",
+            claim: "Negative control: a leader that keeps its ballot after handing it off hands it to a second node, and both successors propose their own command in the same slot at the same ballot; the one-value-per-ballot checker must catch it.",
+            world: "N1-N3; C1 writes x=1 at N2, C2 writes x=2 at N3. Prelude: N1 elected at 1.N1 by {N1, N2}. Then 2 handoffs and 1 tick; every schedule.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: None,
+            setup: setup(double_handoff(), N1_LEADS_THREE),
         },
     ]
 }

@@ -44,6 +44,15 @@ pub enum Write {
     /// Every accepted record at or below this slot is dropped: they are compacted into the
     /// trim point, which was written first.
     Truncate(Slot),
+    /// The leader handed this ballot off and stopped proposing at it (H2,
+    /// [`ColocatedNode::hand_off`](crate::log::ColocatedNode::hand_off)). Written in the same
+    /// `Ready` as the Handoff, so the Handoff leaves only once it is durable, and a restart
+    /// never takes the ballot back.
+    HandedOff(Ballot),
+    /// The node took this ballot from its owner by a handoff and leads at it. Written before
+    /// its first Accept at the ballot, so a duplicate Handoff after a restart is refused
+    /// instead of starting the ballot's slots over with other entries (H1, H4).
+    TookHandoff(Ballot),
 }
 
 /// The durable record of one node, rebuilt from its writes.
@@ -65,6 +74,10 @@ pub struct DurableRecord {
     pub trim_point: Option<TrimPoint>,
     /// Every accepted record at or below this slot was dropped.
     pub truncated_through: Slot,
+    /// The highest ballot this node handed off ([`Write::HandedOff`]).
+    pub handed_off: Option<Ballot>,
+    /// The highest ballot this node took by a handoff ([`Write::TookHandoff`]).
+    pub took_handoff: Option<Ballot>,
 }
 
 /// Proof that a batch of writes is durable: the only way to release a
@@ -133,6 +146,10 @@ impl DurableRecord {
             Write::Truncate(through) => {
                 self.accepts.retain(|slot, _| slot > through);
                 self.truncated_through = self.truncated_through.max(*through);
+            }
+            Write::HandedOff(ballot) => self.handed_off = self.handed_off.max(Some(*ballot)),
+            Write::TookHandoff(ballot) => {
+                self.took_handoff = self.took_handoff.max(Some(*ballot));
             }
         }
     }
@@ -374,6 +391,14 @@ pub fn encode(write: &Write) -> Vec<u8> {
             payload.push(8);
             payload.extend(through.0.to_le_bytes());
         }
+        Write::HandedOff(ballot) => {
+            payload.push(9);
+            put_ballot(&mut payload, *ballot);
+        }
+        Write::TookHandoff(ballot) => {
+            payload.push(10);
+            put_ballot(&mut payload, *ballot);
+        }
     }
     let length = u32::try_from(payload.len()).expect("a write is small");
     let mut frame = Vec::with_capacity(12 + payload.len());
@@ -425,6 +450,8 @@ fn decode_payload(payload: &[u8]) -> Result<Write, &'static str> {
         6 => Write::Incarnation(u64::from_le_bytes(reader.array()?)),
         7 => Write::TrimPoint(reader.trim_point()?),
         8 => Write::Truncate(Slot(u64::from_le_bytes(reader.array()?))),
+        9 => Write::HandedOff(reader.ballot()?),
+        10 => Write::TookHandoff(reader.ballot()?),
         _ => return Err("unknown write kind"),
     };
     if !reader.0.is_empty() {

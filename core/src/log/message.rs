@@ -102,6 +102,23 @@ pub enum LogMessage {
         /// The trim point.
         point: TrimPoint,
     },
+    /// The same-ballot handoff: the leader of `ballot` gives it to the receiver, which leads at
+    /// it with no Phase 1 ([`ColocatedNode::hand_off`](crate::log::ColocatedNode::hand_off),
+    /// H1–H4). Sent only after the sender durably recorded that it handed `ballot` off and
+    /// stopped proposing at it (H2).
+    Handoff {
+        /// The ballot handed off; its owner is the sender.
+        ballot: Ballot,
+        /// The slot the old leader's next command would have taken: the successor proposes new
+        /// entries only here and above (H3).
+        next_slot: Slot,
+        /// The old leader's proposals not yet seen chosen, below `next_slot`: the successor
+        /// sends each again, identical (H1).
+        in_flight: Vec<(Slot, Entry)>,
+        /// The old leader's chosen index: every slot up to it is chosen, so the successor's
+        /// votes at `ballot` up to it are the chosen entries (the commit rule).
+        read_watermark: Slot,
+    },
     /// A read asks: what is the highest slot you have accepted?
     ReadIndex {
         /// The asking node's id for the read.
@@ -152,6 +169,7 @@ impl LogMessage {
             LogMessage::HeartbeatAck { .. } => "HeartbeatAck",
             LogMessage::Chosen { .. } => "Chosen",
             LogMessage::TrimPoint { .. } => "TrimPoint",
+            LogMessage::Handoff { .. } => "Handoff",
             LogMessage::ReadIndex { .. } => "ReadIndex",
             LogMessage::ReadIndexReply { .. } => "ReadIndexReply",
             LogMessage::Write { .. } => "Write",

@@ -21,9 +21,9 @@ pub use message::{LogEnvelope, LogMessage, Outcome};
 #[cfg(feature = "negative-controls")]
 pub use node::BrokenRule;
 pub use node::{
-    ColocatedNode, Election, LogConfig, LogRole, PendingRead, Proposal,
+    ColocatedNode, Election, HandoffRefused, LogConfig, LogRole, PendingRead, Proposal,
     chosen_by_a_recording_quorum, fill_up_to, heard_from_a_discovery_quorum,
-    learning_raises_the_promise, read_may_be_served, recover_slot,
+    learning_raises_the_promise, read_may_be_served, recover_slot, successor_may_propose,
 };
 pub use ready::{Applied, Ready};
 pub use trim::{
@@ -33,6 +33,8 @@ pub use types::{Command, Entry, ReadId, Slot, SlotVote};
 
 #[cfg(test)]
 mod flexible_tests;
+#[cfg(test)]
+mod handoff_tests;
 #[cfg(test)]
 mod schedule_tests;
 #[cfg(test)]

@@ -26,6 +26,11 @@ use crate::{
 };
 use std::collections::{BTreeMap, BTreeSet};
 
+#[path = "handoff.rs"]
+mod handoff;
+use handoff::HandoffMarks;
+pub use handoff::{HandoffRefused, successor_may_propose};
+
 /// The settings every node of a cluster shares.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct LogConfig {
@@ -231,6 +236,8 @@ pub struct ColocatedNode {
     incarnation: u64,
     /// The number of the next read in this life.
     next_read: u64,
+    /// The ballots this node handed off or took by a handoff (H2, H4); durable.
+    handoff: HandoffMarks,
     ready: Ready,
     /// A rule this node breaks on purpose, for a negative control.
     #[cfg(feature = "negative-controls")]
@@ -248,6 +255,12 @@ pub enum BrokenRule {
     /// De-duplicates client retries only when proposing them, against what is applied and
     /// proposed, and applies every chosen command, repeats included.
     DedupAtPropose,
+    /// Breaks H3: a successor fills every hole below the handed-off next slot with a no-op at
+    /// the handed-off ballot, as a leader fills holes after its own Phase 1.
+    HandoffFillsGaps,
+    /// Breaks H2 and H4 together: a leader that hands its ballot off keeps leading at it, so it
+    /// can hand the same ballot to a second successor.
+    DoubleHandoff,
 }
 
 /// The acceptor's part of a node: what it promised and what it voted for. Durable: every change
@@ -467,7 +480,10 @@ impl ColocatedNode {
             promised: record.promised,
             accepts,
         };
-        node.proposer.highest_seen = record.promised.max(record.stood);
+        node.proposer.highest_seen = (record.promised.max(record.stood))
+            .max(record.handed_off)
+            .max(record.took_handoff);
+        node.handoff = HandoffMarks::from_record(record);
         node.learner.chosen = chosen;
         node.learner.chosen_index = record.chosen_through.max(floor);
         node.incarnation = record.incarnation.saturating_add(1);
@@ -509,6 +525,7 @@ impl ColocatedNode {
             reads: Vec::new(),
             incarnation: 0,
             next_read: 1,
+            handoff: HandoffMarks::default(),
             ready: Ready::default(),
             #[cfg(feature = "negative-controls")]
             broken: None,
@@ -723,6 +740,12 @@ impl ColocatedNode {
                 Ok(())
             }
             LogMessage::TrimPoint { ballot, point } => self.on_trim_point(ballot, &point),
+            LogMessage::Handoff {
+                ballot,
+                next_slot,
+                in_flight,
+                read_watermark,
+            } => self.on_handoff(from, ballot, next_slot, in_flight, read_watermark),
             LogMessage::ReadIndex { read } => {
                 let highest_accepted = self.highest_accepted();
                 self.send(
@@ -796,7 +819,7 @@ impl ColocatedNode {
             return;
         }
         self.promise(ballot);
-        self.follow(ballot);
+        self.follow(from, ballot);
         let floor = self.floor();
         let votes = self
             .acceptor
@@ -961,7 +984,7 @@ impl ColocatedNode {
         let vote = SlotVote { ballot, entry };
         self.acceptor.accepts.insert(slot, vote.clone());
         self.ready.writes.push(Write::Accept(slot, vote));
-        self.follow(ballot);
+        self.follow(from, ballot);
         self.learn_commit(ballot, commit);
         self.send(from, LogMessage::Accepted { ballot, slot });
         Ok(())
@@ -1013,8 +1036,9 @@ impl ColocatedNode {
             self.refuse(from, ballot);
             return;
         }
-        self.follow(ballot);
+        self.follow(from, ballot);
         self.learn_commit(ballot, commit);
+        self.catch_up_successor(from, ballot, commit);
         let chosen_index = self.learner.chosen_index;
         let highest_accepted = self.highest_accepted();
         self.send(
@@ -1210,7 +1234,8 @@ impl ColocatedNode {
     /// the ballot it came with as a heartbeat's.
     fn on_trim_point(&mut self, ballot: Ballot, point: &TrimPoint) -> Result<(), Ignored> {
         if vote_rule(self.acceptor.promised, ballot) {
-            self.follow(ballot);
+            // Sent by a follower: the ballot's owner stands in for the leader.
+            self.follow(ballot.node, ballot);
         }
         self.install_trim_point(point)?;
         #[cfg(feature = "negative-controls")]
@@ -1382,9 +1407,13 @@ impl ColocatedNode {
         self.ready.writes.push(Write::Promise(ballot));
     }
 
-    /// Hearing `ballot` from its owner: follow it, unless it is this node's own.
-    fn follow(&mut self, ballot: Ballot) {
-        if ballot.node == self.id {
+    /// Hearing `ballot` from `holder`, the node that leads at it: follow it, unless this node
+    /// is the holder.
+    ///
+    /// The holder is the sender, not the ballot's owner: after a handoff the successor leads
+    /// at a ballot another node owns (H1–H4), and the old leader follows it at its own ballot.
+    fn follow(&mut self, holder: NodeId, ballot: Ballot) {
+        if holder == self.id {
             return;
         }
         self.proposer.highest_seen = self.proposer.highest_seen.max(Some(ballot));
@@ -1397,7 +1426,7 @@ impl ColocatedNode {
             self.step_down();
         }
         if let Leadership::Follower { .. } = self.proposer.leadership {
-            self.proposer.leader_hint = Some(ballot.node);
+            self.proposer.leader_hint = Some(holder);
             self.proposer.ticks_since_heard = 0;
         }
     }

@@ -482,7 +482,19 @@ mod robustness {
             ballot,
             entry: Entry::Noop,
         };
-        match kind % 13 {
+        match kind % 15 {
+            13 => LogMessage::Handoff {
+                ballot,
+                next_slot: Slot(slot),
+                in_flight: vec![(Slot(commit), Entry::Noop)],
+                read_watermark: Slot(commit),
+            },
+            14 => LogMessage::Handoff {
+                ballot,
+                next_slot: Slot(slot),
+                in_flight: Vec::new(),
+                read_watermark: Slot(slot),
+            },
             0 => LogMessage::Prepare {
                 ballot,
                 from_slot: Slot(slot),
@@ -566,7 +578,9 @@ mod robustness {
     /// A write a disk may hold, well-formed or not: any decodable record is input.
     fn write(kind: u8, round: u32, slot: u64) -> Write {
         let ballot = Ballot::new(round, node(1));
-        match kind % 9 {
+        match kind % 11 {
+            9 => Write::HandedOff(ballot),
+            10 => Write::TookHandoff(Ballot::new(round, node(2))),
             6 => Write::TrimPoint(trim_point(slot)),
             7 => Write::Truncate(Slot(slot)),
             8 => Write::Accept(
@@ -619,6 +633,9 @@ mod robustness {
                 let _ = subject.handle(&envelope);
                 if kind % 7 == 0 {
                     let _ = subject.request_trim(Slot(commit));
+                }
+                if kind % 5 == 0 {
+                    let _ = subject.hand_off(node(from));
                 }
                 let _ = subject.take_ready();
                 prop_assert!(subject.applied_index() <= subject.chosen_index());

@@ -38,6 +38,14 @@ pub enum LogAction {
     /// An operator asks a leader to compact the log through what it has applied: the leader
     /// proposes a trim ([`ColocatedNode::request_trim`](paros_core::log::ColocatedNode::request_trim)).
     Trim(NodeId),
+    /// An operator asks a leader to hand its ballot to another node
+    /// ([`ColocatedNode::hand_off`](paros_core::log::ColocatedNode::hand_off)).
+    HandOff {
+        /// The leader.
+        from: NodeId,
+        /// The successor.
+        to: NodeId,
+    },
     /// A client sends its next operation to a node, or sends its outstanding one again.
     Request {
         /// The client.
@@ -86,6 +94,7 @@ impl LogAction {
             LogAction::Partition(_) => "partition",
             LogAction::Heal => "heal",
             LogAction::Trim(_) => "trim",
+            LogAction::HandOff { .. } => "hand off",
             LogAction::Request { .. } => "request",
             LogAction::StopFaults => "stop-faults",
         }
@@ -110,6 +119,7 @@ impl fmt::Display for LogAction {
             | LogAction::Partition(node) => write!(f, "{} {node}", self.verb()),
             LogAction::Heal | LogAction::StopFaults => f.write_str(self.verb()),
             LogAction::Request { client, node } => write!(f, "request {client} {node}"),
+            LogAction::HandOff { from, to } => write!(f, "hand off {from}->{to}"),
         }
     }
 }
@@ -147,6 +157,9 @@ impl LogWorld {
                     .unwrap_or_default();
                 format!("trim {} through slot {through}", self.name(*node))
             }
+            LogAction::HandOff { from, to } => {
+                format!("hand off {}->{}", self.name(*from), self.name(*to))
+            }
         }
     }
 
@@ -177,6 +190,17 @@ impl LogWorld {
             Some("send") => node(words.get(1)).map(LogAction::Send),
             Some("partition") => node(words.get(1)).map(LogAction::Partition),
             Some("trim") => node(words.get(1)).map(LogAction::Trim),
+            Some("hand") if words.get(1) == Some(&"off") => {
+                let route = words
+                    .get(2)
+                    .ok_or_else(|| format!("{text:?} names no route"))?;
+                let (from, to) = (route.split_once("->"))
+                    .ok_or_else(|| format!("{text:?}: a handoff is written N1->N2"))?;
+                Ok(LogAction::HandOff {
+                    from: node(Some(&from))?,
+                    to: node(Some(&to))?,
+                })
+            }
             Some("heal") => Ok(LogAction::Heal),
             Some("stop-faults") => Ok(LogAction::StopFaults),
             Some("request") => Ok(LogAction::Request {

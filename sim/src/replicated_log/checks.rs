@@ -43,6 +43,11 @@ pub(super) enum Effect {
     },
     /// A node wrote a trim point ([`LogWorld::check_trim_point`]).
     TrimPoint { node: NodeId, point: TrimPoint },
+    /// Accepts left a node, at any ballot ([`LogWorld::check_one_value_per_ballot`]).
+    AcceptsSent {
+        node: NodeId,
+        sent: Vec<(Slot, Ballot, Entry)>,
+    },
     /// Accepts left a node at its own ballot ([`LogWorld::check_proposals`]).
     Proposals {
         node: NodeId,
@@ -74,6 +79,7 @@ impl LogWorld {
             Effect::Votes { voter, cast } => self.count_votes(voter, cast),
             Effect::TrimPoint { node, point } => self.check_trim_point(node, &point),
             Effect::Proposals { node, proposed } => self.check_proposals(node, &proposed),
+            Effect::AcceptsSent { node, sent } => self.check_one_value_per_ballot(node, sent),
         }
     }
 
@@ -138,6 +144,57 @@ impl LogWorld {
             .collect();
         if !proposed.is_empty() {
             self.effects.push(Effect::Proposals { node, proposed });
+        }
+    }
+
+    /// Every Accept that leaves a node, at whatever ballot, for H1's checker. Recorded only in
+    /// worlds with handoffs: without one, a ballot has one sender, whose proposals are one per
+    /// slot by construction ([`Effect::Proposals`] is T4's).
+    pub(super) fn record_accepts_sent(&mut self, index: usize, messages: &[LogEnvelope]) {
+        if self.config.handoffs == 0 {
+            return;
+        }
+        let node = self.config.node_id(index);
+        let sent: Vec<(Slot, Ballot, Entry)> = (messages.iter())
+            .filter_map(|envelope| match &envelope.message {
+                LogMessage::Accept {
+                    ballot,
+                    slot,
+                    entry,
+                    ..
+                } => Some((*slot, *ballot, entry.clone())),
+                _ => None,
+            })
+            .collect();
+        if !sent.is_empty() {
+            self.effects.push(Effect::AcceptsSent { node, sent });
+        }
+    }
+
+    /// H1: across every sender, at most one value is ever sent per (slot, ballot). The first
+    /// entry sent at each is kept; another entry at the same (slot, ballot), from the same
+    /// node or another, is a violation, whether or not any vote for it ever counts.
+    fn check_one_value_per_ballot(&mut self, node: NodeId, sent: Vec<(Slot, Ballot, Entry)>) {
+        for (slot, ballot, entry) in sent {
+            let key = (slot, ballot);
+            match self.knowledge.sent.get(&key) {
+                Some(first) if *first == entry => {}
+                Some(first) => {
+                    let detail = format!(
+                        "slot {slot} at {}.{}: {} sent {}, but {} was sent there first",
+                        ballot.round,
+                        self.name(ballot.node),
+                        self.name(node),
+                        self.entry_name(&entry),
+                        self.entry_name(first)
+                    );
+                    self.violate(Property::OneValuePerBallot, detail);
+                }
+                None => {
+                    self.kept_sum = (self.kept_sum).wrapping_add(part(Part::Sent, &(&key, &entry)));
+                    Arc::make_mut(&mut self.knowledge).sent.insert(key, entry);
+                }
+            }
         }
     }
 

@@ -82,6 +82,10 @@ pub struct LogWorldConfig {
     /// How many times an operator may ask a leader to compact the log through what it has
     /// applied ([`LogAction::Trim`](super::LogAction::Trim)); 0 for a world with no truncation.
     pub trims: u32,
+    /// How many times an operator may ask a leader to hand its ballot to another node
+    /// ([`LogAction::HandOff`](super::LogAction::HandOff)); 0 for a world with no handoff. Only
+    /// worlds with handoffs record every Accept sent, for H1's checker.
+    pub handoffs: u32,
     /// The quorum system the nodes count with, over N1..Nn; `None` for majorities. The
     /// checkers judge chosen by its Phase-2 quorums ([`LogWorldConfig::quorum_system`]).
     pub quorums: Option<Quorums>,
@@ -102,6 +106,7 @@ impl LogWorldConfig {
             self_messages_in_flight: false,
             linearizability_limits: linearizability::Limits::default(),
             trims: 0,
+            handoffs: 0,
             quorums: None,
         }
     }
@@ -185,6 +190,17 @@ impl LogWorldConfig {
         {
             return Err(Refused::BadConfig(
                 "a truncation control needs a world with trims",
+            ));
+        }
+        let needs_handoffs = [
+            (NegativeControl::HandoffFillsGaps, 1),
+            (NegativeControl::DoubleHandoff, 2),
+        ];
+        if needs_handoffs.iter().any(|(control, count)| {
+            self.negative_control == Some(*control) && self.handoffs < *count
+        }) {
+            return Err(Refused::BadConfig(
+                "a handoff control needs a world with handoffs (two for double-handoff)",
             ));
         }
         if self

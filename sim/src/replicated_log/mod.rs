@@ -57,9 +57,11 @@ enum Part {
     Client(usize),
     Budget,
     Trims,
+    Handoffs,
     Call(usize),
     Decided,
     Vote,
+    Sent,
     Violations,
     GaveUp,
 }
@@ -82,6 +84,8 @@ pub struct LogWorld {
     budget_left: Budget,
     /// How many more trims an operator may ask for.
     trims_left: u32,
+    /// How many more handoffs an operator may ask for.
+    handoffs_left: u32,
     /// The history, decisions, votes and violations: shared with the worlds this one was
     /// copied from until one of them changes it (`Arc::make_mut`).
     knowledge: Arc<Knowledge>,
@@ -124,6 +128,9 @@ struct Knowledge {
     /// The highest floor any node has reached: every slot up to it is decided and compacted
     /// somewhere (T4's checker).
     highest_floor: Slot,
+    /// Every (slot, ballot) an Accept was sent at, with the first entry sent there (H1's
+    /// checker); kept only in worlds with handoffs.
+    sent: BTreeMap<(Slot, Ballot), Entry>,
 }
 
 impl LogWorld {
@@ -138,6 +145,7 @@ impl LogWorld {
         let mut world = LogWorld {
             budget_left: config.budget,
             trims_left: config.trims,
+            handoffs_left: config.handoffs,
             network: Network::new(config.nodes(), NodeSet::EMPTY),
             config: Arc::new(config),
             servers,
@@ -215,6 +223,11 @@ impl LogWorld {
         self.trims_left
     }
 
+    /// How many more handoffs an operator may ask for.
+    pub fn handoffs_left(&self) -> u32 {
+        self.handoffs_left
+    }
+
     /// The nodes cut off by a partition.
     pub fn isolated(&self) -> NodeSet {
         self.network.isolated()
@@ -272,6 +285,12 @@ impl LogWorld {
                 }
                 if self.trims_left > 0 && may_trim(running) {
                     actions.push(LogAction::Trim(node));
+                }
+                if self.handoffs_left > 0 {
+                    let successors = (0..self.servers.len()).map(|to| self.config.node_id(to));
+                    for to in successors.filter(|to| running.may_hand_off(*to).is_ok()) {
+                        actions.push(LogAction::HandOff { from: node, to });
+                    }
                 }
             }
         }
@@ -337,7 +356,8 @@ impl LogWorld {
             | LogAction::Restart(node)
             | LogAction::Persist(node)
             | LogAction::Send(node)
-            | LogAction::Trim(node) => node,
+            | LogAction::Trim(node)
+            | LogAction::HandOff { from: node, .. } => node,
             LogAction::Drop(_)
             | LogAction::Duplicate(_)
             | LogAction::Partition(_)
@@ -362,6 +382,7 @@ impl LogWorld {
             LogAction::Partition(node) => self.partition(node),
             LogAction::Heal => self.heal(),
             LogAction::Trim(node) => self.trim(node),
+            LogAction::HandOff { from, to } => self.hand_off(from, to),
             LogAction::Request { client, node } => self.request(client, node),
             LogAction::StopFaults => {
                 self.stop_faults();
@@ -404,7 +425,8 @@ impl LogWorld {
         let votes = (self.knowledge.votes.iter()).flat_map(|((slot, ballot, entry), voters)| {
             (voters.iter()).map(|voter| vote_part(*slot, *ballot, entry, voter))
         });
-        servers.chain(decided).chain(votes).fold(
+        let sent = (self.knowledge.sent.iter()).map(|sent| part(Part::Sent, &sent));
+        servers.chain(decided).chain(votes).chain(sent).fold(
             self.small_parts()
                 .wrapping_add(self.network.fingerprint_from_scratch()),
             u64::wrapping_add,
@@ -425,6 +447,7 @@ impl LogWorld {
                     Part::Trims,
                     &(self.trims_left, self.knowledge.highest_floor),
                 ))
+                .wrapping_add(part(Part::Handoffs, &self.handoffs_left))
                 .wrapping_add(part(Part::Violations, &self.knowledge.violations.len())),
             u64::wrapping_add,
         )

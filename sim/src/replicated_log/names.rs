@@ -95,6 +95,21 @@ impl LogWorld {
             LogMessage::TrimPoint { ballot: b, point } => {
                 format!("TrimPoint({}, through {})", ballot(*b), point.through)
             }
+            LogMessage::Handoff {
+                ballot: b,
+                next_slot,
+                in_flight,
+                read_watermark,
+            } => {
+                let in_flight: Vec<String> = (in_flight.iter())
+                    .map(|(slot, entry)| format!("{slot}: {}", self.entry_name(entry)))
+                    .collect();
+                format!(
+                    "Handoff({}, next slot {next_slot}, in flight [{}], chosen {read_watermark})",
+                    ballot(*b),
+                    in_flight.join("; ")
+                )
+            }
             LogMessage::ReadIndex { read } => format!("ReadIndex(read {read})"),
             LogMessage::ReadIndexReply {
                 read,

@@ -151,6 +151,8 @@ pub(super) fn broken_rule(control: Option<NegativeControl>) -> Option<BrokenRule
     match control? {
         NegativeControl::JumpMovesPromise => Some(BrokenRule::JumpMovesPromise),
         NegativeControl::DedupAtPropose => Some(BrokenRule::DedupAtPropose),
+        NegativeControl::HandoffFillsGaps => Some(BrokenRule::HandoffFillsGaps),
+        NegativeControl::DoubleHandoff => Some(BrokenRule::DoubleHandoff),
         _ => None,
     }
 }
@@ -195,6 +197,21 @@ impl LogWorld {
         let through = running.applied_index();
         running.request_trim(through).map_err(Refused::Trim)?;
         self.trims_left -= 1;
+        self.drain(index);
+        Ok(())
+    }
+
+    /// An operator asks a leader to hand its ballot to `to`.
+    pub(super) fn hand_off(&mut self, from: NodeId, to: NodeId) -> Result<(), Refused> {
+        let index = self.idle_server(from)?;
+        if self.handoffs_left == 0 {
+            return Err(Refused::NoHandoffsLeft);
+        }
+        let Host::Up(running) = &mut Arc::make_mut(&mut self.servers[index]).host else {
+            return Err(Refused::NodeDown(from));
+        };
+        running.hand_off(to).map_err(Refused::Handoff)?;
+        self.handoffs_left -= 1;
         self.drain(index);
         Ok(())
     }
@@ -272,6 +289,7 @@ impl LogWorld {
         self.record_votes(index, &messages);
         self.record_ballots(index, &messages);
         self.record_proposals(index, &messages);
+        self.record_accepts_sent(index, &messages);
         let me = self.config.node_id(index);
         let mut handled = false;
         for envelope in messages {

@@ -34,6 +34,8 @@ pub fn write_name(world: &LogWorld, write: &Write) -> String {
         Write::Incarnation(life) => format!("Incarnation({life})"),
         Write::TrimPoint(point) => format!("TrimPoint(through slot {})", point.through),
         Write::Truncate(slot) => format!("Truncate(through slot {slot})"),
+        Write::HandedOff(ballot) => format!("HandedOff({})", ballot_name(world, *ballot)),
+        Write::TookHandoff(ballot) => format!("TookHandoff({})", ballot_name(world, *ballot)),
     }
 }
 
@@ -301,6 +303,7 @@ pub fn kind(message: &LogMessage) -> &'static str {
         LogMessage::HeartbeatAck { .. } => "heartbeat-ack",
         LogMessage::Chosen { .. } => "chosen",
         LogMessage::TrimPoint { .. } => "trim-point",
+        LogMessage::Handoff { .. } => "handoff",
         LogMessage::ReadIndex { .. } => "read-index",
         LogMessage::ReadIndexReply { .. } => "read-index-reply",
         LogMessage::Write { .. } => "write",
@@ -318,7 +321,8 @@ fn message_ballot(world: &LogWorld, message: &LogMessage) -> String {
         | LogMessage::Nack { ballot, .. }
         | LogMessage::Heartbeat { ballot, .. }
         | LogMessage::HeartbeatAck { ballot, .. }
-        | LogMessage::TrimPoint { ballot, .. } => Some(*ballot),
+        | LogMessage::TrimPoint { ballot, .. }
+        | LogMessage::Handoff { ballot, .. } => Some(*ballot),
         _ => None,
     };
     ballot.map_or_else(String::new, |ballot| ballot_name(world, ballot))
@@ -406,9 +410,11 @@ pub fn controls(world: &LogWorld, moves: &[LogMove]) -> Vec<ControlView> {
                         },
                         world.describe(&action).replacen("request ", "Request: ", 1),
                     ),
+                    // No level offers a handoff yet: the stage draws no control for it.
                     LogAction::Deliver(_)
                     | LogAction::Drop(_)
                     | LogAction::Duplicate(_)
+                    | LogAction::HandOff { .. }
                     | LogAction::StopFaults => {
                         return None;
                     }
