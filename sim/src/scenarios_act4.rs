@@ -1,12 +1,15 @@
 //! Act IV's scenarios: the replicated log over flexible quorums (Flexible Paxos, Howard, Malkhi
 //! and Spiegelman, 2016), and the negative control whose phases miss each other; the
-//! same-ballot handoff (H1–H4) and its two controls. No chapter and no level cites them yet.
+//! same-ballot handoff (H1–H4) and its two controls.
 
 use super::{BookMode, Scenario, Setup};
 use crate::faults::{Budget, Fault, NegativeControl};
 use crate::replicated_log::{ClientOp, LogWorldConfig};
 use crate::report::Mode;
 use paros_core::{NodeId, NodeSet, Quorums};
+
+/// The chapter on quorum systems beyond majorities.
+pub const CHAPTER_BEYOND: &str = "Beyond Multi-Paxos";
 
 const BOTH_MODES: &[Mode] = &[Mode::Exhaustive, Mode::Simulation];
 const SIMULATION: &[Mode] = &[Mode::Simulation];
@@ -214,8 +217,8 @@ pub fn all() -> Vec<Scenario> {
             world: "N1-N4, q1 = 3, q2 = 2. Prelude: N1 elected by {N1, N2, N3}; C1's x=1 chosen in slot 1 by {N1, N2}. Then 1 tick (a leader change) and 1 crash (and its restart); every schedule.",
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
-            levels: &[],
-            chapter: None,
+            levels: &["act4/flexible-quorums"],
+            chapter: Some(CHAPTER_BEYOND),
             setup: setup(leader_change(), X1_CHOSEN_BY_TWO),
         },
         Scenario {
@@ -228,7 +231,7 @@ pub fn all() -> Vec<Scenario> {
                 max_steps: 1_000,
             },
             levels: &[],
-            chapter: None,
+            chapter: Some(CHAPTER_BEYOND),
             setup: setup(faults_over_flexible_quorums(), &[]),
         },
         Scenario {
@@ -238,7 +241,7 @@ pub fn all() -> Vec<Scenario> {
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
-            chapter: None,
+            chapter: Some(CHAPTER_BEYOND),
             setup: setup(two_halves(), N1_LEADS_BY_TWO),
         },
         Scenario {

@@ -4,30 +4,9 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { useSite, openPage, ready } from './harness.js';
-
-const AXE_SOURCE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+import { useSite, openPage, ready, audit, grave } from './harness.js';
 
 const site = useSite();
-
-/** Runs axe-core on the page as it stands; returns its violations, each with its elements. */
-async function audit(page) {
-  await page.addScriptTag({ content: AXE_SOURCE });
-  return page.evaluate(async () => {
-    const results = await window.axe.run(document, { resultTypes: ['violations'] });
-    return results.violations.map((violation) => ({
-      id: violation.id,
-      impact: violation.impact,
-      help: violation.help,
-      nodes: violation.nodes.map((node) => node.target.join(' ')),
-    }));
-  });
-}
-
-/** The violations that fail the test. */
-const grave = (violations) => violations.filter((violation) => ['serious', 'critical'].includes(violation.impact));
 
 const PAGES = [
   { name: 'a chapter with levels and code', path: 'choosing-one-value.html', waitFor: '.paros-level .pp-level' },

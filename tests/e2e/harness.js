@@ -7,6 +7,7 @@
 
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { before, after } from 'node:test';
@@ -141,3 +142,23 @@ export const goal = (page) => page.locator('.pp-level').getAttribute('data-goal'
 export async function moves(page) {
   return Number((await page.locator('.pp-counts').textContent()).match(/moves in this line (\d+)/)[1]);
 }
+
+const AXE_SOURCE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Runs axe-core (the engine of Lighthouse's accessibility audit) on the page as it stands;
+ *  returns its violations, each with its elements. */
+export async function audit(page) {
+  await page.addScriptTag({ content: AXE_SOURCE });
+  return page.evaluate(async () => {
+    const results = await window.axe.run(document, { resultTypes: ['violations'] });
+    return results.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      nodes: violation.nodes.map((node) => node.target.join(' ')),
+    }));
+  });
+}
+
+/** The violations that fail a test: those of impact serious or critical. */
+export const grave = (violations) => violations.filter((violation) => ['serious', 'critical'].includes(violation.impact));

@@ -53,8 +53,11 @@ export async function control(page, label) {
 }
 
 /** Answers the open prompt with the choice `key`, and waits for the verdict, `right` or
- *  `wrong`. */
+ *  `wrong`. The pointer leaves the stage first: a dot left under it names its message in the
+ *  focus line, and a name that wraps moves the choices while the click waits for them to
+ *  hold still. */
 export async function answer(page, key, verdict) {
+  await page.mouse.move(0, 0);
   await page.locator(`.pp-choice[data-key="${key}"]`).click();
   await page.locator(`.pp-outcome-${verdict}`).waitFor();
 }

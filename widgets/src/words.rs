@@ -1,10 +1,17 @@
 //! How the game writes nodes, sets and votes in its sentences: `{A1, A2}`, `(1.P1, x)`.
 
 use paros_core::{Majority, NodeSet, QuorumSystem, Quorums, Vote};
+use paros_sim::replicated_log::LogWorld;
 use paros_sim::single_decree::DecreeWorld;
 
 /// A set of nodes by name, in id order: `{A1, A3}`.
 pub fn set_name(world: &DecreeWorld, set: NodeSet) -> String {
+    let names: Vec<String> = set.iter().map(|node| world.name(node)).collect();
+    format!("{{{}}}", names.join(", "))
+}
+
+/// A set of a log world's nodes by name, in id order: `{N1, N3}`.
+pub fn log_set_name(world: &LogWorld, set: NodeSet) -> String {
     let names: Vec<String> = set.iter().map(|node| world.name(node)).collect();
     format!("{{{}}}", names.join(", "))
 }
@@ -37,15 +44,31 @@ pub fn majority_size(quorums: &Majority, what: &str) -> String {
     )
 }
 
+/// How many of `what` a quorum of `phase` (1 or 2) needs, as a flexible quorum system reports
+/// it: `a Phase-2 quorum of 4 nodes is 2`.
+fn flexible_size(quorums: &Quorums, phase: u8, what: &str) -> String {
+    let size = if phase == 1 {
+        quorums.phase1_size()
+    } else {
+        quorums.phase2_size()
+    };
+    let nodes = quorums.acceptors().len();
+    format!("a Phase-{phase} quorum of {nodes} {what} is {size}")
+}
+
 /// How many of `what` a Phase-1 quorum needs, as a replicated log's quorum system reports it:
 /// in majority words for majorities (`a majority of 3 nodes is 2`).
 pub fn phase1_quorum_size(quorums: &Quorums, what: &str) -> String {
     match quorums {
         Quorums::Majority(majority) => majority_size(majority, what),
-        Quorums::Flexible(_) => format!(
-            "a Phase-1 quorum of {} {what} is {}",
-            quorums.acceptors().len(),
-            quorums.phase1_size()
-        ),
+        Quorums::Flexible(_) => flexible_size(quorums, 1, what),
+    }
+}
+
+/// How many of `what` a Phase-2 quorum needs, as [`phase1_quorum_size`] says it for Phase 1.
+pub fn phase2_quorum_size(quorums: &Quorums, what: &str) -> String {
+    match quorums {
+        Quorums::Majority(majority) => majority_size(majority, what),
+        Quorums::Flexible(_) => flexible_size(quorums, 2, what),
     }
 }

@@ -770,6 +770,12 @@ fn the_catalog_keeps_the_contract_with_the_book() {
                 "act3-chosen-is-not-applied",
                 None
             ),
+            (
+                "act4/flexible-quorums",
+                "Beyond Multi-Paxos",
+                "act4-flexible-quorums",
+                None
+            ),
         ]
     );
     assert!(summaries.iter().all(|level| {
@@ -1078,3 +1084,5 @@ fn no_wrong_choice_equals_a_right_one_in_random_play() {
 mod act3_reads;
 #[path = "levels/act3_retry.rs"]
 mod act3_retry;
+#[path = "levels/act4_flexible.rs"]
+mod act4_flexible;

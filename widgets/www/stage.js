@@ -11,6 +11,10 @@ import { escape } from './text.js';
 
 const WIDTH = 360;
 const NODE_WIDTH = 110;
+/** The least room a log node gets across the stage: past three nodes the stage widens, and
+ *  each node narrows to this less a gap, so four fit side by side without touching. */
+const LOG_NODE_STEP = 110;
+const NODE_GAP = 10;
 const PROPOSER_HEIGHT = 76;
 const ACCEPTOR_HEIGHT = 58;
 const SLOT_WIDTH = 64;
@@ -51,9 +55,9 @@ export const GLYPHS = {
 /** The message kinds of Act I, always in its legend. */
 export const SINGLE_DECREE_KINDS = ['prepare', 'promise', 'accept', 'accepted', 'nack'];
 
-function columns(count, width = WIDTH) {
+function columns(count, width = WIDTH, total = WIDTH) {
   const step = width / count;
-  const margin = (WIDTH - width) / 2;
+  const margin = (total - width) / 2;
   return Array.from({ length: count }, (_, index) => margin + step * (index + 0.5));
 }
 
@@ -78,11 +82,11 @@ function singleDecreeLayout(nodes) {
   const acceptors = nodes.filter((node) => node.role !== 'proposer');
   const places = new Map();
   columns(proposers.length).forEach((x, index) => {
-    places.set(proposers[index].name, { x, y: TOP, height: PROPOSER_HEIGHT, index });
+    places.set(proposers[index].name, { x, y: TOP, height: PROPOSER_HEIGHT, width: NODE_WIDTH, index });
   });
   const bottom = TOP + PROPOSER_HEIGHT + GAP;
   columns(acceptors.length).forEach((x, index) => {
-    places.set(acceptors[index].name, { x, y: bottom, height: ACCEPTOR_HEIGHT, index });
+    places.set(acceptors[index].name, { x, y: bottom, height: ACCEPTOR_HEIGHT, width: NODE_WIDTH, index });
   });
   const wires = new Map();
   for (const proposer of proposers) {
@@ -93,7 +97,7 @@ function singleDecreeLayout(nodes) {
       addWire(wires, proposer.name, acceptor.name, start, anchor(low, top.index, proposers.length, 'top'));
     }
   }
-  return { places, wires, slotsTop: bottom + ACCEPTOR_HEIGHT + 6, slotNodes: acceptors };
+  return { places, wires, slotsTop: bottom + ACCEPTOR_HEIGHT + 6, slotNodes: acceptors, width: WIDTH };
 }
 
 /** The replicated log: clients on top, the nodes in a row with arcs between every two of them,
@@ -107,14 +111,16 @@ function logLayout(view) {
   }
   const clients = [...clientNames];
   const places = new Map();
+  const width = Math.max(WIDTH, LOG_NODE_STEP * nodes.length);
+  const nodeWidth = Math.min(NODE_WIDTH, width / nodes.length - NODE_GAP);
   const clientRow = clients.length ? CLIENT_HEIGHT + 96 : 0;
-  columns(clients.length, Math.min(WIDTH, 90 * clients.length)).forEach((x, index) => {
+  columns(clients.length, Math.min(width, 90 * clients.length), width).forEach((x, index) => {
     places.set(clients[index], { x, y: TOP, height: CLIENT_HEIGHT, width: 64, index, client: true });
   });
   // The arcs between nodes rise above the row, the farther apart the two nodes the higher.
   const nodesTop = TOP + clientRow + ARC_RISE * Math.max(0, nodes.length - 1);
-  columns(nodes.length).forEach((x, index) => {
-    places.set(nodes[index].name, { x, y: nodesTop, height: LOG_NODE_HEIGHT, index });
+  columns(nodes.length, width, width).forEach((x, index) => {
+    places.set(nodes[index].name, { x, y: nodesTop, height: LOG_NODE_HEIGHT, width: nodeWidth, index });
   });
   const wires = new Map();
   nodes.forEach((first, i) => {
@@ -138,7 +144,7 @@ function logLayout(view) {
       addWire(wires, client, node.name, start, { x: to.x, y: to.y });
     }
   }
-  return { places, wires, slotsTop: nodesTop + LOG_NODE_HEIGHT + 6, slotNodes: nodes, clients };
+  return { places, wires, slotsTop: nodesTop + LOG_NODE_HEIGHT + 6, slotNodes: nodes, clients, width };
 }
 
 /** Positions every node and wire, and the height the slot columns need below. */
@@ -278,7 +284,7 @@ function drawClient(name, place) {
 }
 
 function drawNode(node, place, asking, geometry, keptBack) {
-  const left = place.x - NODE_WIDTH / 2;
+  const left = place.x - place.width / 2;
   const classes = ['pp-node', `pp-${node.role}`];
   if (node.silent) classes.push('pp-silent');
   if (node.up === false) classes.push('pp-down');
@@ -286,7 +292,7 @@ function drawNode(node, place, asking, geometry, keptBack) {
   if (asking) classes.push('pp-asking');
   const parts = [
     `<g class="${classes.join(' ')}" data-node="${escape(node.name)}">`,
-    `<rect x="${round(left)}" y="${place.y}" width="${NODE_WIDTH}" height="${place.height}" rx="8"/>`,
+    `<rect x="${round(left)}" y="${place.y}" width="${round(place.width)}" height="${place.height}" rx="8"/>`,
     text(left + 8, place.y + 17, node.name, 'pp-node-name', 'start'),
     text(left + 8 + 8 * node.name.length + 6, place.y + 17, node.silent ? 'silent' : node.role, 'pp-node-role', 'start'),
   ];
@@ -296,7 +302,7 @@ function drawNode(node, place, asking, geometry, keptBack) {
     .forEach((content, index) => {
       parts.push(text(left + 8, place.y + 36 + 15 * index, content, 'pp-node-line', 'start'));
     });
-  parts.push(electionArc(node, left + NODE_WIDTH, place.y), '</g>');
+  parts.push(electionArc(node, left + place.width, place.y), '</g>');
   if (!keptBack) parts.push(slotColumn(node, place, geometry));
   return parts.join('');
 }
@@ -425,28 +431,29 @@ function drawMessage({ message, x, y }, held) {
  * votes, with who voted: `chosen: 1 a=1 (C1#1) by N2, N3`. While the level asks a question, the
  * all-seeing stage keeps it back: it may be the answer.
  */
-function summary(view) {
+function summary(view, width) {
   if (view.prompt?.kind === 'question') return ['what is chosen shows once you answer'];
   if (view.chosen) {
     return [`chosen: ${view.chosen.value} at ${view.chosen.ballot} by ${(view.chosen.by || []).join(', ')}`];
   }
   const decided = view.cluster?.decided;
   if (decided?.length) {
-    return wrap(['chosen:', ...decided.map((slot) => `${slot.slot} ${slot.entry} by ${(slot.by || []).join(', ')}`)]);
+    return wrap(['chosen:', ...decided.map((slot) => `${slot.slot} ${slot.entry} by ${(slot.by || []).join(', ')}`)], width);
   }
   return ['nothing chosen yet'];
 }
 
-/** About as many characters as one line of the summary holds across the stage. */
+/** About as many characters as one line of the summary holds across a stage of `WIDTH`. */
 const SUMMARY_LINE = 54;
 
-/** Parts joined with ` · ` into lines that fit the stage's width; a part is never cut. */
-function wrap([head, ...parts]) {
+/** Parts joined with ` · ` into lines that fit a stage `width` wide; a part is never cut. */
+function wrap([head, ...parts], width) {
+  const most = Math.floor((SUMMARY_LINE * width) / WIDTH);
   const lines = [];
   let line = head;
   for (const part of parts) {
     const joined = line === head ? `${line} ${part}` : `${line} · ${part}`;
-    if (joined.length <= SUMMARY_LINE || line === head) {
+    if (joined.length <= most || line === head) {
       line = joined;
     } else {
       lines.push(`${line} ·`);
@@ -458,11 +465,11 @@ function wrap([head, ...parts]) {
 }
 
 /** The summary under the stage, one `tspan` a line, as one text element. */
-function summaryText(lines, top, done) {
+function summaryText(lines, top, done, width) {
   const spans = lines
-    .map((line, index) => `<tspan x="${WIDTH / 2}" dy="${index ? 15 : 0}">${escape(index ? ` ${line}` : line)}</tspan>`)
+    .map((line, index) => `<tspan x="${width / 2}" dy="${index ? 15 : 0}">${escape(index ? ` ${line}` : line)}</tspan>`)
     .join('');
-  return `<text class="${done ? 'pp-chosen pp-chosen-yes' : 'pp-chosen'}" x="${WIDTH / 2}" y="${round(top)}" text-anchor="middle">${spans}</text>`;
+  return `<text class="${done ? 'pp-chosen pp-chosen-yes' : 'pp-chosen'}" x="${width / 2}" y="${round(top)}" text-anchor="middle">${spans}</text>`;
 }
 
 /** The stage's SVG markup for a view. */
@@ -472,16 +479,16 @@ export function renderStage(view) {
   const asking = view.prompt ? view.prompt.node : null;
   const held = view.prompt ? view.prompt.message : null;
   const question = view.prompt?.kind === 'question';
-  const lines = summary(view);
+  const lines = summary(view, geometry.width);
   const done = Boolean(view.chosen || view.cluster?.decided?.length) && view.prompt?.kind !== 'question';
   const height = geometry.height + 20 + 15 * (lines.length - 1);
   return [
-    `<svg class="pp-stage" viewBox="0 0 ${WIDTH} ${height}" role="group" aria-label="The world: ${escape(lines.join(' '))}">`,
+    `<svg class="pp-stage" viewBox="0 0 ${geometry.width} ${height}" role="group" aria-label="The world: ${escape(lines.join(' '))}">`,
     drawWires(geometry, silent),
     ...(geometry.clients || []).map((name) => drawClient(name, geometry.places.get(name))),
     ...view.nodes.map((node) => drawNode(node, geometry.places.get(node.name), node.name === asking, geometry, question && node.name === asking)),
     ...placeMessages(view, geometry).map((placed) => drawMessage(placed, held)),
-    summaryText(lines, geometry.height + 12, done),
+    summaryText(lines, geometry.height + 12, done, geometry.width),
     '</svg>',
   ].join('');
 }

@@ -3,8 +3,8 @@
 //! # Adding a level
 //!
 //! 1. Write `levels/actN/<name>.rs` with a `pub static LEVEL: Level<World>` (listed in
-//!    [`ACT1`]; Acts II and III: `Level<LogWorld>`, listed in [`ACT2`] or [`ACT3`]) and its briefing in
-//!    `<name>.md` beside it (markdown, our own words). A level is one or more [`Stage`]s, each
+//!    [`ACT1`]; Acts II to IV: `Level<LogWorld>`, listed in [`ACT2`], [`ACT3`] or [`ACT4`])
+//!    and its briefing in `<name>.md` beside it (markdown, our own words). A level is one or more [`Stage`]s, each
 //!    a world configuration and a prelude written in the script language of
 //!    [`Game::play`](crate::Game::play) (`deliver P1->A2 Prepare`, `drop A1->P1 Accepted`,
 //!    `start P2`; in Act II `tick N1`, `deliver N1->N2 Accept(1.N1, slot 2`, `crash N2`,
@@ -26,6 +26,7 @@
 pub mod act1;
 pub mod act2;
 pub mod act3;
+pub mod act4;
 
 use crate::level::{Level, LevelSummary};
 use paros_sim::replicated_log::LogWorld;
@@ -62,9 +63,13 @@ pub static ACT3: &[&Level<LogWorld>] = &[
     &act3::chosen_is_not_applied::LEVEL,
 ];
 
-/// Every level played on the replicated-log world: Act II's, then Act III's.
+/// Act IV's levels on the replicated-log world over other quorum systems, in the order of the
+/// level map.
+pub static ACT4: &[&Level<LogWorld>] = &[&act4::flexible_quorums::LEVEL];
+
+/// Every level played on the replicated-log world: Act II's, then Act III's, then Act IV's.
 pub fn log_levels() -> impl Iterator<Item = &'static Level<LogWorld>> {
-    ACT2.iter().chain(ACT3).copied()
+    ACT2.iter().chain(ACT3).chain(ACT4).copied()
 }
 
 /// The Act I level with this id.
@@ -72,7 +77,7 @@ pub fn find(id: &str) -> Option<&'static Level<DecreeWorld>> {
     ACT1.iter().copied().find(|level| level.id == id)
 }
 
-/// The level on the replicated-log world (Act II or Act III) with this id.
+/// The level on the replicated-log world (Act II, III or IV) with this id.
 pub fn find_act2(id: &str) -> Option<&'static Level<LogWorld>> {
     log_levels().find(|level| level.id == id)
 }

@@ -64,6 +64,9 @@ pub struct LogSummary {
     pub proposals: Vec<usize>,
     /// The clients' clock: how many calls and answers the history holds.
     pub events: u64,
+    /// The id the next message sent will get: a message with an id at or above it after a
+    /// step was sent by that step.
+    pub next_message: MessageId,
 }
 
 /// A ballot as players read it: `2.N3`.
@@ -221,6 +224,7 @@ impl Board for LogWorld {
                 .map(|server| server.host.node().map_or(0, |node| node.proposals().len()))
                 .collect(),
             events: history::now(self),
+            next_message: self.network().next_id(),
         }
     }
 

@@ -1,7 +1,7 @@
 //! What several of Act II's prompts share: a node by index, and a set of nodes by name.
 
+use paros_core::NodeId;
 use paros_core::log::ColocatedNode;
-use paros_core::{NodeId, NodeSet};
 use paros_sim::replicated_log::LogWorld;
 
 pub(super) fn node(world: &LogWorld, index: usize) -> Option<&ColocatedNode> {
@@ -12,7 +12,4 @@ pub(super) fn index_of(node: NodeId) -> usize {
     usize::from(node.get()) - 1
 }
 
-pub(super) fn set_name(world: &LogWorld, set: NodeSet) -> String {
-    let names: Vec<String> = set.iter().map(|node| world.name(node)).collect();
-    format!("{{{}}}", names.join(", "))
-}
+pub(super) use crate::words::log_set_name as set_name;
