@@ -42,7 +42,7 @@ pub fn majority_size(quorums: &Majority, what: &str) -> String {
 pub fn phase1_quorum_size(quorums: &Quorums, what: &str) -> String {
     match quorums {
         Quorums::Majority(majority) => majority_size(majority, what),
-        Quorums::Flexible(_) => format!(
+        Quorums::Flexible(_) | Quorums::Grid(_) => format!(
             "a Phase-1 quorum of {} {what} is {}",
             quorums.acceptors().len(),
             quorums.phase1_size()

@@ -169,17 +169,19 @@ pub fn heard_from_a_discovery_quorum<Q: QuorumSystem + ?Sized>(
 }
 
 /// F2, recording: a step that makes something chosen (a leader counting Accepted votes for
-/// its proposal) is complete once a **Phase-2** quorum has voted, and only with votes for the
-/// identical slot and ballot (F3).
+/// its proposal in `slot`) is complete once a **Phase-2** quorum for that slot has voted, and
+/// only with votes for the identical slot and ballot (F3).
 ///
 /// The counterpart of [`heard_from_a_discovery_quorum`]: a Phase-2 quorum need not meet another
-/// Phase-2 quorum, only every Phase-1 quorum (Flexible Paxos, section 3). The count is
-/// [`crate::is_chosen`], the same test the simulator judges chosen by.
-pub fn chosen_by_a_recording_quorum<Q: QuorumSystem + ?Sized>(
-    quorums: &Q,
+/// Phase-2 quorum, only every Phase-1 quorum (Flexible Paxos, section 3). In a grid only the
+/// slot's own column counts ([`crate::Grid::deciding_column`]). The count is
+/// [`crate::is_chosen_in_slot`], the same test the simulator judges chosen by.
+pub fn chosen_by_a_recording_quorum(
+    quorums: &Quorums,
+    slot: Slot,
     voted_at_slot_and_ballot: NodeSet,
 ) -> bool {
-    crate::is_chosen(quorums, voted_at_slot_and_ballot)
+    crate::is_chosen_in_slot(quorums, slot, voted_at_slot_and_ballot)
 }
 
 /// The stale-tail rule: the slots a leader fills with no-ops when a follower reports a vote in
@@ -985,7 +987,7 @@ impl ColocatedNode {
         if !proposal.accepted_by.insert(from) {
             return Err(Ignored::Duplicate);
         }
-        if chosen_by_a_recording_quorum(&self.config.quorums, proposal.accepted_by) {
+        if chosen_by_a_recording_quorum(&self.config.quorums, slot, proposal.accepted_by) {
             let entry = proposal.entry.clone();
             leader.proposals.remove(&slot);
             self.learn_chosen(slot, SlotVote { ballot, entry });
