@@ -250,6 +250,14 @@ pub enum BrokenRule {
     /// De-duplicates client retries only when proposing them, against what is applied and
     /// proposed, and applies every chosen command, repeats included.
     DedupAtPropose,
+    /// Breaks the read watermark rule: answers a `ReadIndex` with its chosen index (its commit
+    /// index) instead of its highest accepted slot, so a read misses a write that is chosen
+    /// but that the nodes it hears from have not yet learned is chosen.
+    ReadCommitIndex,
+    /// Skips the rinse: a node that has applied through the slot just below a read's
+    /// watermark and holds a vote at the watermark slot serves the read at once, with the
+    /// value that vote writes, accepted but not known chosen.
+    SkipRinse,
 }
 
 /// The acceptor's part of a node: what it promised and what it voted for. Durable: every change
@@ -726,7 +734,7 @@ impl ColocatedNode {
             }
             LogMessage::TrimPoint { ballot, point } => self.on_trim_point(ballot, &point),
             LogMessage::ReadIndex { read } => {
-                let highest_accepted = self.highest_accepted();
+                let highest_accepted = self.read_watermark_reply();
                 self.send(
                     from,
                     LogMessage::ReadIndexReply {
@@ -825,6 +833,15 @@ impl ColocatedNode {
     fn highest_accepted(&self) -> Slot {
         let voted = self.acceptor.accepts.keys().next_back().copied();
         voted.unwrap_or_default().max(self.floor())
+    }
+
+    /// What this node answers a read's `ReadIndex` with: its highest accepted slot.
+    fn read_watermark_reply(&self) -> Slot {
+        #[cfg(feature = "negative-controls")]
+        if self.breaks(BrokenRule::ReadCommitIndex) {
+            return self.learner.chosen_index;
+        }
+        self.highest_accepted()
     }
 
     /// Sends this node's trim point to `to`, for the leadership of `ballot`.
@@ -1360,14 +1377,13 @@ impl ColocatedNode {
 
     /// Answers every read that [`read_may_be_served`] allows.
     fn serve_reads(&mut self) {
-        let applied_index = self.learner.applied_index;
         let (servable, waiting): (Vec<PendingRead>, Vec<PendingRead>) =
             std::mem::take(&mut self.reads)
                 .into_iter()
-                .partition(|read| read_may_be_served(&self.config.quorums, read, applied_index));
+                .partition(|read| self.read_is_servable(read));
         self.reads = waiting;
         for read in servable {
-            let value = self.learner.store.get(&read.key).cloned();
+            let value = self.read_value(&read);
             self.send(
                 read.client,
                 LogMessage::Reply {
@@ -1376,6 +1392,41 @@ impl ColocatedNode {
                 },
             );
         }
+    }
+
+    /// Whether `read` may be answered now ([`read_may_be_served`]).
+    fn read_is_servable(&self, read: &PendingRead) -> bool {
+        #[cfg(feature = "negative-controls")]
+        if self.skips_the_rinse_for(read) {
+            return true;
+        }
+        read_may_be_served(&self.config.quorums, read, self.learner.applied_index)
+    }
+
+    /// The value a servable read answers with: the key's value in the applied store.
+    fn read_value(&self, read: &PendingRead) -> Option<Value> {
+        #[cfg(feature = "negative-controls")]
+        if self.skips_the_rinse_for(read)
+            && let Some(SlotVote {
+                entry: Entry::Command(command),
+                ..
+            }) = self.acceptor.accepts.get(&read.watermark)
+            && command.key == read.key
+        {
+            return Some(command.value.clone());
+        }
+        self.learner.store.get(&read.key).cloned()
+    }
+
+    /// [`BrokenRule::SkipRinse`]: whether this node serves `read` before its watermark slot is
+    /// applied, because a Phase-1 quorum answered, it applied every slot below the watermark
+    /// and it holds a vote at the watermark.
+    #[cfg(feature = "negative-controls")]
+    fn skips_the_rinse_for(&self, read: &PendingRead) -> bool {
+        self.breaks(BrokenRule::SkipRinse)
+            && heard_from_a_discovery_quorum(&self.config.quorums, read.answered_by)
+            && self.learner.applied_index.next() == read.watermark
+            && self.acceptor.accepts.contains_key(&read.watermark)
     }
 
     fn promise(&mut self, ballot: Ballot) {
