@@ -167,11 +167,21 @@ pub enum NegativeControl {
     /// Act IV: flexible quorums whose phases miss each other (q1 = q2 = half the nodes), which
     /// paros-core refuses to build (F1 broken): one half elects while the other chooses.
     NonIntersectingQuorums,
+    /// Act IV: a 2x2 "grid" where a full row decides a slot as well as the slot's column, which
+    /// paros-core builds only for this control (F1 broken: one row decides while the other
+    /// elects).
+    GridDecidesInRow,
+    /// Act IV: nodes answer a read's `ReadIndex` with their commit index instead of their
+    /// highest accepted slot, so a read misses a chosen write they have not yet learned.
+    ReadCommitIndex,
+    /// Act IV: a node skips the rinse, answering a read with the value accepted at the
+    /// watermark slot before that slot is decided.
+    SkipRinse,
 }
 
 impl NegativeControl {
     /// Every negative control, in order.
-    pub const ALL: [NegativeControl; 13] = [
+    pub const ALL: [NegativeControl; 16] = [
         NegativeControl::Amnesia,
         NegativeControl::SendBeforePersist,
         NegativeControl::BlankRestart,
@@ -185,6 +195,9 @@ impl NegativeControl {
         NegativeControl::ReadAtApplied,
         NegativeControl::DedupAtPropose,
         NegativeControl::NonIntersectingQuorums,
+        NegativeControl::GridDecidesInRow,
+        NegativeControl::ReadCommitIndex,
+        NegativeControl::SkipRinse,
     ];
 
     /// The property this fault breaks: the checker it is the negative control of.
@@ -193,10 +206,12 @@ impl NegativeControl {
             NegativeControl::Amnesia
             | NegativeControl::SendBeforePersist
             | NegativeControl::BlankRestart
-            | NegativeControl::NonIntersectingQuorums => Property::Agreement,
-            NegativeControl::LocalRead | NegativeControl::ReadAtApplied => {
-                Property::Linearizability
-            }
+            | NegativeControl::NonIntersectingQuorums
+            | NegativeControl::GridDecidesInRow => Property::Agreement,
+            NegativeControl::LocalRead
+            | NegativeControl::ReadAtApplied
+            | NegativeControl::ReadCommitIndex
+            | NegativeControl::SkipRinse => Property::Linearizability,
             NegativeControl::TrimIgnoresFloor => Property::TrimmedSlotsKept,
             NegativeControl::JumpMovesPromise => Property::JumpKeepsPromise,
             NegativeControl::DedupAtPropose => Property::AppliedOnce,

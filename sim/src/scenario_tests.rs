@@ -67,6 +67,9 @@ fn names_are_unique_and_say_what_they_are() {
             "read-at-applied",
             "dedup-at-propose",
             "non-intersecting-quorums",
+            "grid-decides-in-row",
+            "read-commit-index",
+            "skip-rinse",
         ]
         .iter()
         .any(|fault| scenario.name.contains(fault));
@@ -300,7 +303,7 @@ fn every_negative_control_is_caught_by_the_explorer_and_trips_its_own_property()
         .collect();
     assert_eq!(
         controls.len(),
-        14,
+        17,
         "one scenario per negative control, two for learn-early"
     );
     for control in crate::NegativeControl::ALL {

@@ -556,6 +556,8 @@ impl Model for LogWorld {
 }
 
 #[cfg(test)]
+mod grid_tests;
+#[cfg(test)]
 mod quorum_tests;
 #[cfg(test)]
 mod tests;

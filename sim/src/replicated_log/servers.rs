@@ -151,6 +151,8 @@ pub(super) fn broken_rule(control: Option<NegativeControl>) -> Option<BrokenRule
     match control? {
         NegativeControl::JumpMovesPromise => Some(BrokenRule::JumpMovesPromise),
         NegativeControl::DedupAtPropose => Some(BrokenRule::DedupAtPropose),
+        NegativeControl::ReadCommitIndex => Some(BrokenRule::ReadCommitIndex),
+        NegativeControl::SkipRinse => Some(BrokenRule::SkipRinse),
         _ => None,
     }
 }
