@@ -2,9 +2,9 @@
 //!
 //! A set is a Phase-1 quorum if it holds a full row. The bare safety condition (F1) asks only
 //! that every Phase-2 quorum meet every row: one acceptor from each row will do, and a full
-//! column is one such set (Grid quorums, as in Whittaker et al.'s FrankenPaxos and the
-//! Flexible Paxos paper, section 4). paros is stricter on purpose: each slot decides in one
-//! column ([`Grid::deciding_column`]), and a vote from outside it counts for nothing there.
+//! column is one such set (grid quorums as Flexible Paxos and FrankenPaxos use them). paros is
+//! stricter on purpose: each slot decides in one column ([`Grid::deciding_column`]), and a vote
+//! from outside it counts for nothing there.
 
 use crate::log::Slot;
 use crate::{NodeId, NodeSet, QuorumError, QuorumSystem};
@@ -113,7 +113,8 @@ impl Grid {
     }
 
     /// Whether `voters` decide `slot`: they hold its whole deciding column. A vote from
-    /// outside that column counts for nothing in this slot.
+    /// outside that column counts for nothing in this slot (except in the negative control's
+    /// grid, where a full row decides too).
     pub fn decides_slot(&self, slot: Slot, voters: NodeSet) -> bool {
         self.deciding_column(slot).is_subset(voters) || self.a_row_decides(voters)
     }
