@@ -45,6 +45,7 @@
 
 mod acceptor;
 mod ballot;
+mod grid;
 mod ids;
 mod ignored;
 pub mod log;
@@ -55,11 +56,14 @@ mod value;
 
 pub use acceptor::{Acceptor, promise_rule, vote_rule};
 pub use ballot::Ballot;
+pub use grid::{Grid, MAX_GRID_SIDE};
 pub use ids::{NodeId, NodeSet};
 pub use ignored::Ignored;
 pub use message::{Envelope, Message, Vote};
 pub use proposer::{Phase, Proposer, select_value};
-pub use quorum::{Flexible, Majority, QuorumError, QuorumSystem, Quorums, is_chosen};
+pub use quorum::{
+    Flexible, Majority, QuorumError, QuorumSystem, Quorums, is_chosen, is_chosen_in_slot,
+};
 pub use value::Value;
 
 #[cfg(test)]

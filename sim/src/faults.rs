@@ -173,11 +173,21 @@ pub enum NegativeControl {
     /// Act IV: a leader that hands its ballot off keeps leading at it, so it hands the same
     /// ballot to a second successor (H2 and H4 broken).
     DoubleHandoff,
+    /// Act IV: a 2x2 "grid" where a full row decides a slot as well as the slot's column, which
+    /// paros-core builds only for this control (F1 broken: one row decides while the other
+    /// elects).
+    GridDecidesInRow,
+    /// Act IV: nodes answer a read's `ReadIndex` with their commit index instead of their
+    /// highest accepted slot, so a read misses a chosen write they have not yet learned.
+    ReadCommitIndex,
+    /// Act IV: a node skips the rinse, answering a read with the value accepted at the
+    /// watermark slot before that slot is decided.
+    SkipRinse,
 }
 
 impl NegativeControl {
     /// Every negative control, in order.
-    pub const ALL: [NegativeControl; 15] = [
+    pub const ALL: [NegativeControl; 18] = [
         NegativeControl::Amnesia,
         NegativeControl::SendBeforePersist,
         NegativeControl::BlankRestart,
@@ -193,6 +203,9 @@ impl NegativeControl {
         NegativeControl::NonIntersectingQuorums,
         NegativeControl::HandoffFillsGaps,
         NegativeControl::DoubleHandoff,
+        NegativeControl::GridDecidesInRow,
+        NegativeControl::ReadCommitIndex,
+        NegativeControl::SkipRinse,
     ];
 
     /// The property this fault breaks: the checker it is the negative control of.
@@ -201,10 +214,12 @@ impl NegativeControl {
             NegativeControl::Amnesia
             | NegativeControl::SendBeforePersist
             | NegativeControl::BlankRestart
-            | NegativeControl::NonIntersectingQuorums => Property::Agreement,
-            NegativeControl::LocalRead | NegativeControl::ReadAtApplied => {
-                Property::Linearizability
-            }
+            | NegativeControl::NonIntersectingQuorums
+            | NegativeControl::GridDecidesInRow => Property::Agreement,
+            NegativeControl::LocalRead
+            | NegativeControl::ReadAtApplied
+            | NegativeControl::ReadCommitIndex
+            | NegativeControl::SkipRinse => Property::Linearizability,
             NegativeControl::TrimIgnoresFloor => Property::TrimmedSlotsKept,
             NegativeControl::JumpMovesPromise => Property::JumpKeepsPromise,
             NegativeControl::DedupAtPropose => Property::AppliedOnce,

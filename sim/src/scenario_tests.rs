@@ -69,6 +69,9 @@ fn names_are_unique_and_say_what_they_are() {
             "non-intersecting-quorums",
             "handoff-fills-gaps",
             "double-handoff",
+            "grid-decides-in-row",
+            "read-commit-index",
+            "skip-rinse",
         ]
         .iter()
         .any(|fault| scenario.name.contains(fault));
@@ -302,7 +305,7 @@ fn every_negative_control_is_caught_by_the_explorer_and_trips_its_own_property()
         .collect();
     assert_eq!(
         controls.len(),
-        16,
+        19,
         "one scenario per negative control, two for learn-early"
     );
     for control in crate::NegativeControl::ALL {

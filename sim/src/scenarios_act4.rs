@@ -1,6 +1,9 @@
 //! Act IV's scenarios: the replicated log over flexible quorums (Flexible Paxos, Howard, Malkhi
-//! and Spiegelman, 2016), and the negative control whose phases miss each other; the
-//! same-ballot handoff (H1–H4) and its two controls.
+//! and Spiegelman, 2016) and over grids (rows elect, each slot decides in its own column),
+//! quorum reads at a follower (Charapko, Ailijiang and Demirbas, 2019), the same-ballot handoff
+//! (H1–H4), and the negative controls: phases that miss each other, a grid that decides in a
+//! row, a read from commit indexes, a read that skips the rinse, a successor that fills gaps, a
+//! ballot handed off twice.
 
 use super::{BookMode, Scenario, Setup};
 use crate::faults::{Budget, Fault, NegativeControl};
@@ -37,6 +40,39 @@ const N1_LEADS_BY_TWO: &[&str] = &[
     "deliver m4 N2->N1 Promise(1.N1, [])",
 ];
 
+/// A prelude over the 2x2 grid: N1 is elected at 1.N1 by its row {N1, N2}; C1's x=1 reaches
+/// N1, which votes for it in slot 1 and sends its Accepts; none has arrived.
+const N1_PROPOSES_X1: &[&str] = &[
+    "tick N1",
+    "deliver m1 N1->N2 Prepare(1.N1, from slot 1)",
+    "deliver m4 N2->N1 Promise(1.N1, [])",
+    "request C1 N1 write x=1",
+    "deliver m5 C1->N1 Write(#1, x=1)",
+];
+
+/// [`N1_PROPOSES_X1`], then x=1 chosen in slot 1 by the column {N1, N3} and acknowledged to
+/// C1; N3 does not know it is chosen, and the Accepts to N2 and N4 are in flight.
+fn x1_chosen_by_a_column() -> Vec<&'static str> {
+    let chosen = [
+        "deliver m7 N1->N3 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+        "deliver m9 N3->N1 Accepted(1.N1, slot 1)",
+        "deliver m10 N1->C1 Reply(#1, written)",
+    ];
+    [N1_PROPOSES_X1, &chosen].concat()
+}
+
+/// [`x1_chosen_by_a_column`], then N2 and N4 vote for x=1 too; no message is in flight, and
+/// only N1 knows slot 1 is chosen.
+fn x1_voted_by_all() -> Vec<&'static str> {
+    let voted = [
+        "deliver m6 N1->N2 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+        "deliver m8 N1->N4 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+        "deliver m11 N2->N1 Accepted(1.N1, slot 1)",
+        "deliver m12 N4->N1 Accepted(1.N1, slot 1)",
+    ];
+    [x1_chosen_by_a_column().as_slice(), &voted].concat()
+}
+
 fn node(number: u8) -> NodeId {
     NodeId::new(number).expect("a node id")
 }
@@ -59,6 +95,119 @@ fn four(clients: Vec<Vec<ClientOp>>, budget: Budget) -> LogWorldConfig {
 fn flexible(mut config: LogWorldConfig) -> LogWorldConfig {
     let quorums = Quorums::flexible(four_nodes(), 3, 2).expect("3 + 2 > 4");
     config.quorums = Some(quorums);
+    config
+}
+
+/// N1..N(rows x columns) as a grid, row by row: N1 to N`columns` are the first row.
+fn grid(rows: u8, columns: u8) -> Quorums {
+    let rows: Vec<Vec<NodeId>> = (0..rows)
+        .map(|row| (1..=columns).map(|c| node(row * columns + c)).collect())
+        .collect();
+    Quorums::grid(&rows).expect("a full grid of distinct nodes")
+}
+
+/// Four nodes as a 2x2 grid: rows {N1, N2} and {N3, N4}; slot 1 (and every odd slot) is
+/// decided by the column {N1, N3}, slot 2 (and every even slot) by {N2, N4}.
+fn two_by_two(mut config: LogWorldConfig) -> LogWorldConfig {
+    config.quorums = Some(grid(2, 2));
+    config
+}
+
+/// C1 writes x=1 then x=2 at N1, over the 2x2 grid: slot 1 decides in the column {N1, N3}
+/// (in the prelude), slot 2 in {N2, N4}. After the prelude's tick, one crash (and its restart)
+/// and one drop. One more tick makes the space too large to finish (more than 5.4 million
+/// states in 4 GB); [`three_by_three`] samples leader changes over a grid.
+fn two_slots_on_two_columns() -> LogWorldConfig {
+    let mut config = two_by_two(four(
+        vec![writes("x", 2)],
+        Budget::NONE
+            .with(Fault::Tick, 1)
+            .with(Fault::Crash, 1)
+            .with(Fault::Drop, 1),
+    ));
+    config.client_targets = vec![Some(node(1))];
+    config
+}
+
+/// Nine nodes as a 3x3 grid; C1 writes x=1..4 and C2 y=1..3 at any node, through every kind
+/// of fault.
+fn three_by_three() -> LogWorldConfig {
+    let mut config = four(
+        vec![writes("x", 4), writes("y", 3)],
+        Budget::NONE
+            .with(Fault::Tick, 60)
+            .with(Fault::Crash, 3)
+            .with(Fault::Drop, 4)
+            .with(Fault::Duplicate, 2)
+            .with(Fault::Partition, 1),
+    );
+    config.node_count = 9;
+    config.quorums = Some(grid(3, 3));
+    config
+}
+
+/// Over the 2x2 grid: C1's x=1 is chosen and acknowledged in the prelude, and C2 reads x at
+/// N4, a follower, whose row is {N3, N4}. After the prelude's tick, one more (a heartbeat that
+/// teaches N4 what is chosen, or an election). A crash too makes the space too large to finish
+/// (more than 4.3 million states in 4 GB); [`reads_through_faults`] samples crashes.
+fn follower_read() -> LogWorldConfig {
+    let mut config = two_by_two(four(
+        vec![vec![ClientOp::write("x", "1")], vec![ClientOp::read("x")]],
+        Budget::NONE.with(Fault::Tick, 2),
+    ));
+    config.client_targets = vec![Some(node(1)), Some(node(4))];
+    config
+}
+
+/// Over the 2x2 grid: C1 writes x=1..3, C2 and C3 read x three times each, all at any node,
+/// through every kind of fault.
+fn reads_through_faults() -> LogWorldConfig {
+    let reads = vec![ClientOp::read("x"); 3];
+    two_by_two(four(
+        vec![writes("x", 3), reads.clone(), reads],
+        Budget::NONE
+            .with(Fault::Tick, 40)
+            .with(Fault::Crash, 2)
+            .with(Fault::Drop, 3)
+            .with(Fault::Duplicate, 2)
+            .with(Fault::Partition, 1),
+    ))
+}
+
+/// The grid control: C1 writes x=1 at N1 and C2 writes x=2 at N3; two ticks, so another node
+/// may stand. The world builds a 2x2 grid where a full row decides too.
+fn rows_decide() -> LogWorldConfig {
+    let mut config = two_halves();
+    config.negative_control = Some(NegativeControl::GridDecidesInRow);
+    config
+}
+
+/// The read-commit-index control over the 2x2 grid: C1 writes x=1 at N1, C2 reads x at N4;
+/// every node answers a read with its commit index. The prelude's tick, and no fault after it.
+fn reads_commit_indexes() -> LogWorldConfig {
+    let mut config = two_by_two(four(
+        vec![vec![ClientOp::write("x", "1")], vec![ClientOp::read("x")]],
+        Budget::NONE.with(Fault::Tick, 1),
+    ));
+    config.client_targets = vec![Some(node(1)), Some(node(4))];
+    config.negative_control = Some(NegativeControl::ReadCommitIndex);
+    config
+}
+
+/// The skip-rinse control over the 2x2 grid: C1 writes x=1 at N1, C2 reads x at N1 and C3 at
+/// N4; every node answers a read with its vote at the watermark slot, decided or not. The
+/// prelude's tick, and no fault after it.
+fn skips_the_rinse() -> LogWorldConfig {
+    let mut config = two_by_two(four(
+        vec![
+            vec![ClientOp::write("x", "1")],
+            vec![ClientOp::read("x")],
+            vec![ClientOp::read("x")],
+        ],
+        Budget::NONE.with(Fault::Tick, 1),
+    ));
+    config.client_targets = vec![Some(node(1)), Some(node(1)), Some(node(4))];
+    config.negative_control = Some(NegativeControl::SkipRinse);
     config
 }
 
@@ -210,6 +359,14 @@ fn double_handoff() -> LogWorldConfig {
 
 /// Every Act IV scenario, in the order `paros-sim list` prints them.
 pub fn all() -> Vec<Scenario> {
+    let mut all = flexible_scenarios();
+    all.extend(grid_scenarios());
+    all.extend(quorum_read_scenarios());
+    all
+}
+
+/// The scenarios over flexible quorums, and their control.
+fn flexible_scenarios() -> Vec<Scenario> {
     vec![
         Scenario {
             name: "act4-flexible-quorums",
@@ -286,6 +443,94 @@ pub fn all() -> Vec<Scenario> {
             levels: &[],
             chapter: None,
             setup: setup(double_handoff(), N1_LEADS_THREE),
+        },
+    ]
+}
+
+/// The scenarios over grids, and the control whose rows decide.
+fn grid_scenarios() -> Vec<Scenario> {
+    vec![
+        Scenario {
+            name: "act4-grid",
+            claim: "Over a 2x2 grid, two writes decide in two slots on two columns, each slot by its own column, and stay safe through a crash and a lost message.",
+            world: "N1-N4, rows {N1, N2} and {N3, N4}; slot 1 decides in {N1, N3}, slot 2 in {N2, N4}. C1 writes x=1 then x=2 at N1. Prelude: N1 elected by its row; x=1 chosen in slot 1 by {N1, N3} and acknowledged. Then 1 crash (and its restart) and 1 drop; every schedule.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: None,
+            setup: setup(two_slots_on_two_columns(), &x1_chosen_by_a_column()),
+        },
+        Scenario {
+            name: "act4-grid-3x3",
+            claim: "Over a 3x3 grid, two clients' writes stay safe through leader changes, crashes, drops, duplicates and a partition, and every run decides once faults stop.",
+            world: "N1-N9, rows {N1, N2, N3}, {N4, N5, N6}, {N7, N8, N9}; slot s decides in column (s - 1) mod 3. C1 writes x=1..4 and C2 y=1..3 at any node; 60 ticks, 3 crashes, 4 drops, 2 duplicates, 1 partition.",
+            modes: SIMULATION,
+            book_mode: BookMode::Simulation {
+                seeds: 1_000,
+                max_steps: 2_000,
+            },
+            levels: &[],
+            chapter: None,
+            setup: setup(three_by_three(), &[]),
+        },
+        Scenario {
+            name: "act4-grid-decides-in-row-control",
+            claim: "Negative control: over a 2x2 \"grid\" where a full row decides as well as the slot's column, the row {N1, N2} chooses x=1 while the other row elects a leader that sees nothing, whose column then chooses x=2 in the same slot; the agreement checker must catch it.",
+            world: "N1-N4, rows {N1, N2} and {N3, N4}, where a row decides too (built by the world; paros-core refuses it); C1 writes x=1 at N1, C2 writes x=2 at N3. Prelude: N1 elected by {N1, N2}. Then 1 tick (another node stands); every schedule.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: None,
+            setup: setup(rows_decide(), N1_LEADS_BY_TWO),
+        },
+    ]
+}
+
+/// The scenarios of quorum reads over a grid, and the two read controls.
+fn quorum_read_scenarios() -> Vec<Scenario> {
+    vec![
+        Scenario {
+            name: "act4-quorum-reads",
+            claim: "Over a 2x2 grid, a follower serves a linearizable read with no leader involved: it asks a row for their highest accepted slots and answers once it has applied through the highest.",
+            world: "N1-N4, rows {N1, N2} and {N3, N4}. Prelude: N1 elected by its row; C1's x=1 chosen in slot 1 by the column {N1, N3} and acknowledged, then voted by N2 and N4 too; only N1 knows it is chosen. C2 reads x at N4; then 1 tick; every schedule.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: None,
+            setup: setup(follower_read(), &x1_voted_by_all()),
+        },
+        Scenario {
+            name: "act4-quorum-reads-faults",
+            claim: "Over a 2x2 grid, reads at any node stay linearizable while writes go on, through leader changes, crashes, drops, duplicates and a partition.",
+            world: "N1-N4 as a 2x2 grid; C1 writes x=1..3, C2 and C3 read x three times each, all at any node; 40 ticks, 2 crashes, 3 drops, 2 duplicates, 1 partition.",
+            modes: SIMULATION,
+            book_mode: BookMode::Simulation {
+                seeds: 1_000,
+                max_steps: 1_500,
+            },
+            levels: &[],
+            chapter: None,
+            setup: setup(reads_through_faults(), &[]),
+        },
+        Scenario {
+            name: "act4-read-commit-index-control",
+            claim: "Negative control: nodes that answer a read with their commit index instead of their highest accepted slot let a read at N4 over the row {N3, N4} miss x=1, which the column {N1, N3} chose and N1 acknowledged; the linearizability checker must catch it.",
+            world: "N1-N4 as a 2x2 grid, every node answering ReadIndex with its commit index; C1 writes x=1 at N1, C2 reads x at N4. Prelude: N1 elected by its row; x=1 chosen in slot 1 by the column {N1, N3} and acknowledged; N3 does not know it is chosen. No faults; every schedule.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: None,
+            setup: setup(reads_commit_indexes(), &x1_chosen_by_a_column()),
+        },
+        Scenario {
+            name: "act4-skip-rinse-control",
+            claim: "Negative control: a node that answers a read with its vote at the watermark slot before that slot is decided returns x=1, and a later read over the other row, which never saw x=1, returns nothing: the read went back in time, and the linearizability checker must catch it.",
+            world: "N1-N4 as a 2x2 grid, every node skipping the rinse; C1 writes x=1 at N1, C2 reads x at N1, C3 reads x at N4. Prelude: N1 elected by its row; C1's x=1 reaches N1, which votes for it in slot 1. No faults; every schedule.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: None,
+            setup: setup(skips_the_rinse(), N1_PROPOSES_X1),
         },
     ]
 }

@@ -61,7 +61,7 @@ fn flexible_size(quorums: &Quorums, phase: u8, what: &str) -> String {
 pub fn phase1_quorum_size(quorums: &Quorums, what: &str) -> String {
     match quorums {
         Quorums::Majority(majority) => majority_size(majority, what),
-        Quorums::Flexible(_) => flexible_size(quorums, 1, what),
+        Quorums::Flexible(_) | Quorums::Grid(_) => flexible_size(quorums, 1, what),
     }
 }
 
@@ -69,6 +69,6 @@ pub fn phase1_quorum_size(quorums: &Quorums, what: &str) -> String {
 pub fn phase2_quorum_size(quorums: &Quorums, what: &str) -> String {
     match quorums {
         Quorums::Majority(majority) => majority_size(majority, what),
-        Quorums::Flexible(_) => flexible_size(quorums, 2, what),
+        Quorums::Flexible(_) | Quorums::Grid(_) => flexible_size(quorums, 2, what),
     }
 }

@@ -34,6 +34,8 @@ pub use types::{Command, Entry, ReadId, Slot, SlotVote};
 #[cfg(test)]
 mod flexible_tests;
 #[cfg(test)]
+mod grid_tests;
+#[cfg(test)]
 mod handoff_tests;
 #[cfg(test)]
 mod schedule_tests;

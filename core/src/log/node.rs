@@ -174,17 +174,19 @@ pub fn heard_from_a_discovery_quorum<Q: QuorumSystem + ?Sized>(
 }
 
 /// F2, recording: a step that makes something chosen (a leader counting Accepted votes for
-/// its proposal) is complete once a **Phase-2** quorum has voted, and only with votes for the
-/// identical slot and ballot (F3).
+/// its proposal in `slot`) is complete once a **Phase-2** quorum for that slot has voted, and
+/// only with votes for the identical slot and ballot (F3).
 ///
 /// The counterpart of [`heard_from_a_discovery_quorum`]: a Phase-2 quorum need not meet another
-/// Phase-2 quorum, only every Phase-1 quorum (Flexible Paxos, section 3). The count is
-/// [`crate::is_chosen`], the same test the simulator judges chosen by.
-pub fn chosen_by_a_recording_quorum<Q: QuorumSystem + ?Sized>(
-    quorums: &Q,
+/// Phase-2 quorum, only every Phase-1 quorum (Flexible Paxos, section 3). In a grid only the
+/// slot's own column counts ([`crate::Grid::deciding_column`]). The count is
+/// [`crate::is_chosen_in_slot`], the same test the simulator judges chosen by.
+pub fn chosen_by_a_recording_quorum(
+    quorums: &Quorums,
+    slot: Slot,
     voted_at_slot_and_ballot: NodeSet,
 ) -> bool {
-    crate::is_chosen(quorums, voted_at_slot_and_ballot)
+    crate::is_chosen_in_slot(quorums, slot, voted_at_slot_and_ballot)
 }
 
 /// The stale-tail rule: the slots a leader fills with no-ops when a follower reports a vote in
@@ -261,6 +263,14 @@ pub enum BrokenRule {
     /// Breaks H2 and H4 together: a leader that hands its ballot off keeps leading at it, so it
     /// can hand the same ballot to a second successor.
     DoubleHandoff,
+    /// Breaks the read watermark rule: answers a `ReadIndex` with its chosen index (its commit
+    /// index) instead of its highest accepted slot, so a read misses a write that is chosen
+    /// but that the nodes it hears from have not yet learned is chosen.
+    ReadCommitIndex,
+    /// Skips the rinse: a node that has applied through the slot just below a read's
+    /// watermark and holds a vote at the watermark slot serves the read at once, with the
+    /// value that vote writes, accepted but not known chosen.
+    SkipRinse,
 }
 
 /// The acceptor's part of a node: what it promised and what it voted for. Durable: every change
@@ -747,7 +757,7 @@ impl ColocatedNode {
                 read_watermark,
             } => self.on_handoff(from, ballot, next_slot, in_flight, read_watermark),
             LogMessage::ReadIndex { read } => {
-                let highest_accepted = self.highest_accepted();
+                let highest_accepted = self.read_watermark_reply();
                 self.send(
                     from,
                     LogMessage::ReadIndexReply {
@@ -846,6 +856,15 @@ impl ColocatedNode {
     fn highest_accepted(&self) -> Slot {
         let voted = self.acceptor.accepts.keys().next_back().copied();
         voted.unwrap_or_default().max(self.floor())
+    }
+
+    /// What this node answers a read's `ReadIndex` with: its highest accepted slot.
+    fn read_watermark_reply(&self) -> Slot {
+        #[cfg(feature = "negative-controls")]
+        if self.breaks(BrokenRule::ReadCommitIndex) {
+            return self.learner.chosen_index;
+        }
+        self.highest_accepted()
     }
 
     /// Sends this node's trim point to `to`, for the leadership of `ballot`.
@@ -1008,7 +1027,7 @@ impl ColocatedNode {
         if !proposal.accepted_by.insert(from) {
             return Err(Ignored::Duplicate);
         }
-        if chosen_by_a_recording_quorum(&self.config.quorums, proposal.accepted_by) {
+        if chosen_by_a_recording_quorum(&self.config.quorums, slot, proposal.accepted_by) {
             let entry = proposal.entry.clone();
             leader.proposals.remove(&slot);
             self.learn_chosen(slot, SlotVote { ballot, entry });
@@ -1383,14 +1402,13 @@ impl ColocatedNode {
 
     /// Answers every read that [`read_may_be_served`] allows.
     fn serve_reads(&mut self) {
-        let applied_index = self.learner.applied_index;
         let (servable, waiting): (Vec<PendingRead>, Vec<PendingRead>) =
             std::mem::take(&mut self.reads)
                 .into_iter()
-                .partition(|read| read_may_be_served(&self.config.quorums, read, applied_index));
+                .partition(|read| self.read_is_servable(read));
         self.reads = waiting;
         for read in servable {
-            let value = self.learner.store.get(&read.key).cloned();
+            let value = self.read_value(&read);
             self.send(
                 read.client,
                 LogMessage::Reply {
@@ -1399,6 +1417,41 @@ impl ColocatedNode {
                 },
             );
         }
+    }
+
+    /// Whether `read` may be answered now ([`read_may_be_served`]).
+    fn read_is_servable(&self, read: &PendingRead) -> bool {
+        #[cfg(feature = "negative-controls")]
+        if self.skips_the_rinse_for(read) {
+            return true;
+        }
+        read_may_be_served(&self.config.quorums, read, self.learner.applied_index)
+    }
+
+    /// The value a servable read answers with: the key's value in the applied store.
+    fn read_value(&self, read: &PendingRead) -> Option<Value> {
+        #[cfg(feature = "negative-controls")]
+        if self.skips_the_rinse_for(read)
+            && let Some(SlotVote {
+                entry: Entry::Command(command),
+                ..
+            }) = self.acceptor.accepts.get(&read.watermark)
+            && command.key == read.key
+        {
+            return Some(command.value.clone());
+        }
+        self.learner.store.get(&read.key).cloned()
+    }
+
+    /// [`BrokenRule::SkipRinse`]: whether this node serves `read` before its watermark slot is
+    /// applied, because a Phase-1 quorum answered, it applied every slot below the watermark
+    /// and it holds a vote at the watermark.
+    #[cfg(feature = "negative-controls")]
+    fn skips_the_rinse_for(&self, read: &PendingRead) -> bool {
+        self.breaks(BrokenRule::SkipRinse)
+            && heard_from_a_discovery_quorum(&self.config.quorums, read.answered_by)
+            && self.learner.applied_index.next() == read.watermark
+            && self.acceptor.accepts.contains_key(&read.watermark)
     }
 
     fn promise(&mut self, ballot: Ballot) {

@@ -4,7 +4,7 @@
 use crate::faults::{Budget, Fault, NegativeControl, Refused};
 use crate::linearizability;
 use paros_core::log::LogConfig;
-use paros_core::{Flexible, Majority, NodeId, NodeSet, QuorumSystem, Quorums, Value};
+use paros_core::{Flexible, Grid, Majority, NodeId, NodeSet, QuorumSystem, Quorums, Value};
 use std::fmt;
 
 /// One operation of a client's program.
@@ -133,12 +133,18 @@ impl LogWorldConfig {
     }
 
     /// The quorum system of this world: the configured one, majorities by default, or, in the
-    /// [`NegativeControl::NonIntersectingQuorums`] world, half the nodes in each phase, built
-    /// here because paros-core refuses it.
+    /// [`NegativeControl::NonIntersectingQuorums`] and [`NegativeControl::GridDecidesInRow`]
+    /// worlds, the broken system, built here because paros-core refuses it.
     pub fn quorum_system(&self) -> Quorums {
         let nodes = self.nodes();
-        if self.negative_control == Some(NegativeControl::NonIntersectingQuorums) {
-            return Quorums::Flexible(non_intersecting_quorums(nodes));
+        match self.negative_control {
+            Some(NegativeControl::NonIntersectingQuorums) => {
+                return Quorums::Flexible(non_intersecting_quorums(nodes));
+            }
+            Some(NegativeControl::GridDecidesInRow) => {
+                return Quorums::Grid(grid_deciding_in_rows(self));
+            }
+            _ => {}
         }
         self.quorums.unwrap_or_else(|| {
             Quorums::Majority(Majority::new(nodes).expect("validated: a world has nodes"))
@@ -218,6 +224,13 @@ impl LogWorldConfig {
                 "the non-intersecting-quorums control builds its own quorums, over an even number of nodes",
             ));
         }
+        if self.negative_control == Some(NegativeControl::GridDecidesInRow)
+            && (self.quorums.is_some() || self.node_count != 4)
+        {
+            return Err(Refused::BadConfig(
+                "the grid-decides-in-row control builds its own 2x2 grid, over four nodes",
+            ));
+        }
         if self.budget.allows(Fault::TornWrite) && !self.stepwise_ready {
             return Err(Refused::BadConfig("a torn write needs stepwise_ready"));
         }
@@ -232,6 +245,15 @@ impl LogWorldConfig {
 fn non_intersecting_quorums(nodes: NodeSet) -> Flexible {
     let half = nodes.len() / 2;
     Flexible::new_unchecked(nodes, half, half)
+}
+
+/// The grid control's quorum system: rows {N1, N2} and {N3, N4}, where a full row decides as
+/// well as the slot's column, so one row may choose while the other elects and sees nothing.
+/// paros-core refuses such a grid ([`Grid::new`] lets only columns decide); the world builds it
+/// with the constructor the core has for negative controls only.
+fn grid_deciding_in_rows(config: &LogWorldConfig) -> Grid {
+    let rows = [0, 2].map(|first| vec![config.node_id(first), config.node_id(first + 1)]);
+    Grid::deciding_in_rows_unchecked(&rows).expect("four distinct nodes make a 2x2 grid")
 }
 
 /// The node id numbered `number`: N1 is 1, and clients follow the nodes.

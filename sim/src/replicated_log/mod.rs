@@ -579,6 +579,8 @@ impl Model for LogWorld {
 }
 
 #[cfg(test)]
+mod grid_tests;
+#[cfg(test)]
 mod quorum_tests;
 #[cfg(test)]
 mod tests;

@@ -153,6 +153,8 @@ pub(super) fn broken_rule(control: Option<NegativeControl>) -> Option<BrokenRule
         NegativeControl::DedupAtPropose => Some(BrokenRule::DedupAtPropose),
         NegativeControl::HandoffFillsGaps => Some(BrokenRule::HandoffFillsGaps),
         NegativeControl::DoubleHandoff => Some(BrokenRule::DoubleHandoff),
+        NegativeControl::ReadCommitIndex => Some(BrokenRule::ReadCommitIndex),
+        NegativeControl::SkipRinse => Some(BrokenRule::SkipRinse),
         _ => None,
     }
 }

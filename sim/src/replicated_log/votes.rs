@@ -9,8 +9,8 @@ use paros_core::{Ballot, NodeId, NodeSet, Quorums};
 use std::sync::Arc;
 
 /// The votes cast in one slot at one ballot for one entry: the nodes whose `Accepted` for it
-/// has left them. Chosen is a fact about these votes ([`paros_core::is_chosen`]), whether or
-/// not any node has learned it.
+/// has left them. Chosen is a fact about these votes ([`paros_core::is_chosen_in_slot`]),
+/// whether or not any node has learned it.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct SlotVotes {
     /// The slot.
@@ -36,15 +36,18 @@ impl SlotVotes {
 }
 
 impl LogWorld {
-    /// Every (slot, ballot, entry) whose voters ever formed a Phase-2 quorum, in slot and
-    /// ballot order: what is chosen, judged from the votes alone by paros-core's own quorum
-    /// system. Agreement holds while each slot has one entry here.
+    /// Every (slot, ballot, entry) whose voters ever formed a Phase-2 quorum for that slot, in
+    /// slot and ballot order: what is chosen, judged from the votes alone by paros-core's own
+    /// per-slot test (in a grid, only the slot's column counts). Agreement holds while each
+    /// slot has one entry here.
     pub fn chosen_by_votes(&self) -> Vec<SlotVotes> {
         let quorums = self.quorums();
         self.knowledge
             .votes
             .iter()
-            .filter(|(_, voters)| paros_core::is_chosen(&quorums, **voters))
+            .filter(|((slot, _, _), voters)| {
+                paros_core::is_chosen_in_slot(&quorums, *slot, **voters)
+            })
             .map(|(key, voters)| SlotVotes::of(key, *voters))
             .collect()
     }
@@ -108,7 +111,7 @@ impl LogWorld {
                     .insert(key.clone(), voters);
             }
             let entry = key.2;
-            if !paros_core::is_chosen(&quorums, voters) {
+            if !paros_core::is_chosen_in_slot(&quorums, slot, voters) {
                 continue;
             }
             let now = SlotVotes {

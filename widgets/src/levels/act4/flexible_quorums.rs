@@ -296,10 +296,10 @@ fn phase2_question(world: &LogWorld, voter: NodeId, ballot: Ballot, slot: Slot) 
         .find(|votes| votes.ballot == ballot && votes.voters.contains(voter))?;
     let mut before = votes.voters;
     before.remove(voter);
-    if chosen_by_a_recording_quorum(&quorums, before) {
+    if chosen_by_a_recording_quorum(&quorums, slot, before) {
         return None; // chosen already: this vote settles nothing
     }
-    let chosen = chosen_by_a_recording_quorum(&quorums, votes.voters);
+    let chosen = chosen_by_a_recording_quorum(&quorums, slot, votes.voters);
     let (entry, at) = (world.entry_name(&votes.entry), ballot_name(world, ballot));
     let voters = set_name(world, votes.voters);
     let (q1, q2) = (
