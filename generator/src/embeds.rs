@@ -8,7 +8,11 @@
 //! - `level` mounts the level inline (the game's `mount.js` finds `.paros-level`), links to
 //!   `play/#<id>`, and states what the simulator says about the level's scenario.
 //! - `proven` renders a scenario's report: the verdict in words that say how it was reached, a
-//!   table of figures and an SVG plot.
+//!   table of figures and an SVG plot. A counterexample is listed as text, and replayed natively
+//!   through paros-play's `Replay` at build time ([`replay_counterexample`]): one that no longer
+//!   replays, or no longer ends in the violation the report printed, fails the build with the
+//!   scenario and the step. The page also gets the replay's mount point (`.paros-replay`), where
+//!   the game's `mount.js` steps through it on the stage.
 //! - `code` shows the source of a paros-core item, read from the lines of its rustdoc span.
 //!
 //! A [`Figure`] is the one form that stands inside a sentence: `{{ figure "act2-long" "steps" }}`
@@ -21,6 +25,7 @@
 use std::fmt::Write;
 use std::ops::Range;
 
+use paros_play::Replay;
 use paros_sim::report::{Mode, Report, Verdict};
 
 use crate::levels::Level;
@@ -591,8 +596,54 @@ pub fn plot(report: &Report) -> String {
     svg
 }
 
-/// The HTML of a `{{ proven "..." }}` embed. The report must have passed [`validate`].
-pub fn render_proven(report: &Report) -> String {
+/// Replays a report's counterexample natively, as the browser will, and checks that its last
+/// step shows the violations the report printed. Returns the wasm module that replays it, or
+/// `None` when the report has no counterexample.
+pub fn replay_counterexample(report: &Report) -> Result<Option<&'static str>, String> {
+    if report.counterexample.is_empty() {
+        return Ok(None);
+    }
+    let mut replay =
+        Replay::new(&report.scenario, &report.counterexample).map_err(|error| error.to_string())?;
+    replay.go_to(report.counterexample.len());
+    let last = replay.view();
+    if last.violations != report.violations {
+        return Err(format!(
+            "the counterexample of scenario `{}` no longer ends in its violation: step {} \
+             breaks {}, the report says {}",
+            report.scenario,
+            last.steps,
+            words_or_nothing(&last.violations),
+            words_or_nothing(&report.violations)
+        ));
+    }
+    Ok(Some(last.module))
+}
+
+fn words_or_nothing(violations: &[String]) -> String {
+    if violations.is_empty() {
+        "nothing".into()
+    } else {
+        format!("`{}`", violations.join("; "))
+    }
+}
+
+/// Where the game mounts a counterexample's replay: the scenario, the module that replays it
+/// and the actions as a JSON array, escaped for an attribute.
+fn replay_mount(report: &Report, module: &str) -> String {
+    let actions =
+        serde_json::to_string(&report.counterexample).expect("a list of strings serializes");
+    format!(
+        "<div class=\"paros-replay\" data-scenario=\"{}\" data-module=\"{}\" data-actions=\"{}\"></div>\n",
+        escape(&report.scenario),
+        escape(module),
+        escape(&actions)
+    )
+}
+
+/// The HTML of a `{{ proven "..." }}` embed. The report must have passed [`validate`];
+/// `replay_module` is what [`replay_counterexample`] returned for it.
+pub fn render_proven(report: &Report, replay_module: Option<&str>) -> String {
     let mut html = String::new();
     let verdict_class = report.verdict.as_str().to_lowercase();
     let _ = write!(
@@ -619,6 +670,9 @@ pub fn render_proven(report: &Report) -> String {
             let _ = writeln!(html, "<li><code>{}</code></li>", escape(action));
         }
         html.push_str("</ol>\n</details>\n");
+        if let Some(module) = replay_module {
+            html.push_str(&replay_mount(report, module));
+        }
     }
     html.push_str("</section>\n");
     html
@@ -766,6 +820,82 @@ mod tests {
             steps: 90000,
             ..Report::empty("act1-duel", "one value is chosen", mode, verdict)
         }
+    }
+
+    /// The amnesia control's report, run as the book runs it (an exhaustive search of a small
+    /// world, well under a second).
+    fn amnesia_report() -> Report {
+        paros_sim::book::report_for("act1-amnesia-control").expect("the control runs")
+    }
+
+    /// An attribute's value back from its escaped HTML, as a browser reads it.
+    fn unescape_attribute(value: &str) -> String {
+        value
+            .replace("&quot;", "\"")
+            .replace("&#39;", "'")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&amp;", "&")
+    }
+
+    #[test]
+    fn a_counterexample_replays_and_gets_its_mount_point() {
+        // Proves the book replays a real counterexample natively and hands the browser the
+        // scenario, its module and the very actions of the report, escaped for an attribute.
+        let report = amnesia_report();
+        let module = replay_counterexample(&report).unwrap();
+        assert_eq!(module, Some("one-value"));
+        let html = render_proven(&report, module);
+        assert!(
+            html.contains(
+                "<div class=\"paros-replay\" data-scenario=\"act1-amnesia-control\" \
+                 data-module=\"one-value\" data-actions=\""
+            ),
+            "{html}"
+        );
+        let attribute = html.split("data-actions=\"").nth(1).unwrap();
+        let attribute = &attribute[..attribute.find('"').unwrap()];
+        assert!(!attribute.contains('>'), "{attribute}");
+        let actions: Vec<String> = serde_json::from_str(&unescape_attribute(attribute)).unwrap();
+        assert_eq!(actions, report.counterexample);
+        assert!(
+            html.contains("<li><code>deliver m1 P1-&gt;A1 Prepare(1.P1)</code></li>"),
+            "the text list stays: {html}"
+        );
+    }
+
+    #[test]
+    fn a_report_without_a_counterexample_has_no_replay() {
+        let passing = report(Verdict::Pass, Mode::Exhaustive);
+        assert_eq!(replay_counterexample(&passing), Ok(None));
+        assert!(!render_proven(&passing, None).contains("paros-replay"));
+    }
+
+    #[test]
+    fn a_counterexample_that_no_longer_replays_names_the_scenario_and_step() {
+        let mut report = amnesia_report();
+        report.counterexample[2] = "deliver m4 A3->P1 Promise(1.P1)".into();
+        let error = replay_counterexample(&report).unwrap_err();
+        assert!(
+            error.starts_with(
+                "the counterexample of scenario `act1-amnesia-control` no longer replays: \
+                 step 3 (`deliver m4 A3->P1 Promise(1.P1)`): "
+            ),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_counterexample_that_no_longer_breaks_its_property_fails() {
+        // Proves a walk that still replays but stops short of the violation is refused too.
+        let mut report = amnesia_report();
+        report.counterexample.pop();
+        let error = replay_counterexample(&report).unwrap_err();
+        assert!(
+            error.contains("scenario `act1-amnesia-control` no longer ends in its violation")
+                && error.contains("step 13 breaks nothing"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -115,7 +115,7 @@ pub struct RenderedChapter {
     pub anchors: BTreeSet<String>,
     /// Links to anchors, checked later.
     pub link_checks: Vec<LinkCheck>,
-    /// Whether the page embeds a level (and so loads the game's script).
+    /// Whether the page embeds a level or a replay (and so loads the game's script).
     pub has_levels: bool,
 }
 
@@ -240,8 +240,8 @@ pub fn render(
                         cited.extend(embed_scenario(embed, context));
                     }
                     match parsed.and_then(|embed| {
-                        let html = render_embed(&embed, &root, context)?;
-                        chapter.has_levels |= matches!(embed, Embed::Level(_));
+                        let (html, loads_game) = render_embed(&embed, &root, context)?;
+                        chapter.has_levels |= loads_game;
                         Ok(html)
                     }) {
                         Ok(html) => out.push(Event::Html(html.into())),
@@ -571,7 +571,12 @@ fn expand_figures(
     }
 }
 
-fn render_embed(embed: &Embed, root: &str, context: &RenderContext<'_>) -> Result<String, String> {
+/// An embed's HTML, and whether it needs the game's script (a level, or a replay).
+fn render_embed(
+    embed: &Embed,
+    root: &str,
+    context: &RenderContext<'_>,
+) -> Result<(String, bool), String> {
     match embed {
         Embed::Level(id) => {
             let level = context.levels.get(id).ok_or_else(|| {
@@ -584,10 +589,14 @@ fn render_embed(embed: &Embed, root: &str, context: &RenderContext<'_>) -> Resul
             })?;
             let report = report_for(&level.scenario, context)
                 .map_err(|message| format!("level `{id}`: {message}"))?;
-            Ok(embeds::render_level(level, &report, root))
+            Ok((embeds::render_level(level, &report, root), true))
         }
-        Embed::Proven(scenario) => Ok(embeds::render_proven(&report_for(scenario, context)?)),
-        Embed::Code(name) => embeds::render_code(name, context.symbols, root),
+        Embed::Proven(scenario) => {
+            let report = report_for(scenario, context)?;
+            let replay = embeds::replay_counterexample(&report)?;
+            Ok((embeds::render_proven(&report, replay), replay.is_some()))
+        }
+        Embed::Code(name) => Ok((embeds::render_code(name, context.symbols, root)?, false)),
     }
 }
 

@@ -214,7 +214,7 @@ fn fixture_book_renders_as_expected() {
         "figures read the report inside a sentence, and an escaped one stays text"
     );
     assert!(
-        one.contains("<li><code>forget A1</code></li>"),
+        one.contains("<li><code>amnesia A1</code></li>"),
         "negative control shows its counterexample"
     );
     assert!(
@@ -318,6 +318,40 @@ fn bad_inputs_fail_naming_file_line_and_column() {
             "{case}: one problem, one message (no cascade):\n{stderr}"
         );
     }
+}
+
+#[test]
+fn a_counterexample_that_no_longer_replays_fails_the_build() {
+    // Proves `build`, not only `check`, replays every counterexample it shows: the fixture's
+    // real one builds with its replay's mount point, a tampered step fails with the scenario
+    // and the step, and the previous site stays.
+    let book = fixture_book("replay");
+    let out = book.join("site");
+    let built = build(&book, &out);
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let page = read(&out.join("part/one.html"));
+    assert!(
+        page.contains("<div class=\"paros-replay\" data-scenario=\"act1-amnesia-control\""),
+        "{page}"
+    );
+    let report = book.join("sources/reports/act1-amnesia-control.json");
+    let tampered = read(&report).replace("\"amnesia A1\"", "\"amnesia A4\"");
+    std::fs::write(&report, tampered).unwrap();
+    let output = build(&book, &out);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "the build passed:\n{stderr}");
+    assert!(
+        stderr.contains(
+            "chapters/part/one.md:52:1: the counterexample of scenario `act1-amnesia-control` \
+             no longer replays: step 10 (`amnesia A4`)"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(read(&out.join("part/one.html")), page);
 }
 
 #[test]

@@ -10,7 +10,8 @@
 //! The game is written once against the [`Board`] trait; Act I's board is paros-sim's
 //! single-decree World ([`single_decree`]), and Act II's is its replicated-log `LogWorld`
 //! ([`replicated_log`]), with the same [`Level`], [`Game`] and [`View`]. [`Mounted`] holds a
-//! level of either act, which is what the wasm bindings play.
+//! level of either act, which is what the wasm bindings play. [`Replay`] steps through a
+//! simulator report's counterexample on the same stage.
 //!
 //! The browser sees all of this through [`View`], a JSON value rebuilt after every call, and
 //! through the wasm bindings (compiled only for wasm32; see `widgets/API.md`).
@@ -35,6 +36,7 @@ pub mod levels;
 mod mounted;
 mod position;
 mod prompt;
+mod replay;
 pub mod replicated_log;
 mod scene;
 mod script;
@@ -55,6 +57,7 @@ pub use levels::{MODULES, catalog};
 pub use mounted::Mounted;
 pub use position::PositionError;
 pub use prompt::{Choice, Prompt, PromptKind};
+pub use replay::{Replay, ReplayError, ReplayStage, ReplayView, module_of};
 pub use scene::{ActionJson, ChosenView, ControlView, MessageView, NodeView};
 pub use script::ScriptStep;
 pub use state::{Change, ChecklistItem, Goal, Memory, Mistake, Move, Run};

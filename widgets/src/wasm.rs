@@ -78,3 +78,51 @@ impl GameHandle {
         Ok(self.view())
     }
 }
+
+/// A report's counterexample, replayed one action at a time on the stage.
+#[wasm_bindgen(js_name = Replay)]
+pub struct ReplayHandle {
+    replay: crate::replay::Replay,
+}
+
+#[wasm_bindgen(js_class = Replay)]
+impl ReplayHandle {
+    /// Replays `actions_json`, a JSON array of actions as the report prints them, on the world
+    /// of `scenario`, and shows step 0. An action that does not replay is an error naming the
+    /// scenario and the step.
+    #[wasm_bindgen(constructor)]
+    pub fn new(scenario: &str, actions_json: &str) -> Result<ReplayHandle, JsError> {
+        let actions: Vec<String> = serde_json::from_str(actions_json).map_err(|error| {
+            JsError::new(&format!(
+                "actions {actions_json:?}: expected an array of strings: {error}"
+            ))
+        })?;
+        let replay = crate::replay::Replay::new(scenario, &actions)
+            .map_err(|error| JsError::new(&error.to_string()))?;
+        Ok(ReplayHandle { replay })
+    }
+
+    /// The step shown.
+    pub fn view(&self) -> String {
+        self.replay.view().to_json()
+    }
+
+    /// One action forward (nothing at the last step); returns the new view.
+    pub fn forward(&mut self) -> String {
+        self.replay.forward();
+        self.view()
+    }
+
+    /// One action back, replayed from step 0 (nothing at step 0); returns the new view.
+    pub fn back(&mut self) -> String {
+        self.replay.back();
+        self.view()
+    }
+
+    /// Shows `step` (at most the last); returns the new view.
+    #[wasm_bindgen(js_name = goTo)]
+    pub fn go_to(&mut self, step: usize) -> String {
+        self.replay.go_to(step);
+        self.view()
+    }
+}

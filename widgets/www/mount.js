@@ -3,10 +3,14 @@
 // - mounts a level inline in every `<div class="paros-level" data-level="ID">` of the page;
 // - on the play page (`<main id="paros-play">`), shows the level map, or the level named by the
 //   address's hash (`play/#act1/choose-a-value`), and follows hash changes.
+// - steps through a simulator counterexample in every
+//   `<div class="paros-replay" data-scenario="NAME" data-module="MODULE" data-actions="[JSON]">`
+//   the book writes beside a report (replay.js).
 // Each level names the wasm module that plays it (`pkg/<module>/`, one per kind of world); a
 // module is loaded the first time one of its levels mounts, and only then.
 
 import { LevelWidget, actName, automationLabel, decodePosition, isUndoKey } from './level.js';
+import { ReplayWidget } from './replay.js';
 import { escape, inline } from './text.js';
 import * as progress from './progress.js';
 
@@ -40,7 +44,7 @@ class Book {
     this.engines = new Map();
   }
 
-  /** The started module that plays `level`, loaded once per page. */
+  /** The started module that plays `level` (anything with a `module`), loaded once per page. */
   engine(level) {
     if (!this.engines.has(level.module)) this.engines.set(level.module, loadEngine(level.module));
     return this.engines.get(level.module);
@@ -96,6 +100,19 @@ class Book {
       root.innerHTML = `<p class="pp-error">This level could not start: ${escape(error?.message || error)}</p>`;
       return null;
     }
+  }
+}
+
+/** Mounts the counterexample replay the book wrote into `root`; what fails is said in its place. */
+async function mountReplay(root, book) {
+  const { scenario, module } = root.dataset;
+  try {
+    const actions = JSON.parse(root.dataset.actions || '[]');
+    const engine = await book.engine({ module });
+    return new ReplayWidget(root, engine, scenario, actions);
+  } catch (error) {
+    root.innerHTML = `<p class="pp-error">This replay could not start: ${escape(error?.message || error)}</p>`;
+    return null;
   }
 }
 
@@ -191,14 +208,15 @@ function startPlayPage(page, book) {
 
 async function main() {
   const embeds = [...document.querySelectorAll('.paros-level[data-level]')];
+  const replays = [...document.querySelectorAll('.paros-replay[data-scenario][data-module]')];
   const playRoot = document.getElementById('paros-play');
-  if (!embeds.length && !playRoot) return;
+  if (!embeds.length && !replays.length && !playRoot) return;
   let book;
   try {
     book = new Book(await loadCatalog(), Boolean(playRoot));
   } catch (error) {
     const note = `<p class="pp-error">The game could not load: ${escape(error?.message || error)}</p>`;
-    for (const embed of embeds) embed.innerHTML = note;
+    for (const embed of [...embeds, ...replays]) embed.innerHTML = note;
     playRoot?.insertAdjacentHTML('afterbegin', note);
     return;
   }
@@ -207,6 +225,7 @@ async function main() {
     embed.replaceChildren(host);
     return book.mount(host, embed.dataset.level);
   });
+  mounting.push(...replays.map((root) => mountReplay(root, book)));
   if (playRoot) mounting.push(startPlayPage(playRoot, book));
   await Promise.all(mounting);
   document.documentElement.dataset.parosPlay = 'ready';
