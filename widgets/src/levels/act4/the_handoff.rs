@@ -17,7 +17,8 @@ use crate::replicated_log::{HandoffOnWire, LogMove, ballot_name};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use crate::words::log_set_name as set_name;
 use paros_core::log::{
-    ColocatedNode, Entry, HandoffRefused, LogMessage, LogRole, Slot, Write, successor_may_propose,
+    ColocatedNode, Entry, HandoffRefused, LogMessage, LogRole, Slot, Write,
+    chosen_by_a_recording_quorum, successor_may_propose,
 };
 use paros_core::{Ballot, NodeId};
 use paros_sim::replicated_log::{LogAction, LogWorld, LogWorldConfig};
@@ -395,8 +396,8 @@ fn second_handoff_question(change: &Change<'_, LogWorld>) -> Option<Prompt> {
     let mut before = votes.voters;
     before.remove(voter);
     let quorums = world.config().quorum_system();
-    let just_chosen = !paros_core::log::chosen_by_a_recording_quorum(&quorums, before)
-        && paros_core::log::chosen_by_a_recording_quorum(&quorums, votes.voters);
+    let just_chosen = !chosen_by_a_recording_quorum(&quorums, before)
+        && chosen_by_a_recording_quorum(&quorums, votes.voters);
     if !just_chosen || !every_write_chosen_at(world, ballot) {
         return None;
     }
