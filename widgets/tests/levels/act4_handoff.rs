@@ -144,3 +144,19 @@ fn every_wrong_choice_is_refused_and_names_the_ballot() {
     let mut game = mount();
     super::refuse_every_wrong_choice(&mut game, "ballot", |text| text.contains("1.N1"));
 }
+
+#[test]
+fn undo_takes_the_handoff_back_to_n1_leading() {
+    let mut game = mount();
+    let start = game.fingerprint();
+    play(&mut game, &["hand off N1->N2"]);
+    assert_eq!(role(&game, 1), Some(LogRole::Follower));
+    game.undo().expect("undo");
+    assert_eq!(game.fingerprint(), start);
+    assert_eq!(role(&game, 1), Some(LogRole::Leader));
+    assert_eq!(
+        game.world().handoffs_left(),
+        1,
+        "the handoff is offered again"
+    );
+}
