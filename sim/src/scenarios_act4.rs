@@ -407,8 +407,8 @@ fn flexible_scenarios() -> Vec<Scenario> {
             world: "N1-N3; C1 writes x=1, then x=2 at any node. Prelude: N1 elected at 1.N1 by {N1, N2}; x=1 voted in slot 1 by N1 and N2, N2's vote not yet at N1. Then 1 handoff and 1 crash (and its restart); every schedule.",
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
-            levels: &[],
-            chapter: None,
+            levels: &["act4/the-handoff"],
+            chapter: Some(CHAPTER_BEYOND),
             setup: setup(handoff(), N1_WITH_X1_IN_FLIGHT),
         },
         Scenario {
@@ -421,7 +421,7 @@ fn flexible_scenarios() -> Vec<Scenario> {
                 max_steps: 1_000,
             },
             levels: &[],
-            chapter: None,
+            chapter: Some(CHAPTER_BEYOND),
             setup: setup(handoff_faults(), &[]),
         },
         Scenario {
@@ -431,7 +431,7 @@ fn flexible_scenarios() -> Vec<Scenario> {
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
-            chapter: None,
+            chapter: Some(CHAPTER_BEYOND),
             setup: setup(handoff_fills_gaps(), X1_CHOSEN_BEHIND_N2),
         },
         Scenario {
@@ -441,7 +441,7 @@ fn flexible_scenarios() -> Vec<Scenario> {
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
-            chapter: None,
+            chapter: Some(CHAPTER_BEYOND),
             setup: setup(double_handoff(), N1_LEADS_THREE),
         },
     ]

@@ -176,6 +176,12 @@ pub struct DiskView {
     /// Act III: the trim point on disk, if one was written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trim_point: Option<TrimPointView>,
+    /// Act IV: the highest ballot this node handed off, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub handed_off: Option<String>,
+    /// Act IV: the highest ballot this node took by a handoff, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub took_handoff: Option<String>,
 }
 
 /// Act III: a trim point: the state after every slot through `through`, sessions included.
@@ -422,6 +428,13 @@ pub enum ActionJson {
         /// The leader's name.
         node: String,
     },
+    /// Act IV: a leader hands its ballot to another node, which leads at it with no Phase 1.
+    HandOff {
+        /// The leader's name.
+        node: String,
+        /// The successor's name.
+        to: String,
+    },
     /// Act II: a client sends its next operation (or its outstanding one again) to a node.
     Request {
         /// The client's name.
@@ -445,6 +458,7 @@ pub(crate) struct ActionFields {
     message: Option<u32>,
     node: Option<String>,
     client: Option<String>,
+    to: Option<String>,
 }
 
 impl TryFrom<ActionFields> for ActionJson {
@@ -456,6 +470,7 @@ impl TryFrom<ActionFields> for ActionJson {
             message,
             node,
             client,
+            to,
         } = fields;
         let needs = |field: &str| format!("a {kind} action needs `{field}`");
         let message = || message.ok_or_else(|| needs("message"));
@@ -487,6 +502,10 @@ impl TryFrom<ActionFields> for ActionJson {
                 node: node()?,
             },
             "beat" => ActionJson::Beat { node: node()? },
+            "hand-off" => ActionJson::HandOff {
+                node: node()?,
+                to: to.ok_or_else(|| needs("to"))?,
+            },
             _ => return Err(format!("no action is called {kind:?}")),
         })
     }

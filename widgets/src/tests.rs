@@ -407,6 +407,10 @@ fn every_action_reads_back_as_it_is_written() {
             node: node(),
         },
         ActionJson::Beat { node: node() },
+        ActionJson::HandOff {
+            node: node(),
+            to: "N2".into(),
+        },
     ] {
         let json = serde_json::to_string(&action).unwrap();
         let read: ActionJson = serde_json::from_str(&json).unwrap();

@@ -776,6 +776,12 @@ fn the_catalog_keeps_the_contract_with_the_book() {
                 "act4-flexible-quorums",
                 None
             ),
+            (
+                "act4/the-handoff",
+                "Beyond Multi-Paxos",
+                "act4-handoff",
+                None
+            ),
         ]
     );
     assert!(summaries.iter().all(|level| {
@@ -1086,3 +1092,5 @@ mod act3_reads;
 mod act3_retry;
 #[path = "levels/act4_flexible.rs"]
 mod act4_flexible;
+#[path = "levels/act4_handoff.rs"]
+mod act4_handoff;

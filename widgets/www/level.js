@@ -458,6 +458,8 @@ function worldDetails(view) {
       const accepts = disk.accepts.map((item) => `${item.slot}: ${item.entry} at ${item.ballot}`).join('; ') || 'none';
       facts.push(`disk: promised ${disk.promised || '—'}, accepts ${accepts}, chosen through ${disk.chosen_through}${disk.torn ? ', last write torn' : ''}`);
       if (disk.trim_point) facts.push(`disk: ${trimPointText(disk.trim_point)}`);
+      if (disk.handed_off) facts.push(`disk: handed off ${disk.handed_off}`);
+      if (disk.took_handoff) facts.push(`disk: took ${disk.took_handoff} by a handoff`);
       if (disk.held) {
         const held = disk.held;
         facts.push(`held: writes ${held.writes.join('; ') || 'none'} (${held.persisted ? 'durable' : 'not durable'}); messages ${held.messages.join('; ') || 'none'} (${held.sent ? 'sent' : 'not sent'})`);

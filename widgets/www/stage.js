@@ -45,6 +45,7 @@ export const GLYPHS = {
   'heartbeat-ack': ['ha', 'Heartbeat ack'],
   chosen: ['ch', 'Chosen'],
   'trim-point': ['tp', 'Trim point'],
+  handoff: ['ho', 'Handoff'],
   'read-index': ['ri', 'Read index'],
   'read-index-reply': ['rr', 'Read index reply'],
   write: ['W', 'Write'],

@@ -67,6 +67,41 @@ pub struct LogSummary {
     /// The id the next message sent will get: a message with an id at or above it after a
     /// step was sent by that step.
     pub next_message: MessageId,
+    /// The Handoffs on the wire: a question asked once one is delivered reads what it carried.
+    pub handoffs: Vec<HandoffOnWire>,
+}
+
+/// A Handoff message on the wire, as a step's summary keeps it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct HandoffOnWire {
+    /// The message's id.
+    pub id: MessageId,
+    /// The ballot handed off.
+    pub ballot: Ballot,
+    /// The first slot the successor may propose a new entry in.
+    pub next_slot: Slot,
+    /// The slots in flight, which the successor sends again identical.
+    pub in_flight: Vec<Slot>,
+}
+
+/// The Handoffs on `world`'s wire.
+fn handoffs_on_wire(world: &LogWorld) -> Vec<HandoffOnWire> {
+    (world.in_flight().iter())
+        .filter_map(|message| match &message.envelope.message {
+            LogMessage::Handoff {
+                ballot,
+                next_slot,
+                in_flight,
+                ..
+            } => Some(HandoffOnWire {
+                id: message.id,
+                ballot: *ballot,
+                next_slot: *next_slot,
+                in_flight: in_flight.iter().map(|(slot, _)| *slot).collect(),
+            }),
+            _ => None,
+        })
+        .collect()
 }
 
 /// A ballot as players read it: `2.N3`.
@@ -225,6 +260,7 @@ impl Board for LogWorld {
                 .collect(),
             events: history::now(self),
             next_message: self.network().next_id(),
+            handoffs: handoffs_on_wire(self),
         }
     }
 
@@ -259,6 +295,10 @@ impl Board for LogWorld {
             ActionJson::Partition { node: name } => world(LogAction::Partition(node(&name)?)),
             ActionJson::Heal => world(LogAction::Heal),
             ActionJson::Trim { node: name } => world(LogAction::Trim(node(&name)?)),
+            ActionJson::HandOff { node: from, to } => world(LogAction::HandOff {
+                from: node(&from)?,
+                to: node(&to)?,
+            }),
             ActionJson::Request { client, node: name } => {
                 let client = node_by_name(self, &client)
                     .filter(|id| server_index(self, *id).is_none())

@@ -1,6 +1,6 @@
 //! How Act II's world is drawn: each node with its log as a column of slot boxes, its election
 //! arc and its disk; the messages on the wires; the clients; the buttons for ticks, crashes,
-//! restarts, the steps of a `Ready`, partitions and client requests.
+//! restarts, the steps of a `Ready`, partitions, client requests and handoffs.
 
 use super::history;
 use super::{LogMove, ballot_name};
@@ -210,6 +210,8 @@ fn disk_view(world: &LogWorld, server: &Server) -> DiskView {
             .trim_point
             .as_ref()
             .map(|point| trim_point_view(world, point)),
+        handed_off: record.handed_off.map(|ballot| ballot_name(world, ballot)),
+        took_handoff: record.took_handoff.map(|ballot| ballot_name(world, ballot)),
     }
 }
 
@@ -410,11 +412,16 @@ pub fn controls(world: &LogWorld, moves: &[LogMove]) -> Vec<ControlView> {
                         },
                         world.describe(&action).replacen("request ", "Request: ", 1),
                     ),
-                    // No level offers a handoff yet: the stage draws no control for it.
+                    LogAction::HandOff { from, to } => (
+                        ActionJson::HandOff {
+                            node: named(from),
+                            to: named(to),
+                        },
+                        format!("Hand off: {} → {}", named(from), named(to)),
+                    ),
                     LogAction::Deliver(_)
                     | LogAction::Drop(_)
                     | LogAction::Duplicate(_)
-                    | LogAction::HandOff { .. }
                     | LogAction::StopFaults => {
                         return None;
                     }

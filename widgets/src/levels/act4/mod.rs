@@ -1,15 +1,16 @@
-//! Act IV: beyond Multi-Paxos. Act II's log over other quorum systems: four nodes where the
-//! two phases need different numbers of nodes. Each level is a file here with its briefing in
-//! a markdown file beside it.
+//! Act IV: beyond Multi-Paxos. Act II's log over other quorum systems (four nodes where the
+//! two phases need different numbers of nodes) and with a leader that hands its ballot on. Each
+//! level is a file here with its briefing in a markdown file beside it.
 
 pub mod flexible_quorums;
+pub mod the_handoff;
 
 use super::act2::cluster;
 use paros_core::{NodeSet, Quorums};
 use paros_sim::Budget;
 use paros_sim::replicated_log::{LogWorld, LogWorldConfig};
 
-/// The chapter beside `act4/flexible-quorums`.
+/// The chapter beside `act4/flexible-quorums` and `act4/the-handoff`.
 pub const BEYOND_MULTI_PAXOS: &str = "Beyond Multi-Paxos";
 
 /// Four nodes where any `phase1` of them elect and any `phase2` choose, one client per
