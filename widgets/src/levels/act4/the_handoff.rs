@@ -396,8 +396,8 @@ fn second_handoff_question(change: &Change<'_, LogWorld>) -> Option<Prompt> {
     let mut before = votes.voters;
     before.remove(voter);
     let quorums = world.config().quorum_system();
-    let just_chosen = !chosen_by_a_recording_quorum(&quorums, before)
-        && chosen_by_a_recording_quorum(&quorums, votes.voters);
+    let just_chosen = !chosen_by_a_recording_quorum(&quorums, slot, before)
+        && chosen_by_a_recording_quorum(&quorums, slot, votes.voters);
     if !just_chosen || !every_write_chosen_at(world, ballot) {
         return None;
     }
