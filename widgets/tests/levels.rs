@@ -776,6 +776,7 @@ fn the_catalog_keeps_the_contract_with_the_book() {
                 "act4-flexible-quorums",
                 None
             ),
+            ("act4/the-grid", "Beyond Multi-Paxos", "act4-grid", None),
         ]
     );
     assert!(summaries.iter().all(|level| {
@@ -1086,3 +1087,5 @@ mod act3_reads;
 mod act3_retry;
 #[path = "levels/act4_flexible.rs"]
 mod act4_flexible;
+#[path = "levels/act4_grid.rs"]
+mod act4_grid;

@@ -3,6 +3,7 @@
 //! a markdown file beside it.
 
 pub mod flexible_quorums;
+pub mod the_grid;
 
 use super::act2::cluster;
 use paros_core::{NodeSet, Quorums};
