@@ -456,8 +456,8 @@ fn grid_scenarios() -> Vec<Scenario> {
             world: "N1-N4, rows {N1, N2} and {N3, N4}; slot 1 decides in {N1, N3}, slot 2 in {N2, N4}. C1 writes x=1 then x=2 at N1. Prelude: N1 elected by its row; x=1 chosen in slot 1 by {N1, N3} and acknowledged. Then 1 crash (and its restart) and 1 drop; every schedule.",
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
-            levels: &[],
-            chapter: None,
+            levels: &["act4/the-grid"],
+            chapter: Some(CHAPTER_BEYOND),
             setup: setup(two_slots_on_two_columns(), &x1_chosen_by_a_column()),
         },
         Scenario {
@@ -470,7 +470,7 @@ fn grid_scenarios() -> Vec<Scenario> {
                 max_steps: 2_000,
             },
             levels: &[],
-            chapter: None,
+            chapter: Some(CHAPTER_BEYOND),
             setup: setup(three_by_three(), &[]),
         },
         Scenario {
@@ -480,7 +480,7 @@ fn grid_scenarios() -> Vec<Scenario> {
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
-            chapter: None,
+            chapter: Some(CHAPTER_BEYOND),
             setup: setup(rows_decide(), N1_LEADS_BY_TWO),
         },
     ]

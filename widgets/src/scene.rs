@@ -237,6 +237,33 @@ pub struct ClusterView {
     pub violations: Vec<String>,
     /// With two clients or more: their history as the linearizability checker judges it.
     pub timeline: Option<TimelineView>,
+    /// Over a grid quorum system: its rows and columns, and the column each slot decides in.
+    pub grid: Option<GridView>,
+}
+
+/// Act IV: a grid quorum system as the stage lays it out, from paros-core's `Grid`.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct GridView {
+    /// The rows, first to last, each its node names column by column (`[["N1", "N2"], ...]`):
+    /// a full row is a Phase-1 quorum.
+    pub rows: Vec<Vec<String>>,
+    /// The columns, first to last, each its node names row by row: a full column decides the
+    /// slots it is given.
+    pub columns: Vec<Vec<String>>,
+    /// The deciding column of every slot from 1 to the highest in play or voted in.
+    pub slots: Vec<GridSlotView>,
+    /// The slot the stage marks (that of the newest Accept or Accepted on the wire, else the
+    /// highest slot voted in, else 1) and its deciding column.
+    pub in_play: GridSlotView,
+}
+
+/// A slot and the column that decides it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
+pub struct GridSlotView {
+    /// The slot.
+    pub slot: u64,
+    /// The index, from 0, of the column that decides it (`Grid::deciding_column`).
+    pub column: usize,
 }
 
 /// Act III: the clients' history on one clock, with the checker's verdict. Each client's

@@ -1,6 +1,7 @@
 //! How the game writes nodes, sets and votes in its sentences: `{A1, A2}`, `(1.P1, x)`.
 
-use paros_core::{Majority, NodeSet, QuorumSystem, Quorums, Vote};
+use paros_core::log::Slot;
+use paros_core::{Grid, Majority, NodeSet, QuorumSystem, Quorums, Vote};
 use paros_sim::replicated_log::LogWorld;
 use paros_sim::single_decree::DecreeWorld;
 
@@ -57,18 +58,48 @@ fn flexible_size(quorums: &Quorums, phase: u8, what: &str) -> String {
 }
 
 /// How many of `what` a Phase-1 quorum needs, as a replicated log's quorum system reports it:
-/// in majority words for majorities (`a majority of 3 nodes is 2`).
+/// in majority words for majorities (`a majority of 3 nodes is 2`), as a row for a grid (`a
+/// Phase-1 quorum is a full row of 2 nodes`).
 pub fn phase1_quorum_size(quorums: &Quorums, what: &str) -> String {
     match quorums {
         Quorums::Majority(majority) => majority_size(majority, what),
-        Quorums::Flexible(_) | Quorums::Grid(_) => flexible_size(quorums, 1, what),
+        Quorums::Flexible(_) => flexible_size(quorums, 1, what),
+        Quorums::Grid(grid) => format!(
+            "a Phase-1 quorum is a full row of {} {what}",
+            grid.columns().len()
+        ),
     }
 }
 
-/// How many of `what` a Phase-2 quorum needs, as [`phase1_quorum_size`] says it for Phase 1.
+/// How many of `what` a Phase-2 quorum needs, as [`phase1_quorum_size`] says it for Phase 1;
+/// for a grid, the slot's column (`a Phase-2 quorum is the slot's full column of 2 nodes`).
 pub fn phase2_quorum_size(quorums: &Quorums, what: &str) -> String {
     match quorums {
         Quorums::Majority(majority) => majority_size(majority, what),
-        Quorums::Flexible(_) | Quorums::Grid(_) => flexible_size(quorums, 2, what),
+        Quorums::Flexible(_) => flexible_size(quorums, 2, what),
+        Quorums::Grid(grid) => format!(
+            "a Phase-2 quorum is the slot's full column of {} {what}",
+            grid.rows().len()
+        ),
     }
+}
+
+/// A grid's rows by name, as the Phase-1 quorums they are: `the rows {N1, N2} and {N3, N4}`.
+pub fn grid_rows(world: &LogWorld, grid: &Grid) -> String {
+    let rows: Vec<String> = grid
+        .rows()
+        .iter()
+        .map(|row| log_set_name(world, *row))
+        .collect();
+    format!("the rows {}", rows.join(" and "))
+}
+
+/// The column that decides `slot` by number and name, from the core's
+/// [`Grid::deciding_column`]: `column 2, {N2, N4}`.
+pub fn deciding_column(world: &LogWorld, grid: &Grid, slot: Slot) -> String {
+    format!(
+        "column {}, {}",
+        grid.column_index(slot) + 1,
+        log_set_name(world, grid.deciding_column(slot))
+    )
 }

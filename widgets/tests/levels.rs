@@ -776,6 +776,7 @@ fn the_catalog_keeps_the_contract_with_the_book() {
                 "act4-flexible-quorums",
                 None
             ),
+            ("act4/the-grid", "Beyond Multi-Paxos", "act4-grid", None),
             (
                 "act4/the-handoff",
                 "Beyond Multi-Paxos",
@@ -1092,5 +1093,7 @@ mod act3_reads;
 mod act3_retry;
 #[path = "levels/act4_flexible.rs"]
 mod act4_flexible;
+#[path = "levels/act4_grid.rs"]
+mod act4_grid;
 #[path = "levels/act4_handoff.rs"]
 mod act4_handoff;

@@ -2,6 +2,10 @@
 // same markup for the same view, animates nothing, and keeps no state of its own, so an undo
 // that restores the view restores the picture exactly.
 //
+// Over a grid quorum system (`view.cluster.grid`) the log's nodes stand in the grid's rows and
+// columns, each row and column drawn as a labelled band, and the column that decides the slot
+// in play is marked.
+//
 // Act I: proposers stand in the top row and acceptors in the bottom row, with a wire from every
 // proposer to every acceptor. The replicated log: clients on top, the nodes in a row joined by
 // arcs, each node's log below it. A message in flight is a dot on its wire, near its sender;
@@ -148,13 +152,155 @@ function logLayout(view) {
   return { places, wires, slotsTop: nodesTop + LOG_NODE_HEIGHT + 6, slotNodes: nodes, clients, width };
 }
 
+/** A grid's side margins, where the row labels stand. */
+const GRID_SIDE = 46;
+/** The room each grid column takes across the stage. */
+const GRID_COLUMN_STEP = 170;
+/** The room between one grid row's log and the next row's nodes, for dots on the wires. */
+const GRID_ROW_GAP = 44;
+/** Where a grid node's wires leave it, from its centre: down its column, and across. */
+const GRID_DOWN_FOOT = 46;
+const GRID_CROSS_FOOT = 36;
+
+/** The replicated log over a grid: clients on top, then the nodes in the grid's rows and
+ *  columns, each with its log below it, and a wire between every two nodes that keeps clear of
+ *  the logs: across a row between the boxes, down a column beside the slots, diagonally
+ *  between the columns. */
+function gridLayout(view, slotRows) {
+  const grid = view.cluster.grid;
+  const nodes = view.nodes;
+  const known = new Set(nodes.map((node) => node.name));
+  const clientNames = new Set((view.cluster?.clients || []).map((client) => client.name));
+  for (const message of view.messages) {
+    for (const end of [message.from, message.to]) if (!known.has(end)) clientNames.add(end);
+  }
+  const clients = [...clientNames];
+  const columnCount = grid.columns.length;
+  const width = Math.max(WIDTH, 2 * GRID_SIDE + GRID_COLUMN_STEP * columnCount);
+  const nodeWidth = NODE_WIDTH;
+  const places = new Map();
+  const clientRow = clients.length ? CLIENT_HEIGHT + 60 : 0;
+  columns(clients.length, Math.min(width, 90 * clients.length), width).forEach((x, index) => {
+    places.set(clients[index], { x, y: TOP, height: CLIENT_HEIGHT, width: 64, index, client: true });
+  });
+  const labelsTop = TOP + clientRow;
+  const firstRowTop = labelsTop + 26;
+  const rowStep = LOG_NODE_HEIGHT + 6 + SLOT_STEP * slotRows + GRID_ROW_GAP;
+  const columnX = (column) => GRID_SIDE + GRID_COLUMN_STEP * (column + 0.5);
+  grid.rows.forEach((row, rowIndex) => {
+    row.forEach((name, column) => {
+      const y = firstRowTop + rowStep * rowIndex;
+      places.set(name, {
+        x: columnX(column), y, height: LOG_NODE_HEIGHT, width: nodeWidth,
+        index: nodes.findIndex((node) => node.name === name),
+        row: rowIndex, column, slotsTop: y + LOG_NODE_HEIGHT + 6,
+      });
+    });
+  });
+  const wires = new Map();
+  const gridNames = grid.rows.flat();
+  gridNames.forEach((first, i) => {
+    for (const second of gridNames.slice(i + 1)) {
+      const [a, b] = [places.get(first), places.get(second)];
+      const [start, end, control] = gridWire(a, b);
+      addWire(wires, first, second, start, end, control);
+    }
+  });
+  for (const client of clients) {
+    const from = places.get(client);
+    for (const name of gridNames) {
+      const to = places.get(name);
+      const start = { x: from.x, y: from.y + from.height };
+      if (to.row === 0) {
+        addWire(wires, client, name, start, { x: to.x, y: to.y });
+      } else {
+        // A lower row is reached round the outside of the grid, clear of the rows above.
+        const left = to.column < columnCount / 2;
+        const end = { x: left ? to.x - to.width / 2 : to.x + to.width / 2, y: to.y + 20 };
+        addWire(wires, client, name, start, end, { x: left ? 2 : width - 2, y: end.y - rowStep / 2 });
+      }
+    }
+  }
+  const lastRowTop = firstRowTop + rowStep * (grid.rows.length - 1);
+  return {
+    places, wires, slotsTop: lastRowTop + LOG_NODE_HEIGHT + 6, slotNodes: nodes, clients, width,
+    grid: { labelsTop, firstRowTop, rowStep, columnX, lastRowTop },
+  };
+}
+
+/** The wire between two grid nodes, `a` in an earlier row (or the same row, to the left). */
+function gridWire(a, b) {
+  if (a.row === b.row) {
+    const [left, right] = a.x < b.x ? [a, b] : [b, a];
+    const y = a.y + 26;
+    const start = { x: left.x + left.width / 2, y };
+    const end = { x: right.x - right.width / 2, y };
+    const apart = Math.abs(a.column - b.column);
+    const control = apart > 1 ? { x: (start.x + end.x) / 2, y: y - 30 * apart } : null;
+    return a.x < b.x ? [start, end, control] : [end, start, control];
+  }
+  if (a.column === b.column) {
+    const x = a.x + GRID_DOWN_FOOT;
+    const start = { x, y: a.y + a.height };
+    const end = { x, y: b.y };
+    const apart = Math.abs(a.row - b.row);
+    const control = apart > 1 ? { x: x + 20, y: (start.y + end.y) / 2 } : null;
+    return [start, end, control];
+  }
+  const towards = b.x > a.x ? 1 : -1;
+  return [{ x: a.x + towards * GRID_CROSS_FOOT, y: a.y + a.height }, { x: b.x - towards * GRID_CROSS_FOOT, y: b.y }, null];
+}
+
+/** The grid's bands and labels, drawn under the nodes: a band for each row (a full row
+ *  elects) and each column (a full column decides its slots), the deciding column of the slot
+ *  in play marked. */
+function drawGrid(view, geometry) {
+  const grid = view.cluster.grid;
+  const { labelsTop, firstRowTop, rowStep, columnX, lastRowTop } = geometry.grid;
+  const inPlay = grid.in_play;
+  const bandWidth = NODE_WIDTH + 14;
+  const columnBottom = lastRowTop + LOG_NODE_HEIGHT + 6;
+  const parts = ['<g class="pp-grid">'];
+  grid.rows.forEach((row, index) => {
+    const top = firstRowTop + rowStep * index - 5;
+    parts.push(
+      `<g class="pp-grid-row" data-row="${index + 1}"><title>${escape(`row ${index + 1}: ${row.join(', ')}; a full row elects`)}</title>` +
+        `<rect x="${GRID_SIDE - 6}" y="${round(top)}" width="${round(geometry.width - 2 * GRID_SIDE + 12)}" height="${LOG_NODE_HEIGHT + 10}" rx="10"/>` +
+        text(GRID_SIDE / 2 - 2, top + (LOG_NODE_HEIGHT + 10) / 2 - 2, 'row', 'pp-grid-label') +
+        text(GRID_SIDE / 2 - 2, top + (LOG_NODE_HEIGHT + 10) / 2 + 12, String(index + 1), 'pp-grid-label') +
+        '</g>',
+    );
+  });
+  grid.columns.forEach((column, index) => {
+    const deciding = index === inPlay.column;
+    const slots = grid.slots.filter((slot) => slot.column === index).map((slot) => slot.slot);
+    const decides = slots.length ? `decides slot${slots.length > 1 ? 's' : ''} ${slots.join(', ')}` : 'decides no slot yet';
+    const label = deciding ? `column ${index + 1} · slot ${inPlay.slot}` : `column ${index + 1}`;
+    const x = columnX(index);
+    parts.push(
+      `<g class="pp-grid-column${deciding ? ' pp-grid-deciding' : ''}" data-column="${index + 1}"${deciding ? ` data-slot="${inPlay.slot}"` : ''}>` +
+        `<title>${escape(`column ${index + 1}: ${column.join(', ')}; ${decides}${deciding ? `; decides slot ${inPlay.slot}, the slot in play` : ''}`)}</title>` +
+        `<rect x="${round(x - bandWidth / 2)}" y="${round(labelsTop)}" width="${bandWidth}" height="${round(columnBottom - labelsTop)}" rx="10"/>` +
+        text(x, labelsTop + 15, label, 'pp-grid-label') +
+        '</g>',
+    );
+  });
+  parts.push('</g>');
+  return parts.join('');
+}
+
 /** Positions every node and wire, and the height the slot columns need below. */
 function layout(view) {
   const singleDecree = view.nodes.every((node) => SINGLE_DECREE_ROLES.has(node.role));
-  const geometry = singleDecree ? singleDecreeLayout(view.nodes) : logLayout(view);
-  const numbers = geometry.slotNodes.flatMap((node) => node.slots.map((slot) => slot.slot ?? 1));
-  geometry.firstSlot = numbers.length ? Math.min(...numbers) : 1;
-  const rows = numbers.length ? Math.max(...numbers) - geometry.firstSlot + 1 : 0;
+  const slotNodes = singleDecree ? view.nodes.filter((node) => node.role !== 'proposer') : view.nodes;
+  const numbers = slotNodes.flatMap((node) => node.slots.map((slot) => slot.slot ?? 1));
+  const firstSlot = numbers.length ? Math.min(...numbers) : 1;
+  const rows = numbers.length ? Math.max(...numbers) - firstSlot + 1 : 0;
+  let geometry;
+  if (singleDecree) geometry = singleDecreeLayout(view.nodes);
+  else if (view.cluster?.grid) geometry = gridLayout(view, rows);
+  else geometry = logLayout(view);
+  geometry.firstSlot = firstSlot;
   geometry.height = geometry.slotsTop + SLOT_STEP * rows + 8;
   return geometry;
 }
@@ -232,7 +378,7 @@ function slotTitle(state, slot) {
  *  the same height under every node (Act I: one box). */
 function slotColumn(node, place, geometry) {
   return node.slots
-    .map((slot) => slotBox(slot, place.x, geometry.slotsTop + SLOT_STEP * ((slot.slot ?? 1) - geometry.firstSlot)))
+    .map((slot) => slotBox(slot, place.x, (place.slotsTop ?? geometry.slotsTop) + SLOT_STEP * ((slot.slot ?? 1) - geometry.firstSlot)))
     .join('');
 }
 
@@ -485,6 +631,7 @@ export function renderStage(view) {
   const height = geometry.height + 20 + 15 * (lines.length - 1);
   return [
     `<svg class="pp-stage" viewBox="0 0 ${geometry.width} ${height}" role="group" aria-label="The world: ${escape(lines.join(' '))}">`,
+    geometry.grid ? drawGrid(view, geometry) : '',
     drawWires(geometry, silent),
     ...(geometry.clients || []).map((name) => drawClient(name, geometry.places.get(name))),
     ...view.nodes.map((node) => drawNode(node, geometry.places.get(node.name), node.name === asking, geometry, question && node.name === asking)),

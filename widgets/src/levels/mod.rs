@@ -65,7 +65,11 @@ pub static ACT3: &[&Level<LogWorld>] = &[
 
 /// Act IV's levels on the replicated-log world over other quorum systems, in the order of the
 /// level map.
-pub static ACT4: &[&Level<LogWorld>] = &[&act4::flexible_quorums::LEVEL, &act4::the_handoff::LEVEL];
+pub static ACT4: &[&Level<LogWorld>] = &[
+    &act4::flexible_quorums::LEVEL,
+    &act4::the_grid::LEVEL,
+    &act4::the_handoff::LEVEL,
+];
 
 /// Every level played on the replicated-log world: Act II's, then Act III's, then Act IV's.
 pub fn log_levels() -> impl Iterator<Item = &'static Level<LogWorld>> {

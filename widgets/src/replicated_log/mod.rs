@@ -6,6 +6,7 @@
 //! the heartbeat-delivery automation: a leader's tick with its heartbeats, the acks and the
 //! catch-up they cause delivered in send order, each a real delivery.
 
+pub mod grid;
 pub mod history;
 pub mod prompts;
 pub mod stage;

@@ -527,6 +527,7 @@ pub fn cluster(world: &LogWorld) -> ClusterView {
             .map(|violation| format!("{:?}: {}", violation.property, violation.detail))
             .collect(),
         timeline: (config.clients.len() > 1).then(|| timeline(world)),
+        grid: super::grid::grid_view(world),
     }
 }
 
