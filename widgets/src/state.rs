@@ -180,6 +180,18 @@ pub enum Goal {
     Failed(String),
 }
 
+impl Goal {
+    /// Reached once every item of a level's checklist is done, open until then: the goal of a
+    /// level whose checklist is the whole of it.
+    pub fn when_all_done(checklist: &[ChecklistItem]) -> Goal {
+        if checklist.iter().all(|item| item.done) {
+            Goal::Reached
+        } else {
+            Goal::Open
+        }
+    }
+}
+
 /// One line of a level's checklist: something the level tracks beyond the world.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
 pub struct ChecklistItem {
@@ -187,6 +199,16 @@ pub struct ChecklistItem {
     pub label: String,
     /// Whether it is done.
     pub done: bool,
+}
+
+impl ChecklistItem {
+    /// An item done once a right answer has left `record` in the player's memory.
+    pub fn recorded(label: &str, memory: &Memory, record: &str) -> ChecklistItem {
+        ChecklistItem {
+            label: label.into(),
+            done: memory.records.contains(record),
+        }
+    }
 }
 
 /// What changed in one world step, for a level deciding whether to ask a question.

@@ -88,11 +88,7 @@ fn answered(run: &Run<DecreeWorld>, kind: PromptKind, key: &str) -> bool {
 
 impl Rules<DecreeWorld> for BeTheAcceptor {
     fn goal(&self, run: &Run<DecreeWorld>, memory: &Memory) -> Goal {
-        if self.checklist(run, memory).iter().all(|item| item.done) {
-            Goal::Reached
-        } else {
-            Goal::Open
-        }
+        Goal::when_all_done(&self.checklist(run, memory))
     }
 
     fn checklist(&self, run: &Run<DecreeWorld>, _memory: &Memory) -> Vec<ChecklistItem> {

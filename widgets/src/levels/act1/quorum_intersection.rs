@@ -174,11 +174,7 @@ fn promises_for(world: &DecreeWorld, asker: NodeId, ballot: Ballot) -> Vec<(Node
 
 impl Rules<DecreeWorld> for QuorumIntersection {
     fn goal(&self, run: &Run<DecreeWorld>, memory: &Memory) -> Goal {
-        if self.checklist(run, memory).iter().all(|item| item.done) {
-            Goal::Reached
-        } else {
-            Goal::Open
-        }
+        Goal::when_all_done(&self.checklist(run, memory))
     }
 
     fn checklist(&self, run: &Run<DecreeWorld>, memory: &Memory) -> Vec<ChecklistItem> {

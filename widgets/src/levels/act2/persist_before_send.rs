@@ -161,10 +161,7 @@ impl Rules<LogWorld> for PersistBeforeSend {
     fn checklist(&self, run: &Run<LogWorld>, memory: &Memory) -> Vec<ChecklistItem> {
         let mut items: Vec<ChecklistItem> = SEAMS
             .iter()
-            .map(|(key, label)| ChecklistItem {
-                label: (*label).to_string(),
-                done: memory.records.contains(*key),
-            })
+            .map(|(key, label)| ChecklistItem::recorded(label, memory, key))
             .collect();
         items.push(ChecklistItem {
             label: "C1 hears that x=1 is written".into(),

@@ -133,10 +133,7 @@ impl Rules<LogWorld> for WhatSurvives {
     fn checklist(&self, _run: &Run<LogWorld>, memory: &Memory) -> Vec<ChecklistItem> {
         STEPS
             .iter()
-            .map(|(key, label)| ChecklistItem {
-                label: (*label).to_string(),
-                done: memory.records.contains(*key),
-            })
+            .map(|(key, label)| ChecklistItem::recorded(label, memory, key))
             .collect()
     }
 }

@@ -99,18 +99,11 @@ struct FlexibleQuorums;
 
 impl Rules<LogWorld> for FlexibleQuorums {
     fn goal(&self, run: &Run<LogWorld>, memory: &Memory) -> Goal {
-        if self.checklist(run, memory).iter().all(|item| item.done) {
-            Goal::Reached
-        } else {
-            Goal::Open
-        }
+        Goal::when_all_done(&self.checklist(run, memory))
     }
 
     fn checklist(&self, _run: &Run<LogWorld>, memory: &Memory) -> Vec<ChecklistItem> {
-        let item = |label: &str, record: &str| ChecklistItem {
-            label: label.into(),
-            done: memory.records.contains(record),
-        };
+        let item = |label: &str, record: &str| ChecklistItem::recorded(label, memory, record);
         vec![
             item(
                 "A write chosen by two nodes while two are down",

@@ -115,18 +115,11 @@ struct TheGrid;
 
 impl Rules<LogWorld> for TheGrid {
     fn goal(&self, run: &Run<LogWorld>, memory: &Memory) -> Goal {
-        if self.checklist(run, memory).iter().all(|item| item.done) {
-            Goal::Reached
-        } else {
-            Goal::Open
-        }
+        Goal::when_all_done(&self.checklist(run, memory))
     }
 
     fn checklist(&self, _run: &Run<LogWorld>, memory: &Memory) -> Vec<ChecklistItem> {
-        let item = |label: &str, record: &str| ChecklistItem {
-            label: label.into(),
-            done: memory.records.contains(record),
-        };
+        let item = |label: &str, record: &str| ChecklistItem::recorded(label, memory, record);
         vec![
             item("Slot 1 decided by column 1, {N1, N3}", SLOT_1_DECIDED),
             item("Slot 2 decided by column 2, {N2, N4}", SLOT_2_DECIDED),

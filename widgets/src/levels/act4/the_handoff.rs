@@ -123,18 +123,11 @@ impl Rules<LogWorld> for TheHandoff {
                  to skip. Undo it."
             ));
         }
-        if self.checklist(run, memory).iter().all(|item| item.done) {
-            Goal::Reached
-        } else {
-            Goal::Open
-        }
+        Goal::when_all_done(&self.checklist(run, memory))
     }
 
     fn checklist(&self, run: &Run<LogWorld>, memory: &Memory) -> Vec<ChecklistItem> {
-        let recorded = |label: &str, record: &str| ChecklistItem {
-            label: label.into(),
-            done: memory.records.contains(record),
-        };
+        let recorded = |label: &str, record: &str| ChecklistItem::recorded(label, memory, record);
         vec![
             recorded(
                 "N1 hands 1.N1 to N2 with x=2 still in flight",
