@@ -14,7 +14,7 @@ fn mount(id: &str) -> Game<DecreeWorld> {
     Game::new(level, level.solution_unlocked).expect("mounts")
 }
 
-/// A log-world level (Acts II and III), mounted with the toggles its solution needs.
+/// A log-world level (Acts II to IV), mounted with the toggles its solution needs.
 fn mount_log(id: &str) -> Game<paros_sim::replicated_log::LogWorld> {
     let level = levels::find_act2(id).expect("a log-world level");
     Game::new(level, level.solution_unlocked).expect("mounts")
@@ -22,6 +22,22 @@ fn mount_log(id: &str) -> Game<paros_sim::replicated_log::LogWorld> {
 
 /// Plays the level's solution on from where the game is, up to (not including) its `nth`
 /// answer step. Shared with the log levels' tests.
+/// Node `number`'s role (1-based) on a log level, if it is up.
+fn role(
+    game: &Game<paros_sim::replicated_log::LogWorld>,
+    number: usize,
+) -> Option<paros_core::log::LogRole> {
+    game.world().servers()[number - 1]
+        .host
+        .node()
+        .map(|node| node.role())
+}
+
+/// Node `number`'s id.
+fn node(number: u8) -> paros_core::NodeId {
+    paros_core::NodeId::new(number).expect("a node id")
+}
+
 fn play_to_answer<B: Board>(game: &mut Game<B>, nth: usize) {
     let solution = game.level().solution;
     let at = solution

@@ -6,19 +6,12 @@ use paros_core::log::LogRole;
 use paros_play::{Game, Goal, PromptKind, levels};
 use paros_sim::replicated_log::LogWorld;
 
-use super::{mount_log, play, play_to_answer, refused};
+use super::{mount_log, play, play_to_answer, refused, role};
 
 const ID: &str = "act4/flexible-quorums";
 
 fn mount() -> Game<LogWorld> {
     mount_log(ID)
-}
-
-fn role(game: &Game<LogWorld>, number: usize) -> Option<LogRole> {
-    game.world().servers()[number - 1]
-        .host
-        .node()
-        .map(|node| node.role())
 }
 
 #[test]

@@ -2,28 +2,17 @@
 //! state, each wrong one is refused without touching the world, the grid layout in the view is
 //! the core's, and the goal asks for both columns and a stray vote.
 
+use paros_core::Quorums;
 use paros_core::log::{LogRole, Slot};
-use paros_core::{NodeId, Quorums};
 use paros_play::{Board, Game, Goal, PromptKind, levels};
 use paros_sim::replicated_log::LogWorld;
 
-use super::{mount_log, play, play_to_answer, refused};
+use super::{mount_log, node, play, play_to_answer, refused, role};
 
 const ID: &str = "act4/the-grid";
 
 fn mount() -> Game<LogWorld> {
     mount_log(ID)
-}
-
-fn role(game: &Game<LogWorld>, number: usize) -> Option<LogRole> {
-    game.world().servers()[number - 1]
-        .host
-        .node()
-        .map(|node| node.role())
-}
-
-fn node(number: u8) -> NodeId {
-    NodeId::new(number).expect("a node id")
 }
 
 #[test]

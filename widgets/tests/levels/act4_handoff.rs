@@ -3,12 +3,12 @@
 //! own (N1's disk, `successor_may_propose`, `hand_off` on a copy), each wrong one is refused
 //! without touching the world, and a Phase 1 fails the goal.
 
+use paros_core::Ballot;
 use paros_core::log::{HandoffRefused, LogRole, Slot, successor_may_propose};
-use paros_core::{Ballot, NodeId};
 use paros_play::{Game, Goal, PromptKind, levels};
 use paros_sim::replicated_log::LogWorld;
 
-use super::{mount_log, play, play_to_answer, refused};
+use super::{mount_log, node, play, play_to_answer, refused, role};
 
 const ID: &str = "act4/the-handoff";
 
@@ -16,19 +16,8 @@ fn mount() -> Game<LogWorld> {
     mount_log(ID)
 }
 
-fn node(number: u8) -> NodeId {
-    NodeId::new(number).expect("a node id")
-}
-
 fn handed() -> Ballot {
     Ballot::new(1, node(1))
-}
-
-fn role(game: &Game<LogWorld>, number: usize) -> Option<LogRole> {
-    game.world().servers()[number - 1]
-        .host
-        .node()
-        .map(|node| node.role())
 }
 
 #[test]
