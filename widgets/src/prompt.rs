@@ -40,11 +40,14 @@ pub enum PromptKind {
     /// Act III: a node's apply walk reaches a slot that repeats a request it already applied:
     /// skipped, or applied again?
     RepeatApplies,
+    /// Act IV: which nodes' answers a phase waits for, ticked one box per node (its choices
+    /// are every set of the candidates, keyed `N3+N4`).
+    ReachSet,
 }
 
 impl PromptKind {
     /// Every kind, in declaration order.
-    pub const ALL: [PromptKind; 12] = [
+    pub const ALL: [PromptKind; 13] = [
         PromptKind::PromiseOrNack,
         PromptKind::AcceptedOrNack,
         PromptKind::ChooseValue,
@@ -57,6 +60,7 @@ impl PromptKind {
         PromptKind::JumpPromise,
         PromptKind::ClientResend,
         PromptKind::RepeatApplies,
+        PromptKind::ReachSet,
     ];
 
     /// The kind's name in the JSON the browser reads and in a position's text: `apply-walk`.
@@ -74,6 +78,7 @@ impl PromptKind {
             PromptKind::JumpPromise => "jump-promise",
             PromptKind::ClientResend => "client-resend",
             PromptKind::RepeatApplies => "repeat-applies",
+            PromptKind::ReachSet => "reach-set",
         }
     }
 
@@ -96,7 +101,8 @@ impl PromptKind {
             | PromptKind::ServeOrWait
             | PromptKind::JumpPromise
             | PromptKind::ClientResend
-            | PromptKind::RepeatApplies => None,
+            | PromptKind::RepeatApplies
+            | PromptKind::ReachSet => None,
         }
     }
 }

@@ -13,17 +13,19 @@
 //! it jumps to a trim point), `recovery.rs` (P2c per slot), `serve.rs` (serve a read or wait,
 //! with `read_at_applied.rs`, what serving too early at a leader breaks), `resend.rs` (what a
 //! leader does with a client's retry of a request chosen above what it has applied),
-//! `repeat.rs` (what the apply walk does with a request that reached the log twice), and
-//! `shared.rs` for the helpers they share.
+//! `repeat.rs` (what the apply walk does with a request that reached the log twice),
+//! `reach_set.rs` (which nodes' answers a phase waits for, one check box per node, judged by
+//! the level over the core's quorum system), and `shared.rs` for the helpers they share.
 
 mod apply_walk;
 mod floor;
 mod jump;
+pub mod reach_set;
 mod read_at_applied;
 mod recovery;
 mod repeat;
 mod resend;
-mod serve;
+pub mod serve;
 mod shared;
 
 use crate::automation::Automation;

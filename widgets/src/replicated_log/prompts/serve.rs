@@ -9,6 +9,13 @@ use paros_core::QuorumSystem;
 use paros_core::log::{ColocatedNode, LogEnvelope, LogMessage, LogRole, PendingRead, ReadId};
 use paros_sim::replicated_log::{ClientOp, LogWorld};
 
+/// What a right "wait" records when a Phase-1 quorum has answered and the node has not yet
+/// applied through the watermark: the read was held for the rinse.
+pub const HELD_FOR_THE_RINSE: &str = "a read held until applied through its watermark";
+/// What a right "serve" records when the answer that completes a read's Phase-1 quorum finds
+/// the node already applied through the watermark: the read was covered, and served at once.
+pub const SERVED_ON_ITS_ANSWERS: &str = "a covered read served on its quorum's answers";
+
 /// The read prompt: a delivery to a node that holds (or receives) a client's read. It asks
 /// about the read the delivery concerns (see [`concerned_read`]).
 pub(super) fn serve_or_wait(world: &LogWorld, after: &LogWorld, message: u32) -> Option<Prompt> {
@@ -30,6 +37,18 @@ pub(super) fn serve_or_wait(world: &LogWorld, after: &LogWorld, message: u32) ->
         .get(&key)
         .map_or_else(|| "nothing".to_string(), ToString::to_string);
     let applied = now.applied_index();
+    let quorum_answered = now.quorums().is_phase1_quorum(answered_by);
+    let completes_the_quorum = matches!(
+        in_flight.envelope.message,
+        LogMessage::ReadIndexReply { .. }
+    );
+    let record = if served && completes_the_quorum {
+        Some(SERVED_ON_ITS_ANSWERS.into())
+    } else if !served && quorum_answered {
+        Some(HELD_FOR_THE_RINSE.into())
+    } else {
+        None
+    };
     let latest = latest_completed_write(world, &key);
     let mut facts = vec![
         format!("{name} has applied through slot {applied}; its store says {key} = {value}"),
@@ -75,7 +94,7 @@ pub(super) fn serve_or_wait(world: &LogWorld, after: &LogWorld, message: u32) ->
             ),
         )
     } else {
-        let reason = if !now.quorums().is_phase1_quorum(answered_by) {
+        let reason = if !quorum_answered {
             format!(
                 "{name} has applied through slot {applied}, and it cannot know its log is \
                  current: only {} answered so far, and a write may \
@@ -134,7 +153,7 @@ pub(super) fn serve_or_wait(world: &LogWorld, after: &LogWorld, message: u32) ->
                 explanation: wait_text,
             },
         ],
-        record: None,
+        record,
     })
 }
 
