@@ -794,6 +794,12 @@ fn the_catalog_keeps_the_contract_with_the_book() {
             ),
             ("act4/the-grid", "Beyond Multi-Paxos", "act4-grid", None),
             (
+                "act4/quorum-reads",
+                "Beyond Multi-Paxos",
+                "act4-quorum-reads",
+                None
+            ),
+            (
                 "act4/the-handoff",
                 "Beyond Multi-Paxos",
                 "act4-handoff",
@@ -1113,3 +1119,5 @@ mod act4_flexible;
 mod act4_grid;
 #[path = "levels/act4_handoff.rs"]
 mod act4_handoff;
+#[path = "levels/act4_quorum_reads.rs"]
+mod act4_quorum_reads;

@@ -68,6 +68,7 @@ pub static ACT3: &[&Level<LogWorld>] = &[
 pub static ACT4: &[&Level<LogWorld>] = &[
     &act4::flexible_quorums::LEVEL,
     &act4::the_grid::LEVEL,
+    &act4::quorum_reads::LEVEL,
     &act4::the_handoff::LEVEL,
 ];
 

@@ -21,11 +21,11 @@ fn handed() -> Ballot {
 }
 
 #[test]
-fn the_level_is_listed_in_act4_after_the_grid_with_one_handoff() {
-    // The level map's order: the quorum systems first, then the handoff.
+fn the_level_is_listed_in_act4_after_quorum_reads_with_one_handoff() {
+    // The level map's order: the quorum systems, then reads at a follower, then the handoff.
     let ids: Vec<&str> = levels::ACT4.iter().map(|level| level.id).collect();
-    let grid = ids.iter().position(|id| *id == "act4/the-grid");
-    assert_eq!(ids.iter().position(|id| *id == ID), grid.map(|at| at + 1));
+    let reads = ids.iter().position(|id| *id == "act4/quorum-reads");
+    assert_eq!(ids.iter().position(|id| *id == ID), reads.map(|at| at + 1));
     let game = mount();
     assert_eq!(game.world().handoffs_left(), 1);
     assert_eq!(role(&game, 1), Some(LogRole::Leader));

@@ -1,9 +1,10 @@
 //! Act IV: beyond Multi-Paxos. Act II's log over other quorum systems (four nodes where the
-//! two phases need different numbers of nodes, or stand in a 2x2 grid) and with a leader that
-//! hands its ballot on. Each
-//! level is a file here with its briefing in a markdown file beside it.
+//! two phases need different numbers of nodes, or stand in a 2x2 grid), with reads served by
+//! a follower, and with a leader that hands its ballot on. Each level is a file here with its
+//! briefing in a markdown file beside it.
 
 pub mod flexible_quorums;
+pub mod quorum_reads;
 pub mod the_grid;
 pub mod the_handoff;
 
