@@ -172,7 +172,7 @@ export class LevelWidget {
     // Only when the focused element was redrawn away; a button that survived keeps focus.
     if (document.activeElement && document.activeElement !== document.body) return;
     if (this.view.prompt) {
-      this.root.querySelector('.pp-choice')?.focus();
+      this.root.querySelector('.pp-choice, .pp-pick input')?.focus();
       return;
     }
     if (focusAfter == null) return;
@@ -204,6 +204,11 @@ export class LevelWidget {
     if (!button || button.disabled) return;
     if (button.dataset.action) return this.act(button.dataset.action, Number(button.dataset.msg));
     if (button.dataset.choice) return this.answer(Number(button.dataset.choice));
+    if (button.classList.contains('pp-pick-submit')) {
+      const choice = tickedChoice(this.root, this.view.prompt);
+      if (choice != null) this.answer(choice);
+      return;
+    }
     if (button.dataset.control) {
       const control = this.view.controls[Number(button.dataset.control)];
       return this.step(() => this.game.act(JSON.stringify(control.action)));
@@ -257,7 +262,8 @@ export class LevelWidget {
         return;
       }
     }
-    const choice = this.view.prompt && /^[1-9]$/.test(event.key) && !event.target.closest?.('input')
+    const numbered = this.view.prompt && this.view.prompt.kind !== 'reach-set';
+    const choice = numbered && /^[1-9]$/.test(event.key) && !event.target.closest?.('input')
       ? this.view.prompt.choices[Number(event.key) - 1]
       : null;
     if (choice && !event.ctrlKey && !event.metaKey && !event.altKey) {
@@ -377,11 +383,32 @@ function wireRow(message) {
 function promptPanel(prompt) {
   if (!prompt) return '';
   const facts = prompt.facts.length ? `<ul class="pp-facts">${prompt.facts.map((fact) => `<li>${inline(fact)}</li>`).join('')}</ul>` : '';
-  const choices = prompt.choices
+  const choices = prompt.kind === 'reach-set' ? reachSetBoxes(prompt) : prompt.choices
     .map((choice, index) => `<button type="button" class="pp-choice" data-choice="${choice.index ?? index}" data-key="${escape(choice.key ?? '')}">${inline(choice.label)}</button>`)
     .join('');
   const who = prompt.node ? `<p class="pp-prompt-node">You answer for ${escape(prompt.node)}</p>` : '';
   return `<section class="pp-prompt-box" aria-label="Question">${who}<p class="pp-question">${inline(prompt.question)}</p>${facts}<div class="pp-choices">${choices}</div></section>`;
+}
+
+/** A reach-set prompt's nodes: the members of its one-node choices (keys `N3`), in order. */
+function reachSetNodes(prompt) {
+  return prompt.choices.map((choice) => choice.key).filter((key) => key !== 'none' && !key.includes('+'));
+}
+
+/** A reach-set prompt as one check box per node and a button that answers with the ticked set. */
+function reachSetBoxes(prompt) {
+  const boxes = reachSetNodes(prompt)
+    .map((name) => `<label class="pp-pick-node"><input type="checkbox" name="pp-pick" value="${escape(name)}"> ${escape(name)}</label>`)
+    .join('');
+  return `<fieldset class="pp-pick"><legend>Nodes</legend>${boxes}</fieldset><button type="button" class="pp-pick-submit">Answer with the ticked nodes</button>`;
+}
+
+/** The choice a reach-set prompt's ticked boxes name, keyed as the game keys sets (`N3+N4`). */
+function tickedChoice(root, prompt) {
+  const ticked = [...root.querySelectorAll('.pp-pick input:checked')].map((box) => box.value);
+  const key = ticked.length ? ticked.join('+') : 'none';
+  const index = prompt.choices.findIndex((choice) => choice.key === key);
+  return index < 0 ? null : prompt.choices[index].index ?? index;
 }
 
 const OUTCOME_HEADS = { right: 'Right.', wrong: 'Not what the real node does.' };
