@@ -495,8 +495,8 @@ fn quorum_read_scenarios() -> Vec<Scenario> {
             world: "N1-N4, rows {N1, N2} and {N3, N4}. Prelude: N1 elected by its row; C1's x=1 chosen in slot 1 by the column {N1, N3} and acknowledged, then voted by N2 and N4 too; only N1 knows it is chosen. C2 reads x at N4; then 1 tick; every schedule.",
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
-            levels: &[],
-            chapter: None,
+            levels: &["act4/quorum-reads"],
+            chapter: Some(CHAPTER_BEYOND),
             setup: setup(follower_read(), &x1_voted_by_all()),
         },
         Scenario {
@@ -509,7 +509,7 @@ fn quorum_read_scenarios() -> Vec<Scenario> {
                 max_steps: 1_500,
             },
             levels: &[],
-            chapter: None,
+            chapter: Some(CHAPTER_BEYOND),
             setup: setup(reads_through_faults(), &[]),
         },
         Scenario {
@@ -519,7 +519,7 @@ fn quorum_read_scenarios() -> Vec<Scenario> {
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
-            chapter: None,
+            chapter: Some(CHAPTER_BEYOND),
             setup: setup(reads_commit_indexes(), &x1_chosen_by_a_column()),
         },
         Scenario {
@@ -529,7 +529,7 @@ fn quorum_read_scenarios() -> Vec<Scenario> {
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
-            chapter: None,
+            chapter: Some(CHAPTER_BEYOND),
             setup: setup(skips_the_rinse(), N1_PROPOSES_X1),
         },
     ]
