@@ -46,6 +46,10 @@ pub struct Level {
     /// The game's wasm module that plays it (`play/pkg/<module>/`).
     #[serde(default)]
     pub module: String,
+    /// The name of each stage's world (paros-sim's `level_worlds`), which "Copy as command"
+    /// writes into `paros-sim replay WORLD ...`.
+    #[serde(default)]
+    pub worlds: Vec<String>,
 }
 
 impl From<paros_play::LevelSummary> for Level {
@@ -66,6 +70,7 @@ impl From<paros_play::LevelSummary> for Level {
             unlocks: level.unlocks.map(str::to_string),
             briefing: String::new(),
             module: level.module.to_string(),
+            worlds: level.worlds.iter().map(|world| world.to_string()).collect(),
         }
     }
 }
@@ -188,6 +193,7 @@ mod tests {
             unlocks: None,
             briefing: String::new(),
             module: "log".into(),
+            worlds: vec![id.into()],
         }
     }
 

@@ -7,6 +7,7 @@
 use paros_play::{
     Automation, Game, Goal, HintFor, Level, Memory, Pin, Rules, Run, Stage, View, levels,
 };
+use paros_sim::level_worlds::LevelWorld;
 use paros_sim::single_decree::{DecreeWorld, DecreeWorldConfig, ProposerConfig};
 use paros_sim::{Budget, Fault};
 use std::hint::black_box;
@@ -20,6 +21,13 @@ impl Rules<DecreeWorld> for Endless {
         Goal::Open
     }
 }
+
+/// The bench's own world, which no level plays.
+static ENDLESS_WORLD: LevelWorld<DecreeWorldConfig> = LevelWorld {
+    name: "bench/endless",
+    config: endless_world,
+    prelude: &[],
+};
 
 fn endless_world() -> DecreeWorldConfig {
     DecreeWorldConfig {
@@ -65,8 +73,7 @@ static ENDLESS: Level<DecreeWorld> = Level {
     stages: &[Stage {
         title: "",
         note: "",
-        world: endless_world,
-        prelude: &[],
+        world: &ENDLESS_WORLD,
     }],
     solution: &[],
     solution_unlocked: &[],

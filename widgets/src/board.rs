@@ -85,6 +85,11 @@ pub trait Board: Model + fmt::Debug + 'static {
     /// leaves the world unchanged.
     fn play(&mut self, action: &Self::Move) -> Result<Self::Step, PlayError>;
 
+    /// Makes a move as [`Board::play`] does, and returns the world actions it applied, in
+    /// order: the move itself, or what a shortcut (Act II's `beat`) expands into. Replaying
+    /// them with [`Model::apply`] reaches the same world.
+    fn world_actions(&mut self, action: &Self::Move) -> Result<Vec<Self::Action>, PlayError>;
+
     /// Every move the player may take now, in a stable order.
     fn moves(&self) -> Vec<Self::Move>;
 

@@ -78,8 +78,8 @@ impl<B: Board> Game<B> {
             .stages
             .iter()
             .map(|stage| {
-                let mut world = B::build((stage.world)()).map_err(PlayError::Refused)?;
-                for text in stage.prelude {
+                let mut world = B::build((stage.world.config)()).map_err(PlayError::Refused)?;
+                for text in stage.world.prelude {
                     let action = world
                         .parse_move(text)
                         .map_err(|why| PlayError::BadStep(format!("prelude {text:?}: {why}")))?;
@@ -403,6 +403,42 @@ impl<B: Board> Game<B> {
             }
         }
         tokens
+    }
+
+    /// The world actions the current stage's world has applied since the stage began, each as
+    /// the world describes it: a shortcut's expansion included, a move still held by its prompt
+    /// left out, answers to prompts never (they do not enter the world). Replayed on the
+    /// stage's level world (`paros-sim replay`), they reach this stage's world.
+    pub fn stage_actions(&self) -> Vec<String> {
+        let begins = (self.log.iter())
+            .rposition(|entry| matches!(entry, Move::NextStage))
+            .map_or(0, |index| index + 1);
+        let mut world = self.stage_starts[self.run.stage()].clone();
+        let mut held = None;
+        let mut texts = Vec::new();
+        for entry in &self.log[begins..] {
+            let played = match entry {
+                Move::Act(action) => Some(action.clone()),
+                Move::Hold(action, _) => {
+                    held = Some(action.clone());
+                    None
+                }
+                Move::Answer(_) => held.take(),
+                Move::NextStage => None,
+            };
+            let Some(played) = played else { continue };
+            // The log always replays (undo relies on it), so nothing here is refused.
+            let Ok(actions) = world.clone().world_actions(&played) else {
+                break;
+            };
+            for action in &actions {
+                texts.push(world.describe(action));
+                if world.apply(action).is_err() {
+                    return texts;
+                }
+            }
+        }
+        texts
     }
 
     /// Plays a position back from the level's start, each move through the checks of live

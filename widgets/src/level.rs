@@ -10,6 +10,7 @@ use crate::automation::Automation;
 use crate::board::Board;
 use crate::prompt::{Prompt, PromptKind};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
+use paros_sim::level_worlds::LevelWorld;
 use serde::Serialize;
 use std::fmt;
 
@@ -35,11 +36,9 @@ pub struct Stage<B: Board> {
     pub title: &'static str,
     /// One or two sentences of markdown that set the stage.
     pub note: &'static str,
-    /// The world's configuration.
-    pub world: fn() -> B::Config,
-    /// Steps applied before the player arrives, in the script language of
-    /// [`Game::play`](crate::Game::play) (world actions only). The player cannot undo them.
-    pub prelude: &'static [&'static str],
+    /// The world it starts from: a configuration and a prelude of world actions the player
+    /// cannot undo, defined once in paros-sim, where `paros-sim replay` builds it by name.
+    pub world: &'static LevelWorld<B::Config>,
 }
 
 /// What earns a hint.
@@ -141,6 +140,7 @@ impl<B: Board> Level<B> {
             symbols: self.symbols,
             unlocks: self.unlocks.map(Automation::name),
             module: B::MODULE,
+            worlds: self.stages.iter().map(|stage| stage.world.name).collect(),
         }
     }
 }
@@ -168,6 +168,9 @@ pub struct LevelSummary {
     pub unlocks: Option<&'static str>,
     /// The wasm module that plays it ([`Board::MODULE`]).
     pub module: &'static str,
+    /// The name of each stage's world, in paros-sim's `level_worlds`: what
+    /// `paros-sim replay` builds.
+    pub worlds: Vec<&'static str>,
 }
 
 impl<B: Board> fmt::Debug for Level<B> {

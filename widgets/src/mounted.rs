@@ -104,6 +104,11 @@ impl Mounted {
         with_game!(self, game => game.position().join("\n"))
     }
 
+    /// The world actions of the current stage, one a line (`Game::stage_actions`).
+    pub fn stage_actions(&self) -> String {
+        with_game!(self, game => game.stage_actions().join("\n"))
+    }
+
     /// Plays back a position given a token a line, from the level's start; on a refusal the
     /// level is at its start and the error says which move and why.
     pub fn play_position(&mut self, lines: &str) -> Result<(), PositionError> {

@@ -94,7 +94,7 @@ fn a_ballot_dies_when_a_majority_promised_above_it() {
 fn every_level_mounts_with_a_valid_world_and_prelude() {
     for level in levels::ACT1 {
         for stage in level.stages {
-            let config = (stage.world)();
+            let config = (stage.world.config)();
             assert!(DecreeWorld::new(config.clone()).is_ok(), "{}", level.id);
             assert_eq!(
                 config.budget.left(Fault::Amnesia),
@@ -120,9 +120,9 @@ fn a_restart_after_n2s_own_vote_is_chosen_says_so_and_keeps_it_unmarked() {
     use crate::levels::act2::what_survives_a_crash::{LEVEL, record_question};
     use paros_sim::replicated_log::LogWorld;
     let stage = &LEVEL.stages[0];
-    let mut world = LogWorld::new((stage.world)()).expect("a world");
+    let mut world = LogWorld::new((stage.world.config)()).expect("a world");
     let steps = ["deliver N2->N3 Accept", "crash N2", "restart N2"];
-    for text in stage.prelude.iter().chain(&steps) {
+    for text in stage.world.prelude.iter().chain(&steps) {
         let action = world.parse_action(text).expect(text);
         world.apply(&action).expect(text);
     }
@@ -302,7 +302,7 @@ fn is_x_chosen_counts_with_the_quorum_system_on_four_acceptors() {
     use crate::board::Board;
     use crate::levels::act1::choose_a_value::LEVEL;
     use crate::state::Change;
-    let mut config = (LEVEL.stages[0].world)();
+    let mut config = (LEVEL.stages[0].world.config)();
     config.acceptor_count = 4;
     let mut world = DecreeWorld::new(config).expect("a world");
     for text in [

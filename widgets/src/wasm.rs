@@ -63,6 +63,12 @@ impl GameHandle {
         self.engine.position()
     }
 
+    /// The world actions the current stage's world has applied, as it describes them, one a
+    /// line: with the stage's world name from the catalog, what `paros-sim replay` replays.
+    pub fn stage_actions(&self) -> String {
+        self.engine.stage_actions()
+    }
+
     /// Plays back a position (one token a line) from the level's start; returns the new view.
     /// On a refusal the level is at its start and the error names the move and why.
     pub fn play_position(&mut self, lines: &str) -> Result<String, JsError> {

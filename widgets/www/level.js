@@ -92,15 +92,17 @@ export class LevelWidget {
             <button type="button" class="pp-undo" title="Undo (u or Ctrl+Z)">Undo</button>
             <button type="button" class="pp-restart">Restart</button>
             <button type="button" class="pp-copy-link" title="A link that opens this position">Copy link</button>
+            <button type="button" class="pp-copy-command" title="The paros-sim command that replays this stage natively">Copy as command</button>
             <span class="pp-counts"></span>
           </div>
           <p class="pp-link-box" hidden><label>Link to this position <input class="pp-link" type="text" readonly></label> <span class="pp-link-note" aria-live="polite"></span></p>
+          <p class="pp-command-box" hidden><label>Command that replays this stage <textarea class="pp-command" rows="3" readonly spellcheck="false"></textarea></label> <span class="pp-command-note" aria-live="polite"></span></p>
           <fieldset class="pp-automation"><legend>Automation</legend><div class="pp-toggles"></div></fieldset>
           <details class="pp-moves"><summary>Moves</summary><div class="pp-log"></div></details>
         </div>
       </div>`;
     this.parts = {};
-    for (const name of ['stage-box', 'focus-line', 'controls', 'wire-list', 'goal', 'prompt', 'explanation', 'hints', 'counts', 'toggles', 'undo', 'restart', 'steps', 'log', 'legend', 'world', 'link-box', 'link', 'link-note']) {
+    for (const name of ['stage-box', 'focus-line', 'controls', 'wire-list', 'goal', 'prompt', 'explanation', 'hints', 'counts', 'toggles', 'undo', 'restart', 'steps', 'log', 'legend', 'world', 'link-box', 'link', 'link-note', 'command-box', 'command', 'command-note']) {
       this.parts[name] = this.root.querySelector(`.pp-${name}`);
     }
     this.root.addEventListener('click', (event) => this.onClick(event));
@@ -216,6 +218,7 @@ export class LevelWidget {
     if (button.classList.contains('pp-undo')) return this.undo();
     if (button.classList.contains('pp-restart')) return this.step(() => this.game.restart());
     if (button.classList.contains('pp-copy-link')) return this.copyLink();
+    if (button.classList.contains('pp-copy-command')) return this.copyCommand();
   }
 
   /** The address that opens this position: the level's play link with its moves. */
@@ -227,18 +230,36 @@ export class LevelWidget {
 
   /** Shows the position's link, selected, and copies it where the browser allows. */
   async copyLink() {
-    const link = this.positionLink();
-    this.parts['link-box'].hidden = false;
-    this.parts.link.value = link;
-    this.parts.link.select();
+    await this.offer('link', this.positionLink());
+  }
+
+  /** The `paros-sim replay` command of this stage: its world's name (from the catalog) and the
+   *  world actions played on it so far (from the engine), each quoted for a POSIX shell. */
+  positionCommand() {
+    const world = (this.level.worlds || [])[this.view.stage.index] || this.level.id;
+    const actions = this.game.stage_actions().split('\n').filter(Boolean);
+    return ['paros-sim', 'replay', world, ...actions].map(shellQuote).join(' ');
+  }
+
+  /** Shows the stage's command, selected, and copies it where the browser allows. */
+  async copyCommand() {
+    await this.offer('command', this.positionCommand());
+  }
+
+  /** Shows `text` in the `name` field, selected, copies it where the browser allows, and says
+   *  which happened. */
+  async offer(name, text) {
+    this.parts[`${name}-box`].hidden = false;
+    this.parts[name].value = text;
+    this.parts[name].select();
     let copied = false;
     try {
-      await navigator.clipboard.writeText(link);
+      await navigator.clipboard.writeText(text);
       copied = true;
     } catch {
-      // No clipboard here (an insecure page, a refused permission): the field holds the link.
+      // No clipboard here (an insecure page, a refused permission): the field holds the text.
     }
-    this.parts['link-note'].textContent = copied ? 'Copied.' : 'Select it and copy it.';
+    this.parts[`${name}-note`].textContent = copied ? 'Copied.' : 'Select it and copy it.';
   }
 
   /** Plays back a position from a link. A refused move leaves the level at its start, and one
@@ -315,6 +336,14 @@ export function encodePosition(tokens) {
 /** The tokens of a link's `moves` (see `encodePosition`). */
 export function decodePosition(text) {
   return text.split(',').filter(Boolean).map((token) => decodeURIComponent(token.replace(/\+/g, ' ')));
+}
+
+/** One word for a POSIX shell: as it is when it holds nothing the shell reads specially, else
+ *  in single quotes, each `'` written as `'\\''`. */
+export function shellQuote(word) {
+  const text = String(word);
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(text)) return text;
+  return `'${text.replace(/'/g, "'\\''")}'`;
 }
 
 /** Whether a key press asks for undo: `u` outside text fields, or Ctrl/Cmd+Z. */

@@ -132,8 +132,9 @@ fn is_heartbeat_traffic(message: &LogMessage) -> bool {
     )
 }
 
-/// A beat: tick the leader, then deliver the heartbeat traffic sent from then on.
-fn beat(world: &mut LogWorld, node: NodeId) -> Result<(), PlayError> {
+/// A beat: tick the leader, then deliver the heartbeat traffic sent from then on. Returns the
+/// world actions it applied, in order.
+fn beat(world: &mut LogWorld, node: NodeId) -> Result<Vec<LogAction>, PlayError> {
     let is_leader = server_index(world, node)
         .and_then(|index| world.servers()[index].host.node())
         .is_some_and(|running| running.role() == LogRole::Leader);
@@ -144,6 +145,7 @@ fn beat(world: &mut LogWorld, node: NodeId) -> Result<(), PlayError> {
         )));
     }
     let before: Vec<MessageId> = world.in_flight().iter().map(|message| message.id).collect();
+    let mut applied = vec![LogAction::Tick(node)];
     world
         .apply(&LogAction::Tick(node))
         .map_err(PlayError::Refused)?;
@@ -155,14 +157,15 @@ fn beat(world: &mut LogWorld, node: NodeId) -> Result<(), PlayError> {
                 && enabled.contains(&LogAction::Deliver(message.id))
         });
         let Some(next) = next else {
-            return Ok(());
+            return Ok(applied);
         };
         let id = next.id;
         world
             .apply(&LogAction::Deliver(id))
             .map_err(PlayError::Refused)?;
+        applied.push(LogAction::Deliver(id));
     }
-    Ok(())
+    Ok(applied)
 }
 
 impl Board for LogWorld {
@@ -187,6 +190,21 @@ impl Board for LogWorld {
                 beat(&mut next, *node)?;
                 *self = next;
                 Ok(())
+            }
+        }
+    }
+
+    fn world_actions(&mut self, action: &LogMove) -> Result<Vec<LogAction>, PlayError> {
+        match action {
+            LogMove::World(action) => {
+                LogWorld::apply(self, action).map_err(PlayError::Refused)?;
+                Ok(vec![*action])
+            }
+            LogMove::Beat(node) => {
+                let mut next = self.clone();
+                let applied = beat(&mut next, *node)?;
+                *self = next;
+                Ok(applied)
             }
         }
     }

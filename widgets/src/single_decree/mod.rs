@@ -35,6 +35,11 @@ impl Board for DecreeWorld {
         DecreeWorld::apply(self, action).map_err(PlayError::Refused)
     }
 
+    fn world_actions(&mut self, action: &DecreeAction) -> Result<Vec<DecreeAction>, PlayError> {
+        DecreeWorld::apply(self, action).map_err(PlayError::Refused)?;
+        Ok(vec![*action])
+    }
+
     /// Every enabled action but the negative control's, which is never a move.
     fn moves(&self) -> Vec<DecreeAction> {
         self.enabled()

@@ -1,6 +1,6 @@
-//! `paros-sim`: list the scenarios, explore them exhaustively, simulate them with seeds, and
-//! merge sharded simulation reports. This file only parses arguments and dispatches; each
-//! subcommand lives in `cmd/`.
+//! `paros-sim`: list the scenarios, explore them exhaustively, simulate them with seeds,
+//! merge sharded simulation reports, and replay actions on a named world. This file only
+//! parses arguments and dispatches; each subcommand lives in `cmd/`.
 //!
 //! Exit codes follow the verdict: 0 PASS, 1 VIOLATION or error, 2 INCOMPLETE.
 
@@ -27,6 +27,10 @@ enum Command {
     Explore(cmd::explore::Args),
     /// Combine the reports of disjoint seed shards into one report.
     Merge(cmd::merge::Args),
+    /// Play actions on a level's or a scenario's world, every checker judging each step: exit
+    /// 0 when they replay with no violation, 1 on a violation or an action that does not
+    /// replay. "Copy as command" in the game gives such a command.
+    Replay(cmd::replay::Args),
 }
 
 fn main() -> ExitCode {
@@ -36,6 +40,7 @@ fn main() -> ExitCode {
         Command::Run(args) => cmd::run::run(args),
         Command::Explore(args) => cmd::explore::run(args),
         Command::Merge(args) => cmd::merge::run(args),
+        Command::Replay(args) => cmd::replay::run(args),
     };
     match outcome {
         Ok(code) => ExitCode::from(code),

@@ -9,9 +9,8 @@ use crate::automation::Automation;
 use crate::level::{HintFor, Level, Pin, Rules, Stage};
 use crate::state::{Goal, Memory, Run};
 use paros_core::Phase;
+use paros_sim::level_worlds;
 use paros_sim::single_decree::DecreeWorld;
-use paros_sim::single_decree::DecreeWorldConfig;
-use paros_sim::{Budget, Fault};
 
 /// The level.
 pub static LEVEL: Level<DecreeWorld> = Level {
@@ -43,60 +42,19 @@ pub static LEVEL: Level<DecreeWorld> = Level {
             title: "Nothing reported",
             note: "P2 has sent Prepare(1.P2); A1 and A2 have promised. No acceptor has voted for \
                    anything.",
-            world: nothing_reported,
-            prelude: &["deliver P2->A1 Prepare", "deliver P2->A2 Prepare"],
+            world: &level_worlds::ADOPT_NOTHING_REPORTED,
         },
         Stage {
             title: "One vote reported",
             note: "P1's Accept(1.P1, x) reached A1 alone, and its other Accepts were lost. Now \
                    P2 runs Phase 1 over A1 and A2.",
-            world: one_vote,
-            prelude: &[
-                "deliver P1->A1 Prepare",
-                "deliver P1->A2 Prepare",
-                "deliver A1->P1 Promise",
-                "deliver A2->P1 Promise",
-                "deliver P1->A1 Accept",
-                "drop P1->A2 Accept",
-                "drop P1->A3 Accept",
-                "drop P1->A3 Prepare",
-                "drop A1->P1 Accepted",
-                "start P2",
-                "deliver P2->A1 Prepare",
-                "deliver P2->A2 Prepare",
-                "drop P2->A3 Prepare",
-            ],
+            world: &level_worlds::ADOPT_ONE_VOTE,
         },
         Stage {
             title: "Two votes reported",
             note: "A1 voted for (1.P1, x). Later P2 ran Phase 1 over A2 and A3, found no vote, \
                    and A2 voted for (1.P2, y). Now P3 runs Phase 1 over A1 and A2.",
-            world: two_votes,
-            prelude: &[
-                "deliver P1->A1 Prepare",
-                "deliver P1->A2 Prepare",
-                "deliver A1->P1 Promise",
-                "deliver A2->P1 Promise",
-                "deliver P1->A1 Accept",
-                "drop P1->A2 Accept",
-                "drop P1->A3 Accept",
-                "drop P1->A3 Prepare",
-                "drop A1->P1 Accepted",
-                "start P2",
-                "deliver P2->A2 Prepare",
-                "deliver P2->A3 Prepare",
-                "deliver A2->P2 Promise",
-                "deliver A3->P2 Promise",
-                "deliver P2->A2 Accept",
-                "drop P2->A1 Prepare",
-                "drop P2->A1 Accept",
-                "drop P2->A3 Accept",
-                "drop A2->P2 Accepted",
-                "start P3",
-                "deliver P3->A1 Prepare",
-                "deliver P3->A2 Prepare",
-                "drop P3->A3 Prepare",
-            ],
+            world: &level_worlds::ADOPT_TWO_VOTES,
         },
     ],
     solution: &[
@@ -115,20 +73,6 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     solution_unlocked: &[Automation::AcceptorReplies],
     rules: &AdoptTheValue,
 };
-
-fn nothing_reported() -> DecreeWorldConfig {
-    super::world(&["x", "y"], &[false, true], Budget::default())
-}
-
-fn one_vote() -> DecreeWorldConfig {
-    let budget = Budget::NONE.with(Fault::Drop, 5);
-    super::world(&["x", "y"], &[true, false], budget)
-}
-
-fn two_votes() -> DecreeWorldConfig {
-    let budget = Budget::NONE.with(Fault::Drop, 9);
-    super::world(&["x", "y", "z"], &[true, false, false], budget)
-}
 
 struct AdoptTheValue;
 

@@ -9,9 +9,8 @@ use crate::automation::Automation;
 use crate::level::{HintFor, Level, Pin, Rules, Stage};
 use crate::prompt::PromptKind;
 use crate::state::{ChecklistItem, Goal, Memory, Run};
+use paros_sim::level_worlds;
 use paros_sim::single_decree::DecreeWorld;
-use paros_sim::single_decree::DecreeWorldConfig;
-use paros_sim::{Budget, Fault};
 
 /// The level.
 pub static LEVEL: Level<DecreeWorld> = Level {
@@ -52,8 +51,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
         title: "Two proposers, three acceptors, and you",
         note: "Prepare(1.P1) and Prepare(1.P2) are both on the wire. You may duplicate two \
                messages.",
-        world,
-        prelude: &[],
+        world: &level_worlds::BE_THE_ACCEPTOR,
     }],
     solution: &[
         "deliver P2->A1 Prepare",
@@ -72,11 +70,6 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     solution_unlocked: &[],
     rules: &BeTheAcceptor,
 };
-
-fn world() -> DecreeWorldConfig {
-    let budget = Budget::NONE.with(Fault::Duplicate, 2).with(Fault::Retry, 1);
-    super::world(&["x", "y"], &[true, true], budget)
-}
 
 struct BeTheAcceptor;
 

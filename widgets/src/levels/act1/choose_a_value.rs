@@ -11,9 +11,8 @@ use crate::prompt::{Choice, Prompt};
 use crate::state::{Change, Goal, Memory, Run};
 use crate::words::{majority_size, quorums, set_name};
 use paros_core::QuorumSystem;
-use paros_sim::Budget;
+use paros_sim::level_worlds;
 use paros_sim::single_decree::DecreeWorld;
-use paros_sim::single_decree::DecreeWorldConfig;
 
 /// The level.
 pub static LEVEL: Level<DecreeWorld> = Level {
@@ -49,8 +48,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     stages: &[Stage {
         title: "One proposer, one silent acceptor",
         note: "P1 has sent Prepare(1.P1) to all three acceptors. A3's wire is cut.",
-        world,
-        prelude: &[],
+        world: &level_worlds::CHOOSE_A_VALUE,
     }],
     solution: &[
         "deliver P1->A1 Prepare",
@@ -67,12 +65,6 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     solution_unlocked: &[],
     rules: &ChooseAValue,
 };
-
-fn world() -> DecreeWorldConfig {
-    let mut config = super::world(&["x"], &[true], Budget::default());
-    config.silent.insert(config.acceptor_id(2));
-    config
-}
 
 struct ChooseAValue;
 

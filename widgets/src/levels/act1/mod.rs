@@ -8,33 +8,13 @@ pub mod quorum_intersection;
 pub mod recovery_is_not_catch_up;
 pub mod the_duel;
 
-use paros_core::{Message, NodeId, NodeSet, Value};
-use paros_sim::Budget;
-use paros_sim::single_decree::{DecreeStep, DecreeWorld, DecreeWorldConfig, ProposerConfig};
+use paros_core::{Message, NodeId, Value};
+use paros_sim::single_decree::{DecreeStep, DecreeWorld};
 
 /// The chapters beside Act I's levels.
 pub const HOW_PAXOS_CHOOSES: &str = "How Paxos chooses one value";
 /// The chapters beside Act I's levels.
 pub const WHY_ONE_VALUE_IS_SAFE: &str = "Why one value is safe";
-
-/// Three acceptors and one proposer per value; `started[i]` says whether proposer i has sent
-/// its Prepares when the world begins.
-pub fn world(values: &[&str], started: &[bool], budget: Budget) -> DecreeWorldConfig {
-    DecreeWorldConfig {
-        acceptor_count: 3,
-        proposers: values
-            .iter()
-            .zip(started)
-            .map(|(value, started)| ProposerConfig {
-                value: Value::new(value),
-                started: *started,
-            })
-            .collect(),
-        silent: NodeSet::EMPTY,
-        budget,
-        negative_control: None,
-    }
-}
 
 /// The vote a step cast, if it delivered an Accept that the acceptor voted for: the voter, and
 /// the ballot and value it sent in its Accepted.

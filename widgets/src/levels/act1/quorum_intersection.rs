@@ -14,8 +14,8 @@ use crate::prompt::{Choice, Prompt};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use crate::words::{set_name, vote_name};
 use paros_core::{Ballot, Message, NodeId, NodeSet, QuorumSystem, Vote};
-use paros_sim::Budget;
-use paros_sim::single_decree::{DecreeStep, DecreeWorld, DecreeWorldConfig};
+use paros_sim::level_worlds;
+use paros_sim::single_decree::{DecreeStep, DecreeWorld};
 
 /// The level.
 pub static LEVEL: Level<DecreeWorld> = Level {
@@ -52,15 +52,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
         title: "x's quorum, then P2's",
         note: "P1 holds a Phase-1 quorum and has sent Accept(1.P1, x) to all three acceptors. \
                Deliver two of them, then start P2.",
-        world,
-        prelude: &[
-            "deliver P1->A1 Prepare",
-            "deliver P1->A2 Prepare",
-            "deliver P1->A3 Prepare",
-            "deliver A1->P1 Promise",
-            "deliver A2->P1 Promise",
-            "deliver A3->P1 Promise",
-        ],
+        world: &level_worlds::QUORUM_INTERSECTION,
     }],
     solution: &[
         "deliver P1->A1 Accept",
@@ -83,10 +75,6 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     solution_unlocked: &[],
     rules: &QuorumIntersection,
 };
-
-fn world() -> DecreeWorldConfig {
-    super::world(&["x", "y"], &[true, false], Budget::default())
-}
 
 /// The Phase-1 quorums to try: every minimal Phase-1 quorum of the proposers' quorum system
 /// (no acceptor of it can be left out).

@@ -11,9 +11,8 @@ use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::state::{Change, Goal, Memory, Run};
 use crate::words::{majority_size, quorums, set_name};
 use paros_core::QuorumSystem;
+use paros_sim::level_worlds;
 use paros_sim::single_decree::DecreeWorld;
-use paros_sim::single_decree::DecreeWorldConfig;
-use paros_sim::{Budget, Fault};
 
 /// The level.
 pub static LEVEL: Level<DecreeWorld> = Level {
@@ -44,20 +43,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
         title: "One vote, nothing chosen",
         note: "P1's Accept(1.P1, x) reached A1 alone; its other Accepts were lost and P1 \
                stopped. P2 has sent Prepare(1.P2) to A1 and A2.",
-        world,
-        prelude: &[
-            "deliver P1->A1 Prepare",
-            "deliver P1->A2 Prepare",
-            "deliver A1->P1 Promise",
-            "deliver A2->P1 Promise",
-            "deliver P1->A1 Accept",
-            "drop P1->A2 Accept",
-            "drop P1->A3 Accept",
-            "drop P1->A3 Prepare",
-            "drop A1->P1 Accepted",
-            "start P2",
-            "drop P2->A3 Prepare",
-        ],
+        world: &level_worlds::RECOVERY_IS_NOT_CATCH_UP,
     }],
     solution: &[
         "deliver P2->A1 Prepare",
@@ -74,11 +60,6 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     solution_unlocked: &[Automation::AcceptorReplies],
     rules: &Recovery,
 };
-
-fn world() -> DecreeWorldConfig {
-    let budget = Budget::NONE.with(Fault::Drop, 5);
-    super::world(&["x", "y"], &[true, false], budget)
-}
 
 struct Recovery;
 

@@ -11,8 +11,8 @@ use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use crate::words::{set_name, vote_name};
 use paros_core::{Acceptor, Ballot, NodeId, NodeSet, Phase, Proposer, QuorumSystem, vote_rule};
-use paros_sim::single_decree::{DecreeWorld, DecreeWorldConfig};
-use paros_sim::{Budget, Fault};
+use paros_sim::level_worlds;
+use paros_sim::single_decree::DecreeWorld;
 
 /// The level.
 pub static LEVEL: Level<DecreeWorld> = Level {
@@ -43,8 +43,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     stages: &[Stage {
         title: "Two proposers, two retries each",
         note: "P1 (x) and P2 (y) have both sent their Prepares. Each may retry twice.",
-        world,
-        prelude: &[],
+        world: &level_worlds::THE_DUEL,
     }],
     solution: &[
         "deliver P2->A1 Prepare",
@@ -73,11 +72,6 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     ],
     rules: &TheDuel,
 };
-
-fn world() -> DecreeWorldConfig {
-    let budget = Budget::NONE.with(Fault::Retry, RETRIES);
-    super::world(&["x", "y"], &[true, true], budget)
-}
 
 /// Whether `proposer`'s ballot can never get a value chosen: the acceptors that may still
 /// answer it (whose promise is not above it, the vote rule) hold no Phase-2 quorum, or, while

@@ -4,13 +4,13 @@
 //! The apply walk is pinned off, so every move that teaches a node a chosen slot asks what it
 //! may apply; the core's own walk (run on a clone) is the right answer.
 
-use super::{N1_LEADS, ONE_VALUE_TO_A_LOG, applied_through, cluster, pin};
+use super::{ONE_VALUE_TO_A_LOG, applied_through, pin};
 use crate::automation::Automation;
 use crate::level::{HintFor, Level, Rules, Stage};
 use crate::prompt::PromptKind;
 use crate::state::{ChecklistItem, Goal, Memory, Run};
-use paros_sim::replicated_log::{LogWorld, LogWorldConfig};
-use paros_sim::{Budget, Fault};
+use paros_sim::level_worlds;
+use paros_sim::replicated_log::LogWorld;
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {
@@ -41,24 +41,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         title: "Three slots in flight",
         note: "N1 leads at 1.N1. Slot 1 (a=1) is chosen and applied; C2's b=2 and C3's c=3 have \
                slots 2 and 3, and their Accepts are on the wire.",
-        world,
-        prelude: &[
-            N1_LEADS[0],
-            N1_LEADS[1],
-            N1_LEADS[2],
-            N1_LEADS[3],
-            "request C1 N1",
-            "deliver C1->N1 Write",
-            "deliver N1->N2 Accept",
-            "deliver N2->N1 Accepted",
-            "deliver N1->C1 Reply",
-            "tick N1",
-            "deliver N1->N2 Heartbeat",
-            "request C2 N1",
-            "deliver C2->N1 Write",
-            "request C3 N1",
-            "deliver C3->N1 Write",
-        ],
+        world: &level_worlds::A_LOG_OF_DECISIONS,
     }],
     solution: &[
         "deliver N1->N2 Accept(1.N1, slot 3",
@@ -71,11 +54,6 @@ pub static LEVEL: Level<LogWorld> = Level {
     solution_unlocked: &[Automation::AcceptorReplies, Automation::P2c],
     rules: &LogOfDecisions,
 };
-
-fn world() -> LogWorldConfig {
-    let budget = Budget::NONE.with(Fault::Tick, 6);
-    cluster(&[&[("a", "1")], &[("b", "2")], &[("c", "3")]], budget)
-}
 
 struct LogOfDecisions;
 

@@ -6,7 +6,7 @@
 //! Phase 1 again for the slot it gives it; the real step, taken on a clone (an Accept, no
 //! Prepare), is the answer.
 
-use super::{STABLE_LEADER, cluster, pin, running};
+use super::{STABLE_LEADER, pin, running};
 use crate::automation::Automation;
 use crate::board::Board;
 use crate::level::{HintFor, Level, Rules, Stage};
@@ -15,8 +15,9 @@ use crate::replicated_log::{LogMove, ballot_name};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use paros_core::NodeId;
 use paros_core::log::{Entry, LogMessage, LogRole, Slot};
-use paros_sim::replicated_log::{LogAction, LogWorld, LogWorldConfig};
-use paros_sim::{Budget, Fault, MessageId};
+use paros_sim::MessageId;
+use paros_sim::level_worlds;
+use paros_sim::replicated_log::{LogAction, LogWorld};
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {
@@ -47,20 +48,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         title: "A leader down, its votes scattered",
         note: "N1 led at 1.N1. N2 voted for slot 1, N3 for slot 2; then N1 crashed. Nobody \
                knows what was chosen.",
-        world,
-        prelude: &[
-            "tick N1",
-            "tick N1",
-            "deliver N1->N2 Prepare",
-            "deliver N2->N1 Promise",
-            "request C1 N1",
-            "deliver C1->N1 Write",
-            "deliver N1->N2 Accept",
-            "request C2 N1",
-            "deliver C2->N1 Write",
-            "deliver N1->N3 Accept(1.N1, slot 2",
-            "crash N1",
-        ],
+        world: &level_worlds::ELECT_A_LEADER,
     }],
     solution: &[
         "tick N2",
@@ -85,11 +73,6 @@ pub static LEVEL: Level<LogWorld> = Level {
     ],
     rules: &ElectALeader,
 };
-
-fn world() -> LogWorldConfig {
-    let budget = Budget::NONE.with(Fault::Crash, 1).with(Fault::Tick, 10);
-    cluster(&[&[("x", "1")], &[("y", "2")], &[("z", "3")]], budget)
-}
 
 struct ElectALeader;
 

@@ -18,8 +18,7 @@ use crate::automation::Automation;
 use crate::level::Pin;
 use crate::state::Goal;
 use paros_core::log::{ColocatedNode, Slot};
-use paros_sim::Budget;
-use paros_sim::replicated_log::{ClientOp, LogWorld, LogWorldConfig};
+use paros_sim::replicated_log::{ClientOp, LogWorld};
 
 /// The chapter beside `act2/persist-before-send` and `act2/what-survives-a-crash`.
 pub const CRASH_AND_RESTART: &str = "Crash and restart safety";
@@ -30,32 +29,8 @@ pub const STABLE_LEADER: &str = "The stable leader";
 /// The chapter beside `act2/the-read-that-lies`.
 pub const READS_ARE_NOT_FREE: &str = "Why reads are not free";
 
-/// Three nodes, one client per program, an election timeout of 2 ticks, and `budget`.
-pub fn cluster(programs: &[&[(&str, &str)]], budget: Budget) -> LogWorldConfig {
-    let clients: Vec<Vec<ClientOp>> = programs
-        .iter()
-        .map(|program| {
-            program
-                .iter()
-                .map(|(key, value)| {
-                    if value.is_empty() {
-                        ClientOp::read(key)
-                    } else {
-                        ClientOp::write(key, value)
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    // Built from the World's own three-node preset, so a setting added to the World later
-    // keeps its default here.
-    let mut config = LogWorldConfig::three_nodes(Vec::new());
-    config.clients = clients;
-    config.election_timeout_ticks = 2;
-    config.heartbeat_interval_ticks = 1;
-    config.budget = budget;
-    config
-}
+/// The three-node cluster every log level is built from, defined with the level worlds.
+pub use paros_sim::level_worlds::cluster;
 
 /// A pin forcing `automation` on or off.
 pub const fn pin(automation: Automation, on: bool) -> Pin {
@@ -98,11 +73,3 @@ pub fn read_goal(world: &LogWorld, expected: &str) -> Goal {
         None => Goal::Open,
     }
 }
-
-/// The leader's election: N1 ticks to its timeout and N2's Promise completes its quorum.
-pub const N1_LEADS: &[&str] = &[
-    "tick N1",
-    "tick N1",
-    "deliver N1->N2 Prepare",
-    "deliver N2->N1 Promise",
-];

@@ -8,7 +8,7 @@
 //! world offers `send` only after `persist`. After each crash of
 //! N2 at a seam, the level asks whether N2's disk still holds its vote, read off the disk.
 
-use super::{CRASH_AND_RESTART, N1_LEADS, cluster, pin};
+use super::{CRASH_AND_RESTART, pin};
 use crate::automation::Automation;
 use crate::level::{HintFor, Level, Rules, Stage};
 use crate::prompt::{Choice, Prompt};
@@ -16,9 +16,10 @@ use crate::replicated_log::stage::{durable_record, write_name};
 use crate::replicated_log::{LogMove, ballot_name};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use paros_core::log::{LogMessage, Slot};
+use paros_sim::NegativeControl;
 use paros_sim::check::Property;
-use paros_sim::replicated_log::{LogAction, LogWorld, LogWorldConfig};
-use paros_sim::{Budget, Fault, NegativeControl};
+use paros_sim::level_worlds;
+use paros_sim::replicated_log::{LogAction, LogWorld};
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {
@@ -50,26 +51,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         title: "A vote in a Ready",
         note: "N1 leads at 1.N1 and has sent Accept(slot 1, x=1) to N2 and N3. Every Ready is \
                yours to persist and send.",
-        world,
-        prelude: &[
-            N1_LEADS[0],
-            N1_LEADS[1],
-            // N1 stands: its Ready holds the ballot it stands at and its Prepares.
-            "persist N1",
-            "send N1",
-            // Its own Prepare came back: it promises itself.
-            "persist N1",
-            "send N1",
-            "deliver N1->N2 Prepare",
-            "persist N2",
-            "send N2",
-            "deliver N2->N1 Promise",
-            "request C1 N1",
-            "deliver C1->N1 Write",
-            "send N1",
-            "persist N1",
-            "send N1",
-        ],
+        world: &level_worlds::PERSIST_BEFORE_SEND,
     }],
     solution: &[
         // Seam 1: crash before the write is durable.
@@ -111,15 +93,6 @@ pub static LEVEL: Level<LogWorld> = Level {
     solution_unlocked: &[Automation::AcceptorReplies, Automation::P2c],
     rules: &PersistBeforeSend,
 };
-
-fn world() -> LogWorldConfig {
-    let budget = Budget::NONE.with(Fault::Crash, 3).with(Fault::Tick, 8);
-    // C2's y=2 is not needed to win; it is the other command a wrong answer's demonstration
-    // gets chosen in slot 1.
-    let mut config = cluster(&[&[("x", "1")], &[("y", "2")]], budget);
-    config.stepwise_ready = true;
-    config
-}
 
 /// N2, the node whose Ready the level is about.
 const N2: usize = 1;

@@ -6,15 +6,15 @@
 //! When the leader has two slots in flight at once, the level asks whether the second must
 //! wait for the first; the world's own step (its Accept already sent) is the answer.
 
-use super::{N1_LEADS, STABLE_LEADER, applied_through, cluster, pin, running};
+use super::{STABLE_LEADER, applied_through, pin, running};
 use crate::automation::Automation;
 use crate::level::{HintFor, Level, Rules, Stage};
 use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::replicated_log::{LogMove, ballot_name};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use paros_core::log::LogMessage;
-use paros_sim::replicated_log::{LogAction, LogWorld, LogWorldConfig};
-use paros_sim::{Budget, Fault};
+use paros_sim::level_worlds;
+use paros_sim::replicated_log::{LogAction, LogWorld};
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {
@@ -43,8 +43,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         title: "A stream of commands",
         note: "N1 leads at 1.N1. C1 will write a, b, c and C2 will write d, e, one at a time \
                each.",
-        world,
-        prelude: N1_LEADS,
+        world: &level_worlds::STEADY_STATE,
     }],
     solution: &[
         "request C1 N1",
@@ -86,17 +85,6 @@ pub static LEVEL: Level<LogWorld> = Level {
     ],
     rules: &SteadyState,
 };
-
-fn world() -> LogWorldConfig {
-    let budget = Budget::NONE.with(Fault::Tick, 12);
-    cluster(
-        &[
-            &[("a", "1"), ("b", "2"), ("c", "3")],
-            &[("d", "4"), ("e", "5")],
-        ],
-        budget,
-    )
-}
 
 struct SteadyState;
 

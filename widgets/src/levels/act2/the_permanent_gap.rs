@@ -7,14 +7,14 @@
 //! hole at N2, b applied, and C1's retried a applied exactly once (the World's exactly-once
 //! checker watches every apply).
 
-use super::{N1_LEADS, STABLE_LEADER, cluster, pin, running};
+use super::{STABLE_LEADER, pin, running};
 use crate::automation::Automation;
 use crate::level::{HintFor, Level, Rules, Stage};
 use crate::state::{ChecklistItem, Goal, Memory, Run};
 use paros_core::Value;
 use paros_core::log::Slot;
-use paros_sim::replicated_log::{LogWorld, LogWorldConfig};
-use paros_sim::{Budget, Fault};
+use paros_sim::level_worlds;
+use paros_sim::replicated_log::LogWorld;
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {
@@ -42,17 +42,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         title: "Two commands, one of them lost",
         note: "N1 leads at 1.N1 and has sent the Accepts for slot 1 (C1's a=1) and slot 2 (C2's \
                b=2). You may drop two messages and crash one node.",
-        world,
-        prelude: &[
-            N1_LEADS[0],
-            N1_LEADS[1],
-            N1_LEADS[2],
-            N1_LEADS[3],
-            "request C1 N1",
-            "deliver C1->N1 Write",
-            "request C2 N1",
-            "deliver C2->N1 Write",
-        ],
+        world: &level_worlds::THE_PERMANENT_GAP,
     }],
     solution: &[
         "drop N1->N2 Accept(1.N1, slot 1",
@@ -81,15 +71,6 @@ pub static LEVEL: Level<LogWorld> = Level {
     ],
     rules: &PermanentGap,
 };
-
-fn world() -> LogWorldConfig {
-    let budget = Budget::NONE
-        .with(Fault::Drop, 2)
-        .with(Fault::Crash, 1)
-        .with(Fault::Tick, 8)
-        .with(Fault::ClientResend, 1);
-    cluster(&[&[("a", "1")], &[("b", "2")]], budget)
-}
 
 struct PermanentGap;
 

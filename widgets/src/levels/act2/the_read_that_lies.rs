@@ -5,12 +5,12 @@
 //! the real node does on a clone, which is `read_may_be_served`: a Phase-1 quorum has reported
 //! its highest accepted slot, and the node has applied through the highest of them.
 
-use super::{READS_ARE_NOT_FREE, cluster, pin, read_called, read_goal, read_result};
+use super::{READS_ARE_NOT_FREE, pin, read_called, read_goal, read_result};
 use crate::automation::Automation;
 use crate::level::{HintFor, Level, Rules, Stage};
 use crate::state::{ChecklistItem, Goal, Memory, Run};
-use paros_sim::replicated_log::{LogWorld, LogWorldConfig};
-use paros_sim::{Budget, Fault};
+use paros_sim::level_worlds;
+use paros_sim::replicated_log::LogWorld;
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {
@@ -42,33 +42,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         title: "A leader change N3 never saw",
         note: "N1 led and got x=1 chosen everywhere. Then N3 was cut off, N2 took over at 2.N2 \
                and got C1's x=2 chosen with N1. The partition has healed.",
-        world,
-        prelude: &[
-            "tick N1",
-            "tick N1",
-            "deliver N1->N2 Prepare",
-            "deliver N2->N1 Promise",
-            "request C1 N1",
-            "deliver C1->N1 Write",
-            "deliver N1->N2 Accept",
-            "deliver N1->N3 Accept",
-            "deliver N2->N1 Accepted",
-            "deliver N1->C1 Reply",
-            "tick N1",
-            "deliver N1->N2 Heartbeat",
-            "deliver N1->N3 Heartbeat",
-            "partition N3",
-            "tick N2",
-            "tick N2",
-            "deliver N2->N1 Prepare",
-            "deliver N1->N2 Promise",
-            "request C1 N2",
-            "deliver C1->N2 Write",
-            "deliver N2->N1 Accept",
-            "deliver N1->N2 Accepted",
-            "deliver N2->C1 Reply",
-            "heal",
-        ],
+        world: &level_worlds::THE_READ_THAT_LIES,
     }],
     solution: &[
         "request C1 N3",
@@ -92,11 +66,6 @@ pub static LEVEL: Level<LogWorld> = Level {
     ],
     rules: &ReadThatLies,
 };
-
-fn world() -> LogWorldConfig {
-    let budget = Budget::NONE.with(Fault::Partition, 1).with(Fault::Tick, 10);
-    cluster(&[&[("x", "1"), ("x", "2"), ("x", "")]], budget)
-}
 
 struct ReadThatLies;
 

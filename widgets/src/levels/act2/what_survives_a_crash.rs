@@ -11,7 +11,7 @@
 //! The plan needs b chosen in slot 1. A move that gets a chosen there instead (N2's Accept
 //! landing first) makes it impossible: the goal fails and says so, and undo takes it back.
 
-use super::{CRASH_AND_RESTART, cluster, pin};
+use super::{CRASH_AND_RESTART, pin};
 use crate::automation::Automation;
 use crate::level::{HintFor, Level, Rules, Stage};
 use crate::prompt::{Choice, Prompt, drop_doubles};
@@ -20,8 +20,8 @@ use crate::replicated_log::{LogMove, ballot_name};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use paros_core::log::{DurableRecord, Entry, Slot, SlotVote};
 use paros_core::{Ballot, NodeSet};
-use paros_sim::replicated_log::{LogAction, LogWorld, LogWorldConfig, SlotVotes};
-use paros_sim::{Budget, Fault};
+use paros_sim::level_worlds;
+use paros_sim::replicated_log::{LogAction, LogWorld, SlotVotes};
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {
@@ -49,15 +49,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         title: "A vote that will go stale",
         note: "N2 leads at 1.N2 and has voted for C1's a=1 in slot 1; its Accepts to N1 and N3 \
                are on the wire. You may crash N2 three times.",
-        world,
-        prelude: &[
-            "tick N2",
-            "tick N2",
-            "deliver N2->N1 Prepare",
-            "deliver N1->N2 Promise",
-            "request C1 N2",
-            "deliver C1->N2 Write",
-        ],
+        world: &level_worlds::WHAT_SURVIVES_A_CRASH,
     }],
     solution: &[
         "crash N2",
@@ -89,11 +81,6 @@ pub static LEVEL: Level<LogWorld> = Level {
     ],
     rules: &WhatSurvives,
 };
-
-fn world() -> LogWorldConfig {
-    let budget = Budget::NONE.with(Fault::Crash, 3).with(Fault::Tick, 10);
-    cluster(&[&[("a", "1")], &[("b", "2")]], budget)
-}
 
 /// N2, the node whose disk the level is about.
 const N2: usize = 1;

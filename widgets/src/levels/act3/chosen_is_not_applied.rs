@@ -6,14 +6,15 @@
 //! slot 3: a chosen slot is no longer an open proposal, and the session table says C2#1 is not
 //! applied), and what N1's apply walk does with slot 3 (`KvStore::apply` skips the repeat).
 
-use super::super::act2::{READS_ARE_NOT_FREE, cluster, pin, running};
+use super::super::act2::{READS_ARE_NOT_FREE, pin, running};
 use crate::automation::Automation;
 use crate::level::{HintFor, Level, Rules, Stage};
 use crate::prompt::PromptKind;
 use crate::state::{ChecklistItem, Goal, Memory, Run};
 use paros_core::log::{Entry, LogMessage, Slot};
-use paros_sim::replicated_log::{LogWorld, LogWorldConfig};
-use paros_sim::{Budget, Fault};
+use paros_sim::Fault;
+use paros_sim::level_worlds;
+use paros_sim::replicated_log::LogWorld;
 
 /// The leader, N1 (1-based).
 const LEADER: usize = 1;
@@ -52,19 +53,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         title: "A write chosen above a hole",
         note: "N1 leads at 1.N1. C1's x=a is in slot 1, but N2's vote for it is still on the \
                wire. C2's y=b is chosen in slot 2 by N1 and N2. N1 has applied nothing.",
-        world,
-        prelude: &[
-            "tick N1",
-            "deliver N1->N2 Prepare",
-            "deliver N2->N1 Promise",
-            "request C1 N1",
-            "deliver C1->N1 Write",
-            "deliver N1->N2 Accept",
-            "request C2 N1",
-            "deliver C2->N1 Write",
-            "deliver N1->N2 Accept(1.N1, slot 2",
-            "deliver N2->N1 Accepted(1.N1, slot 2",
-        ],
+        world: &level_worlds::CHOSEN_IS_NOT_APPLIED,
     }],
     solution: &[
         "request C2 N1",
@@ -83,19 +72,6 @@ pub static LEVEL: Level<LogWorld> = Level {
     ],
     rules: &ChosenIsNotApplied,
 };
-
-/// The world of `act3-chosen-is-not-applied`: C1 writes x=a and C2 writes y=b, both at N1;
-/// one tick (N1's election, at a timeout of one) and one resend.
-fn world() -> LogWorldConfig {
-    let budget = Budget::NONE
-        .with(Fault::Tick, 1)
-        .with(Fault::ClientResend, 1);
-    let mut config = cluster(&[&[("x", "a")], &[("y", "b")]], budget);
-    config.election_timeout_ticks = 1;
-    let leader = config.node_id(LEADER - 1);
-    config.client_targets = vec![Some(leader), Some(leader)];
-    config
-}
 
 struct ChosenIsNotApplied;
 

@@ -7,16 +7,16 @@
 //! (`history::verdict_if_read_had`); a wrong one is told the condition it breaks and why.
 //! Serving each read is the real node's business: the serve-or-wait prompt asks it on a clone.
 
-use super::super::act2::{READS_ARE_NOT_FREE, cluster, pin, running};
+use super::super::act2::{READS_ARE_NOT_FREE, pin, running};
 use crate::automation::Automation;
 use crate::level::{HintFor, Level, Rules, Stage};
 use crate::prompt::{Choice, Prompt, drop_doubles};
 use crate::replicated_log::{LogMove, history};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use paros_core::NodeId;
+use paros_sim::level_worlds;
 use paros_sim::linearizability::Verdict;
-use paros_sim::replicated_log::{ClientOp, LogAction, LogWorld, LogWorldConfig};
-use paros_sim::{Budget, Fault};
+use paros_sim::replicated_log::{ClientOp, LogAction, LogWorld};
 
 /// What a right answer records once a read returns after the leadership moved off N1.
 const ACROSS: &str = "a read returned after the leadership moved";
@@ -52,18 +52,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         title: "Two clients, one key",
         note: "N1 leads at 1.N1 and answered C1 \"written\" for x=1, chosen by N1 and N2. C1 \
                will write x=2 and read x; C2 will read x twice.",
-        world,
-        prelude: &[
-            "tick N1",
-            "tick N1",
-            "deliver N1->N2 Prepare",
-            "deliver N2->N1 Promise",
-            "request C1 N1",
-            "deliver C1->N1 Write",
-            "deliver N1->N2 Accept",
-            "deliver N2->N1 Accepted",
-            "deliver N1->C1 Reply",
-        ],
+        world: &level_worlds::LINEARIZABLE_OR_NOT,
     }],
     solution: &[
         "partition N1",
@@ -117,22 +106,6 @@ pub static LEVEL: Level<LogWorld> = Level {
     ],
     rules: &LinearizableOrNot,
 };
-
-fn world() -> LogWorldConfig {
-    let budget = Budget::NONE
-        .with(Fault::Tick, 10)
-        .with(Fault::Partition, 1)
-        .with(Fault::Crash, 1)
-        .with(Fault::Drop, 2)
-        .with(Fault::ClientResend, 2);
-    cluster(
-        &[
-            &[("x", "1"), ("x", "2"), ("x", "")],
-            &[("x", ""), ("x", "")],
-        ],
-        budget,
-    )
-}
 
 struct LinearizableOrNot;
 

@@ -6,13 +6,13 @@
 //! in slot 1, so the read waits until slot 1 is decided again under 2.N2 and applied. A wrong
 //! "serve" is told what the simulator's read-at-applied control does with this read.
 
-use super::super::act2::{READS_ARE_NOT_FREE, cluster, pin, read_called, read_goal, read_result};
+use super::super::act2::{READS_ARE_NOT_FREE, pin, read_called, read_goal, read_result};
 use crate::automation::Automation;
 use crate::level::{HintFor, Level, Rules, Stage};
 use crate::state::{ChecklistItem, Goal, Memory, Run};
 use paros_core::log::LogMessage;
-use paros_sim::replicated_log::{LogWorld, LogWorldConfig};
-use paros_sim::{Budget, Fault};
+use paros_sim::level_worlds;
+use paros_sim::replicated_log::LogWorld;
 
 /// The new leader, where C1's read must go.
 const NEW_LEADER: usize = 1;
@@ -48,22 +48,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         title: "A leader that inherited a vote",
         note: "N1 led and answered C1 \"written\" for x=1, chosen by N1 and N2. N2 never learned \
                it; then N2 won an election at 2.N2 with N3, and re-proposes x=1 in slot 1.",
-        world,
-        prelude: &[
-            "tick N1",
-            "tick N1",
-            "deliver N1->N2 Prepare",
-            "deliver N2->N1 Promise",
-            "request C1 N1",
-            "deliver C1->N1 Write",
-            "deliver N1->N2 Accept",
-            "deliver N2->N1 Accepted",
-            "deliver N1->C1 Reply",
-            "tick N2",
-            "tick N2",
-            "deliver N2->N3 Prepare",
-            "deliver N3->N2 Promise",
-        ],
+        world: &level_worlds::THE_FRESH_LEADER_TRAP,
     }],
     solution: &[
         "request C1 N2",
@@ -84,11 +69,6 @@ pub static LEVEL: Level<LogWorld> = Level {
     ],
     rules: &FreshLeaderTrap,
 };
-
-fn world() -> LogWorldConfig {
-    let budget = Budget::NONE.with(Fault::Tick, 10);
-    cluster(&[&[("x", "1"), ("x", "")]], budget)
-}
 
 struct FreshLeaderTrap;
 

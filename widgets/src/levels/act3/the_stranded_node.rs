@@ -10,12 +10,12 @@
 use super::TRUNCATION;
 use crate::automation::Automation;
 use crate::level::{HintFor, Level, Rules, Stage};
-use crate::levels::act2::{cluster, pin, running};
+use crate::levels::act2::{pin, running};
 use crate::prompt::PromptKind;
 use crate::state::{ChecklistItem, Goal, Memory, Run};
 use paros_core::log::Slot;
-use paros_sim::replicated_log::{LogWorld, LogWorldConfig};
-use paros_sim::{Budget, Fault};
+use paros_sim::level_worlds;
+use paros_sim::replicated_log::LogWorld;
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {
@@ -48,23 +48,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         title: "Below the floor",
         note: "N1 leads at 1.N1, and every node has applied C1's x=1 in slot 1. C2 has a write \
                to make, and N1 may be asked to compact once.",
-        world,
-        prelude: &[
-            "tick N1",
-            "tick N1",
-            "deliver N1->N2 Prepare",
-            "deliver N2->N1 Promise",
-            "deliver N1->N3 Prepare",
-            "deliver N3->N1 Promise",
-            "request C1 N1",
-            "deliver C1->N1 Write",
-            "deliver N1->N2 Accept",
-            "deliver N1->N3 Accept",
-            "deliver N2->N1 Accepted",
-            "deliver N3->N1 Accepted",
-            "deliver N1->C1 Reply",
-            "beat N1",
-        ],
+        world: &level_worlds::THE_STRANDED_NODE,
     }],
     solution: &[
         "partition N3",
@@ -92,13 +76,6 @@ pub static LEVEL: Level<LogWorld> = Level {
     ],
     rules: &StrandedNode,
 };
-
-fn world() -> LogWorldConfig {
-    let budget = Budget::NONE.with(Fault::Tick, 12).with(Fault::Partition, 1);
-    let mut config = cluster(&[&[("x", "1")], &[("y", "1")]], budget);
-    config.trims = 1;
-    config
-}
 
 struct StrandedNode;
 

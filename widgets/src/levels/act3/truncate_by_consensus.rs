@@ -9,12 +9,12 @@
 use super::{TRUNCATION, floor_of};
 use crate::automation::Automation;
 use crate::level::{HintFor, Level, Rules, Stage};
-use crate::levels::act2::{cluster, pin};
+use crate::levels::act2::pin;
 use crate::prompt::PromptKind;
 use crate::state::{ChecklistItem, Goal, Memory, Run};
 use paros_core::log::Entry;
-use paros_sim::replicated_log::{LogWorld, LogWorldConfig};
-use paros_sim::{Budget, Fault};
+use paros_sim::level_worlds;
+use paros_sim::replicated_log::LogWorld;
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {
@@ -48,30 +48,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         note: "N1 leads at 1.N1. C1's x=1 (slot 1) and C2's y=1 (slot 2) are chosen and applied \
                by N1 and N2; N3 voted for slot 1 only, and N1's Accept for slot 2 to N3 is still \
                on the wire.",
-        world,
-        prelude: &[
-            "tick N1",
-            "tick N1",
-            "deliver N1->N2 Prepare",
-            "deliver N2->N1 Promise",
-            "deliver N1->N3 Prepare",
-            "deliver N3->N1 Promise",
-            "request C1 N1",
-            "deliver C1->N1 Write",
-            "deliver N1->N2 Accept",
-            "deliver N1->N3 Accept",
-            "deliver N2->N1 Accepted",
-            "deliver N3->N1 Accepted",
-            "deliver N1->C1 Reply",
-            "request C2 N1",
-            "deliver C2->N1 Write",
-            "deliver N1->N2 Accept",
-            "deliver N2->N1 Accepted",
-            "deliver N1->C2 Reply",
-            "tick N1",
-            "deliver N1->N2 Heartbeat",
-            "deliver N2->N1 HeartbeatAck",
-        ],
+        world: &level_worlds::TRUNCATE_BY_CONSENSUS,
     }],
     solution: &[
         "trim N1",
@@ -93,13 +70,6 @@ pub static LEVEL: Level<LogWorld> = Level {
     solution_unlocked: &[Automation::AcceptorReplies, Automation::P2c],
     rules: &TruncateByConsensus,
 };
-
-fn world() -> LogWorldConfig {
-    let budget = Budget::NONE.with(Fault::Tick, 12);
-    let mut config = cluster(&[&[("x", "1")], &[("y", "1")]], budget);
-    config.trims = 1;
-    config
-}
 
 struct TruncateByConsensus;
 

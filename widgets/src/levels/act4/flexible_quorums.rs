@@ -7,7 +7,7 @@
 //! candidate's Phase-1 quorum (`heard_from_a_discovery_quorum`)? Does this vote complete a
 //! Phase-2 quorum (`chosen_by_a_recording_quorum`)?
 
-use super::{BEYOND_MULTI_PAXOS, down, four_flexible};
+use super::{BEYOND_MULTI_PAXOS, down};
 use crate::automation::Automation;
 use crate::level::{HintFor, Level, Rules, Stage};
 use crate::levels::act2::{pin, running};
@@ -18,8 +18,8 @@ use crate::words::{log_set_name as set_name, phase1_quorum_size, phase2_quorum_s
 use paros_core::log::{ColocatedNode, LogMessage, LogRole, chosen_by_a_recording_quorum};
 use paros_core::log::{Slot, heard_from_a_discovery_quorum};
 use paros_core::{Ballot, NodeId, NodeSet, QuorumSystem, Quorums};
-use paros_sim::replicated_log::{LogAction, LogWorld, LogWorldConfig};
-use paros_sim::{Budget, Fault};
+use paros_sim::level_worlds;
+use paros_sim::replicated_log::{LogAction, LogWorld};
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {
@@ -56,8 +56,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         title: "Four nodes, two quorum sizes",
         note: "Any three of N1-N4 elect a leader, any two choose a value. N1 has timed out and \
                sent Prepare(1.N1) to the other three; C1 wants to write x=1.",
-        world,
-        prelude: &["tick N1"],
+        world: &level_worlds::FLEXIBLE_QUORUMS,
     }],
     solution: &[
         "deliver N1->N2 Prepare",
@@ -89,11 +88,6 @@ pub static LEVEL: Level<LogWorld> = Level {
 const CHOSEN_WITH_TWO_DOWN: &str = "chosen by two with two down";
 /// What a right answer records when a leader is elected with a node down.
 const ELECTED_WITH_ONE_DOWN: &str = "elected by three with one down";
-
-fn world() -> LogWorldConfig {
-    let budget = Budget::NONE.with(Fault::Tick, 4).with(Fault::Crash, 2);
-    four_flexible(&[&[("x", "1")]], 3, 2, budget)
-}
 
 struct FlexibleQuorums;
 

@@ -11,7 +11,7 @@
 use super::BEYOND_MULTI_PAXOS;
 use crate::automation::Automation;
 use crate::level::{HintFor, Level, Rules, Stage};
-use crate::levels::act2::{cluster, pin, running};
+use crate::levels::act2::{pin, running};
 use crate::prompt::{Choice, Prompt};
 use crate::replicated_log::{LogMove, ballot_name};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
@@ -19,8 +19,8 @@ use crate::words::{deciding_column, grid_rows, log_set_name as set_name};
 use paros_core::log::{LogMessage, LogRole, Slot};
 use paros_core::log::{chosen_by_a_recording_quorum, heard_from_a_discovery_quorum};
 use paros_core::{Ballot, Grid, NodeId, NodeSet, QuorumSystem, Quorums};
-use paros_sim::replicated_log::{LogAction, LogWorld, LogWorldConfig};
-use paros_sim::{Budget, Fault};
+use paros_sim::level_worlds;
+use paros_sim::replicated_log::{LogAction, LogWorld};
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {
@@ -59,8 +59,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         note: "N1-N4 stand in a 2x2 grid: rows {N1, N2} and {N3, N4}, columns {N1, N3} and \
                {N2, N4}. N1 has timed out and sent Prepare(1.N1) to the other three; C1 wants \
                to write x=1, then x=2.",
-        world,
-        prelude: &["tick N1"],
+        world: &level_worlds::THE_GRID,
     }],
     solution: &[
         "deliver N1->N3 Prepare",
@@ -94,22 +93,6 @@ const SLOT_1_DECIDED: &str = "slot 1 decided by its column";
 const SLOT_2_DECIDED: &str = "slot 2 decided by its column";
 /// What a right answer records when a vote outside its slot's column is judged.
 const STRAY_JUDGED: &str = "a vote outside its column judged";
-
-/// N1..N4 as a 2x2 grid, row by row; C1 writes x=1 then x=2.
-fn world() -> LogWorldConfig {
-    let mut config = cluster(
-        &[&[("x", "1"), ("x", "2")]],
-        Budget::NONE.with(Fault::Tick, 1),
-    );
-    config.node_count = 4;
-    config.election_timeout_ticks = 1;
-    let rows: Vec<Vec<NodeId>> = [[0, 1], [2, 3]]
-        .iter()
-        .map(|row| row.iter().map(|&index| config.node_id(index)).collect())
-        .collect();
-    config.quorums = Some(Quorums::grid(&rows).expect("a full 2x2 grid"));
-    config
-}
 
 struct TheGrid;
 

@@ -10,7 +10,7 @@
 use super::BEYOND_MULTI_PAXOS;
 use crate::automation::Automation;
 use crate::level::{HintFor, Level, Rules, Stage};
-use crate::levels::act2::{cluster, pin, running};
+use crate::levels::act2::{pin, running};
 use crate::prompt::{Choice, Prompt};
 use crate::replicated_log::stage::{durable_record, write_name};
 use crate::replicated_log::{HandoffOnWire, LogMove, ballot_name};
@@ -21,8 +21,8 @@ use paros_core::log::{
     chosen_by_a_recording_quorum, successor_may_propose,
 };
 use paros_core::{Ballot, NodeId};
-use paros_sim::replicated_log::{LogAction, LogWorld, LogWorldConfig};
-use paros_sim::{Budget, Fault};
+use paros_sim::level_worlds;
+use paros_sim::replicated_log::{LogAction, LogWorld};
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {
@@ -56,21 +56,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         title: "One ballot, two holders",
         note: "N1 leads at 1.N1. x=1 is chosen in slot 1 by N1 and N3, x=2 is in flight in \
                slot 2, and N2 has heard of neither. C2 sends y=1 to N2 only.",
-        world,
-        prelude: &[
-            "tick N1",
-            "drop N1->N2 Prepare",
-            "deliver N1->N3 Prepare",
-            "deliver N3->N1 Promise",
-            "request C1 N1",
-            "deliver C1->N1 Write",
-            "drop N1->N2 Accept",
-            "deliver N1->N3 Accept",
-            "deliver N3->N1 Accepted",
-            "deliver N1->C1 Reply",
-            "request C1 N1",
-            "deliver C1->N1 Write",
-        ],
+        world: &level_worlds::THE_HANDOFF,
     }],
     solution: &[
         "hand off N1->N2",
@@ -102,15 +88,6 @@ const fn node(number: u8) -> NodeId {
         Some(node) => node,
         None => panic!("node ids start at 1"),
     }
-}
-
-fn world() -> LogWorldConfig {
-    let budget = Budget::NONE.with(Fault::Tick, 2).with(Fault::Drop, 2);
-    let mut config = cluster(&[&[("x", "1"), ("x", "2")], &[("y", "1")]], budget);
-    config.election_timeout_ticks = 1;
-    config.handoffs = 1;
-    config.client_targets = vec![Some(node(1)), Some(node(2))];
-    config
 }
 
 struct TheHandoff;

@@ -3,6 +3,7 @@
 pub mod explore;
 pub mod list;
 pub mod merge;
+pub mod replay;
 pub mod run;
 
 use anyhow::Context;
