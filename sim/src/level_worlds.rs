@@ -98,6 +98,7 @@ pub static LOG: &[&LevelWorld<LogWorldConfig>] = &[
     &CHOSEN_IS_NOT_APPLIED,
     &FLEXIBLE_QUORUMS,
     &THE_GRID,
+    &QUORUM_READS,
     &THE_HANDOFF,
 ];
 
@@ -653,6 +654,42 @@ pub static THE_GRID: LevelWorld<LogWorldConfig> = LevelWorld {
         config
     },
     prelude: &["tick N1"],
+};
+
+/// `act4/quorum-reads`: N1..N4 as a 2x2 grid, row by row; C1's x=1 chosen by the column
+/// {N1, N3} and voted by N2 and N4 too, known chosen only at N1; C2 reads x twice at N4. Two
+/// ticks: the prelude's and one for the leader's heartbeat.
+pub static QUORUM_READS: LevelWorld<LogWorldConfig> = LevelWorld {
+    name: "act4/quorum-reads",
+    config: || {
+        let mut config = cluster(
+            &[&[("x", "1")], &[("x", ""), ("x", "")]],
+            Budget::NONE.with(Fault::Tick, 2),
+        );
+        config.node_count = 4;
+        config.election_timeout_ticks = 1;
+        let rows: Vec<Vec<NodeId>> = [[0, 1], [2, 3]]
+            .iter()
+            .map(|row| row.iter().map(|&index| config.node_id(index)).collect())
+            .collect();
+        config.quorums = Some(Quorums::grid(&rows).expect("a full 2x2 grid"));
+        config.client_targets = vec![Some(config.node_id(0)), Some(config.node_id(3))];
+        config
+    },
+    prelude: &[
+        "tick N1",
+        "deliver N1->N2 Prepare",
+        "deliver N2->N1 Promise",
+        "request C1 N1",
+        "deliver C1->N1 Write",
+        "deliver N1->N3 Accept",
+        "deliver N3->N1 Accepted",
+        "deliver N1->C1 Reply",
+        "deliver N1->N2 Accept",
+        "deliver N1->N4 Accept",
+        "deliver N2->N1 Accepted",
+        "deliver N4->N1 Accepted",
+    ],
 };
 
 /// `act4/the-handoff`: C1 talks to N1, C2 to N2, and N1 may hand its ballot off once.

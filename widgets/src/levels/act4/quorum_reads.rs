@@ -11,7 +11,7 @@
 use super::BEYOND_MULTI_PAXOS;
 use crate::automation::Automation;
 use crate::level::{HintFor, Level, Rules, Stage};
-use crate::levels::act2::{cluster, pin, running};
+use crate::levels::act2::{pin, running};
 use crate::prompt::Prompt;
 use crate::replicated_log::prompts::reach_set::{Verdict, pick_nodes};
 use crate::replicated_log::prompts::serve::{HELD_FOR_THE_RINSE, SERVED_ON_ITS_ANSWERS};
@@ -20,8 +20,8 @@ use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use crate::words::{grid_rows, log_set_name as set_name};
 use paros_core::log::{LogMessage, LogRole, heard_from_a_discovery_quorum};
 use paros_core::{Grid, NodeId, NodeSet, QuorumSystem, Quorums};
-use paros_sim::replicated_log::{ClientOp, LogAction, LogWorld, LogWorldConfig};
-use paros_sim::{Budget, Fault};
+use paros_sim::level_worlds;
+use paros_sim::replicated_log::{ClientOp, LogAction, LogWorld};
 
 /// The level.
 pub static LEVEL: Level<LogWorld> = Level {
@@ -57,21 +57,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         note: "N1-N4 stand in a 2x2 grid: rows {N1, N2} and {N3, N4}. N1 leads; C1's x=1 is \
                chosen in slot 1 by the column {N1, N3} and acknowledged, and N2 and N4 voted \
                for it too, but only N1 knows it is chosen. C2 reads x at N4, twice.",
-        world,
-        prelude: &[
-            "tick N1",
-            "deliver N1->N2 Prepare",
-            "deliver N2->N1 Promise",
-            "request C1 N1",
-            "deliver C1->N1 Write",
-            "deliver N1->N3 Accept",
-            "deliver N3->N1 Accepted",
-            "deliver N1->C1 Reply",
-            "deliver N1->N2 Accept",
-            "deliver N1->N4 Accept",
-            "deliver N2->N1 Accepted",
-            "deliver N4->N1 Accepted",
-        ],
+        world: &level_worlds::QUORUM_READS,
     }],
     solution: &[
         "request C2 N4",
@@ -103,21 +89,6 @@ const REACH_SET_PICKED: &str = "a reach set with no leader in it";
 
 /// The follower C2 reads at.
 const READER: usize = 4;
-
-/// N1..N4 as a 2x2 grid, row by row; C1 writes x=1 at N1, C2 reads x twice at N4; the
-/// prelude's tick and one more, for the leader's heartbeat.
-fn world() -> LogWorldConfig {
-    let mut config = cluster(
-        &[&[("x", "1")], &[("x", ""), ("x", "")]],
-        Budget::NONE.with(Fault::Tick, 2),
-    );
-    config.node_count = 4;
-    config.election_timeout_ticks = 1;
-    let rows = vec![vec![node(1), node(2)], vec![node(3), node(4)]];
-    config.quorums = Some(Quorums::grid(&rows).expect("a full 2x2 grid"));
-    config.client_targets = vec![Some(node(1)), Some(node(READER))];
-    config
-}
 
 struct QuorumReads;
 
