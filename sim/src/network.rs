@@ -277,6 +277,20 @@ impl<E: Route> Network<E> {
         Ok(())
     }
 
+    /// Replaces every message sent since `first` by `same(message)`, which must hash as it
+    /// does (an equal copy, shared elsewhere): what is in flight stays what it was.
+    pub fn share_since(&mut self, first: MessageId, mut same: impl FnMut(&E) -> E) {
+        let since = self.in_flight.partition_point(|message| message.id < first);
+        for message in &mut self.in_flight[since..] {
+            let shared = same(&message.envelope);
+            debug_assert_eq!(
+                Self::message_part(&shared),
+                Self::message_part(&message.envelope)
+            );
+            message.envelope = shared;
+        }
+    }
+
     /// A copy with room for `extra` more messages, so sending them never grows its list.
     #[inline]
     pub fn clone_with_room(&self, extra: usize) -> Network<E> {

@@ -15,11 +15,12 @@
 //! added to the fingerprint, a sum of parts, so the fingerprint of a remembered successor is
 //! its parent's plus the two, with nothing built.
 //!
-//! Servers, effects and knowledge are keyed by address. Each entry holds the `Arc`s it was
-//! keyed under, so an address cannot be reused for other contents while the entry lives, and
-//! a hit is checked against the entry's inputs in full. Servers and knowledge the memo makes
-//! are interned by contents (checked equal, not only hashed equal), so equal contents reached
-//! along different paths share one address, and so one entry.
+//! Servers, messages, effects and knowledge are keyed by address. Each entry holds the `Arc`s
+//! it was keyed under, so an address cannot be reused for other contents while the entry
+//! lives, and a hit is checked against the entry's inputs in full (the same addresses). The
+//! servers, messages and knowledge the memo meets are interned by contents (checked equal, not
+//! only hashed equal), so equal contents reached along different paths share one address, and
+//! so one entry; a message that escaped interning is only a miss, never a wrong hit.
 //!
 //! Invariant: a memo serves the worlds of one exploration, which share one configuration.
 
@@ -50,7 +51,7 @@ const KEYS: foldhash::quality::FixedState = foldhash::quality::FixedState::with_
 
 #[derive(Default)]
 struct Tables {
-    /// By the server's address and the message's hash.
+    /// By the server's address and the message's.
     steps: HashMap<(usize, u64), Arc<Step>, Fixed>,
     /// By the effects' address and the knowledge's.
     learnings: HashMap<(usize, usize), Learning, Fixed>,
@@ -58,7 +59,10 @@ struct Tables {
     servers: HashMap<u64, Arc<Server>, Fixed>,
     /// Knowledge by its hash.
     knowledge: HashMap<u64, Arc<Knowledge>, Fixed>,
-    /// By the knowledge's address and the hash of the client's place, state and message.
+    /// Messages by their hash.
+    envelopes: HashMap<u64, Arc<LogEnvelope>, Fixed>,
+    /// By the knowledge's address and the hash of the client's place, state and message's
+    /// address.
     receptions: HashMap<(usize, u64), Reception, Fixed>,
 }
 
@@ -107,7 +111,7 @@ impl Tables {
             reception.index == at.index
                 && reception.client_before == world.clients[at.index]
                 && Arc::ptr_eq(&reception.knowledge_before, &world.knowledge)
-                && reception.envelope == *world.envelope(at.message)
+                && Arc::ptr_eq(&reception.envelope, world.envelope(at.message))
         })
     }
 
@@ -115,7 +119,7 @@ impl Tables {
     fn step(&self, world: &LogWorld, at: &At) -> Option<&Arc<Step>> {
         self.steps.get(&at.key).filter(|step| {
             Arc::ptr_eq(&step.server_before, &world.servers[at.index])
-                && step.envelope == *world.envelope(at.message)
+                && Arc::ptr_eq(&step.envelope, world.envelope(at.message))
         })
     }
 
@@ -145,6 +149,17 @@ impl Tables {
         }
     }
 
+    /// The one message with these contents the memo knows, this one if it knows none.
+    fn intern_envelope(&mut self, envelope: &Arc<LogEnvelope>) -> Arc<LogEnvelope> {
+        let hash = KEYS.hash_one(&**envelope);
+        let known = (self.envelopes.entry(hash)).or_insert_with(|| Arc::clone(envelope));
+        if **known == **envelope {
+            Arc::clone(known)
+        } else {
+            Arc::clone(envelope)
+        }
+    }
+
     /// The one knowledge with these contents the memo knows, this one if it knows none.
     fn intern_knowledge(&mut self, knowledge: &Arc<Knowledge>) -> Arc<Knowledge> {
         let hash = KEYS.hash_one(&**knowledge);
@@ -168,6 +183,7 @@ struct At {
     to_client: bool,
     /// The place of the server or client it goes to.
     index: usize,
+    /// The key of its table: `Tables::steps`' or `Tables::receptions`'.
     key: (usize, u64),
 }
 
@@ -179,7 +195,14 @@ impl LogWorld {
         next.known_fingerprint = None;
         match self.memo.as_deref().zip(self.remembered_delivery(action)?) {
             Some((memo, at)) => next.deliver_remembered(memo, &at)?,
-            None => next.apply(action)?,
+            None => {
+                let first_sent = next.network.next_id();
+                next.apply(action)?;
+                if let Some(memo) = self.memo.as_deref() {
+                    let mut tables = memo.0.lock().expect("no step panics");
+                    next.share_sent(&mut tables, first_sent);
+                }
+            }
         }
         next.known_fingerprint = Some(next.fingerprint());
         #[cfg(debug_assertions)]
@@ -224,7 +247,7 @@ impl LogWorld {
         };
         let envelope = &self.deliverable(message)?.envelope;
         if let Ok(index) = self.client_index(envelope.to) {
-            let reception = (index, &self.clients[index], envelope);
+            let reception = (index, &self.clients[index], address(envelope));
             let key = (address(&self.knowledge), KEYS.hash_one(reception));
             return Ok(Some(At {
                 message,
@@ -234,7 +257,7 @@ impl LogWorld {
             }));
         }
         let index = self.server_index(envelope.to)?;
-        let key = (address(&self.servers[index]), KEYS.hash_one(envelope));
+        let key = (address(&self.servers[index]), address(envelope) as u64);
         Ok(Some(At {
             message,
             to_client: false,
@@ -291,7 +314,9 @@ impl LogWorld {
         let knowledge_before = Arc::clone(&self.knowledge);
         let envelope = self.envelope(at.message).clone();
         let fingerprint_before = self.fingerprint();
+        let first_sent = self.network.next_id();
         self.apply(&LogAction::Deliver(at.message))?;
+        self.share_sent(tables, first_sent);
         if !Arc::ptr_eq(&self.knowledge, &knowledge_before) {
             self.knowledge = tables.intern_knowledge(&self.knowledge);
         }
@@ -329,6 +354,7 @@ impl LogWorld {
         let first_sent = self.network.next_id();
         self.step_servers(&LogAction::Deliver(at.message))?;
         self.servers[index] = tables.intern_server(self.server_parts[index], &self.servers[index]);
+        self.share_sent(tables, first_sent);
         let sent = (self.network.in_flight().iter())
             .filter(|in_flight| in_flight.id >= first_sent)
             .map(|in_flight| Arc::clone(&in_flight.envelope))
@@ -345,6 +371,21 @@ impl LogWorld {
         });
         tables.steps.insert(at.key, Arc::clone(&step));
         Ok(step)
+    }
+
+    /// Replaces the messages sent since `first` by the memo's copies of them, so that the
+    /// steps that receive them are found by address.
+    fn share_sent(&mut self, tables: &mut Tables, first: MessageId) {
+        (self.network).share_since(first, |envelope| tables.intern_envelope(envelope));
+    }
+
+    /// This world's messages in flight replaced by the memo's copies (see
+    /// [`LogWorld::share_sent`]): for the first world of an exploration.
+    pub(super) fn share_in_flight(&mut self) {
+        if let Some(memo) = self.memo.as_deref() {
+            let mut tables = memo.0.lock().expect("no step panics");
+            (self.network).share_since(MessageId(0), |envelope| tables.intern_envelope(envelope));
+        }
     }
 
     /// Learns `effects` by the world's own code and remembers what they did to the knowledge.

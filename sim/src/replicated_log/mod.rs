@@ -509,6 +509,7 @@ impl Model for LogWorld {
     /// This world with a fresh memo of server steps, which its successors share.
     fn for_exploration(mut self) -> LogWorld {
         self.memo = Some(Arc::default());
+        self.share_in_flight();
         self
     }
 
