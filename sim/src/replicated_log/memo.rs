@@ -191,9 +191,17 @@ impl LogWorld {
     /// The state `action` leads to, built through the memo when this world has one and the
     /// action delivers a message to a server; built by [`LogWorld::apply`] otherwise.
     pub(super) fn remembered_successor(&self, action: &LogAction) -> Result<LogWorld, Refused> {
+        let remembered = self.memo.as_deref().zip(self.remembered_delivery(action)?);
+        if let Some((memo, at)) = &remembered
+            && let Some(next) = self.replayed_successor(memo, at)
+        {
+            #[cfg(debug_assertions)]
+            self.check_remembered(action, &next);
+            return Ok(next);
+        }
         let mut next = self.clone();
         next.known_fingerprint = None;
-        match self.memo.as_deref().zip(self.remembered_delivery(action)?) {
+        match remembered {
             Some((memo, at)) => next.deliver_remembered(memo, &at)?,
             None => {
                 let first_sent = next.network.next_id();
@@ -224,6 +232,31 @@ impl LogWorld {
         }
         self.remembered_successor(action)
             .map(|successor| successor.fingerprint())
+    }
+
+    /// The state the delivery `at` leads to, if the memo remembers all it does: built by
+    /// replaying the step and its learning on a copy of this world, its fingerprint this
+    /// one's plus what they add.
+    fn replayed_successor(&self, memo: &Memo, at: &At) -> Option<LogWorld> {
+        let tables = memo.0.lock().expect("no step panics");
+        if at.to_client {
+            return None;
+        }
+        let step = tables.step(self, at)?;
+        let learning = match step.effects.is_empty() {
+            true => None,
+            false => Some(tables.learning(&step.effects, &self.knowledge)?),
+        };
+        let mut next = self.copy_with_room(step.sent.len());
+        next.replay_step(step, at);
+        let mut delta = step.fingerprint_delta;
+        if let Some(learning) = learning {
+            next.kept_sum = next.kept_sum.wrapping_add(learning.kept_delta);
+            next.knowledge = Arc::clone(&learning.knowledge);
+            delta = delta.wrapping_add(learning.fingerprint_delta);
+        }
+        next.known_fingerprint = Some(self.fingerprint().wrapping_add(delta));
+        Some(next)
     }
 
     /// What the delivery `at` adds to the fingerprint, if the memo remembers all it does.

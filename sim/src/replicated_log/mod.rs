@@ -188,6 +188,26 @@ impl LogWorld {
         Ok(world)
     }
 
+    /// A copy of this world whose network has room for `extra` more messages, so that a step
+    /// replayed on it sends them without growing its list.
+    fn copy_with_room(&self, extra: usize) -> LogWorld {
+        LogWorld {
+            config: Arc::clone(&self.config),
+            servers: self.servers.clone(),
+            clients: self.clients.clone(),
+            network: self.network.clone_with_room(extra),
+            budget_left: self.budget_left,
+            trims_left: self.trims_left,
+            handoffs_left: self.handoffs_left,
+            knowledge: Arc::clone(&self.knowledge),
+            server_parts: self.server_parts.clone(),
+            kept_sum: self.kept_sum,
+            known_fingerprint: self.known_fingerprint,
+            effects: Vec::new(),
+            memo: self.memo.clone(),
+        }
+    }
+
     /// The configuration.
     pub fn config(&self) -> &LogWorldConfig {
         &self.config
