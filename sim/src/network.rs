@@ -240,6 +240,41 @@ impl<E: Route> Network<E> {
         envelope
     }
 
+    /// Takes message `id` out of flight and puts `sent` in flight after it, in order, where
+    /// `sum_change` is what this adds to the sum of the messages' parts, worked out when the
+    /// same step was first taken: a step replayed without hashing a message.
+    ///
+    /// # Panics
+    ///
+    /// If no message `id` is in flight: check [`Network::deliverable`] first.
+    pub fn replay<'a>(
+        &mut self,
+        id: MessageId,
+        sent: impl IntoIterator<Item = &'a E>,
+        sum_change: u64,
+    ) where
+        E: 'a,
+    {
+        let at = self
+            .in_flight
+            .binary_search_by_key(&id, |message| message.id);
+        self.in_flight.remove(at.expect("checked"));
+        for envelope in sent {
+            let id = self.next_id();
+            self.next_id += 1;
+            self.in_flight.push(InFlight {
+                id,
+                envelope: envelope.clone(),
+            });
+        }
+        self.message_sum = self.message_sum.wrapping_add(sum_change);
+    }
+
+    /// The sum of the parts of the messages in flight (see [`Network::message_part`]).
+    pub fn message_sum(&self) -> u64 {
+        self.message_sum
+    }
+
     /// Loses a deliverable message, spending a drop.
     pub fn drop_message(&mut self, id: MessageId, budget: &mut Budget) -> Result<(), Refused> {
         self.deliverable(id)?;
@@ -315,6 +350,8 @@ impl<E: Route> Network<E> {
         actions: &mut Vec<A>,
     ) {
         let (drops, duplicates) = (budget.allows(Fault::Drop), budget.allows(Fault::Duplicate));
+        let verbs = 1 + usize::from(drops) + usize::from(duplicates);
+        actions.reserve(self.in_flight.len() * verbs);
         for message in &self.in_flight {
             if self.is_cut(&message.envelope) || held(&message.envelope) {
                 continue;

@@ -88,6 +88,9 @@ struct Step {
     server_part: u64,
     /// The messages it put in flight, in order.
     sent: Vec<Arc<LogEnvelope>>,
+    /// What it added to the network's sum of messages: the parts of those sent, less the
+    /// delivered one's.
+    message_sum_delta: u64,
     /// What it added to the kept sum: the parts of the messages sent, less the delivered one's.
     kept_delta: u64,
     /// What it added to the fingerprint before its effects were learned.
@@ -368,12 +371,8 @@ impl LogWorld {
     }
 
     fn replay_step(&mut self, step: &Step, at: &At) {
-        let before = self.kept_sum;
-        self.network.take(at.message);
-        for envelope in &step.sent {
-            self.network.send(Arc::clone(envelope));
-        }
-        self.kept_sum = before.wrapping_add(step.kept_delta);
+        (self.network).replay(at.message, &step.sent, step.message_sum_delta);
+        self.kept_sum = self.kept_sum.wrapping_add(step.kept_delta);
         self.servers[at.index] = Arc::clone(&step.server);
         self.server_parts[at.index] = step.server_part;
     }
@@ -384,6 +383,7 @@ impl LogWorld {
         let server_before = Arc::clone(&self.servers[index]);
         let envelope = self.envelope(at.message).clone();
         let (kept_before, fingerprint_before) = (self.kept_sum, self.fingerprint());
+        let message_sum_before = self.network.message_sum();
         let first_sent = self.network.next_id();
         self.step_servers(&LogAction::Deliver(at.message))?;
         self.servers[index] = tables.intern_server(self.server_parts[index], &self.servers[index]);
@@ -398,6 +398,7 @@ impl LogWorld {
             server: Arc::clone(&self.servers[index]),
             server_part: self.server_parts[index],
             sent,
+            message_sum_delta: self.network.message_sum().wrapping_sub(message_sum_before),
             kept_delta: self.kept_sum.wrapping_sub(kept_before),
             fingerprint_delta: self.fingerprint().wrapping_sub(fingerprint_before),
             effects: Arc::new(std::mem::take(&mut self.effects)),
@@ -457,6 +458,7 @@ impl LogWorld {
         let mut plain = self.clone();
         plain.apply(action).expect("applied through the memo");
         let same = plain.fingerprint() == built.fingerprint()
+            && plain.network.fingerprint() == built.network.fingerprint()
             && plain.kept_sum == built.kept_sum
             && plain.network.in_flight() == built.network.in_flight()
             && built.effects.is_empty()

@@ -266,7 +266,11 @@ impl LogWorld {
     /// Every action [`LogWorld::apply`] would accept now, in a stable order: deliveries and
     /// network faults, then each server's own steps, then healing, then client requests.
     pub fn enabled(&self) -> Vec<LogAction> {
-        let mut actions = Vec::new();
+        // Room for three actions on every message and a few for each server and client, so
+        // the list is allocated once in the common case.
+        let room =
+            3 * self.network.in_flight().len() + 4 * (self.servers.len() + self.clients.len());
+        let mut actions = Vec::with_capacity(room);
         let busy = |envelope: &Arc<LogEnvelope>| self.receiver_busy(envelope.to);
         self.network.enabled(&self.budget_left, busy, &mut actions);
         for index in 0..self.servers.len() {
