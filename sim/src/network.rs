@@ -240,25 +240,27 @@ impl<E: Route> Network<E> {
         envelope
     }
 
-    /// Takes message `id` out of flight and puts `sent` in flight after it, in order, where
-    /// `sum_change` is what this adds to the sum of the messages' parts, worked out when the
-    /// same step was first taken: a step replayed without hashing a message.
+    /// Takes message `taken` (if any) out of flight and puts `sent` in flight, in order,
+    /// where `sum_change` is what this adds to the sum of the messages' parts, worked out when
+    /// the same step was first taken: a step replayed without hashing a message.
     ///
     /// # Panics
     ///
-    /// If no message `id` is in flight: check [`Network::deliverable`] first.
+    /// If message `taken` is not in flight: check [`Network::deliverable`] first.
     pub fn replay<'a>(
         &mut self,
-        id: MessageId,
+        taken: Option<MessageId>,
         sent: impl IntoIterator<Item = &'a E>,
         sum_change: u64,
     ) where
         E: 'a,
     {
-        let at = self
-            .in_flight
-            .binary_search_by_key(&id, |message| message.id);
-        self.in_flight.remove(at.expect("checked"));
+        if let Some(id) = taken {
+            let at = self
+                .in_flight
+                .binary_search_by_key(&id, |message| message.id);
+            self.in_flight.remove(at.expect("checked"));
+        }
         for envelope in sent {
             let id = self.next_id();
             self.next_id += 1;
