@@ -240,6 +240,43 @@ impl<E: Route> Network<E> {
         envelope
     }
 
+    /// Takes message `taken` (if any) out of flight and puts `sent` in flight, in order,
+    /// where `sum_change` is what this adds to the sum of the messages' parts, worked out when
+    /// the same step was first taken: a step replayed without hashing a message.
+    ///
+    /// # Panics
+    ///
+    /// If message `taken` is not in flight: check [`Network::deliverable`] first.
+    pub fn replay<'a>(
+        &mut self,
+        taken: Option<MessageId>,
+        sent: impl IntoIterator<Item = &'a E>,
+        sum_change: u64,
+    ) where
+        E: 'a,
+    {
+        if let Some(id) = taken {
+            let at = self
+                .in_flight
+                .binary_search_by_key(&id, |message| message.id);
+            self.in_flight.remove(at.expect("checked"));
+        }
+        for envelope in sent {
+            let id = self.next_id();
+            self.next_id += 1;
+            self.in_flight.push(InFlight {
+                id,
+                envelope: envelope.clone(),
+            });
+        }
+        self.message_sum = self.message_sum.wrapping_add(sum_change);
+    }
+
+    /// The sum of the parts of the messages in flight (see [`Network::message_part`]).
+    pub fn message_sum(&self) -> u64 {
+        self.message_sum
+    }
+
     /// Loses a deliverable message, spending a drop.
     pub fn drop_message(&mut self, id: MessageId, budget: &mut Budget) -> Result<(), Refused> {
         self.deliverable(id)?;
@@ -277,6 +314,20 @@ impl<E: Route> Network<E> {
         Ok(())
     }
 
+    /// Replaces every message sent since `first` by `same(message)`, which must hash as it
+    /// does (an equal copy, shared elsewhere): what is in flight stays what it was.
+    pub fn share_since(&mut self, first: MessageId, mut same: impl FnMut(&E) -> E) {
+        let since = self.in_flight.partition_point(|message| message.id < first);
+        for message in &mut self.in_flight[since..] {
+            let shared = same(&message.envelope);
+            debug_assert_eq!(
+                Self::message_part(&shared),
+                Self::message_part(&message.envelope)
+            );
+            message.envelope = shared;
+        }
+    }
+
     /// A copy with room for `extra` more messages, so sending them never grows its list.
     #[inline]
     pub fn clone_with_room(&self, extra: usize) -> Network<E> {
@@ -301,6 +352,8 @@ impl<E: Route> Network<E> {
         actions: &mut Vec<A>,
     ) {
         let (drops, duplicates) = (budget.allows(Fault::Drop), budget.allows(Fault::Duplicate));
+        let verbs = 1 + usize::from(drops) + usize::from(duplicates);
+        actions.reserve(self.in_flight.len() * verbs);
         for message in &self.in_flight {
             if self.is_cut(&message.envelope) || held(&message.envelope) {
                 continue;

@@ -15,17 +15,20 @@
 //! added to the fingerprint, a sum of parts, so the fingerprint of a remembered successor is
 //! its parent's plus the two, with nothing built.
 //!
-//! Servers, effects and knowledge are keyed by address. Each entry holds the `Arc`s it was
-//! keyed under, so an address cannot be reused for other contents while the entry lives, and
-//! a hit is checked against the entry's inputs in full. Servers and knowledge the memo makes
-//! are interned by contents (checked equal, not only hashed equal), so equal contents reached
-//! along different paths share one address, and so one entry.
+//! Servers, messages, effects and knowledge are keyed by address. Each entry holds the `Arc`s
+//! it was keyed under, so an address cannot be reused for other contents while the entry
+//! lives, and a hit is checked against the entry's inputs in full (the same addresses). The
+//! servers, messages and knowledge the memo meets are interned by contents (checked equal, not
+//! only hashed equal), so equal contents reached along different paths share one address, and
+//! so one entry; a message that escaped interning is only a miss, never a wrong hit.
 //!
 //! Invariant: a memo serves the worlds of one exploration, which share one configuration.
 
+use super::Part;
 use super::checks::Effect;
 use super::{ClientState, Knowledge, LogAction, LogWorld, Server};
-use crate::faults::Refused;
+use crate::faults::{Budget, Fault, Refused};
+use crate::fingerprint::part;
 use crate::network::MessageId;
 use paros_core::log::LogEnvelope;
 use std::collections::HashMap;
@@ -50,7 +53,7 @@ const KEYS: foldhash::quality::FixedState = foldhash::quality::FixedState::with_
 
 #[derive(Default)]
 struct Tables {
-    /// By the server's address and the message's hash.
+    /// By the server's address and the message's.
     steps: HashMap<(usize, u64), Arc<Step>, Fixed>,
     /// By the effects' address and the knowledge's.
     learnings: HashMap<(usize, usize), Learning, Fixed>,
@@ -58,7 +61,10 @@ struct Tables {
     servers: HashMap<u64, Arc<Server>, Fixed>,
     /// Knowledge by its hash.
     knowledge: HashMap<u64, Arc<Knowledge>, Fixed>,
-    /// By the knowledge's address and the hash of the client's place, state and message.
+    /// Messages by their hash.
+    envelopes: HashMap<u64, Arc<LogEnvelope>, Fixed>,
+    /// By the knowledge's address and the hash of the client's place, state and message's
+    /// address.
     receptions: HashMap<(usize, u64), Reception, Fixed>,
 }
 
@@ -76,17 +82,29 @@ struct Reception {
     fingerprint_delta: u64,
 }
 
-/// One delivery to a server: its inputs in full, and what it did.
+/// What a server's step is taken on: a message delivered to it, or an action of its own (a
+/// tick, a crash, a restart), which reads only the server and the configuration too.
+#[derive(PartialEq)]
+enum Input {
+    Message(Arc<LogEnvelope>),
+    Own(LogAction),
+}
+
+/// One server step: its inputs in full, and what it did.
 struct Step {
     server_before: Arc<Server>,
-    envelope: Arc<LogEnvelope>,
+    input: Input,
     server: Arc<Server>,
     server_part: u64,
     /// The messages it put in flight, in order.
     sent: Vec<Arc<LogEnvelope>>,
+    /// What it added to the network's sum of messages: the parts of those sent, less the
+    /// delivered one's.
+    message_sum_delta: u64,
     /// What it added to the kept sum: the parts of the messages sent, less the delivered one's.
     kept_delta: u64,
-    /// What it added to the fingerprint before its effects were learned.
+    /// What it added to the fingerprint before its effects were learned, but for the fault
+    /// it spent ([`At::budget_after`]).
     fingerprint_delta: u64,
     effects: Arc<Vec<Effect>>,
 }
@@ -107,15 +125,23 @@ impl Tables {
             reception.index == at.index
                 && reception.client_before == world.clients[at.index]
                 && Arc::ptr_eq(&reception.knowledge_before, &world.knowledge)
-                && reception.envelope == *world.envelope(at.message)
+                && (at.message).is_some_and(|message| {
+                    Arc::ptr_eq(&reception.envelope, world.envelope(message))
+                })
         })
     }
 
-    /// The step remembered for exactly the delivery `at` names in `world`, if any.
+    /// The step remembered for exactly the server step `at` names in `world`, if any.
     fn step(&self, world: &LogWorld, at: &At) -> Option<&Arc<Step>> {
         self.steps.get(&at.key).filter(|step| {
             Arc::ptr_eq(&step.server_before, &world.servers[at.index])
-                && step.envelope == *world.envelope(at.message)
+                && match (&step.input, at.message) {
+                    (Input::Message(envelope), Some(message)) => {
+                        Arc::ptr_eq(envelope, world.envelope(message))
+                    }
+                    (Input::Own(action), None) => *action == at.action,
+                    _ => false,
+                }
         })
     }
 
@@ -145,6 +171,17 @@ impl Tables {
         }
     }
 
+    /// The one message with these contents the memo knows, this one if it knows none.
+    fn intern_envelope(&mut self, envelope: &Arc<LogEnvelope>) -> Arc<LogEnvelope> {
+        let hash = KEYS.hash_one(&**envelope);
+        let known = (self.envelopes.entry(hash)).or_insert_with(|| Arc::clone(envelope));
+        if **known == **envelope {
+            Arc::clone(known)
+        } else {
+            Arc::clone(envelope)
+        }
+    }
+
     /// The one knowledge with these contents the memo knows, this one if it knows none.
     fn intern_knowledge(&mut self, knowledge: &Arc<Knowledge>) -> Arc<Knowledge> {
         let hash = KEYS.hash_one(&**knowledge);
@@ -161,25 +198,46 @@ fn address<T>(shared: &Arc<T>) -> usize {
     Arc::as_ptr(shared) as usize
 }
 
-/// A delivery, as the memo looks it up.
+/// A delivery or a server's own action, as the memo looks it up.
 struct At {
-    message: MessageId,
+    action: LogAction,
+    /// The message it takes out of flight, if it is a delivery.
+    message: Option<MessageId>,
     /// Whether the message goes to a client rather than a server.
     to_client: bool,
     /// The place of the server or client it goes to.
     index: usize,
+    /// The budget once the action has spent its fault, if it spends one.
+    budget_after: Budget,
+    /// The key of its table: `Tables::steps`' or `Tables::receptions`'.
     key: (usize, u64),
 }
 
 impl LogWorld {
     /// The state `action` leads to, built through the memo when this world has one and the
-    /// action delivers a message to a server; built by [`LogWorld::apply`] otherwise.
+    /// action is a delivery or a tick, crash or restart; built by [`LogWorld::apply`]
+    /// otherwise.
     pub(super) fn remembered_successor(&self, action: &LogAction) -> Result<LogWorld, Refused> {
+        let remembered = self.memo.as_deref().zip(self.remembered_at(action)?);
+        if let Some((memo, at)) = &remembered
+            && let Some(next) = self.replayed_successor(memo, at)
+        {
+            #[cfg(debug_assertions)]
+            self.check_remembered(action, &next);
+            return Ok(next);
+        }
         let mut next = self.clone();
         next.known_fingerprint = None;
-        match self.memo.as_deref().zip(self.remembered_delivery(action)?) {
+        match remembered {
             Some((memo, at)) => next.deliver_remembered(memo, &at)?,
-            None => next.apply(action)?,
+            None => {
+                let first_sent = next.network.next_id();
+                next.apply(action)?;
+                if let Some(memo) = self.memo.as_deref() {
+                    let mut tables = memo.0.lock().expect("no step panics");
+                    next.share_sent(&mut tables, first_sent);
+                }
+            }
         }
         next.known_fingerprint = Some(next.fingerprint());
         #[cfg(debug_assertions)]
@@ -190,7 +248,7 @@ impl LogWorld {
     /// The fingerprint of the state `action` leads to: worked out from this one's without
     /// building it when the memo remembers the step and its learning.
     pub(super) fn remembered_fingerprint(&self, action: &LogAction) -> Result<u64, Refused> {
-        if let Some((memo, at)) = self.memo.as_deref().zip(self.remembered_delivery(action)?) {
+        if let Some((memo, at)) = self.memo.as_deref().zip(self.remembered_at(action)?) {
             let tables = memo.0.lock().expect("no step panics");
             if let Some(delta) = self.remembered_delta(&tables, &at) {
                 let fingerprint = self.fingerprint().wrapping_add(delta);
@@ -203,44 +261,109 @@ impl LogWorld {
             .map(|successor| successor.fingerprint())
     }
 
+    /// The state the delivery `at` leads to, if the memo remembers all it does: built by
+    /// replaying the step and its learning on a copy of this world, its fingerprint this
+    /// one's plus what they add.
+    fn replayed_successor(&self, memo: &Memo, at: &At) -> Option<LogWorld> {
+        let tables = memo.0.lock().expect("no step panics");
+        if at.to_client {
+            return None;
+        }
+        let step = tables.step(self, at)?;
+        let learning = match step.effects.is_empty() {
+            true => None,
+            false => Some(tables.learning(&step.effects, &self.knowledge)?),
+        };
+        let mut next = self.copy_with_room(step.sent.len());
+        next.replay_step(step, at);
+        let mut delta = (step.fingerprint_delta).wrapping_add(self.budget_delta(at));
+        if let Some(learning) = learning {
+            next.kept_sum = next.kept_sum.wrapping_add(learning.kept_delta);
+            next.knowledge = Arc::clone(&learning.knowledge);
+            delta = delta.wrapping_add(learning.fingerprint_delta);
+        }
+        next.known_fingerprint = Some(self.fingerprint().wrapping_add(delta));
+        Some(next)
+    }
+
     /// What the delivery `at` adds to the fingerprint, if the memo remembers all it does.
     fn remembered_delta(&self, tables: &Tables, at: &At) -> Option<u64> {
         if at.to_client {
             return (tables.reception(self, at)).map(|reception| reception.fingerprint_delta);
         }
         let step = tables.step(self, at)?;
+        let delta = (step.fingerprint_delta).wrapping_add(self.budget_delta(at));
         if step.effects.is_empty() {
-            return Some(step.fingerprint_delta);
+            return Some(delta);
         }
         let learning = tables.learning(&step.effects, &self.knowledge)?;
-        Some((step.fingerprint_delta).wrapping_add(learning.fingerprint_delta))
+        Some(delta.wrapping_add(learning.fingerprint_delta))
     }
 
-    /// Where the memo would look up `action`: a delivery, allowed now. `None` for any other
-    /// action.
-    fn remembered_delivery(&self, action: &LogAction) -> Result<Option<At>, Refused> {
-        let LogAction::Deliver(message) = *action else {
-            return Ok(None);
-        };
-        let envelope = &self.deliverable(message)?.envelope;
-        if let Ok(index) = self.client_index(envelope.to) {
-            let reception = (index, &self.clients[index], envelope);
-            let key = (address(&self.knowledge), KEYS.hash_one(reception));
-            return Ok(Some(At {
-                message,
-                to_client: true,
-                index,
-                key,
-            }));
+    /// What spending `at`'s fault adds to the fingerprint.
+    fn budget_delta(&self, at: &At) -> u64 {
+        if at.budget_after == self.budget_left {
+            return 0;
         }
-        let index = self.server_index(envelope.to)?;
-        let key = (address(&self.servers[index]), KEYS.hash_one(envelope));
+        part(Part::Budget, &at.budget_after).wrapping_sub(part(Part::Budget, &self.budget_left))
+    }
+
+    /// Where the memo would look up `action`: a delivery, or a tick, crash or restart, allowed
+    /// now. `None` for any other action, or one whose fault the budget no longer allows
+    /// (`apply` then refuses it).
+    fn remembered_at(&self, action: &LogAction) -> Result<Option<At>, Refused> {
+        let (index, spends) = match *action {
+            LogAction::Deliver(message) => return self.remembered_delivery(message).map(Some),
+            LogAction::Tick(node) => (self.idle_server(node)?, Some(Fault::Tick)),
+            LogAction::Crash(node) => (self.up_server(node)?, Some(Fault::Crash)),
+            LogAction::Restart(node) if !self.servers[self.server_index(node)?].host.is_up() => {
+                (self.server_index(node)?, None)
+            }
+            _ => return Ok(None),
+        };
+        let mut budget_after = self.budget_left;
+        if let Some(fault) = spends
+            && budget_after.spend(fault).is_err()
+        {
+            return Ok(None);
+        }
         Ok(Some(At {
-            message,
+            action: *action,
+            message: None,
             to_client: false,
             index,
-            key,
+            budget_after,
+            key: (address(&self.servers[index]), KEYS.hash_one(action)),
         }))
+    }
+
+    /// Where the memo would look up the delivery of `message`, allowed now.
+    fn remembered_delivery(&self, message: MessageId) -> Result<At, Refused> {
+        let envelope = &self.deliverable(message)?.envelope;
+        let action = LogAction::Deliver(message);
+        let budget_after = self.budget_left;
+        if let Ok(index) = self.client_index(envelope.to) {
+            let reception = (index, &self.clients[index], address(envelope));
+            let key = (address(&self.knowledge), KEYS.hash_one(reception));
+            return Ok(At {
+                action,
+                message: Some(message),
+                to_client: true,
+                index,
+                budget_after,
+                key,
+            });
+        }
+        let index = self.server_index(envelope.to)?;
+        let key = (address(&self.servers[index]), address(envelope) as u64);
+        Ok(At {
+            action,
+            message: Some(message),
+            to_client: false,
+            index,
+            budget_after,
+            key,
+        })
     }
 
     /// The envelope of a message in flight.
@@ -280,8 +403,11 @@ impl LogWorld {
     /// takes and remembers it if not.
     fn receive_remembered(&mut self, tables: &mut Tables, at: &At) -> Result<(), Refused> {
         let before = self.kept_sum;
+        let message = at
+            .message
+            .ok_or(Refused::NoSuchNode(self.config.client_id(at.index)))?;
         if let Some(reception) = tables.reception(self, at) {
-            self.network.take(at.message);
+            self.network.take(message);
             self.kept_sum = before.wrapping_add(reception.kept_delta);
             self.clients[at.index] = reception.client.clone();
             self.knowledge = Arc::clone(&reception.knowledge);
@@ -289,9 +415,11 @@ impl LogWorld {
         }
         let client_before = self.clients[at.index].clone();
         let knowledge_before = Arc::clone(&self.knowledge);
-        let envelope = self.envelope(at.message).clone();
+        let envelope = self.envelope(message).clone();
         let fingerprint_before = self.fingerprint();
-        self.apply(&LogAction::Deliver(at.message))?;
+        let first_sent = self.network.next_id();
+        self.apply(&at.action)?;
+        self.share_sent(tables, first_sent);
         if !Arc::ptr_eq(&self.knowledge, &knowledge_before) {
             self.knowledge = tables.intern_knowledge(&self.knowledge);
         }
@@ -310,41 +438,65 @@ impl LogWorld {
     }
 
     fn replay_step(&mut self, step: &Step, at: &At) {
-        let before = self.kept_sum;
-        self.network.take(at.message);
-        for envelope in &step.sent {
-            self.network.send(Arc::clone(envelope));
-        }
-        self.kept_sum = before.wrapping_add(step.kept_delta);
+        (self.network).replay(at.message, &step.sent, step.message_sum_delta);
+        self.budget_left = at.budget_after;
+        self.kept_sum = self.kept_sum.wrapping_add(step.kept_delta);
         self.servers[at.index] = Arc::clone(&step.server);
         self.server_parts[at.index] = step.server_part;
     }
 
-    /// Delivers by the world's own code, its effects left unlearned, and remembers the step.
+    /// Takes a server step by the world's own code, its effects left unlearned, and
+    /// remembers it.
     fn step_and_remember(&mut self, tables: &mut Tables, at: &At) -> Result<Arc<Step>, Refused> {
         let index = at.index;
         let server_before = Arc::clone(&self.servers[index]);
-        let envelope = self.envelope(at.message).clone();
+        let input = match at.message {
+            Some(message) => Input::Message(Arc::clone(self.envelope(message))),
+            None => Input::Own(at.action),
+        };
         let (kept_before, fingerprint_before) = (self.kept_sum, self.fingerprint());
+        let budget_delta = self.budget_delta(at);
+        let message_sum_before = self.network.message_sum();
         let first_sent = self.network.next_id();
-        self.step_servers(&LogAction::Deliver(at.message))?;
+        self.step_servers(&at.action)?;
+        debug_assert_eq!(self.budget_left, at.budget_after);
         self.servers[index] = tables.intern_server(self.server_parts[index], &self.servers[index]);
+        self.share_sent(tables, first_sent);
         let sent = (self.network.in_flight().iter())
             .filter(|in_flight| in_flight.id >= first_sent)
             .map(|in_flight| Arc::clone(&in_flight.envelope))
             .collect();
+        let fingerprint_delta = (self.fingerprint())
+            .wrapping_sub(fingerprint_before)
+            .wrapping_sub(budget_delta);
         let step = Arc::new(Step {
             server_before,
-            envelope,
+            input,
             server: Arc::clone(&self.servers[index]),
             server_part: self.server_parts[index],
             sent,
+            message_sum_delta: self.network.message_sum().wrapping_sub(message_sum_before),
             kept_delta: self.kept_sum.wrapping_sub(kept_before),
-            fingerprint_delta: self.fingerprint().wrapping_sub(fingerprint_before),
+            fingerprint_delta,
             effects: Arc::new(std::mem::take(&mut self.effects)),
         });
         tables.steps.insert(at.key, Arc::clone(&step));
         Ok(step)
+    }
+
+    /// Replaces the messages sent since `first` by the memo's copies of them, so that the
+    /// steps that receive them are found by address.
+    fn share_sent(&mut self, tables: &mut Tables, first: MessageId) {
+        (self.network).share_since(first, |envelope| tables.intern_envelope(envelope));
+    }
+
+    /// This world's messages in flight replaced by the memo's copies (see
+    /// [`LogWorld::share_sent`]): for the first world of an exploration.
+    pub(super) fn share_in_flight(&mut self) {
+        if let Some(memo) = self.memo.as_deref() {
+            let mut tables = memo.0.lock().expect("no step panics");
+            (self.network).share_since(MessageId(0), |envelope| tables.intern_envelope(envelope));
+        }
     }
 
     /// Learns `effects` by the world's own code and remembers what they did to the knowledge.
@@ -383,6 +535,7 @@ impl LogWorld {
         let mut plain = self.clone();
         plain.apply(action).expect("applied through the memo");
         let same = plain.fingerprint() == built.fingerprint()
+            && plain.network.fingerprint() == built.network.fingerprint()
             && plain.kept_sum == built.kept_sum
             && plain.network.in_flight() == built.network.in_flight()
             && built.effects.is_empty()

@@ -188,6 +188,26 @@ impl LogWorld {
         Ok(world)
     }
 
+    /// A copy of this world whose network has room for `extra` more messages, so that a step
+    /// replayed on it sends them without growing its list.
+    fn copy_with_room(&self, extra: usize) -> LogWorld {
+        LogWorld {
+            config: Arc::clone(&self.config),
+            servers: self.servers.clone(),
+            clients: self.clients.clone(),
+            network: self.network.clone_with_room(extra),
+            budget_left: self.budget_left,
+            trims_left: self.trims_left,
+            handoffs_left: self.handoffs_left,
+            knowledge: Arc::clone(&self.knowledge),
+            server_parts: self.server_parts.clone(),
+            kept_sum: self.kept_sum,
+            known_fingerprint: self.known_fingerprint,
+            effects: Vec::new(),
+            memo: self.memo.clone(),
+        }
+    }
+
     /// The configuration.
     pub fn config(&self) -> &LogWorldConfig {
         &self.config
@@ -246,7 +266,11 @@ impl LogWorld {
     /// Every action [`LogWorld::apply`] would accept now, in a stable order: deliveries and
     /// network faults, then each server's own steps, then healing, then client requests.
     pub fn enabled(&self) -> Vec<LogAction> {
-        let mut actions = Vec::new();
+        // Room for three actions on every message and a few for each server and client, so
+        // the list is allocated once in the common case.
+        let room =
+            3 * self.network.in_flight().len() + 4 * (self.servers.len() + self.clients.len());
+        let mut actions = Vec::with_capacity(room);
         let busy = |envelope: &Arc<LogEnvelope>| self.receiver_busy(envelope.to);
         self.network.enabled(&self.budget_left, busy, &mut actions);
         for index in 0..self.servers.len() {
@@ -509,6 +533,7 @@ impl Model for LogWorld {
     /// This world with a fresh memo of server steps, which its successors share.
     fn for_exploration(mut self) -> LogWorld {
         self.memo = Some(Arc::default());
+        self.share_in_flight();
         self
     }
 
