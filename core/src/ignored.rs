@@ -44,6 +44,12 @@ pub enum Ignored {
     HandoffTaken,
     /// A Handoff whose in-flight slots are not all below its next slot.
     MalformedHandoff,
+    /// An Accepted or Accept for a slot a proxy leader already announced chosen, or that the
+    /// leader's commit index shows chosen.
+    AlreadyAnnounced,
+    /// A proxy's announcement of an entry this leader did not propose in that slot at its
+    /// ballot.
+    NotProposed,
 }
 
 impl fmt::Display for Ignored {
@@ -69,6 +75,8 @@ impl fmt::Display for Ignored {
             Ignored::MalformedHandoff => {
                 "the handoff's in-flight slots are not below its next slot"
             }
+            Ignored::AlreadyAnnounced => "the slot is already announced chosen",
+            Ignored::NotProposed => "this leader did not propose that entry there",
         })
     }
 }
