@@ -44,8 +44,9 @@ pub enum Ignored {
     HandoffTaken,
     /// A Handoff whose in-flight slots are not all below its next slot.
     MalformedHandoff,
-    /// An Accepted or Accept for a slot a proxy leader already announced chosen, or that the
-    /// leader's commit index shows chosen.
+    /// About a slot already announced chosen: an Accepted for a (slot, ballot) a proxy leader
+    /// announced, an Accept at or below the leader's commit index, or an announcement of a
+    /// slot the leader already learned.
     AlreadyAnnounced,
     /// A proxy's announcement of an entry this leader did not propose in that slot at its
     /// ballot.

@@ -491,6 +491,8 @@ impl LeaderState {
                 Entry::Command(_) if new_value => Entry::Noop,
                 entry => entry.clone(),
             };
+            // P4: only the recorded entry goes out again. It holds by construction here; the
+            // check keeps it so, and only the negative control passes it by.
             if !new_value && !resend_is_identical(&proposal.entry, &entry) {
                 continue;
             }
