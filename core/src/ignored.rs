@@ -44,6 +44,13 @@ pub enum Ignored {
     HandoffTaken,
     /// A Handoff whose in-flight slots are not all below its next slot.
     MalformedHandoff,
+    /// About a slot already announced chosen: an Accepted for a (slot, ballot) a proxy leader
+    /// announced, an Accept at or below the leader's commit index, or an announcement of a
+    /// slot the leader already learned.
+    AlreadyAnnounced,
+    /// A proxy's announcement of an entry this leader did not propose in that slot at its
+    /// ballot.
+    NotProposed,
 }
 
 impl fmt::Display for Ignored {
@@ -69,6 +76,8 @@ impl fmt::Display for Ignored {
             Ignored::MalformedHandoff => {
                 "the handoff's in-flight slots are not below its next slot"
             }
+            Ignored::AlreadyAnnounced => "the slot is already announced chosen",
+            Ignored::NotProposed => "this leader did not propose that entry there",
         })
     }
 }

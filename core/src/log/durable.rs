@@ -99,6 +99,15 @@ pub struct Persisted {
 }
 
 impl Persisted {
+    /// The proof for a batch with no writes: there is nothing to make durable. For a role that
+    /// keeps no durable state, such as a proxy leader (P5,
+    /// [`ProxyLeader`](crate::log::ProxyLeader)).
+    pub fn nothing() -> Persisted {
+        Persisted {
+            digest: digest(&[]),
+        }
+    }
+
     /// Whether this is the proof of exactly `writes`.
     pub(crate) fn proves(&self, writes: &[Write]) -> bool {
         self.digest == digest(writes)

@@ -228,6 +228,7 @@ impl ColocatedNode {
             proposals: BTreeMap::new(),
             next_slot: next_slot.max(floor.next()),
             ticks_since_beat: 0,
+            resends: BTreeMap::new(),
         };
         let mut accepts = Vec::new();
         for (slot, entry) in in_flight {
@@ -243,7 +244,7 @@ impl ColocatedNode {
         self.proposer.leader_hint = Some(self.id);
         self.proposer.ticks_since_heard = 0;
         for accept in accepts {
-            self.broadcast(accept);
+            self.send_accept(accept);
         }
     }
 

@@ -91,6 +91,17 @@ pub enum LogMessage {
         /// Each slot with the vote that was chosen there.
         entries: Vec<(Slot, SlotVote)>,
     },
+    /// A proxy leader's announcement to the leader whose Accept it forwarded: a Phase-2 quorum
+    /// of acceptors answered Accepted for exactly (`slot`, `ballot`), so `entry` is chosen
+    /// there ([`proxy_may_announce`](crate::log::proxy_may_announce), P2).
+    SlotChosen {
+        /// The ballot the quorum voted at.
+        ballot: Ballot,
+        /// The slot.
+        slot: Slot,
+        /// The entry the Accept carried.
+        entry: Entry,
+    },
     /// Catch-up by jump: the sender's trim point, for a node below the sender's floor, whose
     /// missing entries no longer exist anywhere but in it. Sent with a Promise from below the
     /// candidate's `from_slot`, in answer to a HeartbeatAck or an Accept from below the floor,
@@ -168,6 +179,7 @@ impl LogMessage {
             LogMessage::Heartbeat { .. } => "Heartbeat",
             LogMessage::HeartbeatAck { .. } => "HeartbeatAck",
             LogMessage::Chosen { .. } => "Chosen",
+            LogMessage::SlotChosen { .. } => "SlotChosen",
             LogMessage::TrimPoint { .. } => "TrimPoint",
             LogMessage::Handoff { .. } => "Handoff",
             LogMessage::ReadIndex { .. } => "ReadIndex",

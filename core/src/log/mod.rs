@@ -6,11 +6,14 @@
 //! - [`KvStore`] is the replicated state machine, with client sessions.
 //! - [`TrimPoint`] is the log compacted by a decided [`Entry::Trim`]: the floor, and the jump
 //!   that catches up a node stranded below it.
+//! - [`ProxyLeader`] takes a leader's Phase 2 off its hands: it forwards the Accepts, counts the
+//!   Accepteds and announces each choice (Compartmentalized Paxos, P1–P5).
 
 mod durable;
 mod kv;
 mod message;
 mod node;
+mod proxy;
 mod ready;
 mod trim;
 mod types;
@@ -25,6 +28,10 @@ pub use node::{
     chosen_by_a_recording_quorum, fill_up_to, heard_from_a_discovery_quorum,
     learning_raises_the_promise, read_may_be_served, recover_slot, successor_may_propose,
 };
+pub use proxy::{
+    ProxyIsANode, ProxyLeader, forward_unchanged, nack_goes_to, proxy_for, proxy_may_announce,
+    resend_is_identical,
+};
 pub use ready::{Applied, Ready};
 pub use trim::{
     TrimError, TrimPoint, first_slot_to_recover, floor_after_applying, trim_may_be_proposed,
@@ -37,6 +44,8 @@ mod flexible_tests;
 mod grid_tests;
 #[cfg(test)]
 mod handoff_tests;
+#[cfg(test)]
+mod proxy_tests;
 #[cfg(test)]
 mod schedule_tests;
 #[cfg(test)]

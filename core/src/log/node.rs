@@ -20,6 +20,7 @@ use crate::log::{
     Ready, RecordError, Slot, SlotVote, TrimError, TrimPoint, Write, first_slot_to_recover,
     floor_after_applying, trim_may_be_proposed,
 };
+use crate::log::{ProxyIsANode, nack_goes_to, proxy_for, resend_is_identical};
 use crate::{
     Ballot, Ignored, Majority, NodeId, NodeSet, QuorumError, QuorumSystem, Quorums, Value,
     promise_rule, vote_rule,
@@ -44,6 +45,9 @@ pub struct LogConfig {
     pub catch_up_batch: usize,
     /// The quorum system the nodes count with; over `nodes` ([`LogConfig::with_quorums`]).
     quorums: Quorums,
+    /// The proxy leaders a leader sends its Accepts through; none by default
+    /// ([`LogConfig::with_proxies`]).
+    proxies: NodeSet,
 }
 
 impl LogConfig {
@@ -56,6 +60,7 @@ impl LogConfig {
             heartbeat_interval_ticks: 1,
             catch_up_batch: 8,
             quorums: Quorums::Majority(Majority::over(nodes)),
+            proxies: NodeSet::EMPTY,
         }
     }
 
@@ -78,6 +83,21 @@ impl LogConfig {
     /// [`chosen_by_a_recording_quorum`]).
     pub fn quorums(&self) -> &Quorums {
         &self.quorums
+    }
+
+    /// This configuration with its leaders sending each Accept through one of `proxies`
+    /// ([`ProxyLeader`](crate::log::ProxyLeader), P1–P5) instead of to every node; refused if a
+    /// proxy is a node of the cluster.
+    pub fn with_proxies(self, proxies: NodeSet) -> Result<LogConfig, ProxyIsANode> {
+        match proxies.intersection(self.nodes).iter().next() {
+            Some(node) => Err(ProxyIsANode(node)),
+            None => Ok(LogConfig { proxies, ..self }),
+        }
+    }
+
+    /// The proxy leaders Accepts go through; empty when leaders send them to every node.
+    pub fn proxies(&self) -> NodeSet {
+        self.proxies
     }
 }
 
@@ -271,6 +291,13 @@ pub enum BrokenRule {
     /// watermark and holds a vote at the watermark slot serves the read at once, with the
     /// value that vote writes, accepted but not known chosen.
     SkipRinse,
+    /// Breaks P1 and P2, on a [`ProxyLeader`](crate::log::ProxyLeader): the proxy keeps its
+    /// state by slot alone, so the Accepteds of two ballots for one slot count together and it
+    /// announces a value that no quorum accepted at any one ballot.
+    ProxyKeyedBySlot,
+    /// Breaks P4, on a leader: a resend of a client's command through another proxy carries a
+    /// no-op instead, at the same ballot, so one (slot, ballot) has two entries.
+    NewValueSameBallot,
 }
 
 /// The acceptor's part of a node: what it promised and what it voted for. Durable: every change
@@ -385,6 +412,9 @@ struct LeaderState {
     next_slot: Slot,
     /// Ticks since its last beat.
     ticks_since_beat: u32,
+    /// How many times each proposal's Accept was sent again through a proxy: the next resend
+    /// takes the next proxy ([`proxy_for`]). Empty without proxies.
+    resends: BTreeMap<Slot, u64>,
 }
 
 impl LeaderState {
@@ -431,6 +461,53 @@ impl LeaderState {
                 })
         });
         heartbeats.chain(resends).collect()
+    }
+
+    /// A leader's beat when its Accepts go through proxies: a heartbeat to every other node,
+    /// then each proposal not yet chosen sent again through the next proxy, so a crashed proxy
+    /// is passed by. P4: the resend carries the identical entry ([`resend_is_identical`]);
+    /// with `new_value` (a negative control) a command's resend carries a no-op instead.
+    fn beat_through_proxies(
+        &mut self,
+        me: NodeId,
+        config: LogConfig,
+        commit: Slot,
+        new_value: bool,
+    ) -> Vec<(NodeId, LogMessage)> {
+        self.ticks_since_beat = 0;
+        let ballot = self.ballot;
+        let mut out: Vec<(NodeId, LogMessage)> = config
+            .nodes
+            .iter()
+            .filter(|node| *node != me)
+            .map(|node| (node, LogMessage::Heartbeat { ballot, commit }))
+            .collect();
+        let proposals = &self.proposals;
+        self.resends.retain(|slot, _| proposals.contains_key(slot));
+        for (slot, proposal) in &self.proposals {
+            let resends = self.resends.entry(*slot).or_insert(0);
+            *resends += 1;
+            let entry = match &proposal.entry {
+                Entry::Command(_) if new_value => Entry::Noop,
+                entry => entry.clone(),
+            };
+            // P4: only the recorded entry goes out again. It holds by construction here; the
+            // check keeps it so, and only the negative control passes it by.
+            if !new_value && !resend_is_identical(&proposal.entry, &entry) {
+                continue;
+            }
+            let Some(proxy) = proxy_for(config.proxies, *slot, *resends) else {
+                continue;
+            };
+            let accept = LogMessage::Accept {
+                ballot,
+                slot: *slot,
+                entry,
+                commit,
+            };
+            out.push((proxy, accept));
+        }
+        out
     }
 }
 
@@ -679,10 +756,16 @@ impl ColocatedNode {
 
     /// One tick of the caller's clock: a leader's heartbeat, or a follower's election timeout.
     pub fn tick(&mut self) {
+        let new_value = self.resends_a_new_value();
         if let Leadership::Leader(leader) = &mut self.proposer.leadership {
             leader.ticks_since_beat += 1;
             if leader.ticks_since_beat >= self.config.heartbeat_interval_ticks {
-                let beat = leader.beat(self.id, self.config.nodes, self.learner.chosen_index);
+                let commit = self.learner.chosen_index;
+                let beat = if self.config.proxies.is_empty() {
+                    leader.beat(self.id, self.config.nodes, commit)
+                } else {
+                    leader.beat_through_proxies(self.id, self.config, commit, new_value)
+                };
                 for (to, message) in beat {
                     self.send(to, message);
                 }
@@ -713,7 +796,7 @@ impl ColocatedNode {
             envelope.message,
             LogMessage::Write { .. } | LogMessage::Read { .. }
         );
-        if !is_client_request && !self.config.nodes.contains(from) {
+        if !is_client_request && !self.knows_sender(from, &envelope.message) {
             return Err(Ignored::UnknownSender);
         }
         match envelope.message.clone() {
@@ -749,6 +832,11 @@ impl ColocatedNode {
                 }
                 Ok(())
             }
+            LogMessage::SlotChosen {
+                ballot,
+                slot,
+                entry,
+            } => self.on_slot_chosen(ballot, slot, entry),
             LogMessage::TrimPoint { ballot, point } => self.on_trim_point(ballot, &point),
             LogMessage::Handoff {
                 ballot,
@@ -946,6 +1034,7 @@ impl ColocatedNode {
             proposals: BTreeMap::new(),
             next_slot: last.next(),
             ticks_since_beat: 0,
+            resends: BTreeMap::new(),
         };
         let commit = self.learner.chosen_index;
         let mut accepts = Vec::new();
@@ -961,7 +1050,7 @@ impl ColocatedNode {
         }
         self.proposer.leadership = Leadership::Leader(leader);
         for accept in accepts {
-            self.broadcast(accept);
+            self.send_accept(accept);
         }
     }
 
@@ -980,13 +1069,14 @@ impl ColocatedNode {
         entry: Entry,
         commit: Slot,
     ) -> Result<(), Ignored> {
+        let leader = nack_goes_to(from, ballot, self.config.proxies);
         if !vote_rule(self.acceptor.promised, ballot) {
-            self.refuse(from, ballot);
+            self.refuse(leader, ballot);
             return Ok(());
         }
         if slot <= self.floor() {
             // Below my floor: decided. Answer with what holds the decision.
-            self.send_trim_point(from, ballot);
+            self.send_trim_point(leader, ballot);
             return Err(Ignored::BelowFloor);
         }
         if self
@@ -1003,7 +1093,7 @@ impl ColocatedNode {
         let vote = SlotVote { ballot, entry };
         self.acceptor.accepts.insert(slot, vote.clone());
         self.ready.writes.push(Write::Accept(slot, vote));
-        self.follow(from, ballot);
+        self.follow(leader, ballot);
         self.learn_commit(ballot, commit);
         self.send(from, LogMessage::Accepted { ballot, slot });
         Ok(())
@@ -1032,6 +1122,29 @@ impl ColocatedNode {
             leader.proposals.remove(&slot);
             self.learn_chosen(slot, SlotVote { ballot, entry });
         }
+        Ok(())
+    }
+
+    /// A proxy's announcement (P2): `entry` is chosen in `slot` at `ballot`. Learned if it is
+    /// this leader's proposal there at its ballot; a proxy forwards only what the leader sent,
+    /// so any other announcement is stale.
+    fn on_slot_chosen(&mut self, ballot: Ballot, slot: Slot, entry: Entry) -> Result<(), Ignored> {
+        let Leadership::Leader(leader) = &mut self.proposer.leadership else {
+            return Err(Ignored::StaleBallot);
+        };
+        if leader.ballot != ballot {
+            return Err(Ignored::StaleBallot);
+        }
+        let proposal = leader
+            .proposals
+            .get(&slot)
+            .ok_or(Ignored::AlreadyAnnounced)?;
+        if proposal.entry != entry {
+            return Err(Ignored::NotProposed);
+        }
+        leader.proposals.remove(&slot);
+        leader.resends.remove(&slot);
+        self.learn_chosen(slot, SlotVote { ballot, entry });
         Ok(())
     }
 
@@ -1097,7 +1210,7 @@ impl ColocatedNode {
                 .collect();
             leader.next_slot = stale.end().next();
             for accept in accepts {
-                self.broadcast(accept);
+                self.send_accept(accept);
             }
         }
         let chosen_index = self.learner.chosen_index;
@@ -1316,7 +1429,7 @@ impl ColocatedNode {
         let slot = leader.next_slot;
         leader.next_slot = slot.next();
         let accept = leader.propose(slot, Entry::Trim(through), commit);
-        self.broadcast(accept);
+        self.send_accept(accept);
         self.check_invariants();
         Ok(slot)
     }
@@ -1358,7 +1471,7 @@ impl ColocatedNode {
         });
         self.awaiting.insert((client, seq));
         if let Some(accept) = accept {
-            self.broadcast(accept);
+            self.send_accept(accept);
         }
     }
 
@@ -1505,6 +1618,39 @@ impl ColocatedNode {
             to,
             message,
         });
+    }
+
+    /// Sends a leader's Accept: through the slot's proxy when the cluster has proxies
+    /// ([`proxy_for`]), else to every node.
+    fn send_accept(&mut self, accept: LogMessage) {
+        let proxy = match &accept {
+            LogMessage::Accept { slot, .. } => proxy_for(self.config.proxies, *slot, 0),
+            _ => None,
+        };
+        match proxy {
+            Some(proxy) => self.send(proxy, accept),
+            None => self.broadcast(accept),
+        }
+    }
+
+    /// Whether `from` may send `message`: a node of the cluster anything, a proxy leader only
+    /// the Accepts it forwards and its announcements.
+    fn knows_sender(&self, from: NodeId, message: &LogMessage) -> bool {
+        self.config.nodes.contains(from)
+            || (self.config.proxies.contains(from)
+                && matches!(
+                    message,
+                    LogMessage::Accept { .. } | LogMessage::SlotChosen { .. }
+                ))
+    }
+
+    /// [`BrokenRule::NewValueSameBallot`]: whether this leader's resends carry a new value.
+    fn resends_a_new_value(&self) -> bool {
+        #[cfg(feature = "negative-controls")]
+        if self.breaks(BrokenRule::NewValueSameBallot) {
+            return true;
+        }
+        false
     }
 
     fn broadcast(&mut self, message: LogMessage) {

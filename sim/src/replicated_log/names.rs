@@ -92,6 +92,15 @@ impl LogWorld {
                     .collect();
                 format!("Chosen([{}])", slots.join("; "))
             }
+            LogMessage::SlotChosen {
+                ballot: b,
+                slot,
+                entry,
+            } => format!(
+                "SlotChosen({}, slot {slot}, {})",
+                ballot(*b),
+                self.entry_name(entry)
+            ),
             LogMessage::TrimPoint { ballot: b, point } => {
                 format!("TrimPoint({}, through {})", ballot(*b), point.through)
             }

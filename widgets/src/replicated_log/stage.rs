@@ -304,6 +304,7 @@ pub fn kind(message: &LogMessage) -> &'static str {
         LogMessage::Heartbeat { .. } => "heartbeat",
         LogMessage::HeartbeatAck { .. } => "heartbeat-ack",
         LogMessage::Chosen { .. } => "chosen",
+        LogMessage::SlotChosen { .. } => "slot-chosen",
         LogMessage::TrimPoint { .. } => "trim-point",
         LogMessage::Handoff { .. } => "handoff",
         LogMessage::ReadIndex { .. } => "read-index",
@@ -323,6 +324,7 @@ fn message_ballot(world: &LogWorld, message: &LogMessage) -> String {
         | LogMessage::Nack { ballot, .. }
         | LogMessage::Heartbeat { ballot, .. }
         | LogMessage::HeartbeatAck { ballot, .. }
+        | LogMessage::SlotChosen { ballot, .. }
         | LogMessage::TrimPoint { ballot, .. }
         | LogMessage::Handoff { ballot, .. } => Some(*ballot),
         _ => None,
