@@ -116,6 +116,20 @@ pub fn names() -> impl Iterator<Item = &'static str> {
     act1.chain(LOG.iter().map(|world| world.name))
 }
 
+/// N1..N4 as a 2x2 grid, row by row (rows {N1, N2} and {N3, N4}), one client per program, an
+/// election timeout of 1 tick, and `budget`.
+pub fn two_by_two(programs: &[&[(&str, &str)]], budget: Budget) -> LogWorldConfig {
+    let mut config = cluster(programs, budget);
+    config.node_count = 4;
+    config.election_timeout_ticks = 1;
+    let rows: Vec<Vec<NodeId>> = [[0, 1], [2, 3]]
+        .iter()
+        .map(|row| row.iter().map(|&index| config.node_id(index)).collect())
+        .collect();
+    config.quorums = Some(Quorums::grid(&rows).expect("a full 2x2 grid"));
+    config
+}
+
 /// Three acceptors and one proposer per value; `started[i]` says whether proposer i has sent
 /// its Prepares when the world begins.
 pub fn three_acceptors(values: &[&str], started: &[bool], budget: Budget) -> DecreeWorldConfig {
@@ -640,18 +654,10 @@ pub static FLEXIBLE_QUORUMS: LevelWorld<LogWorldConfig> = LevelWorld {
 pub static THE_GRID: LevelWorld<LogWorldConfig> = LevelWorld {
     name: "act4/the-grid",
     config: || {
-        let mut config = cluster(
+        two_by_two(
             &[&[("x", "1"), ("x", "2")]],
             Budget::NONE.with(Fault::Tick, 1),
-        );
-        config.node_count = 4;
-        config.election_timeout_ticks = 1;
-        let rows: Vec<Vec<NodeId>> = [[0, 1], [2, 3]]
-            .iter()
-            .map(|row| row.iter().map(|&index| config.node_id(index)).collect())
-            .collect();
-        config.quorums = Some(Quorums::grid(&rows).expect("a full 2x2 grid"));
-        config
+        )
     },
     prelude: &["tick N1"],
 };
@@ -662,17 +668,8 @@ pub static THE_GRID: LevelWorld<LogWorldConfig> = LevelWorld {
 pub static QUORUM_READS: LevelWorld<LogWorldConfig> = LevelWorld {
     name: "act4/quorum-reads",
     config: || {
-        let mut config = cluster(
-            &[&[("x", "1")], &[("x", ""), ("x", "")]],
-            Budget::NONE.with(Fault::Tick, 2),
-        );
-        config.node_count = 4;
-        config.election_timeout_ticks = 1;
-        let rows: Vec<Vec<NodeId>> = [[0, 1], [2, 3]]
-            .iter()
-            .map(|row| row.iter().map(|&index| config.node_id(index)).collect())
-            .collect();
-        config.quorums = Some(Quorums::grid(&rows).expect("a full 2x2 grid"));
+        let programs: &[&[(&str, &str)]] = &[&[("x", "1")], &[("x", ""), ("x", "")]];
+        let mut config = two_by_two(programs, Budget::NONE.with(Fault::Tick, 2));
         config.client_targets = vec![Some(config.node_id(0)), Some(config.node_id(3))];
         config
     },

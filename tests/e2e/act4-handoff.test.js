@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, stage, fingerprint, goal, moves, audit, grave } from './harness.js';
+import { useSite, stage, fingerprint, goal, moves, audit, grave, passedCleanly } from './harness.js';
 import { deliver, control, answer } from './log-play.js';
 
 const site = useSite();
@@ -55,10 +55,5 @@ test('the handoff is played to its goal by clicking, and filling the hole is ref
   assert.match(await question(page), /An operator now asks N2 to hand 1\.N1 on to N3/);
   await answer(page, 'refused', 'right');
   assert.match(await page.locator('.pp-outcome-right').textContent(), /ballot 1\.n1 was handed to this node: it is never handed on/);
-  assert.equal(await goal(page), 'reached');
-  assert.match(await page.locator('.pp-passed').textContent(), /Level passed/);
-  const axeEnd = grave(await audit(page));
-  assert.deepEqual(axeEnd, [], JSON.stringify(axeEnd, null, 2));
-  assert.deepEqual(errors, []);
-  await context.close();
+  await passedCleanly(page, context, errors);
 });

@@ -5,6 +5,7 @@
 // /e2e/ come from fixtures/ instead, so a test can load a page the book does not have (a level
 // embedded in a page of its own) without touching the built site.
 
+import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -162,3 +163,14 @@ export async function audit(page) {
 
 /** The violations that fail a test: those of impact serious or critical. */
 export const grave = (violations) => violations.filter((violation) => ['serious', 'critical'].includes(violation.impact));
+
+/** Ends a test that plays a level to its goal: the goal is reached and the level says it is
+ *  passed, axe-core finds nothing serious on the page, and the page raised no error. */
+export async function passedCleanly(page, context, errors) {
+  assert.equal(await goal(page), 'reached');
+  assert.match(await page.locator('.pp-passed').textContent(), /Level passed/);
+  const violations = grave(await audit(page));
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  assert.deepEqual(errors, []);
+  await context.close();
+}
