@@ -3,33 +3,13 @@
 //! grid whose rows decide, reads from commit indexes, a read that skips the rinse) each caught
 //! as a break of its own property, and of it only.
 
+use super::test_worlds::{after, config_of, nodes};
 use super::{LogWorld, LogWorldConfig};
 use crate::check::Property;
 use crate::faults::{NegativeControl, Refused};
 use crate::report::Verdict;
-use crate::scenarios::{self, Setup};
 use paros_core::log::{Entry, Slot};
-use paros_core::{Grid, NodeId, NodeSet, QuorumSystem, Quorums};
-
-fn nodes(numbers: &[u8]) -> NodeSet {
-    numbers.iter().map(|n| NodeId::new(*n).unwrap()).collect()
-}
-
-fn config_of(name: &str) -> (LogWorldConfig, Vec<&'static str>) {
-    match scenarios::find(name).unwrap().setup {
-        Setup::Log { config, prelude } => (config, prelude),
-        Setup::Act1 { .. } => unreachable!("{name} is a log world"),
-    }
-}
-
-fn after(config: LogWorldConfig, actions: &[&str]) -> LogWorld {
-    let mut world = LogWorld::new(config).unwrap();
-    for text in actions {
-        let action = world.parse_action(text).unwrap();
-        world.apply(&action).unwrap();
-    }
-    world
-}
+use paros_core::{Grid, NodeId, QuorumSystem, Quorums};
 
 /// act4-skip-rinse-control's prelude (N1 elected by its row, x=1 voted by N1 in slot 1),
 /// then N1's Accepts delivered to N2 and N4: slot 1 holds votes from {N1, N2, N4}.

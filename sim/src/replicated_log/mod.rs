@@ -608,4 +608,6 @@ mod grid_tests;
 #[cfg(test)]
 mod quorum_tests;
 #[cfg(test)]
+mod test_worlds;
+#[cfg(test)]
 mod tests;

@@ -2,33 +2,13 @@
 //! configuration over other nodes refused, and the control whose phases miss each other caught
 //! as a break of agreement, and of agreement only.
 
+use super::test_worlds::{after, config_of, nodes};
 use super::{LogWorld, LogWorldConfig};
 use crate::check::Property;
 use crate::faults::{NegativeControl, Refused};
 use crate::report::Verdict;
-use crate::scenarios::{self, Setup};
 use paros_core::log::Slot;
-use paros_core::{NodeId, NodeSet, QuorumSystem, Quorums};
-
-fn nodes(numbers: &[u8]) -> NodeSet {
-    numbers.iter().map(|n| NodeId::new(*n).unwrap()).collect()
-}
-
-fn config_of(name: &str) -> (LogWorldConfig, Vec<&'static str>) {
-    match scenarios::find(name).unwrap().setup {
-        Setup::Log { config, prelude } => (config, prelude),
-        Setup::Act1 { .. } => unreachable!("{name} is a log world"),
-    }
-}
-
-fn after(config: LogWorldConfig, prelude: &[&str]) -> LogWorld {
-    let mut world = LogWorld::new(config).unwrap();
-    for text in prelude {
-        let action = world.parse_action(text).unwrap();
-        world.apply(&action).unwrap();
-    }
-    world
-}
+use paros_core::{QuorumSystem, Quorums};
 
 #[test]
 fn chosen_is_judged_by_the_configured_phase2_quorums() {
