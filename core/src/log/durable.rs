@@ -221,18 +221,36 @@ impl DurableRecord {
     /// FAST 2018: treating such a frame as torn silently drops a vote or a promise that others
     /// counted).
     pub fn recover(frames: &[Vec<u8>]) -> Result<(DurableRecord, usize), RecordError> {
+        let (writes, torn) = decode_frames(frames, decode_payload)?;
         let mut record = DurableRecord::default();
-        for (index, frame) in frames.iter().enumerate() {
-            match decode(frame) {
-                Ok(write) => record.apply(&write),
-                Err(FrameError::Torn(_)) if index + 1 == frames.len() => return Ok((record, 1)),
-                Err(FrameError::Torn(reason) | FrameError::Corrupt(reason)) => {
-                    return Err(RecordError::Corrupt { index, reason });
-                }
+        for write in &writes {
+            record.apply(write);
+        }
+        Ok((record, torn))
+    }
+}
+
+/// Decodes a disk's frames, oldest first, each payload by `decode_payload`, with the policy
+/// [`DurableRecord::recover`] explains: a last frame cut short is a torn write, dropped and
+/// counted (0 or 1); any other bad frame is [`RecordError::Corrupt`]. Shared by every durable
+/// role.
+pub(crate) fn decode_frames<W>(
+    frames: &[Vec<u8>],
+    decode_payload: impl Fn(&[u8]) -> Result<W, &'static str>,
+) -> Result<(Vec<W>, usize), RecordError> {
+    let mut writes = Vec::with_capacity(frames.len());
+    for (index, frame) in frames.iter().enumerate() {
+        match unframe(frame)
+            .and_then(|payload| decode_payload(payload).map_err(FrameError::Corrupt))
+        {
+            Ok(write) => writes.push(write),
+            Err(FrameError::Torn(_)) if index + 1 == frames.len() => return Ok((writes, 1)),
+            Err(FrameError::Torn(reason) | FrameError::Corrupt(reason)) => {
+                return Err(RecordError::Corrupt { index, reason });
             }
         }
-        Ok((record, 0))
     }
+    Ok((writes, 0))
 }
 
 /// Why one frame does not decode.
@@ -409,23 +427,27 @@ pub fn encode(write: &Write) -> Vec<u8> {
             put_ballot(&mut payload, *ballot);
         }
     }
+    frame(&payload)
+}
+
+/// Frames a payload for the disk: its length (4 bytes), its checksum (8 bytes), then the
+/// payload. Shared by every durable role, so all disks tell torn writes from corruption alike.
+pub(crate) fn frame(payload: &[u8]) -> Vec<u8> {
     let length = u32::try_from(payload.len()).expect("a write is small");
-    let mut frame = Vec::with_capacity(12 + payload.len());
+    let mut frame = Vec::with_capacity(FRAME_HEADER_BYTES + payload.len());
     frame.extend(length.to_le_bytes());
-    frame.extend(checksum(&payload).to_le_bytes());
+    frame.extend(checksum(payload).to_le_bytes());
     frame.extend(payload);
     frame
 }
 
-/// Decodes one frame made by [`encode`].
-///
-/// Only a short frame is [`FrameError::Torn`]: a header cut short, or a payload shorter than
-/// its declared length. A frame at least as long as it declares is whole, so a payload longer
-/// than declared, a checksum that does not match or a payload that does not decode is
-/// [`FrameError::Corrupt`].
-pub fn decode(frame: &[u8]) -> Result<Write, FrameError> {
-    const HEADER_BYTES: usize = 12;
-    let Some((header, payload)) = frame.split_at_checked(HEADER_BYTES) else {
+/// The bytes of a frame's header: payload length and checksum.
+const FRAME_HEADER_BYTES: usize = 12;
+
+/// The payload of a frame made by [`frame`], once its length and checksum hold; the
+/// [`FrameError`] otherwise, as [`decode`] explains.
+pub(crate) fn unframe(frame: &[u8]) -> Result<&[u8], FrameError> {
+    let Some((header, payload)) = frame.split_at_checked(FRAME_HEADER_BYTES) else {
         return Err(FrameError::Torn("header cut short"));
     };
     let length = u32::from_le_bytes(header[..4].try_into().expect("4 bytes")) as usize;
@@ -439,7 +461,17 @@ pub fn decode(frame: &[u8]) -> Result<Write, FrameError> {
     if checksum(payload) != expected {
         return Err(FrameError::Corrupt("checksum does not match"));
     }
-    decode_payload(payload).map_err(FrameError::Corrupt)
+    Ok(payload)
+}
+
+/// Decodes one frame made by [`encode`].
+///
+/// Only a short frame is [`FrameError::Torn`]: a header cut short, or a payload shorter than
+/// its declared length. A frame at least as long as it declares is whole, so a payload longer
+/// than declared, a checksum that does not match or a payload that does not decode is
+/// [`FrameError::Corrupt`].
+pub fn decode(frame: &[u8]) -> Result<Write, FrameError> {
+    decode_payload(unframe(frame)?).map_err(FrameError::Corrupt)
 }
 
 /// Decodes a payload whose checksum matched.
@@ -469,12 +501,12 @@ fn decode_payload(payload: &[u8]) -> Result<Write, &'static str> {
     Ok(write)
 }
 
-fn put_ballot(out: &mut Vec<u8>, ballot: Ballot) {
+pub(crate) fn put_ballot(out: &mut Vec<u8>, ballot: Ballot) {
     out.extend(ballot.round.to_le_bytes());
     out.push(ballot.node.get());
 }
 
-fn put_text(out: &mut Vec<u8>, text: &str) {
+pub(crate) fn put_text(out: &mut Vec<u8>, text: &str) {
     let length = u32::try_from(text.len()).expect("a key or value is small");
     out.extend(length.to_le_bytes());
     out.extend(text.as_bytes());
@@ -524,7 +556,8 @@ fn put_trim_point(out: &mut Vec<u8>, point: &TrimPoint) {
     }
 }
 
-struct Reader<'a>(&'a [u8]);
+/// Reads a payload field by field; each read fails with a reason when the payload ends early.
+pub(crate) struct Reader<'a>(pub(crate) &'a [u8]);
 
 impl Reader<'_> {
     fn take(&mut self, count: usize) -> Result<&[u8], &'static str> {
@@ -536,21 +569,21 @@ impl Reader<'_> {
         Ok(head)
     }
 
-    fn array<const N: usize>(&mut self) -> Result<[u8; N], &'static str> {
+    pub(crate) fn array<const N: usize>(&mut self) -> Result<[u8; N], &'static str> {
         Ok(self.take(N)?.try_into().expect("took N bytes"))
     }
 
-    fn byte(&mut self) -> Result<u8, &'static str> {
+    pub(crate) fn byte(&mut self) -> Result<u8, &'static str> {
         Ok(self.array::<1>()?[0])
     }
 
-    fn ballot(&mut self) -> Result<Ballot, &'static str> {
+    pub(crate) fn ballot(&mut self) -> Result<Ballot, &'static str> {
         let round = u32::from_le_bytes(self.array()?);
         let node = NodeId::new(self.byte()?).ok_or("bad node id")?;
         Ok(Ballot::new(round, node))
     }
 
-    fn text(&mut self) -> Result<Value, &'static str> {
+    pub(crate) fn text(&mut self) -> Result<Value, &'static str> {
         let length = u32::from_le_bytes(self.array()?) as usize;
         let bytes = self.take(length)?;
         std::str::from_utf8(bytes)

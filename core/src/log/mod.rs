@@ -9,7 +9,7 @@
 //! - [`ProxyLeader`] takes a leader's Phase 2 off its hands: it forwards the Accepts, counts the
 //!   Accepteds and announces each choice (Compartmentalized Paxos, P1–P5).
 
-mod durable;
+pub(crate) mod durable;
 mod kv;
 mod message;
 mod node;
