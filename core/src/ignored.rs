@@ -51,6 +51,9 @@ pub enum Ignored {
     /// A proxy's announcement of an entry this leader did not propose in that slot at its
     /// ballot.
     NotProposed,
+    /// A message to an acceptor that retired: every configuration it belonged to is collected
+    /// (Matchmaker Paxos, M5).
+    Retired,
 }
 
 impl fmt::Display for Ignored {
@@ -78,6 +81,7 @@ impl fmt::Display for Ignored {
             }
             Ignored::AlreadyAnnounced => "the slot is already announced chosen",
             Ignored::NotProposed => "this leader did not propose that entry there",
+            Ignored::Retired => "this acceptor is retired: its configurations are collected",
         })
     }
 }

@@ -49,6 +49,7 @@ mod grid;
 mod ids;
 mod ignored;
 pub mod log;
+pub mod matchmaker;
 mod message;
 mod proposer;
 mod quorum;

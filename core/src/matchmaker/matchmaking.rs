@@ -1,0 +1,273 @@
+//! The matchmaker role: per round, the configuration that round runs in (M1), and the
+//! garbage-collection watermark below which it forgets them (M4).
+
+#[cfg(feature = "negative-controls")]
+use super::BrokenRule;
+use super::record::MatchmakerWrite;
+use super::{Configuration, History, MmEnvelope, MmMessage};
+use crate::log::RecordError;
+use crate::{Ballot, Ignored, NodeId};
+use std::fmt;
+
+/// M1, the match rule: a matchmaker records `round` only if it is above every round it stores
+/// (`highest`) and at or above its garbage-collection watermark; otherwise it refuses.
+///
+/// Matchmaker Paxos (Whittaker et al., JSys 2021), section 3: a matchmaker that recorded round
+/// `j` has told leader `j` every configuration below `j`; recording a lower round `i` afterwards
+/// would give leader `i` a history without `C_j`, and leader `i` could choose a value in `C_i`
+/// without ever meeting the one chosen in `C_j`. Below the watermark the configurations that
+/// round would need to read are already collected.
+pub fn match_rule(
+    highest: Option<Ballot>,
+    watermark: Option<Ballot>,
+    round: Ballot,
+) -> Result<(), MatchRefused> {
+    if let Some(highest) = highest.filter(|highest| round <= *highest) {
+        return Err(MatchRefused::RoundNotAbove { round, highest });
+    }
+    if let Some(watermark) = watermark.filter(|watermark| round < *watermark) {
+        return Err(MatchRefused::BelowWatermark { round, watermark });
+    }
+    Ok(())
+}
+
+/// M4, the matchmaker's half: the watermark after a request for `asked` is the higher of the
+/// two, so a late or duplicate request never brings back what was collected.
+pub fn effective_watermark(old: Option<Ballot>, asked: Ballot) -> Ballot {
+    old.map_or(asked, |old| old.max(asked))
+}
+
+/// Why a matchmaker took no step on a message.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum MatchRefused {
+    /// Not a message for this matchmaker: misaddressed, or for another role.
+    Ignored(Ignored),
+    /// M1: the matchmaker stores `highest`, and `round` is not above it.
+    RoundNotAbove {
+        /// The round asked for.
+        round: Ballot,
+        /// The highest round stored.
+        highest: Ballot,
+    },
+    /// M1: `round` is below the garbage-collection watermark.
+    BelowWatermark {
+        /// The round asked for.
+        round: Ballot,
+        /// The matchmaker's watermark.
+        watermark: Ballot,
+    },
+}
+
+impl From<Ignored> for MatchRefused {
+    fn from(ignored: Ignored) -> MatchRefused {
+        MatchRefused::Ignored(ignored)
+    }
+}
+
+impl fmt::Display for MatchRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchRefused::Ignored(ignored) => ignored.fmt(f),
+            MatchRefused::RoundNotAbove { round, highest } => write!(
+                f,
+                "round {round} is not above round {highest}, which this matchmaker stores (M1)"
+            ),
+            MatchRefused::BelowWatermark { round, watermark } => write!(
+                f,
+                "round {round} is below the garbage-collection watermark {watermark} (M1)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MatchRefused {}
+
+/// A matchmaker.
+///
+/// Durable: each step's [`MatchmakerWrite`]s come out of [`Matchmaker::take_ready`] with the
+/// messages that wait for them; the caller makes the writes durable (framed by
+/// [`encode`](super::encode)) before it sends the messages, and [`Matchmaker::restart`]
+/// rebuilds the matchmaker from those frames.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Matchmaker {
+    id: NodeId,
+    /// Invariant: every round stored is at or above `watermark`.
+    configurations: History,
+    /// Invariant: never decreases.
+    watermark: Option<Ballot>,
+    writes: Vec<MatchmakerWrite>,
+    messages: Vec<MmEnvelope>,
+    #[cfg(feature = "negative-controls")]
+    broken: Option<BrokenRule>,
+}
+
+impl Matchmaker {
+    /// A new matchmaker, storing nothing. Its first ready writes its identity.
+    pub fn new(id: NodeId) -> Matchmaker {
+        let mut matchmaker = Matchmaker::blank(id);
+        matchmaker.writes.push(MatchmakerWrite::Identity(id));
+        matchmaker
+    }
+
+    fn blank(id: NodeId) -> Matchmaker {
+        Matchmaker {
+            id,
+            configurations: History::new(),
+            watermark: None,
+            writes: Vec::new(),
+            messages: Vec::new(),
+            #[cfg(feature = "negative-controls")]
+            broken: None,
+        }
+    }
+
+    /// The matchmaker `id` rebuilt from its disk's frames, oldest first, and how many torn
+    /// frames were dropped (0 or 1). A corrupt frame, a blank disk or another node's disk is an
+    /// error: a matchmaker that forgot a round it answered could break M1.
+    pub fn restart(id: NodeId, frames: &[Vec<u8>]) -> Result<(Matchmaker, usize), RecordError> {
+        let (writes, torn) = super::record::decode_disk(frames)?;
+        let mut matchmaker = Matchmaker::blank(id);
+        let mut identity = None;
+        for write in writes {
+            match write {
+                MatchmakerWrite::Identity(node) => identity = Some(node),
+                other => matchmaker.apply(&other),
+            }
+        }
+        match identity {
+            None => Err(RecordError::Blank),
+            Some(found) if found != id => Err(RecordError::WrongIdentity {
+                expected: id,
+                found,
+            }),
+            Some(_) => Ok((matchmaker, torn)),
+        }
+    }
+
+    /// This matchmaker's id.
+    pub fn id(&self) -> NodeId {
+        self.id
+    }
+
+    /// The configurations stored, by round.
+    pub fn configurations(&self) -> &History {
+        &self.configurations
+    }
+
+    /// The garbage-collection watermark: every configuration below it is forgotten.
+    pub fn watermark(&self) -> Option<Ballot> {
+        self.watermark
+    }
+
+    /// Makes this matchmaker break `rule` from now on: a negative control.
+    #[cfg(feature = "negative-controls")]
+    pub fn break_rule(&mut self, rule: BrokenRule) {
+        self.broken = Some(rule);
+    }
+
+    /// Whether this matchmaker breaks `rule`.
+    #[cfg(feature = "negative-controls")]
+    fn breaks(&self, rule: BrokenRule) -> bool {
+        self.broken == Some(rule)
+    }
+
+    /// Handles a message addressed to this matchmaker. Its writes and replies wait in
+    /// [`Matchmaker::take_ready`].
+    pub fn handle(&mut self, envelope: &MmEnvelope) -> Result<(), MatchRefused> {
+        if envelope.to != self.id {
+            return Err(Ignored::NotAddressedToMe.into());
+        }
+        match &envelope.message {
+            MmMessage::MatchA { round, config } => self.on_match_a(envelope.from, *round, config),
+            MmMessage::GarbageA { watermark } => {
+                self.on_garbage_a(envelope.from, *watermark);
+                Ok(())
+            }
+            _ => Err(Ignored::NotForThisRole.into()),
+        }
+    }
+
+    /// The writes to make durable, then the messages that may leave once they are.
+    pub fn take_ready(&mut self) -> (Vec<MatchmakerWrite>, Vec<MmEnvelope>) {
+        (
+            std::mem::take(&mut self.writes),
+            std::mem::take(&mut self.messages),
+        )
+    }
+
+    /// M1: records `config` for `round` if the match rule allows, and answers with the lower
+    /// rounds' configurations. The same request again (a duplicate) is answered again.
+    fn on_match_a(
+        &mut self,
+        leader: NodeId,
+        round: Ballot,
+        config: &Configuration,
+    ) -> Result<(), MatchRefused> {
+        if self.configurations.get(&round) != Some(config) {
+            self.check_match_rule(round)?;
+            self.write(MatchmakerWrite::Configuration(round, *config));
+        }
+        let history = self
+            .configurations
+            .range(..round)
+            .map(|(round, config)| (*round, *config))
+            .collect();
+        self.send(
+            leader,
+            MmMessage::MatchB {
+                round,
+                history,
+                watermark: self.watermark,
+            },
+        );
+        Ok(())
+    }
+
+    fn check_match_rule(&self, round: Ballot) -> Result<(), MatchRefused> {
+        let highest = self.configurations.keys().next_back().copied();
+        #[cfg(feature = "negative-controls")]
+        if self.breaks(BrokenRule::NoLowerRoundCheck) {
+            return match_rule(None, self.watermark, round);
+        }
+        match_rule(highest, self.watermark, round)
+    }
+
+    /// M4: keeps the higher watermark, forgets the configurations below it, and acknowledges
+    /// the effective watermark.
+    fn on_garbage_a(&mut self, leader: NodeId, asked: Ballot) {
+        let watermark = effective_watermark(self.watermark, asked);
+        if Some(watermark) != self.watermark {
+            self.write(MatchmakerWrite::Watermark(watermark));
+        }
+        self.send(leader, MmMessage::GarbageB { watermark });
+    }
+
+    /// Applies a write to the state and queues it for the disk.
+    fn write(&mut self, write: MatchmakerWrite) {
+        self.apply(&write);
+        self.writes.push(write);
+    }
+
+    /// Applies a write to the state, as a step does and as a restart replays it.
+    fn apply(&mut self, write: &MatchmakerWrite) {
+        match write {
+            MatchmakerWrite::Identity(_) => {}
+            MatchmakerWrite::Configuration(round, config) => {
+                self.configurations.insert(*round, *config);
+            }
+            MatchmakerWrite::Watermark(asked) => {
+                let watermark = effective_watermark(self.watermark, *asked);
+                self.watermark = Some(watermark);
+                self.configurations.retain(|round, _| *round >= watermark);
+            }
+        }
+    }
+
+    fn send(&mut self, to: NodeId, message: MmMessage) {
+        self.messages.push(MmEnvelope {
+            from: self.id,
+            to,
+            message,
+        });
+    }
+}

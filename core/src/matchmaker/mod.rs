@@ -1,0 +1,145 @@
+//! Matchmaker Paxos: reconfiguration as a round change, for a single decree.
+//!
+//! Whittaker, Giridharan, Szekeres, Hellerstein, Howard, Nawab and Stoica, "Matchmaker Paxos: A
+//! Reconfigurable Consensus Protocol" (JSys 2021). Each round runs in a [`Configuration`] of its
+//! own: an acceptor set and its quorum system. A separate set of [`Matchmaker`]s remembers which
+//! configuration each round uses, so a [`Leader`] of round `i` can find every configuration an
+//! earlier round may have chosen a value in, run Phase 1 in each of them and Phase 2 in its own.
+//! Reconfiguring is starting a higher round with another configuration.
+//!
+//! - **M1** ([`match_rule`]): a matchmaker records round `i` only above every round it stores
+//!   and at or above its garbage-collection watermark, and answers with the lower rounds'
+//!   configurations.
+//! - **M2** ([`history_from_replies`]): the leader's history `H_i` is the union of `f+1`
+//!   replies, filtered to rounds at or above the highest watermark among them.
+//! - **M3** ([`phase1_complete`]): Phase 1 completes only with a Phase-1 quorum of every
+//!   configuration in `H_i`, each judged by its own quorum system; Phase 2 runs in `C_i` only.
+//! - **M4** ([`installed_is_collectable`], [`effective_watermark`]): configurations below `i`
+//!   are collected only once the value is chosen in round `i` on a Phase-2 quorum of `C_i`;
+//!   a matchmaker keeps the highest watermark it was asked for.
+//! - **M5** ([`GcProof`], [`RetiringAcceptor`]): a removed acceptor retires only on a request
+//!   that carries the watermark `f+1` matchmakers acknowledged.
+//!
+//! Acceptors are paros-core's own single-decree [`Acceptor`](crate::Acceptor)s, wrapped only to
+//! add retirement; Phase 1 and Phase 2 speak the single-decree [`Message`]s.
+
+mod acceptor;
+mod leader;
+mod matchmaking;
+mod record;
+
+pub use acceptor::{RetireRefused, RetiringAcceptor};
+pub use leader::{
+    GcProof, GcRefused, Leader, Stage, history_from_replies, installed_is_collectable,
+    phase1_complete, quorum_of_matchmakers,
+};
+pub use matchmaking::{MatchRefused, Matchmaker, effective_watermark, match_rule};
+pub use record::{MatchmakerWrite, decode, encode};
+
+use crate::{Ballot, Message, NodeId, NodeSet, QuorumSystem, Quorums};
+use std::collections::BTreeMap;
+
+/// The configuration of one round: its acceptors and the quorum system over them.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Configuration {
+    quorums: Quorums,
+}
+
+impl Configuration {
+    /// The configuration whose acceptors and quorums are those of `quorums`.
+    pub fn new(quorums: Quorums) -> Configuration {
+        Configuration { quorums }
+    }
+
+    /// The acceptors of this configuration.
+    pub fn acceptors(&self) -> NodeSet {
+        self.quorums.acceptors()
+    }
+
+    /// The quorum system its phases are judged by.
+    pub fn quorums(&self) -> &Quorums {
+        &self.quorums
+    }
+}
+
+/// The configurations of rounds, by round: what a matchmaker stores and a leader's `H_i`.
+pub type History = BTreeMap<Ballot, Configuration>;
+
+/// One message of Matchmaker Paxos.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum MmMessage {
+    /// A leader asks a matchmaker to record `config` for `round`.
+    MatchA {
+        /// The leader's round.
+        round: Ballot,
+        /// The configuration it runs that round in.
+        config: Configuration,
+    },
+    /// A matchmaker recorded `round`; here are the configurations it stores below it.
+    MatchB {
+        /// The round recorded.
+        round: Ballot,
+        /// The configurations of the lower rounds the matchmaker stores.
+        history: History,
+        /// The matchmaker's garbage-collection watermark.
+        watermark: Option<Ballot>,
+    },
+    /// A leader asks a matchmaker to collect the configurations below `watermark`.
+    GarbageA {
+        /// The round below which configurations may go.
+        watermark: Ballot,
+    },
+    /// A matchmaker's watermark is now `watermark`: the highest it was ever asked for.
+    GarbageB {
+        /// The effective watermark.
+        watermark: Ballot,
+    },
+    /// Phase 1 and Phase 2, as single-decree Paxos speaks them.
+    Paxos(Message),
+    /// A removed acceptor may stop: the configurations it belongs to are collected (M5).
+    Retire {
+        /// The watermark `f+1` matchmakers acknowledged, and who remains.
+        proof: GcProof,
+    },
+}
+
+/// A Matchmaker Paxos message on the wire, with its sender and receiver.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct MmEnvelope {
+    /// The sender.
+    pub from: NodeId,
+    /// The receiver.
+    pub to: NodeId,
+    /// The message.
+    pub message: MmMessage,
+}
+
+impl MmEnvelope {
+    /// A single-decree Paxos message as a Matchmaker Paxos one.
+    pub fn paxos(envelope: crate::Envelope) -> MmEnvelope {
+        MmEnvelope {
+            from: envelope.from,
+            to: envelope.to,
+            message: MmMessage::Paxos(envelope.message),
+        }
+    }
+}
+
+/// A rule a Matchmaker Paxos role can be made to break, so that the simulator can show its
+/// checker catching the break. Only with the `negative-controls` feature.
+#[cfg(feature = "negative-controls")]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum BrokenRule {
+    /// Breaks M1, on a matchmaker: it records a round below one it stores, so the lower
+    /// round's history misses the higher round's configuration.
+    NoLowerRoundCheck,
+    /// Breaks M3, on a leader: Phase 1 completes with a quorum of the newest configuration of
+    /// `H_i` alone.
+    Phase1LatestOnly,
+    /// Breaks M4, on a leader: it asks for garbage collection as soon as Phase 1 is done,
+    /// before its value is chosen in its own configuration.
+    GcAfterPhase1,
+}
+
+#[cfg(test)]
+mod tests;
