@@ -141,5 +141,7 @@ pub enum BrokenRule {
     GcAfterPhase1,
 }
 
+#[cfg(all(test, feature = "negative-controls"))]
+mod broken_tests;
 #[cfg(test)]
 mod tests;
