@@ -785,3 +785,66 @@ fn every_quorum_system_survives_the_disk() {
         Err(FrameError::Torn(_))
     ));
 }
+
+// ----- Whatever a matchmaker is sent -----
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn configuration(choice: u8) -> Configuration {
+        match choice % 3 {
+            0 => majority(&[A, B, C]),
+            1 => majority(&[A, B, D]),
+            _ => Configuration::new(Quorums::flexible(set(&[C, D, E, F]), 3, 2).unwrap()),
+        }
+    }
+
+    proptest! {
+        /// M1 and M4 hold whatever a matchmaker is sent, in any order, misaddressed or not: a
+        /// round is recorded only above every round stored before and at or above the
+        /// watermark, the watermark never falls, nothing below it is kept, and a restart from
+        /// the disk rebuilds the same matchmaker.
+        #[test]
+        fn a_matchmaker_keeps_m1_and_m4_and_its_disk(
+            inputs in proptest::collection::vec((any::<bool>(), 0u32..6, 21u8..24, any::<u8>(), 11u8..13), 0..40)
+        ) {
+            let mut matchmaker = Matchmaker::new(node(11));
+            let mut disk: Vec<Vec<u8>> = Vec::new();
+            for (is_match, number, owner, choice, to) in inputs {
+                let before = matchmaker.clone();
+                let message = if is_match {
+                    match_a(number, owner, configuration(choice))
+                } else {
+                    MmMessage::GarbageA { watermark: round(number, owner) }
+                };
+                let result = matchmaker.handle(&envelope(owner, to, message));
+                let (writes, _) = matchmaker.take_ready();
+                disk.extend(writes.iter().map(encode));
+
+                let asked = round(number, owner);
+                let recorded = matchmaker.configurations().contains_key(&asked)
+                    && !before.configurations().contains_key(&asked);
+                if recorded {
+                    prop_assert!(result.is_ok());
+                    prop_assert!(before.configurations().keys().all(|stored| *stored < asked));
+                    prop_assert!(before.watermark() <= Some(asked));
+                }
+                prop_assert!(matchmaker.watermark() >= before.watermark());
+                if let Some(watermark) = matchmaker.watermark() {
+                    prop_assert!(matchmaker.configurations().keys().all(|r| *r >= watermark));
+                }
+                let (restarted, torn) = Matchmaker::restart(node(11), &disk).unwrap();
+                prop_assert_eq!(torn, 0);
+                prop_assert_eq!(&restarted, &matchmaker);
+            }
+        }
+
+        /// No disk, however damaged, panics a restart: it rebuilds a matchmaker or names the
+        /// frame it cannot trust.
+        #[test]
+        fn no_disk_panics_a_restart(frames in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..40), 0..6)) {
+            let _ = Matchmaker::restart(node(11), &frames);
+        }
+    }
+}
