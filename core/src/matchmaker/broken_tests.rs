@@ -1,7 +1,7 @@
 //! The negative controls: each broken rule produces exactly its bad behaviour, and the honest
 //! rule, in the same schedule, does not.
 
-use super::tests::{A, B, C, D, E, F, Net, majority, round, touches};
+use super::tests::{A, B, C, D, E, F, MATCHMAKERS, Net, envelope, majority, round, set, touches};
 use super::{BrokenRule, GcRefused, MatchRefused, MmEnvelope, MmMessage, Stage};
 use crate::{Message, Value};
 
@@ -136,4 +136,59 @@ fn a_broken_rule_is_one_role_s_alone() {
     assert_eq!(net.leader(21).stage(), Stage::Matching);
     assert_eq!(net.matchmakers[0].configurations().len(), 2);
     assert_eq!(net.matchmakers[1].configurations().len(), 1);
+}
+
+/// Round 1 in {A, B, C} matched but chose nothing (its leader stopped after matchmaking); a
+/// reconfigurer stops the first generation, but before it bootstraps the next, a leader of
+/// round 2 in {D, E, F}, wanting x, matches with the first generation. Then the next generation
+/// is bootstrapped and published, and round 3 in {A, B, C}, wanting z, matches with it.
+fn match_during_replacement(broken: bool) -> Net {
+    let next = [14, 15, 16];
+    let mut net = Net::new();
+    for id in next {
+        net.add_matchmaker(id);
+    }
+    if broken {
+        for matchmaker in &mut net.matchmakers {
+            matchmaker.break_rule(BrokenRule::NoStop);
+        }
+    }
+    net.start_leader(21, 1, majority(&[A, B, C]), "w");
+    net.run_dropping(|e| matches!(e.message, MmMessage::MatchA { .. }));
+    net.start_reconfigurer(31, &MATCHMAKERS, &next);
+    // The stop reports arrive; the Bootstraps are lost.
+    net.run_dropping(|e| !matches!(e.message, MmMessage::Bootstrap { .. }));
+    net.start_leader(22, 2, majority(&[D, E, F]), "x");
+    net.run();
+    // Bootstrap the next generation again, from the state reconstructed before round 2.
+    let (history, watermark) = net.reconfigurer(31).reconstructed().unwrap().clone();
+    for id in next {
+        let bootstrap = MmMessage::Bootstrap {
+            history: history.clone(),
+            watermark,
+        };
+        net.in_flight.push_back(envelope(31, id, bootstrap));
+    }
+    net.run();
+    assert_eq!(net.reconfigurer(31).published(), Some(set(&next)));
+    net.start_leader_with(&next, 23, 3, majority(&[A, B, C]), "z");
+    net.run();
+    net
+}
+
+#[test]
+fn no_stop_lets_a_round_slip_past_the_next_generation() {
+    // M6 dropped: round 2 is recorded by the old generation after its state was taken, so the
+    // next generation never hears of {D, E, F}, where x is chosen, and round 3 chooses z.
+    let mut net = match_during_replacement(true);
+    assert_eq!(net.leader(22).chosen(), Some(&Value::new("x")));
+    assert_eq!(net.leader(23).history().len(), 1);
+    assert_eq!(net.leader(23).chosen(), Some(&Value::new("z")));
+}
+
+#[test]
+fn a_stopped_generation_refuses_the_round_that_would_slip_past() {
+    let mut net = match_during_replacement(false);
+    assert_eq!(net.leader(22).stage(), Stage::Matching);
+    assert_eq!(net.leader(23).chosen(), Some(&Value::new("z")));
 }

@@ -1,12 +1,14 @@
-//! The matchmaker role: per round, the configuration that round runs in (M1), and the
-//! garbage-collection watermark below which it forgets them (M4).
+//! The matchmaker role: per round, the configuration that round runs in (M1), the
+//! garbage-collection watermark below which it forgets them (M4), and its part in its own
+//! replacement (M6): it stops, it is bootstrapped, and it is an acceptor of the single decree
+//! that names its successors.
 
 #[cfg(feature = "negative-controls")]
 use super::BrokenRule;
 use super::record::MatchmakerWrite;
 use super::{Configuration, History, MmEnvelope, MmMessage};
 use crate::log::RecordError;
-use crate::{Ballot, Ignored, NodeId};
+use crate::{Acceptor, Ballot, Envelope, Ignored, Message, NodeId};
 use std::fmt;
 
 /// M1, the match rule: a matchmaker records `round` only if it is above every round it stores
@@ -56,6 +58,9 @@ pub enum MatchRefused {
         /// The matchmaker's watermark.
         watermark: Ballot,
     },
+    /// M6: the matchmaker is stopped: its generation is being replaced, so it matches no more
+    /// rounds.
+    Stopped,
 }
 
 impl From<Ignored> for MatchRefused {
@@ -76,6 +81,9 @@ impl fmt::Display for MatchRefused {
                 f,
                 "round {round} is below the garbage-collection watermark {watermark} (M1)"
             ),
+            MatchRefused::Stopped => {
+                f.write_str("this matchmaker is stopped: its successors are being chosen (M6)")
+            }
         }
     }
 }
@@ -95,6 +103,10 @@ pub struct Matchmaker {
     configurations: History,
     /// Invariant: never decreases.
     watermark: Option<Ballot>,
+    /// Once set, never cleared: no MatchA is recorded any more (M6).
+    stopped: bool,
+    /// Its vote in the single decree that names the next generation of matchmakers (M6).
+    successor: Acceptor,
     writes: Vec<MatchmakerWrite>,
     messages: Vec<MmEnvelope>,
     #[cfg(feature = "negative-controls")]
@@ -114,6 +126,8 @@ impl Matchmaker {
             id,
             configurations: History::new(),
             watermark: None,
+            stopped: false,
+            successor: Acceptor::new(id),
             writes: Vec::new(),
             messages: Vec::new(),
             #[cfg(feature = "negative-controls")]
@@ -159,6 +173,16 @@ impl Matchmaker {
         self.watermark
     }
 
+    /// Whether this matchmaker is stopped (M6).
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Its acceptor in the decree that names the next generation of matchmakers (M6).
+    pub fn successor_acceptor(&self) -> &Acceptor {
+        &self.successor
+    }
+
     /// Makes this matchmaker break `rule` from now on: a negative control.
     #[cfg(feature = "negative-controls")]
     pub fn break_rule(&mut self, rule: BrokenRule) {
@@ -183,6 +207,15 @@ impl Matchmaker {
                 self.on_garbage_a(envelope.from, *watermark);
                 Ok(())
             }
+            MmMessage::Stop => {
+                self.on_stop(envelope.from);
+                Ok(())
+            }
+            MmMessage::Bootstrap { history, watermark } => {
+                self.on_bootstrap(envelope.from, history, *watermark);
+                Ok(())
+            }
+            MmMessage::Successor(message) => self.on_successor(envelope.from, message),
             _ => Err(Ignored::NotForThisRole.into()),
         }
     }
@@ -224,6 +257,9 @@ impl Matchmaker {
     }
 
     fn check_match_rule(&self, round: Ballot) -> Result<(), MatchRefused> {
+        if self.stopped {
+            return Err(MatchRefused::Stopped);
+        }
         let highest = self.configurations.keys().next_back().copied();
         #[cfg(feature = "negative-controls")]
         if self.breaks(BrokenRule::NoLowerRoundCheck) {
@@ -240,6 +276,60 @@ impl Matchmaker {
             self.write(MatchmakerWrite::Watermark(watermark));
         }
         self.send(leader, MmMessage::GarbageB { watermark });
+    }
+
+    /// M6: stops matching for good (unless breaking [`BrokenRule::NoStop`]), then reports
+    /// everything it stores, for the next generation to be built from.
+    fn on_stop(&mut self, reconfigurer: NodeId) {
+        #[cfg(feature = "negative-controls")]
+        let stops = !self.breaks(BrokenRule::NoStop);
+        #[cfg(not(feature = "negative-controls"))]
+        let stops = true;
+        if stops && !self.stopped {
+            self.write(MatchmakerWrite::Stopped);
+        }
+        let message = MmMessage::StopB {
+            history: self.configurations.clone(),
+            watermark: self.watermark,
+        };
+        self.send(reconfigurer, message);
+    }
+
+    /// M6: a matchmaker of the next generation takes the old generation's configurations and
+    /// watermark as its own, adding to what it holds, and acknowledges.
+    fn on_bootstrap(&mut self, reconfigurer: NodeId, history: &History, watermark: Option<Ballot>) {
+        for (round, config) in history {
+            if !self.configurations.contains_key(round) {
+                self.write(MatchmakerWrite::Configuration(*round, *config));
+            }
+        }
+        if let Some(watermark) = watermark.filter(|w| Some(*w) > self.watermark) {
+            self.write(MatchmakerWrite::Watermark(watermark));
+        }
+        self.send(reconfigurer, MmMessage::BootstrapB);
+    }
+
+    /// M6: a Prepare or Accept of the decree that names the next generation, answered by this
+    /// matchmaker's single-decree [`Acceptor`]; a Promise or a vote is written before it leaves.
+    fn on_successor(&mut self, from: NodeId, message: &Message) -> Result<(), MatchRefused> {
+        let asked = Envelope {
+            from,
+            to: self.id,
+            message: message.clone(),
+        };
+        let reply = self.successor.handle(&asked)?;
+        match &reply.message {
+            Message::Promise { ballot, .. } => {
+                self.writes.push(MatchmakerWrite::SuccessorPromise(*ballot));
+            }
+            Message::Accepted { ballot, value } => {
+                let vote = MatchmakerWrite::SuccessorVote(*ballot, value.clone());
+                self.writes.push(vote);
+            }
+            _ => {}
+        }
+        self.send(from, MmMessage::Successor(reply.message));
+        Ok(())
     }
 
     /// Applies a write to the state and queues it for the disk.
@@ -259,6 +349,13 @@ impl Matchmaker {
                 let watermark = effective_watermark(self.watermark, *asked);
                 self.watermark = Some(watermark);
                 self.configurations.retain(|round, _| *round >= watermark);
+            }
+            MatchmakerWrite::Stopped => self.stopped = true,
+            MatchmakerWrite::SuccessorPromise(ballot) => {
+                let _ = self.successor.on_prepare(self.id, *ballot);
+            }
+            MatchmakerWrite::SuccessorVote(ballot, value) => {
+                let _ = self.successor.on_accept(self.id, *ballot, value.clone());
             }
         }
     }

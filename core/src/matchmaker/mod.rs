@@ -19,16 +19,25 @@
 //!   a matchmaker keeps the highest watermark it was asked for.
 //! - **M5** ([`GcProof`], [`RetiringAcceptor`]): a removed acceptor retires only on a request
 //!   that carries the watermark `f+1` matchmakers acknowledged.
+//! - **M6** ([`Reconfigurer`], [`reconstruct`]): the matchmakers are replaced by stopping the
+//!   old set (a stopped matchmaker refuses every MatchA), reconstructing its state from `f+1`
+//!   of them, bootstrapping the new set with it, and deciding the new set by single-decree
+//!   Paxos over the old one, with paros-core's own [`Proposer`](crate::Proposer) and
+//!   [`Acceptor`](crate::Acceptor).
 //!
 //! Acceptors are paros-core's own single-decree [`Acceptor`](crate::Acceptor)s, wrapped only to
 //! add retirement; Phase 1 and Phase 2 speak the single-decree [`Message`]s.
 
 mod acceptor;
+mod generation;
 mod leader;
 mod matchmaking;
 mod record;
 
 pub use acceptor::{RetireRefused, RetiringAcceptor};
+pub use generation::{
+    GenerationStage, Reconfigurer, reconstruct, successor_from_value, successor_value,
+};
 pub use leader::{
     GcProof, GcRefused, Leader, Stage, history_from_replies, installed_is_collectable,
     phase1_complete, quorum_of_matchmakers,
@@ -101,6 +110,26 @@ pub enum MmMessage {
         /// The watermark `f+1` matchmakers acknowledged, and who remains.
         proof: GcProof,
     },
+    /// A reconfigurer asks an old matchmaker to stop matching and report what it stores (M6).
+    Stop,
+    /// A stopped matchmaker's report: everything it stores (M6).
+    StopB {
+        /// The configurations it stores.
+        history: History,
+        /// Its garbage-collection watermark.
+        watermark: Option<Ballot>,
+    },
+    /// A reconfigurer gives a new matchmaker the old generation's state (M6).
+    Bootstrap {
+        /// The configurations reconstructed from `f+1` stopped matchmakers.
+        history: History,
+        /// The highest watermark among them.
+        watermark: Option<Ballot>,
+    },
+    /// A new matchmaker holds the old generation's state (M6).
+    BootstrapB,
+    /// The single decree, over the old matchmakers, that names the next generation (M6).
+    Successor(Message),
 }
 
 /// A Matchmaker Paxos message on the wire, with its sender and receiver.
@@ -139,9 +168,14 @@ pub enum BrokenRule {
     /// Breaks M4, on a leader: it asks for garbage collection as soon as Phase 1 is done,
     /// before its value is chosen in its own configuration.
     GcAfterPhase1,
+    /// Breaks M6, on a matchmaker: asked to stop, it reports what it stores but goes on
+    /// matching, so a round it records afterwards is missing from its successors.
+    NoStop,
 }
 
 #[cfg(all(test, feature = "negative-controls"))]
 mod broken_tests;
+#[cfg(test)]
+mod generation_tests;
 #[cfg(test)]
 mod tests;

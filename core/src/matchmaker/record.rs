@@ -4,7 +4,7 @@
 
 use super::Configuration;
 use crate::log::FrameError;
-use crate::log::durable::{Reader, decode_frames, frame, put_ballot, unframe};
+use crate::log::durable::{Reader, decode_frames, frame, put_ballot, put_text, unframe};
 use crate::{Flexible, Grid, Majority, NodeId, NodeSet, QuorumSystem, Quorums};
 
 /// One durable write of a matchmaker.
@@ -16,6 +16,12 @@ pub enum MatchmakerWrite {
     Configuration(crate::Ballot, Configuration),
     /// The matchmaker's garbage-collection watermark rose to this round (M4).
     Watermark(crate::Ballot),
+    /// The matchmaker stopped: it records no more rounds (M6).
+    Stopped,
+    /// The matchmaker promised this ballot in the decree that names its successors (M6).
+    SuccessorPromise(crate::Ballot),
+    /// The matchmaker voted for this value at this ballot in that decree (M6).
+    SuccessorVote(crate::Ballot, crate::Value),
 }
 
 /// Frames a matchmaker write for the disk.
@@ -34,6 +40,16 @@ pub fn encode(write: &MatchmakerWrite) -> Vec<u8> {
         MatchmakerWrite::Watermark(round) => {
             payload.push(3);
             put_ballot(&mut payload, *round);
+        }
+        MatchmakerWrite::Stopped => payload.push(4),
+        MatchmakerWrite::SuccessorPromise(ballot) => {
+            payload.push(5);
+            put_ballot(&mut payload, *ballot);
+        }
+        MatchmakerWrite::SuccessorVote(ballot, value) => {
+            payload.push(6);
+            put_ballot(&mut payload, *ballot);
+            put_text(&mut payload, value.as_str());
         }
     }
     frame(&payload)
@@ -61,6 +77,9 @@ fn decode_payload(payload: &[u8]) -> Result<MatchmakerWrite, &'static str> {
             MatchmakerWrite::Configuration(round, read_configuration(&mut reader)?)
         }
         3 => MatchmakerWrite::Watermark(reader.ballot()?),
+        4 => MatchmakerWrite::Stopped,
+        5 => MatchmakerWrite::SuccessorPromise(reader.ballot()?),
+        6 => MatchmakerWrite::SuccessorVote(reader.ballot()?, reader.text()?),
         _ => return Err("unknown matchmaker write kind"),
     };
     if !reader.0.is_empty() {

@@ -3,9 +3,9 @@
 
 use super::{
     Configuration, GcRefused, History, Leader, MatchRefused, Matchmaker, MatchmakerWrite,
-    MmEnvelope, MmMessage, RetireRefused, RetiringAcceptor, Stage, decode, effective_watermark,
-    encode, history_from_replies, installed_is_collectable, match_rule, phase1_complete,
-    quorum_of_matchmakers,
+    MmEnvelope, MmMessage, Reconfigurer, RetireRefused, RetiringAcceptor, Stage, decode,
+    effective_watermark, encode, history_from_replies, installed_is_collectable, match_rule,
+    phase1_complete, quorum_of_matchmakers,
 };
 use crate::log::{FrameError, RecordError};
 use crate::{Ballot, Ignored, Message, NodeId, NodeSet, QuorumSystem, Quorums, Value};
@@ -37,7 +37,7 @@ pub(super) const E: u8 = 5;
 pub(super) const F: u8 = 6;
 pub(super) const MATCHMAKERS: [u8; 3] = [11, 12, 13];
 
-fn envelope(from: u8, to: u8, message: MmMessage) -> MmEnvelope {
+pub(super) fn envelope(from: u8, to: u8, message: MmMessage) -> MmEnvelope {
     MmEnvelope {
         from: node(from),
         to: node(to),
@@ -58,6 +58,7 @@ pub(super) struct Net {
     pub(super) disks: BTreeMap<NodeId, Vec<Vec<u8>>>,
     pub(super) acceptors: Vec<RetiringAcceptor>,
     pub(super) leaders: Vec<Leader>,
+    pub(super) reconfigurers: Vec<Reconfigurer>,
     pub(super) in_flight: VecDeque<MmEnvelope>,
 }
 
@@ -70,6 +71,7 @@ impl Net {
                 .map(|id| RetiringAcceptor::new(node(id)))
                 .to_vec(),
             leaders: Vec::new(),
+            reconfigurers: Vec::new(),
             in_flight: VecDeque::new(),
         };
         for index in 0..net.matchmakers.len() {
@@ -78,18 +80,60 @@ impl Net {
         net
     }
 
-    /// Adds the leader of `number` (owned by node `id`) and starts it.
+    /// Adds the leader of `number` (owned by node `id`), matching with the first generation of
+    /// matchmakers, and starts it.
     pub(super) fn start_leader(&mut self, id: u8, number: u32, config: Configuration, value: &str) {
+        self.start_leader_with(&MATCHMAKERS, id, number, config, value);
+    }
+
+    /// Adds the leader of `number` (owned by node `id`), matching with `matchmakers`, and starts
+    /// it.
+    pub(super) fn start_leader_with(
+        &mut self,
+        matchmakers: &[u8],
+        id: u8,
+        number: u32,
+        config: Configuration,
+        value: &str,
+    ) {
         let mut leader = Leader::new(
             node(id),
             number,
             config,
-            set(&MATCHMAKERS),
+            set(matchmakers),
             Value::new(value),
         );
         leader.start();
         self.in_flight.extend(leader.take_messages());
         self.leaders.push(leader);
+    }
+
+    /// Adds a new matchmaker, storing nothing.
+    pub(super) fn add_matchmaker(&mut self, id: u8) {
+        self.matchmakers.push(Matchmaker::new(node(id)));
+        self.flush_matchmaker(self.matchmakers.len() - 1);
+    }
+
+    pub(super) fn matchmaker(&mut self, id: u8) -> &mut Matchmaker {
+        self.matchmakers
+            .iter_mut()
+            .find(|m| m.id() == node(id))
+            .unwrap()
+    }
+
+    /// Adds a reconfigurer replacing `old` by `new`, and starts it.
+    pub(super) fn start_reconfigurer(&mut self, id: u8, old: &[u8], new: &[u8]) {
+        let mut reconfigurer = Reconfigurer::new(node(id), set(old), set(new)).unwrap();
+        reconfigurer.start();
+        self.in_flight.extend(reconfigurer.take_messages());
+        self.reconfigurers.push(reconfigurer);
+    }
+
+    pub(super) fn reconfigurer(&mut self, id: u8) -> &mut Reconfigurer {
+        self.reconfigurers
+            .iter_mut()
+            .find(|r| r.id() == node(id))
+            .unwrap()
     }
 
     pub(super) fn leader(&mut self, id: u8) -> &mut Leader {
@@ -133,6 +177,11 @@ impl Net {
                 }
                 Err(refused) => Some(refused.to_string()),
             };
+        }
+        if let Some(reconfigurer) = self.reconfigurers.iter_mut().find(|r| r.id() == to) {
+            let refused = reconfigurer.handle(envelope).err();
+            self.in_flight.extend(reconfigurer.take_messages());
+            return refused.map(|r| r.to_string());
         }
         let leader = self.leaders.iter_mut().find(|l| l.id() == to)?;
         let refused = leader.handle(envelope).err();
