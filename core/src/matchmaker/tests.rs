@@ -286,8 +286,7 @@ fn a_matchmaker_answers_with_the_lower_rounds_and_refuses_a_lower_one() {
 }
 
 #[test]
-fn a_duplicate_match_request_is_answered_again_without_a_write_but_another_configuration_is_refused()
- {
+fn a_duplicate_match_is_answered_again_without_a_write_but_another_configuration_is_refused() {
     let mut matchmaker = Matchmaker::new(node(11));
     let _ = matchmaker.take_ready();
     let request = envelope(21, 11, match_a(1, 21, majority(&[A, B, C])));
@@ -856,7 +855,10 @@ mod properties {
         /// the disk rebuilds the same matchmaker.
         #[test]
         fn a_matchmaker_keeps_m1_and_m4_and_its_disk(
-            inputs in proptest::collection::vec((any::<bool>(), 0u32..6, 21u8..24, any::<u8>(), 11u8..13), 0..40)
+            inputs in proptest::collection::vec(
+                (any::<bool>(), 0u32..6, 21u8..24, any::<u8>(), 11u8..13),
+                0..40,
+            )
         ) {
             let mut matchmaker = Matchmaker::new(node(11));
             let mut disk: Vec<Vec<u8>> = Vec::new();
@@ -889,10 +891,59 @@ mod properties {
             }
         }
 
+        /// A leader fed any mix of replies, from anyone, about any round, never panics, never
+        /// goes back a stage, and proposes only in Phase 2 and after: the value it sends is
+        /// its own or one a Promise reported.
+        #[test]
+        fn no_input_panics_a_leader(
+            inputs in proptest::collection::vec((0u8..6, 1u8..17, 1u32..4, any::<u8>()), 0..60)
+        ) {
+            let (config, matchmakers) = (majority(&[A, B, D]), set(&MATCHMAKERS));
+            let mut leader = Leader::new(node(22), 2, config, matchmakers, Value::new("y"));
+            leader.start();
+            for (kind, from, number, choice) in inputs {
+                let asked = round(number, 22);
+                let message = match kind {
+                    0 => MmMessage::MatchB {
+                        round: asked,
+                        history: [(round(1, 21), configuration(choice))].into(),
+                        watermark: (choice % 2 == 0).then_some(round(1, 21)),
+                    },
+                    1 => MmMessage::Paxos(Message::Promise {
+                        ballot: asked,
+                        accepted: (choice % 2 == 0).then(|| crate::Vote {
+                            ballot: round(1, 21),
+                            value: Value::new("x"),
+                        }),
+                    }),
+                    2 => MmMessage::Paxos(Message::Accepted {
+                        ballot: asked,
+                        value: Value::new("x"),
+                    }),
+                    3 => MmMessage::Paxos(Message::Nack {
+                        ballot: asked,
+                        promised: round(number, 23),
+                    }),
+                    4 => MmMessage::GarbageB { watermark: asked },
+                    _ => MmMessage::Stop,
+                };
+                let before = leader.stage();
+                let _ = leader.handle(&envelope(from, 22, message));
+                let _ = leader.collect_garbage();
+                let _ = leader.take_messages();
+                prop_assert!(leader.stage() >= before);
+                if let Some(proposal) = leader.proposal() {
+                    prop_assert!(proposal == &Value::new("x") || proposal == &Value::new("y"));
+                }
+            }
+        }
+
         /// No disk, however damaged, panics a restart: it rebuilds a matchmaker or names the
         /// frame it cannot trust.
         #[test]
-        fn no_disk_panics_a_restart(frames in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..40), 0..6)) {
+        fn no_disk_panics_a_restart(
+            frames in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..40), 0..6)
+        ) {
             let _ = Matchmaker::restart(node(11), &frames);
         }
     }
