@@ -16,7 +16,10 @@
 //! and the replicated log of Paxos Made Simple, section 3, in [`log`]: a
 //! [`ColocatedNode`](log::ColocatedNode) with leader election by ticks, one Phase 1 per
 //! leadership, the recovery duty, pipelined Accepts, heartbeats carrying the commit index,
-//! durable storage through [`Ready`](log::Ready), and linearizable reads.
+//! durable storage through [`Ready`](log::Ready), and linearizable reads; and Matchmaker Paxos
+//! (Whittaker et al., JSys 2021) for a single decree in [`matchmaker`]: reconfiguration as a
+//! round change, garbage collection of old configurations, and the replacement of the
+//! matchmakers themselves.
 //!
 //! # Driving one decision
 //!
