@@ -139,6 +139,11 @@ pub enum Stage {
 }
 
 /// The leader of one round of Matchmaker Paxos for a single decree.
+///
+/// A leader runs one round and never retries: there is no clock in paros-core. When its round
+/// stalls (matchmakers refused it, or an acceptor named a higher ballot,
+/// [`Leader::highest_refusal`]), the caller starts a leader of a higher round, in the same
+/// configuration or a new one: that is all a reconfiguration is.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Leader {
     id: NodeId,
