@@ -380,7 +380,8 @@ pub struct MessageView {
 
 /// An action as JSON, both ways: `{"kind": "deliver", "message": 3}`.
 ///
-/// Written by serde's internally tagged form; read by [`crate::input::action`], field by field.
+/// Written by serde's internally tagged form; read field by field from a `serde_json::Value`
+/// (the crate's `input` module), never through `Deserialize`.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum ActionJson {
