@@ -101,7 +101,15 @@ const X_CHOSEN_THEN_P2: &[&str] = &[
 
 /// Every scenario, in the order `paros-sim list` prints them.
 pub fn all() -> Vec<Scenario> {
-    let act1 = vec![
+    act1_scenarios()
+        .into_iter()
+        .chain(log_scenarios())
+        .collect()
+}
+
+/// Act I's scenarios, of the single-decree world.
+pub fn act1_scenarios() -> Vec<Scenario> {
+    vec![
         Scenario {
             name: "act1-choose-a-value",
             claim: "One proposer gets its value chosen with two of three acceptors; the silent third never matters.",
@@ -237,9 +245,13 @@ pub fn all() -> Vec<Scenario> {
             chapter: Some(CHAPTER_CHOOSING),
             setup: act1_control(NegativeControl::LearnEarly),
         },
-    ];
-    act1.into_iter()
-        .chain(act2::all())
+    ]
+}
+
+/// The scenarios of the replicated log: Acts II to IV.
+pub fn log_scenarios() -> Vec<Scenario> {
+    act2::all()
+        .into_iter()
         .chain(act3::all())
         .chain(act4::all())
         .collect()

@@ -31,6 +31,7 @@ mod automation;
 mod board;
 mod error;
 mod game;
+mod input;
 mod level;
 pub mod levels;
 mod mounted;

@@ -20,7 +20,7 @@ use paros_sim::model::Model;
 use paros_sim::network::MessageAction;
 #[cfg(feature = "log")]
 use paros_sim::replicated_log::LogWorld;
-use paros_sim::scenarios::{self, Setup};
+use paros_sim::scenarios::{self, Scenario, Setup};
 #[cfg(feature = "one-value")]
 use paros_sim::single_decree::DecreeWorld;
 use serde::Serialize;
@@ -262,8 +262,10 @@ impl Replay {
     /// Replays `actions` (as a report prints them, prelude included) on the world of
     /// `scenario`, once through to check them, and shows step 0.
     pub fn new(scenario: &str, actions: &[String]) -> Result<Replay, ReplayError> {
-        let found = scenarios::find(scenario)
-            .map_err(|_| ReplayError::UnknownScenario(scenario.to_owned()))?;
+        let found = own_scenarios()
+            .into_iter()
+            .find(|found| found.name == scenario)
+            .ok_or_else(|| not_here(scenario, BUILT))?;
         let start_failed = |why: String| ReplayError::Start {
             scenario: scenario.to_owned(),
             why,
@@ -330,6 +332,50 @@ impl Replay {
     /// The fingerprint of the world shown, as the explorer computes it.
     pub fn fingerprint(&self) -> u64 {
         with_walk!(&self.walking, walk => walk.world.fingerprint())
+    }
+}
+
+/// The scenarios of the worlds this build plays. A module links only its own world's scenario
+/// builders: the log module has no use for Act I's, nor the one-value module for the log's.
+fn own_scenarios() -> Vec<Scenario> {
+    let mut own = Vec::new();
+    #[cfg(feature = "one-value")]
+    own.extend(scenarios::act1_scenarios());
+    #[cfg(feature = "log")]
+    own.extend(scenarios::log_scenarios());
+    own
+}
+
+/// The modules this build is: one per world feature turned on.
+const BUILT: &[&str] = &[
+    #[cfg(feature = "one-value")]
+    "one-value",
+    #[cfg(feature = "log")]
+    "log",
+];
+
+/// Why no scenario of a build of the modules `built` is called `name`: it belongs to a world
+/// that build leaves out (told from its name, as Act I's start with `act1-`), or no scenario
+/// has that name.
+fn not_here(name: &str, built: &[&str]) -> ReplayError {
+    let module = module_named(name);
+    if built.contains(&module) {
+        ReplayError::UnknownScenario(name.to_owned())
+    } else {
+        ReplayError::OtherModule {
+            scenario: name.to_owned(),
+            module,
+        }
+    }
+}
+
+/// The module that replays the scenario called `name`, told from the name alone: Act I's
+/// scenarios are named `act1-...`, and every other act's play on the replicated log.
+fn module_named(name: &str) -> &'static str {
+    if name.starts_with("act1-") {
+        "one-value"
+    } else {
+        "log"
     }
 }
 
@@ -451,6 +497,41 @@ mod tests {
             error,
             ReplayError::UnknownScenario("no-such-scenario".into())
         );
+    }
+
+    #[test]
+    fn a_scenario_name_tells_its_module() {
+        // A build with one world says which module replays another world's scenario from its
+        // name alone: the name must agree with the setup for every scenario.
+        for scenario in scenarios::all() {
+            assert_eq!(
+                module_named(scenario.name),
+                module_of(&scenario.setup),
+                "{}",
+                scenario.name
+            );
+        }
+        assert_eq!(
+            not_here("act1-amnesia-control", &["log"]),
+            ReplayError::OtherModule {
+                scenario: "act1-amnesia-control".into(),
+                module: "one-value"
+            }
+        );
+        assert_eq!(
+            not_here("act2-forget-ballot-control", &["one-value"]),
+            ReplayError::OtherModule {
+                scenario: "act2-forget-ballot-control".into(),
+                module: "log"
+            }
+        );
+        assert_eq!(
+            not_here("act2-no-such", &["one-value", "log"]),
+            ReplayError::UnknownScenario("act2-no-such".into())
+        );
+        let own: Vec<&str> = own_scenarios().iter().map(|own| own.name).collect();
+        let all: Vec<&str> = scenarios::all().iter().map(|any| any.name).collect();
+        assert_eq!(own, all, "a build with both worlds replays every scenario");
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! They are part of the JSON contract documented in `widgets/API.md`: the field names here are
 //! that contract.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// A vote, as the stage prints it.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
@@ -380,11 +380,10 @@ pub struct MessageView {
 
 /// An action as JSON, both ways: `{"kind": "deliver", "message": 3}`.
 ///
-/// Read through a flat struct of every field an action may carry, rather than as serde's
-/// internally tagged enum: that one buffers every input in a generic tree first, which cost the
-/// game's module 34 KB.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case", try_from = "ActionFields")]
+/// Written by serde's internally tagged form; read field by field from a `serde_json::Value`
+/// (the crate's `input` module), never through `Deserialize`.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum ActionJson {
     /// Deliver a message.
     Deliver {
@@ -475,67 +474,6 @@ pub enum ActionJson {
         /// The leader's name.
         node: String,
     },
-}
-
-/// Every field an [`ActionJson`] may carry, as the browser sends it; `kind` says which action.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct ActionFields {
-    kind: String,
-    message: Option<u32>,
-    node: Option<String>,
-    client: Option<String>,
-    to: Option<String>,
-}
-
-impl TryFrom<ActionFields> for ActionJson {
-    type Error = String;
-
-    fn try_from(fields: ActionFields) -> Result<ActionJson, String> {
-        let ActionFields {
-            kind,
-            message,
-            node,
-            client,
-            to,
-        } = fields;
-        let needs = |field: &str| format!("a {kind} action needs `{field}`");
-        let message = || message.ok_or_else(|| needs("message"));
-        let node = || node.clone().ok_or_else(|| needs("node"));
-        Ok(match kind.as_str() {
-            "deliver" => ActionJson::Deliver {
-                message: message()?,
-            },
-            "drop" => ActionJson::Drop {
-                message: message()?,
-            },
-            "duplicate" => ActionJson::Duplicate {
-                message: message()?,
-            },
-            "start" => ActionJson::Start { node: node()? },
-            "retry" => ActionJson::Retry { node: node()? },
-            "next-stage" => ActionJson::NextStage,
-            "tick" => ActionJson::Tick { node: node()? },
-            "crash" => ActionJson::Crash { node: node()? },
-            "torn-crash" => ActionJson::TornCrash { node: node()? },
-            "restart" => ActionJson::Restart { node: node()? },
-            "persist" => ActionJson::Persist { node: node()? },
-            "send" => ActionJson::Send { node: node()? },
-            "partition" => ActionJson::Partition { node: node()? },
-            "heal" => ActionJson::Heal,
-            "trim" => ActionJson::Trim { node: node()? },
-            "request" => ActionJson::Request {
-                client: client.clone().ok_or_else(|| needs("client"))?,
-                node: node()?,
-            },
-            "beat" => ActionJson::Beat { node: node()? },
-            "hand-off" => ActionJson::HandOff {
-                node: node()?,
-                to: to.ok_or_else(|| needs("to"))?,
-            },
-            _ => return Err(format!("no action is called {kind:?}")),
-        })
-    }
 }
 
 /// A button.

@@ -171,7 +171,7 @@ pub struct ToggleView {
 
 /// Parses an action as the browser sends it.
 pub fn parse_action<B: Board>(board: &B, json: &str) -> Result<GameAction<B::Move>, PlayError> {
-    let parsed: ActionJson = serde_json::from_str(json)
+    let parsed = crate::input::action(json)
         .map_err(|error| PlayError::BadInput(format!("action {json:?}: {error}")))?;
     match parsed {
         ActionJson::NextStage => Ok(GameAction::NextStage),
@@ -359,11 +359,8 @@ pub fn automations() -> Vec<AutomationInfo> {
 /// Parses the earned toggles, a JSON array of names. Unknown names are skipped, so progress
 /// saved by an older or newer game never stops a level from mounting.
 pub fn parse_unlocked(json: &str) -> Result<Vec<Automation>, PlayError> {
-    let names: Vec<String> = serde_json::from_str(json).map_err(|error| {
-        PlayError::BadInput(format!(
-            "unlocked {json:?}: expected an array of names: {error}"
-        ))
-    })?;
+    let names = crate::input::string_array(json)
+        .map_err(|error| PlayError::BadInput(format!("unlocked {json:?}: {error}")))?;
     Ok(names
         .iter()
         .filter_map(|name| Automation::from_name(name))

@@ -98,11 +98,8 @@ impl ReplayHandle {
     /// scenario and the step.
     #[wasm_bindgen(constructor)]
     pub fn new(scenario: &str, actions_json: &str) -> Result<ReplayHandle, JsError> {
-        let actions: Vec<String> = serde_json::from_str(actions_json).map_err(|error| {
-            JsError::new(&format!(
-                "actions {actions_json:?}: expected an array of strings: {error}"
-            ))
-        })?;
+        let actions = crate::input::string_array(actions_json)
+            .map_err(|error| JsError::new(&format!("actions {actions_json:?}: {error}")))?;
         let replay = crate::replay::Replay::new(scenario, &actions)
             .map_err(|error| JsError::new(&error.to_string()))?;
         Ok(ReplayHandle { replay })
