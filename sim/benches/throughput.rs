@@ -8,14 +8,19 @@
 //! - the explorer on the duel with and without merging symmetric states (acceptors renamed), in
 //!   the same run: the first million states counted each way, and the whole of a smaller duel
 //!   (no faults, no retries), with its reduction factor (states without / with) and the time each takes;
+//! - breadth-first against depth-first order in the same run: the whole of the smaller duel,
+//!   with and without symmetry, and the three Act II worlds too large for a test build, each
+//!   checked to count the same states, transitions and decided states in both orders; and two
+//!   Act II negative controls depth-first, each checked to be caught by its own property with
+//!   a path that replays;
 //! - explorer unique states/s, single-threaded, and the seen set's bytes per state on Act II's
 //!   `act2-exhaustive` and `act2-two-leaders-catch-up` (whole searches), with the ratio to a
 //!   baseline run in the same process (the same world, cloned and stepped for every transition);
 //! - simulator steps/s and seeds/s on `act1-duel`, on one thread and on every core;
 //! - the time of `book::report_for` for every scenario.
 //!
-//! Arguments after `--` pick sections by name (`explorer`, `symmetry`, `act2`, `simulator`,
-//! `book`):
+//! Arguments after `--` pick sections by name (`explorer`, `symmetry`, `order`, `act2`,
+//! `simulator`, `book`):
 //! `cargo bench -p paros-sim --bench throughput -- act2` runs only Act II's explorer.
 //!
 //! Speed is measured here, never in tests. Each figure is the best of a few repetitions (the
@@ -24,7 +29,7 @@
 //! `/proc`); rates are per wall-clock second unless marked CPU.
 
 use paros_sim::check::Violation;
-use paros_sim::explore::{self, Limits};
+use paros_sim::explore::{self, Limits, Order};
 use paros_sim::model::Model;
 use paros_sim::replicated_log::{LogAction, LogWorld, LogWorldConfig};
 use paros_sim::scenarios;
@@ -47,6 +52,9 @@ fn main() {
     }
     if runs("symmetry") {
         symmetry();
+    }
+    if runs("order") {
+        order();
     }
     if runs("act2") {
         act2_explorer();
@@ -192,6 +200,128 @@ fn symmetry() {
         plain.states,
         merged.states,
         plain_time.cpu.as_secs_f64() / time.cpu.as_secs_f64()
+    );
+}
+
+/// Breadth-first against depth-first order, each search whole, in the same run: the duel
+/// without faults or retries with and without symmetry, then the Act II worlds the tests leave
+/// to this bench. Panics if the two orders count differently.
+fn order() {
+    let mut smaller = (scenarios::find("act1-duel").expect("listed").act1_start())
+        .expect("builds")
+        .config()
+        .clone();
+    smaller.budget = paros_sim::Budget::NONE;
+    let smaller = DecreeWorld::new(smaller).expect("builds");
+    for symmetry in [false, true] {
+        let what = format!(
+            "act1-duel without faults or retries, {}",
+            if symmetry {
+                "with symmetry"
+            } else {
+                "without symmetry"
+            }
+        );
+        compare_orders(&what, &smaller, symmetry);
+    }
+    for name in [
+        "act2-two-leaders-catch-up",
+        "act2-ballot-never-reused",
+        "act2-reads-across-a-restart",
+    ] {
+        let start = scenarios::find(name)
+            .expect("listed")
+            .log_start()
+            .expect("builds");
+        compare_orders(name, &start, false);
+    }
+    for name in [
+        "act2-send-before-persist-control",
+        "act2-blank-restart-control",
+    ] {
+        control_depth_first(name);
+    }
+}
+
+/// Searches a negative control depth-first, and checks that it breaks the control's property
+/// and that its path, applied to the start, leads to a state that breaks it.
+fn control_depth_first(name: &str) {
+    let scenario = scenarios::find(name).expect("listed");
+    let property = scenario.negative_control().expect("a control").property();
+    let start = scenario.log_start().expect("builds");
+    let limits = Limits {
+        order: Order::DepthFirst,
+        max_memory_bytes: Some(4 << 30),
+        ..Limits::default()
+    };
+    let (time, found) = best_of(1, || explore::explore(start.clone(), limits).unwrap());
+    print_exploration(
+        &format!("{name}, depth-first, to its violation"),
+        time,
+        &found,
+    );
+    let explore::Ending::Violation { path, violations } = &found.ending else {
+        panic!("{name}: the control was not caught depth-first")
+    };
+    assert!(violations.iter().any(|v| v.property == property), "{name}");
+    let mut world = start.clone();
+    for action in path {
+        world.apply(action).expect("the path replays");
+    }
+    assert!(
+        world.violations().iter().any(|v| v.property == property),
+        "{name}: the path does not replay to the violation"
+    );
+    println!(
+        "  caught: {property} in {} actions, the path replays to it",
+        path.len()
+    );
+}
+
+/// Searches `start` whole in both orders, prints each and the ratio of their CPU times, and
+/// checks that they agree.
+fn compare_orders<M: Model>(what: &str, start: &M, symmetry: bool) {
+    let mut found = Vec::new();
+    for order in [Order::BreadthFirst, Order::DepthFirst] {
+        let limits = Limits {
+            order,
+            symmetry,
+            max_memory_bytes: Some(4 << 30),
+            ..Limits::default()
+        };
+        let (time, exploration) = best_of(1, || explore::explore(start.clone(), limits).unwrap());
+        print_exploration(
+            &format!("{what}, {}, whole space", order.as_str()),
+            time,
+            &exploration,
+        );
+        found.push((time, exploration));
+    }
+    let [(breadth_time, breadth), (depth_time, depth)] = &found[..] else {
+        unreachable!("two orders")
+    };
+    let counts = |found: &explore::Exploration<M::Action>| {
+        (
+            found.states,
+            found.transitions,
+            found.decided_states,
+            found.terminal_states,
+        )
+    };
+    assert_eq!(
+        counts(depth),
+        counts(breadth),
+        "{what}: the orders disagree"
+    );
+    assert!(
+        matches!(breadth.ending, explore::Ending::Complete),
+        "{what}"
+    );
+    assert!(matches!(depth.ending, explore::Ending::Complete), "{what}");
+    println!(
+        "  the same {} states either way; depth-first takes {:.2}x breadth-first's CPU time",
+        depth.states,
+        depth_time.cpu.as_secs_f64() / breadth_time.cpu.as_secs_f64()
     );
 }
 

@@ -1,31 +1,43 @@
-//! The exhaustive explorer: breadth-first over every enabled action, deduplicated by fingerprint.
+//! The exhaustive explorer: every enabled action from every reachable state, deduplicated by
+//! fingerprint, breadth-first or depth-first ([`Order`]).
 //!
-//! Breadth-first order makes the first violation found a shortest one: every state of depth d
-//! is checked before any state of depth d + 1. The seen set holds fingerprints only
-//! ([`SeenSet`]). Each transition is first hashed without building its state
-//! ([`Model::successor_fingerprint`]); a state not seen before is queued as its parent and the
-//! action from it, and built, checked and expanded when its turn comes. Paths are a
-//! linked list shared by siblings, so the memory of a finished level is freed.
+//! The seen set holds fingerprints only ([`SeenSet`]). Each transition is first hashed without
+//! building its state ([`Model::successor_fingerprint`]); a state not seen before is marked
+//! seen at once, and built, checked and expanded when its turn comes. Both orders share that
+//! visit (check, count, claim the unseen successors); they differ only in where the states
+//! found wait:
+//!
+//! - **Breadth-first** (the default) keeps them in a queue, each as its parent and the action
+//!   from it. Every state of depth d is checked before any state of depth d + 1, so the first
+//!   violation found is a shortest one. Paths are a linked list shared by siblings, so the
+//!   memory of a finished level is freed; but the queue holds a whole level's parents.
+//! - **Depth-first** keeps a stack of the states on the current path, each with the actions
+//!   to its found successors not yet tried. Its memory beyond the seen set is one world (and
+//!   its untried actions) per level of the path, so it finishes spaces whose widest level would not fit in memory. A
+//!   violation's path is the stack's actions: a real path that replays, not necessarily the
+//!   shortest. It refuses a depth bound, which a seen set would make unsound in this order.
 //!
 //! With [`Limits::symmetry`], the seen set holds each state's orbit fingerprint
 //! ([`Model::orbit_fingerprint`]) instead, so a state is skipped when a declared symmetry maps
-//! it onto one already seen. The queue still holds real states, each built from its real parent
-//! by a real action, so a counterexample is a path of the world itself and replays as printed.
+//! it onto one already seen. Real states are still built, each from its real parent by a real
+//! action, so a counterexample is a path of the world itself and replays as printed.
 //!
 //! The outcome says exactly how the search ended ([`Ending`]): it visited the whole space, a
 //! depth or state bound stopped it, or it found a violation. A refused enabled action, a table
 //! or frontier that cannot grow, or a checker that gives up is an [`Error`], never a silent
-//! drop and never a verdict.
+//! drop and never a verdict. A complete search counts the same states, transitions, decided
+//! and terminal states in either order.
 
 use crate::Error;
 use crate::check::Violation;
 use crate::faults::Refused;
 use crate::model::Model;
 use crate::seen::SeenSet;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 
-/// Bounds on a search, and whether it merges symmetric states. A search stopped by a bound is
+/// Bounds on a search, whether it merges symmetric states, and its order. A search stopped by a bound is
 /// incomplete, never a pass.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Limits {
@@ -43,6 +55,33 @@ pub struct Limits {
     /// renamings of each other, and its verdict is the same. No effect on a world that declares
     /// none.
     pub symmetry: bool,
+    /// The order states are visited in.
+    pub order: Order,
+}
+
+/// The order a search visits states in. Either visits every reachable state once; they differ
+/// in memory and in which counterexample they find.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Order {
+    /// Level by level (`"breadth-first"`): the first violation found is a shortest one; the
+    /// queue holds a whole level's worth of states.
+    #[default]
+    BreadthFirst,
+    /// Along one path at a time (`"depth-first"`): memory beyond the seen set is one world per
+    /// level of the current path; a violation's path is real but not necessarily the shortest.
+    /// Takes no depth bound.
+    DepthFirst,
+}
+
+impl Order {
+    /// `"breadth-first"` or `"depth-first"`, as in a report's JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Order::BreadthFirst => "breadth-first",
+            Order::DepthFirst => "depth-first",
+        }
+    }
 }
 
 /// How often, in new states, the explorer reads its memory use.
@@ -67,7 +106,8 @@ pub enum Ending<A> {
     StateBound(u64),
     /// A reachable state breaks a property.
     Violation {
-        /// The shortest path to it, from the search's first state.
+        /// A path to it from the search's first state: a shortest one in breadth-first order;
+        /// in depth-first order the path the search was on, which may be longer.
         path: Vec<A>,
         /// What it breaks.
         violations: Vec<Violation>,
@@ -83,7 +123,9 @@ pub struct Exploration<A> {
     pub states: u64,
     /// Actions applied: one per enabled action of every expanded state.
     pub transitions: u64,
-    /// The deepest level reached (actions from the first state).
+    /// The deepest level reached (actions from the first state): in breadth-first order the
+    /// length of the longest shortest path; in depth-first order the longest path the search
+    /// took, which may be deeper.
     pub depth: u32,
     /// Visited states in which a decision had been reached.
     pub decided_states: u64,
@@ -118,8 +160,20 @@ fn path_to_vec<A: Clone>(mut node: Option<&Rc<PathNode<A>>>) -> Vec<A> {
     path
 }
 
-/// Explores every state reachable from `start`, breadth-first, within `limits`.
+/// Explores every state reachable from `start`, in `limits.order`, within `limits`.
+///
+/// A depth bound with depth-first order is refused ([`Error::BadParameters`]): a state first
+/// reached deep, and cut off there, would be marked seen and so never reached again by a
+/// shorter path within the bound, and the search could pass without having looked at it.
 pub fn explore<M: Model>(start: M, limits: Limits) -> Result<Exploration<M::Action>, Error> {
+    if limits.order == Order::DepthFirst && limits.max_depth.is_some() {
+        return Err(Error::BadParameters(
+            "a depth bound cannot be combined with depth-first order: a state first reached \
+             deep would be cut off there and never reached by a shorter path; bound the search \
+             with a state bound, or search breadth-first"
+                .into(),
+        ));
+    }
     let mut start = start.for_exploration();
     let by_orbit = limits.symmetry && start.symmetries() > 1;
     if by_orbit {
@@ -128,6 +182,15 @@ pub fn explore<M: Model>(start: M, limits: Limits) -> Result<Exploration<M::Acti
     let mut search = Search::new(limits, by_orbit.then(|| start.symmetries()));
     let first = search.key(&start);
     search.seen.insert(first).map_err(table_full)?;
+    let ending = match limits.order {
+        Order::BreadthFirst => breadth_first(start, &mut search)?,
+        Order::DepthFirst => depth_first(start, &mut search)?,
+    };
+    Ok(search.finish(ending))
+}
+
+/// The breadth-first search from `start`, already in the seen set.
+fn breadth_first<M: Model>(start: M, search: &mut Search) -> Result<Ending<M::Action>, Error> {
     let mut queue = Queue::new();
     let mut next = Some(Visit {
         world: start,
@@ -135,31 +198,76 @@ pub fn explore<M: Model>(start: M, limits: Limits) -> Result<Exploration<M::Acti
         depth: 0,
     });
     while let Some(visit) = next {
-        search.depth = visit.depth;
-        debug_assert!(
-            search.seen.contains(search.key(&visit.world)),
-            "a state was hashed apart from the state it builds"
-        );
-        let violations = visit.world.violations();
-        if !violations.is_empty() {
-            let path = path_to_vec(visit.path.as_ref());
-            return Ok(search.finish(Ending::Violation { path, violations }));
-        }
-        if let Some(gave_up) = visit.world.gave_up() {
-            return Err(Error::CheckGaveUp(gave_up));
-        }
-        search.decided_states += u64::from(visit.world.is_decided());
-        if search.state_bound_hit.is_none() {
-            search.expand(visit, &mut queue)?;
+        match search.visit(&visit.world, visit.depth)? {
+            Checked::Broken(violations) => {
+                let path = path_to_vec(visit.path.as_ref());
+                return Ok(Ending::Violation { path, violations });
+            }
+            Checked::Safe { unseen } => queue.push(visit, unseen, search.seen.len())?,
         }
         next = queue.pop()?;
     }
-    let ending = match (search.state_bound_hit, search.depth_bound_hit) {
-        (Some(states), _) => Ending::StateBound(states),
-        (None, Some(depth)) => Ending::DepthBound(depth),
-        (None, None) => Ending::Complete,
-    };
-    Ok(search.finish(ending))
+    Ok(search.bound_ending())
+}
+
+/// A state on the path of a depth-first search, with the successors it still has to visit.
+struct Frame<M: Model> {
+    world: M,
+    /// The action that led here from the frame below; `None` for the first state.
+    action: Option<M::Action>,
+    /// Actions to states found from here and not yet visited, in enabled order.
+    untried: std::vec::IntoIter<M::Action>,
+    depth: u32,
+}
+
+/// The depth-first search from `start`, already in the seen set. Its memory is the seen set
+/// and one [`Frame`] per state on the current path.
+fn depth_first<M: Model>(start: M, search: &mut Search) -> Result<Ending<M::Action>, Error> {
+    let mut stack: Vec<Frame<M>> = Vec::new();
+    let mut next = Some((start, None, 0));
+    loop {
+        if let Some((world, action, depth)) = next.take() {
+            match search.visit(&world, depth)? {
+                Checked::Broken(violations) => {
+                    let path = (stack.iter().filter_map(|frame| frame.action.clone()))
+                        .chain(action)
+                        .collect();
+                    return Ok(Ending::Violation { path, violations });
+                }
+                Checked::Safe { unseen } if !unseen.is_empty() => stack.push(Frame {
+                    world,
+                    action,
+                    untried: unseen.into_iter(),
+                    depth,
+                }),
+                Checked::Safe { .. } => {}
+            }
+        }
+        let Some(top) = stack.last_mut() else {
+            return Ok(search.bound_ending());
+        };
+        match top.untried.next() {
+            Some(action) => {
+                let world = (top.world)
+                    .successor(&action)
+                    .map_err(|refused| model_error(&top.world, &action, refused))?;
+                next = Some((world, Some(action), top.depth + 1));
+            }
+            None => drop(stack.pop()),
+        }
+    }
+}
+
+/// What visiting a state found.
+enum Checked<A> {
+    /// The state breaks these properties.
+    Broken(Vec<Violation>),
+    /// The state is safe; these actions from it lead to states not seen before, now marked
+    /// seen (none at a bound).
+    Safe {
+        /// The actions, in enabled order.
+        unseen: Vec<A>,
+    },
 }
 
 /// A state being visited: built, with its path and depth.
@@ -205,22 +313,24 @@ impl<M: Model> Queue<M> {
         }
     }
 
-    /// The place the next parent kept will have.
-    fn next_parent(&self) -> u64 {
-        self.first_parent + self.parents.len() as u64
-    }
-
-    /// Queues the state found from the parent at `place` by `action`.
-    fn push(&mut self, parent: u64, action: M::Action, states: usize) -> Result<(), Error> {
+    /// Queues the states found from a visited state by the `unseen` actions, and keeps the
+    /// visited state as their parent while they wait.
+    fn push(
+        &mut self,
+        parent: Visit<M>,
+        unseen: Vec<M::Action>,
+        states: usize,
+    ) -> Result<(), Error> {
+        if unseen.is_empty() {
+            return Ok(());
+        }
         let full = |_| Error::FrontierFull { states };
-        self.found.try_reserve(1).map_err(full)?;
-        self.found.push_back(Found { parent, action });
-        Ok(())
-    }
-
-    /// Keeps a visited state as the parent of the states just queued from it.
-    fn keep(&mut self, parent: Visit<M>, states: usize) -> Result<(), Error> {
-        let full = |_| Error::FrontierFull { states };
+        let place = self.first_parent + self.parents.len() as u64;
+        self.found.try_reserve(unseen.len()).map_err(full)?;
+        (self.found).extend(unseen.into_iter().map(|action| Found {
+            parent: place,
+            action,
+        }));
         self.parents.try_reserve(1).map_err(full)?;
         self.parents.push_back(parent);
         Ok(())
@@ -301,25 +411,49 @@ impl Search {
         }
     }
 
-    /// Hashes every successor of a visited state and queues those not seen before; at the
-    /// depth bound, only notes whether any would be cut off.
-    fn expand<M: Model>(&mut self, visit: Visit<M>, queue: &mut Queue<M>) -> Result<(), Error> {
-        let world = &visit.world;
-        let enabled = world.enabled();
+    /// Visits a built state at `depth`: checks it, counts it and, unless a bound stops the
+    /// search, claims its successors not seen before. What breadth-first and depth-first order
+    /// share; they differ only in where they keep the claimed successors.
+    fn visit<M: Model>(&mut self, world: &M, depth: u32) -> Result<Checked<M::Action>, Error> {
+        self.depth = self.depth.max(depth);
+        debug_assert!(
+            self.seen.contains(self.key(world)),
+            "a state was hashed apart from the state it builds"
+        );
+        let violations = world.violations();
+        if !violations.is_empty() {
+            return Ok(Checked::Broken(violations));
+        }
+        if let Some(gave_up) = world.gave_up() {
+            return Err(Error::CheckGaveUp(gave_up));
+        }
+        self.decided_states += u64::from(world.is_decided());
+        let unseen = match self.state_bound_hit {
+            None => self.expand(world, depth)?,
+            Some(_) => Vec::new(),
+        };
+        Ok(Checked::Safe { unseen })
+    }
+
+    /// Hashes every successor of a visited state and marks those not seen before as seen,
+    /// returning the actions that lead to them; at the depth bound, only notes whether any
+    /// would be cut off.
+    fn expand<M: Model>(&mut self, world: &M, depth: u32) -> Result<Vec<M::Action>, Error> {
+        let mut enabled = world.enabled();
         if enabled.is_empty() {
             self.terminal_states += 1;
             self.terminal_undecided += u64::from(!world.is_decided());
         }
-        if self.limits.max_depth == Some(visit.depth) {
+        if self.limits.max_depth == Some(depth) {
             if self.depth_bound_hit.is_none() && self.any_new_successor(world, enabled)? {
-                self.depth_bound_hit = Some(visit.depth);
+                self.depth_bound_hit = Some(depth);
             }
-            return Ok(());
+            return Ok(Vec::new());
         }
-        let place = queue.next_parent();
-        let mut found = false;
-        for action in enabled {
-            let fingerprint = self.transition(world, &action)?;
+        // The unseen actions are moved to the front, in their order, and the rest cut off.
+        let mut unseen = 0;
+        for at in 0..enabled.len() {
+            let fingerprint = self.transition(world, &enabled[at])?;
             if self.seen.contains(fingerprint) {
                 continue;
             }
@@ -331,13 +465,20 @@ impl Search {
             if self.seen.len().is_multiple_of(MEMORY_CHECK_STATES) {
                 self.check_memory()?;
             }
-            queue.push(place, action, self.seen.len())?;
-            found = true;
+            enabled.swap(unseen, at);
+            unseen += 1;
         }
-        if found {
-            queue.keep(visit, self.seen.len())?;
+        enabled.truncate(unseen);
+        Ok(enabled)
+    }
+
+    /// How a search that found no violation ended: stopped by a bound, or complete.
+    fn bound_ending<A>(&self) -> Ending<A> {
+        match (self.state_bound_hit, self.depth_bound_hit) {
+            (Some(states), _) => Ending::StateBound(states),
+            (None, Some(depth)) => Ending::DepthBound(depth),
+            (None, None) => Ending::Complete,
         }
-        Ok(())
     }
 
     fn check_memory(&self) -> Result<(), Error> {

@@ -11,6 +11,7 @@
 //! nothing, `VIOLATION` with a counterexample that replays.
 
 use crate::Error;
+use crate::explore::Order;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -19,7 +20,7 @@ use std::fmt;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
-    /// Breadth-first search over every reachable state (`"exhaustive"`).
+    /// A search over every reachable state, in the report's `order` (`"exhaustive"`).
     Exhaustive,
     /// Seeded random walks (`"simulation"`).
     Simulation,
@@ -135,6 +136,11 @@ pub struct Report {
     pub max_depth: Option<u64>,
     /// Exhaustive: the state bound, if one was set. Absent in simulation.
     pub max_states: Option<u64>,
+    /// Exhaustive: the order states were visited in (`"breadth-first"` or `"depth-first"`).
+    /// Absent in simulation, and in reports written before depth-first order existed (all of
+    /// which were breadth-first).
+    #[serde(default)]
+    pub order: Option<Order>,
     /// Simulation: walks run, one per seed. 0 in exhaustive mode.
     pub seeds: u64,
     /// Simulation: the seeds run, as sorted, disjoint half-open ranges. Empty in exhaustive mode.
@@ -194,7 +200,8 @@ pub struct Report {
     pub violating_runs: u64,
     /// The properties broken by the counterexample's last state, as `property: detail`.
     pub violations: Vec<String>,
-    /// The shortest violating path found (exhaustive) or the violating walk of the lowest seed
+    /// The violating path found (exhaustive: a shortest one in breadth-first order, the
+    /// search's own path in depth-first order) or the violating walk of the lowest seed
     /// (simulation), as described actions from a fresh world, prelude included. Each parses
     /// back with `Model::parse_action` and replays with `Model::replay`.
     pub counterexample: Vec<String>,
@@ -230,6 +237,7 @@ impl Report {
             depth: 0,
             max_depth: None,
             max_states: None,
+            order: None,
             seeds: 0,
             seed_ranges: Vec::new(),
             steps: 0,

@@ -4,7 +4,7 @@
 //! everything it calls is generic over [`Model`].
 
 use crate::Error;
-use crate::explore::{self, Ending, Limits};
+use crate::explore::{self, Ending, Limits, Order};
 use crate::model::Model;
 use crate::report::{Mode, Report, SIMULATION_IS_INCOMPLETE, SeedRange, Verdict};
 use crate::scenarios::{self, Scenario, with_start};
@@ -56,6 +56,7 @@ fn explore_model<M: Model>(scenario: &Scenario, start: M, limits: Limits) -> Res
     report.depth = u64::from(found.depth);
     report.max_depth = limits.max_depth.map(u64::from);
     report.max_states = limits.max_states;
+    report.order = Some(limits.order);
     report.faults = found.faults;
     report.decisions = found.decided_states;
     report.terminal_states = found.terminal_states;
@@ -66,6 +67,12 @@ fn explore_model<M: Model>(scenario: &Scenario, start: M, limits: Limits) -> Res
     }
     if let Some(states) = limits.max_states {
         command += &format!(" --max-states {states}");
+    }
+    if limits.symmetry {
+        command += " --symmetry";
+    }
+    if limits.order == Order::DepthFirst {
+        command += " --depth-first";
     }
     report.replay_command = command;
     match found.ending {

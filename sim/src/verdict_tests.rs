@@ -142,6 +142,7 @@ fn any_bound_that_cuts_states_off_is_incomplete() {
             max_states: None,
             max_memory_bytes: None,
             symmetry: false,
+            ..Limits::default()
         },
     );
     assert_eq!(by_depth.verdict, Verdict::Incomplete);
@@ -154,6 +155,7 @@ fn any_bound_that_cuts_states_off_is_incomplete() {
             max_states: Some(100),
             max_memory_bytes: None,
             symmetry: false,
+            ..Limits::default()
         },
     );
     assert_eq!(by_states.verdict, Verdict::Incomplete);
@@ -170,12 +172,14 @@ fn zero_bounds_stop_at_the_first_state() {
             max_states: None,
             max_memory_bytes: None,
             symmetry: false,
+            ..Limits::default()
         },
         Limits {
             max_depth: None,
             max_states: Some(0),
             max_memory_bytes: None,
             symmetry: false,
+            ..Limits::default()
         },
     ] {
         let report = explore_named("act1-choose-a-value", limits);
@@ -193,6 +197,7 @@ fn a_bound_that_cuts_nothing_off_still_passes() {
         max_states: Some(17),
         max_memory_bytes: None,
         symmetry: false,
+        ..Limits::default()
     };
     assert_eq!(
         explore_named("act1-choose-a-value", at_eight).verdict,
@@ -203,6 +208,7 @@ fn a_bound_that_cuts_nothing_off_still_passes() {
         max_states: None,
         max_memory_bytes: None,
         symmetry: false,
+        ..Limits::default()
     };
     assert_eq!(
         explore_named("act1-choose-a-value", at_seven).verdict,
