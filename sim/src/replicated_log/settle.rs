@@ -75,6 +75,11 @@ impl LogWorld {
                 None => {}
             }
         }
+        for (index, proxy) in self.proxies().iter().enumerate() {
+            if !proxy.is_up() {
+                return Some(LogAction::Restart(self.config.proxy_id(index)));
+            }
+        }
         if let Some(message) = self.network.in_flight().first() {
             return Some(LogAction::Deliver(message.id));
         }
