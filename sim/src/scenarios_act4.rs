@@ -73,7 +73,6 @@ fn x1_voted_by_all() -> Vec<&'static str> {
     [x1_chosen_by_a_column().as_slice(), &voted].concat()
 }
 
-
 /// [`PROXY_X1_SENT`] with an election timeout of 2 ticks: N1 ticks twice to stand.
 const PROXY_X1_SENT_SLOWLY: &[&str] = &[
     "tick N1",

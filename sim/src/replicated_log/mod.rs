@@ -474,19 +474,24 @@ impl LogWorld {
     pub fn fingerprint_from_scratch(&self) -> u64 {
         let servers = (self.servers.iter().enumerate())
             .map(|(index, server)| part(Part::Server(index), server));
-        let proxies = (self.proxies.iter().enumerate())
-            .map(|(index, proxy)| part(Part::Proxy(index), proxy));
+        let proxies =
+            (self.proxies.iter().enumerate()).map(|(index, proxy)| part(Part::Proxy(index), proxy));
         let decided =
             (self.knowledge.decided.iter()).map(|decision| part(Part::Decided, &decision));
         let votes = (self.knowledge.votes.iter()).flat_map(|((slot, ballot, entry), voters)| {
             (voters.iter()).map(|voter| vote_part(*slot, *ballot, entry, voter))
         });
         let sent = (self.knowledge.sent.iter()).map(|sent| part(Part::Sent, &sent));
-        servers.chain(proxies).chain(decided).chain(votes).chain(sent).fold(
-            self.small_parts()
-                .wrapping_add(self.network.fingerprint_from_scratch()),
-            u64::wrapping_add,
-        )
+        servers
+            .chain(proxies)
+            .chain(decided)
+            .chain(votes)
+            .chain(sent)
+            .fold(
+                self.small_parts()
+                    .wrapping_add(self.network.fingerprint_from_scratch()),
+                u64::wrapping_add,
+            )
     }
 
     /// The parts hashed afresh every time: each client, the budgets, each call in the history,
@@ -637,6 +642,8 @@ impl Model for LogWorld {
 
 #[cfg(test)]
 mod grid_tests;
+#[cfg(test)]
+mod proxy_tests;
 #[cfg(test)]
 mod quorum_tests;
 #[cfg(test)]

@@ -193,13 +193,16 @@ impl LogWorld {
             return;
         }
         let names: Vec<String> = voters.iter().map(|voter| self.name(voter)).collect();
+        let voted = match names.is_empty() {
+            true => "no acceptor voted for it there".to_string(),
+            false => format!("only {{{}}} voted for it there", names.join(", ")),
+        };
         let detail = format!(
-            "{} announced {} chosen in slot {slot} at {}.{}, but only {{{}}} voted for it there",
+            "{} announced {} chosen in slot {slot} at {}.{}, but {voted}",
             self.name(proxy),
             self.entry_name(entry),
             ballot.round,
             self.name(ballot.node),
-            names.join(", ")
         );
         self.violate(Property::AnnouncedWasChosen, detail);
     }
