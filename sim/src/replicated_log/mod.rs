@@ -35,6 +35,7 @@ pub use action::LogAction;
 pub use clients::{ClientCall, ClientState};
 pub use config::{ClientOp, LogWorldConfig};
 pub use network::LogInFlight;
+use proxies::Proxies;
 pub use proxies::ProxyHost;
 pub use servers::{HeldReady, Host, Server};
 pub use votes::SlotVotes;
@@ -95,11 +96,8 @@ pub struct LogWorld {
     /// Each server's part of the fingerprint, kept as the server changes.
     /// Invariant: `server_parts[i] == part(Part::Server(i), &servers[i])`.
     server_parts: Vec<u64>,
-    /// The proxy leaders, P1 first; none in a world without proxies.
-    proxies: Vec<Arc<ProxyHost>>,
-    /// Each proxy's part of the fingerprint, kept as the proxy changes.
-    /// Invariant: `proxy_parts[i] == part(Part::Proxy(i), &proxies[i])`.
-    proxy_parts: Vec<u64>,
+    /// The proxy leaders and their parts of the fingerprint; none in a world without proxies.
+    proxies: Arc<Proxies>,
     /// The wrapping sum of the parts kept as they come and go: each decision and each vote
     /// (the network keeps its messages'). Invariant: equals that sum worked out from scratch.
     kept_sum: u64,
@@ -160,8 +158,7 @@ impl LogWorld {
             clients,
             knowledge: Arc::default(),
             server_parts: Vec::new(),
-            proxies: Vec::new(),
-            proxy_parts: Vec::new(),
+            proxies: Arc::default(),
             kept_sum: 0,
             known_fingerprint: None,
             effects: Vec::new(),
@@ -170,12 +167,10 @@ impl LogWorld {
         for index in 0..world.servers.len() {
             world.break_rule(index);
         }
-        world.proxies = (0..usize::from(world.config.proxies))
-            .map(|index| Arc::new(world.new_proxy(index)))
+        let proxies = (0..usize::from(world.config.proxies))
+            .map(|index| world.new_proxy(index))
             .collect();
-        world.proxy_parts = (world.proxies.iter().enumerate())
-            .map(|(index, proxy)| part(Part::Proxy(index), proxy))
-            .collect();
+        world.proxies = Arc::new(Proxies::new(proxies));
         world.server_parts = (world.servers.iter().enumerate())
             .map(|(index, server)| part(Part::Server(index), server))
             .collect();
@@ -200,7 +195,7 @@ impl LogWorld {
             world.break_rule(index);
             world.server_parts[index] = part(Part::Server(index), &world.servers[index]);
         }
-        for index in 0..world.proxies.len() {
+        for index in 0..world.proxies().len() {
             world.break_proxy_rule(index);
         }
         world.known_fingerprint = None;
@@ -220,8 +215,7 @@ impl LogWorld {
             handoffs_left: self.handoffs_left,
             knowledge: Arc::clone(&self.knowledge),
             server_parts: self.server_parts.clone(),
-            proxies: self.proxies.clone(),
-            proxy_parts: self.proxy_parts.clone(),
+            proxies: Arc::clone(&self.proxies),
             kept_sum: self.kept_sum,
             known_fingerprint: self.known_fingerprint,
             effects: Vec::new(),
@@ -297,7 +291,7 @@ impl LogWorld {
         for index in 0..self.servers.len() {
             self.enabled_at_server(index, &mut actions);
         }
-        for index in 0..self.proxies.len() {
+        for index in 0..self.proxies().len() {
             self.enabled_at_proxy(index, &mut actions);
         }
         if !self.network.isolated().is_empty() {
@@ -458,7 +452,7 @@ impl LogWorld {
             return known;
         }
         (self.server_parts.iter())
-            .chain(&self.proxy_parts)
+            .chain(&self.proxies.parts)
             .fold(self.kept_sum, |sum, host| sum.wrapping_add(*host))
             .wrapping_add(self.network.fingerprint())
             .wrapping_add(self.small_parts())
@@ -474,8 +468,8 @@ impl LogWorld {
     pub fn fingerprint_from_scratch(&self) -> u64 {
         let servers = (self.servers.iter().enumerate())
             .map(|(index, server)| part(Part::Server(index), server));
-        let proxies =
-            (self.proxies.iter().enumerate()).map(|(index, proxy)| part(Part::Proxy(index), proxy));
+        let proxies = (self.proxies().iter().enumerate())
+            .map(|(index, proxy)| part(Part::Proxy(index), proxy));
         let decided =
             (self.knowledge.decided.iter()).map(|decision| part(Part::Decided, &decision));
         let votes = (self.knowledge.votes.iter()).flat_map(|((slot, ballot, entry), voters)| {

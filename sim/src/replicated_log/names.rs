@@ -16,7 +16,7 @@ impl LogWorld {
             format!("N{number}")
         } else if number <= clients_end {
             format!("C{}", number - node_count)
-        } else if number - clients_end <= self.proxies.len() {
+        } else if number - clients_end <= self.proxies().len() {
             format!("P{}", number - clients_end)
         } else {
             node.to_string()

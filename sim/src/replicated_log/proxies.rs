@@ -37,6 +37,25 @@ impl ProxyHost {
     }
 }
 
+/// A world's proxy leaders, P1 first, with each one's part of the fingerprint: one value,
+/// shared between copies of a world until one of them changes it.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub(super) struct Proxies {
+    pub(super) hosts: Vec<ProxyHost>,
+    /// Invariant: `parts[i] == part(Part::Proxy(i), &hosts[i])`.
+    pub(super) parts: Vec<u64>,
+}
+
+impl Proxies {
+    /// The proxies at their beginning: `hosts`, with their parts.
+    pub(super) fn new(hosts: Vec<ProxyHost>) -> Proxies {
+        let parts = (hosts.iter().enumerate())
+            .map(|(index, host)| part(Part::Proxy(index), host))
+            .collect();
+        Proxies { hosts, parts }
+    }
+}
+
 impl LogWorld {
     /// A new proxy leader for place `index`, breaking the rule of the world's negative control
     /// if that is a proxy's rule.
@@ -53,7 +72,7 @@ impl LogWorld {
     /// that is a proxy's rule.
     pub(super) fn break_proxy_rule(&mut self, index: usize) {
         if self.config.negative_control == Some(NegativeControl::ProxyKeyedBySlot)
-            && let ProxyHost::Up(proxy) = Arc::make_mut(&mut self.proxies[index])
+            && let ProxyHost::Up(proxy) = self.proxy_mut(index)
         {
             proxy.break_rule(BrokenRule::ProxyKeyedBySlot);
         }
@@ -61,13 +80,19 @@ impl LogWorld {
     }
 
     /// The proxy leaders, P1 first.
-    pub fn proxies(&self) -> &[Arc<ProxyHost>] {
-        &self.proxies
+    pub fn proxies(&self) -> &[ProxyHost] {
+        &self.proxies.hosts
+    }
+
+    /// The proxy at `index`, to change; its part of the fingerprint must be refreshed after
+    /// ([`LogWorld::proxy_parts_changed`]).
+    fn proxy_mut(&mut self, index: usize) -> &mut ProxyHost {
+        &mut Arc::make_mut(&mut self.proxies).hosts[index]
     }
 
     /// The place of the proxy leader `node`, if it is one.
     pub(super) fn proxy_index(&self, node: NodeId) -> Option<usize> {
-        (0..self.proxies.len()).find(|index| self.config.proxy_id(*index) == node)
+        (0..self.proxies().len()).find(|index| self.config.proxy_id(*index) == node)
     }
 
     /// Whether `action` is taken by a proxy leader: a delivery to one, or its crash or
@@ -89,7 +114,7 @@ impl LogWorld {
     /// restart while down.
     pub(super) fn enabled_at_proxy(&self, index: usize, actions: &mut Vec<super::LogAction>) {
         let node = self.config.proxy_id(index);
-        if !self.proxies[index].is_up() {
+        if !self.proxies()[index].is_up() {
             actions.push(super::LogAction::Restart(node));
         } else if self.budget_left.allows(Fault::Crash) {
             actions.push(super::LogAction::Crash(node));
@@ -98,7 +123,7 @@ impl LogWorld {
 
     /// Hands `envelope` to the proxy at `index`; a message to a proxy that is down is lost.
     pub(super) fn deliver_to_proxy(&mut self, index: usize, envelope: &LogEnvelope) {
-        let ProxyHost::Up(proxy) = Arc::make_mut(&mut self.proxies[index]) else {
+        let ProxyHost::Up(proxy) = self.proxy_mut(index) else {
             return;
         };
         let _ignored = proxy.handle(envelope);
@@ -115,28 +140,29 @@ impl LogWorld {
     /// A live proxy crashes, if the budget allows: its counts are gone.
     pub(super) fn crash_proxy(&mut self, index: usize) -> Result<(), Refused> {
         let node = self.config.proxy_id(index);
-        if !self.proxies[index].is_up() {
+        if !self.proxies()[index].is_up() {
             return Err(Refused::NodeDown(node));
         }
         self.budget_left.spend(Fault::Crash)?;
-        self.proxies[index] = Arc::new(ProxyHost::Down);
+        *self.proxy_mut(index) = ProxyHost::Down;
         self.proxy_parts_changed(index);
         Ok(())
     }
 
     /// A crashed proxy comes back as a new one (P5: there is nothing to read back).
     pub(super) fn restart_proxy(&mut self, index: usize) -> Result<(), Refused> {
-        if self.proxies[index].is_up() {
+        if self.proxies()[index].is_up() {
             return Err(Refused::NodeUp(self.config.proxy_id(index)));
         }
-        self.proxies[index] = Arc::new(self.new_proxy(index));
+        *self.proxy_mut(index) = self.new_proxy(index);
         self.proxy_parts_changed(index);
         Ok(())
     }
 
     /// Keeps the proxy's part of the fingerprint.
     fn proxy_parts_changed(&mut self, index: usize) {
-        self.proxy_parts[index] = part(Part::Proxy(index), &self.proxies[index]);
+        let refreshed = part(Part::Proxy(index), &self.proxies()[index]);
+        Arc::make_mut(&mut self.proxies).parts[index] = refreshed;
     }
 
     /// The announcements among a proxy's messages, for [`LogWorld::check_announcement`].
