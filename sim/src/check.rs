@@ -42,6 +42,9 @@ pub enum Property {
     /// H1: across every node that sends Accepts, at most one value is ever sent per (slot,
     /// ballot), a handoff's successor included.
     OneValuePerBallot,
+    /// P2: a proxy leader announces a slot chosen only with the value a Phase-2 quorum of
+    /// acceptors voted for at the announced ballot, judged by their votes.
+    AnnouncedWasChosen,
 }
 
 impl fmt::Display for Property {
@@ -61,6 +64,7 @@ impl fmt::Display for Property {
             Property::TrimmedSlotsKept => "trimmed-slots-kept",
             Property::JumpKeepsPromise => "jump-keeps-promise",
             Property::OneValuePerBallot => "one-value-per-ballot",
+            Property::AnnouncedWasChosen => "announced-was-chosen",
         })
     }
 }

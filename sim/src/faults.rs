@@ -183,11 +183,18 @@ pub enum NegativeControl {
     /// Act IV: a node skips the rinse, answering a read with the value accepted at the
     /// watermark slot before that slot is decided.
     SkipRinse,
+    /// Act IV: a proxy leader keeps its state by slot alone, so the Accepteds of two ballots
+    /// for one slot count together and it announces a value no quorum accepted at any one
+    /// ballot (P1 and P2 broken).
+    ProxyKeyedBySlot,
+    /// Act IV: a leader resends a client's command through another proxy as a no-op, at the
+    /// same ballot, so one (slot, ballot) carries two values (P4 broken).
+    NewValueSameBallot,
 }
 
 impl NegativeControl {
     /// Every negative control, in order.
-    pub const ALL: [NegativeControl; 18] = [
+    pub const ALL: [NegativeControl; 20] = [
         NegativeControl::Amnesia,
         NegativeControl::SendBeforePersist,
         NegativeControl::BlankRestart,
@@ -206,6 +213,8 @@ impl NegativeControl {
         NegativeControl::GridDecidesInRow,
         NegativeControl::ReadCommitIndex,
         NegativeControl::SkipRinse,
+        NegativeControl::ProxyKeyedBySlot,
+        NegativeControl::NewValueSameBallot,
     ];
 
     /// The property this fault breaks: the checker it is the negative control of.
@@ -229,9 +238,11 @@ impl NegativeControl {
             NegativeControl::LearnEarly => Property::LearnedIsChosen,
             // Both send a second value at one (slot, ballot) before any vote for it can count:
             // H1's checker sees it first, and agreement breaks only later, if ever.
-            NegativeControl::HandoffFillsGaps | NegativeControl::DoubleHandoff => {
-                Property::OneValuePerBallot
-            }
+            NegativeControl::HandoffFillsGaps
+            | NegativeControl::DoubleHandoff
+            | NegativeControl::NewValueSameBallot => Property::OneValuePerBallot,
+            // The proxy announces before the leader learns: the announcement is judged first.
+            NegativeControl::ProxyKeyedBySlot => Property::AnnouncedWasChosen,
         }
     }
 }

@@ -102,10 +102,14 @@ pub static LOG: &[&LevelWorld<LogWorldConfig>] = &[
     &THE_HANDOFF,
 ];
 
+/// Level worlds whose level the game does not have yet: `paros-sim replay` finds them, and
+/// [`names`] leaves them out until their level joins [`LOG`].
+pub static COMING: &[&LevelWorld<LogWorldConfig>] = &[&PROXY_LEADERS];
+
 /// The level world with this name.
 pub fn find(name: &str) -> Option<Found> {
     let act1 = ACT1.iter().find(|world| world.name == name);
-    let log = LOG.iter().find(|world| world.name == name);
+    let log = (LOG.iter().chain(COMING)).find(|world| world.name == name);
     act1.map(|world| Found::Act1(world))
         .or_else(|| log.map(|world| Found::Log(world)))
 }
@@ -716,6 +720,30 @@ pub static THE_HANDOFF: LevelWorld<LogWorldConfig> = LevelWorld {
     ],
 };
 
+/// `act4/proxy-leaders`: N1..N3 and proxy leaders P1 and P2; C1 writes x=1 then x=2 at N1,
+/// elected in the prelude, and its first request is the player's. N1 sends each Accept to one
+/// proxy (slot 1 to P2); a beat resends what is not yet chosen through the other.
+pub static PROXY_LEADERS: LevelWorld<LogWorldConfig> = LevelWorld {
+    name: "act4/proxy-leaders",
+    config: || {
+        let budget = Budget::NONE
+            .with(Fault::Tick, 3)
+            .with(Fault::Crash, 1)
+            .with(Fault::Drop, 2)
+            .with(Fault::Duplicate, 1);
+        let mut config = cluster(&[&[("x", "1"), ("x", "2")]], budget);
+        config.election_timeout_ticks = 1;
+        config.proxies = 2;
+        config.client_targets = vec![Some(config.node_id(0))];
+        config
+    },
+    prelude: &[
+        "tick N1",
+        "deliver N1->N2 Prepare",
+        "deliver N2->N1 Promise",
+    ],
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -728,10 +756,36 @@ mod tests {
             let started: Result<DecreeWorld, _> = world.start();
             assert!(started.is_ok(), "{}: {started:?}", world.name);
         }
-        for world in LOG {
+        for world in LOG.iter().chain(COMING) {
             let started: Result<LogWorld, _> = world.start();
             assert!(started.is_ok(), "{}: {:?}", world.name, started.err());
         }
+    }
+
+    /// The coming level's world starts with N1 leading and C1's first request to make, and one
+    /// step through a proxy replays.
+    #[test]
+    fn the_proxy_leaders_world_starts_with_n1_leading() {
+        let Some(Found::Log(found)) = find("act4/proxy-leaders") else {
+            panic!("act4/proxy-leaders is found");
+        };
+        let mut world: LogWorld = found.start().unwrap();
+        let leader = world.servers()[0].host.node().unwrap();
+        assert_eq!(leader.role(), paros_core::log::LogRole::Leader);
+        assert_eq!(world.proxies().len(), 2);
+        for step in [
+            "request C1 N1",
+            "deliver C1->N1 Write",
+            "deliver N1->P2 Accept",
+        ] {
+            let action = world.parse_action(step).unwrap();
+            world.apply(&action).unwrap();
+        }
+        let forwarded = (world.in_flight().iter())
+            .filter(|message| world.name(message.envelope.from) == "P2")
+            .count();
+        assert_eq!(forwarded, 3, "P2 forwards the Accept to N1, N2 and N3");
+        assert!(!names().any(|name| name == "act4/proxy-leaders"));
     }
 
     #[test]

@@ -72,6 +72,8 @@ fn names_are_unique_and_say_what_they_are() {
             "grid-decides-in-row",
             "read-commit-index",
             "skip-rinse",
+            "proxy-keyed-by-slot",
+            "new-value-same-ballot",
         ]
         .iter()
         .any(|fault| scenario.name.contains(fault));
@@ -305,7 +307,7 @@ fn every_negative_control_is_caught_by_the_explorer_and_trips_its_own_property()
         .collect();
     assert_eq!(
         controls.len(),
-        19,
+        21,
         "one scenario per negative control, two for learn-early"
     );
     for control in crate::NegativeControl::ALL {

@@ -73,6 +73,38 @@ fn x1_voted_by_all() -> Vec<&'static str> {
     [x1_chosen_by_a_column().as_slice(), &voted].concat()
 }
 
+/// [`PROXY_X1_SENT`] with an election timeout of 2 ticks: N1 ticks twice to stand.
+const PROXY_X1_SENT_SLOWLY: &[&str] = &[
+    "tick N1",
+    "tick N1",
+    "deliver m1 N1->N2 Prepare(1.N1, from slot 1)",
+    "deliver m3 N2->N1 Promise(1.N1, [])",
+    "request C1 N1 write x=1",
+    "deliver m4 C1->N1 Write(#1, x=1)",
+];
+
+/// A prelude over three nodes and two proxies: N1 is elected at 1.N1 by {N1, N2}; C1's x=1
+/// reaches N1, which sends its Accept to P2.
+const PROXY_X1_SENT: &[&str] = &[
+    "tick N1",
+    "deliver m1 N1->N2 Prepare(1.N1, from slot 1)",
+    "deliver m3 N2->N1 Promise(1.N1, [])",
+    "request C1 N1 write x=1",
+    "deliver m4 C1->N1 Write(#1, x=1)",
+];
+
+/// [`PROXY_X1_SENT`], then P2 forwards it, N1 votes, and P2 counts N1's Accepted.
+const PROXY_X1_COUNTED: &[&str] = &[
+    "tick N1",
+    "deliver m1 N1->N2 Prepare(1.N1, from slot 1)",
+    "deliver m3 N2->N1 Promise(1.N1, [])",
+    "request C1 N1 write x=1",
+    "deliver m4 C1->N1 Write(#1, x=1)",
+    "deliver m5 N1->P2 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+    "deliver m6 P2->N1 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+    "deliver m9 N1->P2 Accepted(1.N1, slot 1)",
+];
+
 fn node(number: u8) -> NodeId {
     NodeId::new(number).expect("a node id")
 }
@@ -357,11 +389,73 @@ fn double_handoff() -> LogWorldConfig {
     config
 }
 
+/// Three nodes and two proxy leaders, P1 and P2, through which the leader sends its Accepts;
+/// these clients and this budget; an election timeout of 1 tick.
+fn three_with_proxies(clients: Vec<Vec<ClientOp>>, budget: Budget) -> LogWorldConfig {
+    let mut config = LogWorldConfig::three_nodes(Vec::new());
+    config.clients = clients;
+    config.budget = budget;
+    config.election_timeout_ticks = 1;
+    config.proxies = 2;
+    config
+}
+
+/// C1 writes x=1 at N1 (elected in the prelude, which spends two ticks: the election timeout
+/// is 2 here, so no follower can stand); then 1 tick (the leader's beat, which resends through
+/// the other proxy) and 1 crash (a proxy's or a node's, and its restart): 11.0 million states
+/// in about 80 s. A drop too makes the space too large to finish (more than 14 million states
+/// in 3 GB); [`proxy_leaders_faults`] samples drops and duplicates, and so does this
+/// scenario's simulation.
+fn proxy_leaders() -> LogWorldConfig {
+    let mut config = three_with_proxies(
+        vec![writes("x", 1)],
+        Budget::NONE.with(Fault::Tick, 3).with(Fault::Crash, 1),
+    );
+    config.election_timeout_ticks = 2;
+    config.client_targets = vec![Some(node(1))];
+    config
+}
+
+/// C1 writes x=1..3 at any node through two proxies, with every kind of fault.
+fn proxy_leaders_faults() -> LogWorldConfig {
+    three_with_proxies(
+        vec![writes("x", 3)],
+        Budget::NONE
+            .with(Fault::Tick, 40)
+            .with(Fault::Crash, 2)
+            .with(Fault::Drop, 3)
+            .with(Fault::Duplicate, 2)
+            .with(Fault::Partition, 1),
+    )
+}
+
+/// The control where a proxy keys its state by slot alone: C1 writes x=1 at N1, C2 writes
+/// x=2 at N2; 1 tick, so N2 may stand.
+fn proxy_keyed_by_slot() -> LogWorldConfig {
+    let mut config = three_with_proxies(
+        vec![writes("x", 1), vec![ClientOp::write("x", "2")]],
+        Budget::NONE.with(Fault::Tick, 2),
+    );
+    config.client_targets = vec![Some(node(1)), Some(node(2))];
+    config.negative_control = Some(NegativeControl::ProxyKeyedBySlot);
+    config
+}
+
+/// The control where a leader resends a new value at the same ballot: C1 writes x=1 at N1;
+/// 1 tick after the prelude's, the leader's beat.
+fn new_value_same_ballot() -> LogWorldConfig {
+    let mut config = three_with_proxies(vec![writes("x", 1)], Budget::NONE.with(Fault::Tick, 2));
+    config.client_targets = vec![Some(node(1))];
+    config.negative_control = Some(NegativeControl::NewValueSameBallot);
+    config
+}
+
 /// Every Act IV scenario, in the order `paros-sim list` prints them.
 pub fn all() -> Vec<Scenario> {
     let mut all = flexible_scenarios();
     all.extend(grid_scenarios());
     all.extend(quorum_read_scenarios());
+    all.extend(proxy_scenarios());
     all
 }
 
@@ -531,6 +625,55 @@ fn quorum_read_scenarios() -> Vec<Scenario> {
             levels: &[],
             chapter: Some(CHAPTER_BEYOND),
             setup: setup(skips_the_rinse(), N1_PROPOSES_X1),
+        },
+    ]
+}
+
+/// The scenarios of proxy leaders, and their two controls.
+fn proxy_scenarios() -> Vec<Scenario> {
+    vec![
+        Scenario {
+            name: "act4-proxy-leaders",
+            claim: "A leader that sends its Accepts through proxy leaders gets its command chosen through a crashed proxy or node: each proxy announces only what a quorum accepted at one ballot, and no (slot, ballot) ever carries two values.",
+            world: "N1-N3 and proxies P1, P2; an election timeout of 2 ticks; C1 writes x=1 at N1. Prelude: N1 elected at 1.N1 by {N1, N2}; x=1 sent to P2. Then 1 tick (the leader's beat, which resends through the other proxy) and 1 crash (a proxy or a node, and its restart); every schedule.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: None,
+            setup: setup(proxy_leaders(), PROXY_X1_SENT_SLOWLY),
+        },
+        Scenario {
+            name: "act4-proxy-leaders-faults",
+            claim: "With the leader's Accepts going through two proxy leaders, a client's writes stay safe through leader changes, crashed proxies and nodes, drops, duplicates and a partition, and every run decides once faults stop.",
+            world: "N1-N3 and proxies P1, P2; C1 writes x=1..3 at any node; 40 ticks, 2 crashes, 3 drops, 2 duplicates, 1 partition.",
+            modes: SIMULATION,
+            book_mode: BookMode::Simulation {
+                seeds: 2_000,
+                max_steps: 1_000,
+            },
+            levels: &[],
+            chapter: None,
+            setup: setup(proxy_leaders_faults(), &[]),
+        },
+        Scenario {
+            name: "act4-proxy-keyed-by-slot-control",
+            claim: "Negative control: a proxy that keeps its state by slot alone counts N1's Accepted at 1.N1 and N2's at 2.N2 together and announces a value only one acceptor accepted at its ballot; the announced-was-chosen checker must catch it.",
+            world: "N1-N3 and proxies P1, P2, each keyed by slot alone; C1 writes x=1 at N1, C2 writes x=2 at N2. Prelude: N1 elected at 1.N1; x=1 voted in slot 1 by N1 alone, through P2, which counted it. Then 1 tick (N2 stands); every schedule.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: None,
+            setup: setup(proxy_keyed_by_slot(), PROXY_X1_COUNTED),
+        },
+        Scenario {
+            name: "act4-new-value-same-ballot-control",
+            claim: "Negative control: a leader that resends a client's command through the other proxy as a no-op, at the same ballot, sends two values at one (slot, ballot); the one-value-per-ballot checker must catch it.",
+            world: "N1-N3 and proxies P1, P2, the leader breaking P4; C1 writes x=1 at N1. Prelude: N1 elected at 1.N1; x=1 sent to P2. Then 1 tick (the leader's beat); every schedule.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: None,
+            setup: setup(new_value_same_ballot(), PROXY_X1_SENT),
         },
     ]
 }

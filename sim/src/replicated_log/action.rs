@@ -175,7 +175,8 @@ impl LogWorld {
         let words: Vec<&str> = text.split_whitespace().collect();
         let node = |word: Option<&&str>| -> Result<NodeId, String> {
             let word = word.ok_or_else(|| format!("{text:?} names no node"))?;
-            let count = usize::from(self.config.node_count) + self.clients.len();
+            let count =
+                usize::from(self.config.node_count) + self.clients.len() + self.proxies().len();
             (1..=count)
                 .map(id)
                 .find(|node| self.name(*node) == *word || node.to_string() == *word)

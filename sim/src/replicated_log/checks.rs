@@ -48,6 +48,13 @@ pub(super) enum Effect {
         node: NodeId,
         sent: Vec<(Slot, Ballot, Entry)>,
     },
+    /// A proxy leader announced a slot chosen ([`LogWorld::check_announcement`]).
+    Announced {
+        proxy: NodeId,
+        slot: Slot,
+        ballot: Ballot,
+        entry: Entry,
+    },
     /// Accepts left a node at its own ballot ([`LogWorld::check_proposals`]).
     Proposals {
         node: NodeId,
@@ -80,6 +87,12 @@ impl LogWorld {
             Effect::TrimPoint { node, point } => self.check_trim_point(node, &point),
             Effect::Proposals { node, proposed } => self.check_proposals(node, &proposed),
             Effect::AcceptsSent { node, sent } => self.check_one_value_per_ballot(node, sent),
+            Effect::Announced {
+                proxy,
+                slot,
+                ballot,
+                entry,
+            } => self.check_announcement(proxy, slot, ballot, &entry),
         }
     }
 
@@ -147,11 +160,11 @@ impl LogWorld {
         }
     }
 
-    /// Every Accept that leaves a node, at whatever ballot, for H1's checker. Recorded only in
-    /// worlds with handoffs: without one, a ballot has one sender, whose proposals are one per
-    /// slot by construction ([`Effect::Proposals`] is T4's).
+    /// Every Accept that leaves a node, at whatever ballot, for H1's and P4's checker. Recorded
+    /// only in worlds with handoffs or proxies: without either, a ballot has one sender, which
+    /// sends each proposal once, to every node ([`Effect::Proposals`] is T4's).
     pub(super) fn record_accepts_sent(&mut self, index: usize, messages: &[LogEnvelope]) {
-        if self.config.handoffs == 0 {
+        if self.config.handoffs == 0 && self.config.proxies == 0 {
             return;
         }
         let node = self.config.node_id(index);
@@ -171,7 +184,7 @@ impl LogWorld {
         }
     }
 
-    /// H1: across every sender, at most one value is ever sent per (slot, ballot). The first
+    /// H1 and P4: across every sender, at most one value is ever sent per (slot, ballot). The first
     /// entry sent at each is kept; another entry at the same (slot, ballot), from the same
     /// node or another, is a violation, whether or not any vote for it ever counts.
     fn check_one_value_per_ballot(&mut self, node: NodeId, sent: Vec<(Slot, Ballot, Entry)>) {

@@ -89,6 +89,10 @@ pub struct LogWorldConfig {
     /// The quorum system the nodes count with, over N1..Nn; `None` for majorities. The
     /// checkers judge chosen by its Phase-2 quorums ([`LogWorldConfig::quorum_system`]).
     pub quorums: Option<Quorums>,
+    /// How many proxy leaders (Compartmentalized Paxos): P1..Pk, numbered after the clients.
+    /// With any, a leader sends each Accept through one of them
+    /// ([`LogConfig::with_proxies`]); 0 for a world without.
+    pub proxies: u8,
 }
 
 impl LogWorldConfig {
@@ -108,6 +112,7 @@ impl LogWorldConfig {
             trims: 0,
             handoffs: 0,
             quorums: None,
+            proxies: 0,
         }
     }
 
@@ -119,6 +124,19 @@ impl LogWorldConfig {
     /// The node id of client `index` (0-based).
     pub fn client_id(&self, index: usize) -> NodeId {
         id(usize::from(self.node_count) + index + 1)
+    }
+
+    /// The node id of proxy leader `index` (0-based): after the nodes and the clients, so a
+    /// world's nodes and clients keep their ids whether it has proxies or not.
+    pub fn proxy_id(&self, index: usize) -> NodeId {
+        id(usize::from(self.node_count) + self.clients.len() + index + 1)
+    }
+
+    /// The proxy leaders, P1 first.
+    pub fn proxy_ids(&self) -> NodeSet {
+        (0..usize::from(self.proxies))
+            .map(|index| self.proxy_id(index))
+            .collect()
     }
 
     /// The node client `index` (0-based) may send to, if it is held to one.
@@ -155,15 +173,35 @@ impl LogWorldConfig {
         let mut config = LogConfig::new(self.nodes())
             .with_quorums(self.quorum_system())
             .expect("validated: the quorum system is over the nodes");
+        if self.proxies > 0 {
+            config = config
+                .with_proxies(self.proxy_ids())
+                .expect("proxies are numbered after the nodes");
+        }
         config.election_timeout_ticks = self.election_timeout_ticks;
         config.heartbeat_interval_ticks = self.heartbeat_interval_ticks;
         config
     }
 
     pub(super) fn validate(&self) -> Result<(), Refused> {
-        let count = usize::from(self.node_count) + self.clients.len();
+        let count = usize::from(self.node_count) + self.clients.len() + usize::from(self.proxies);
         if self.node_count == 0 || count > usize::from(NodeId::MAX) {
-            return Err(Refused::BadConfig("between 1 and 63 nodes and clients"));
+            return Err(Refused::BadConfig(
+                "between 1 and 63 nodes, clients and proxies",
+            ));
+        }
+        let needs_proxies = [
+            NegativeControl::ProxyKeyedBySlot,
+            NegativeControl::NewValueSameBallot,
+        ];
+        if self.proxies == 0
+            && self
+                .negative_control
+                .is_some_and(|c| needs_proxies.contains(&c))
+        {
+            return Err(Refused::BadConfig(
+                "a proxy-leader control needs a world with proxies",
+            ));
         }
         if self.negative_control == Some(NegativeControl::SendBeforePersist) && !self.stepwise_ready
         {

@@ -22,6 +22,9 @@
 //! only hashed equal), so equal contents reached along different paths share one address, and
 //! so one entry; a message that escaped interning is only a miss, never a wrong hit.
 //!
+//! A proxy leader's steps (a delivery to it, its crash and restart) are never remembered: the
+//! tables key on servers, and a proxy is not one. They are taken afresh by the world's code.
+//!
 //! Invariant: a memo serves the worlds of one exploration, which share one configuration.
 
 use super::Part;
@@ -215,8 +218,8 @@ struct At {
 
 impl LogWorld {
     /// The state `action` leads to, built through the memo when this world has one and the
-    /// action is a delivery or a tick, crash or restart; built by [`LogWorld::apply`]
-    /// otherwise.
+    /// action is a delivery to a server or client, or a server's tick, crash or restart; built
+    /// by [`LogWorld::apply`] otherwise (a proxy leader's steps among them).
     pub(super) fn remembered_successor(&self, action: &LogAction) -> Result<LogWorld, Refused> {
         let remembered = self.memo.as_deref().zip(self.remembered_at(action)?);
         if let Some((memo, at)) = &remembered
@@ -312,6 +315,9 @@ impl LogWorld {
     /// now. `None` for any other action, or one whose fault the budget no longer allows
     /// (`apply` then refuses it).
     fn remembered_at(&self, action: &LogAction) -> Result<Option<At>, Refused> {
+        if self.is_proxy_action(action) {
+            return Ok(None); // a proxy's step is taken afresh: the memo keys on servers
+        }
         let (index, spends) = match *action {
             LogAction::Deliver(message) => return self.remembered_delivery(message).map(Some),
             LogAction::Tick(node) => (self.idle_server(node)?, Some(Fault::Tick)),
@@ -545,7 +551,8 @@ impl LogWorld {
             && plain.budget_left == built.budget_left
             && plain.network.isolated() == built.network.isolated()
             && plain.servers == built.servers
-            && plain.server_parts == built.server_parts;
+            && plain.server_parts == built.server_parts
+            && plain.proxies == built.proxies;
         assert!(same, "the memo built another successor for {action}");
     }
 }

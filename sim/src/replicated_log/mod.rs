@@ -26,6 +26,7 @@ mod config;
 mod memo;
 mod names;
 mod network;
+mod proxies;
 mod servers;
 mod settle;
 mod votes;
@@ -34,6 +35,8 @@ pub use action::LogAction;
 pub use clients::{ClientCall, ClientState};
 pub use config::{ClientOp, LogWorldConfig};
 pub use network::LogInFlight;
+use proxies::Proxies;
+pub use proxies::ProxyHost;
 pub use servers::{HeldReady, Host, Server};
 pub use votes::SlotVotes;
 
@@ -54,6 +57,7 @@ use std::sync::Arc;
 #[derive(Clone, Copy, Hash)]
 enum Part {
     Server(usize),
+    Proxy(usize),
     Client(usize),
     Budget,
     Trims,
@@ -92,6 +96,8 @@ pub struct LogWorld {
     /// Each server's part of the fingerprint, kept as the server changes.
     /// Invariant: `server_parts[i] == part(Part::Server(i), &servers[i])`.
     server_parts: Vec<u64>,
+    /// The proxy leaders and their parts of the fingerprint; none in a world without proxies.
+    proxies: Arc<Proxies>,
     /// The wrapping sum of the parts kept as they come and go: each decision and each vote
     /// (the network keeps its messages'). Invariant: equals that sum worked out from scratch.
     kept_sum: u64,
@@ -152,6 +158,7 @@ impl LogWorld {
             clients,
             knowledge: Arc::default(),
             server_parts: Vec::new(),
+            proxies: Arc::default(),
             kept_sum: 0,
             known_fingerprint: None,
             effects: Vec::new(),
@@ -160,6 +167,10 @@ impl LogWorld {
         for index in 0..world.servers.len() {
             world.break_rule(index);
         }
+        let proxies = (0..usize::from(world.config.proxies))
+            .map(|index| world.new_proxy(index))
+            .collect();
+        world.proxies = Arc::new(Proxies::new(proxies));
         world.server_parts = (world.servers.iter().enumerate())
             .map(|(index, server)| part(Part::Server(index), server))
             .collect();
@@ -184,6 +195,9 @@ impl LogWorld {
             world.break_rule(index);
             world.server_parts[index] = part(Part::Server(index), &world.servers[index]);
         }
+        for index in 0..world.proxies().len() {
+            world.break_proxy_rule(index);
+        }
         world.known_fingerprint = None;
         Ok(world)
     }
@@ -201,6 +215,7 @@ impl LogWorld {
             handoffs_left: self.handoffs_left,
             knowledge: Arc::clone(&self.knowledge),
             server_parts: self.server_parts.clone(),
+            proxies: Arc::clone(&self.proxies),
             kept_sum: self.kept_sum,
             known_fingerprint: self.known_fingerprint,
             effects: Vec::new(),
@@ -275,6 +290,9 @@ impl LogWorld {
         self.network.enabled(&self.budget_left, busy, &mut actions);
         for index in 0..self.servers.len() {
             self.enabled_at_server(index, &mut actions);
+        }
+        for index in 0..self.proxies().len() {
+            self.enabled_at_proxy(index, &mut actions);
         }
         if !self.network.isolated().is_empty() {
             actions.push(LogAction::Heal);
@@ -398,9 +416,15 @@ impl LogWorld {
             LogAction::Drop(message) => self.drop_message(message),
             LogAction::Duplicate(message) => self.duplicate(message),
             LogAction::Tick(node) => self.tick(node),
-            LogAction::Crash(node) => self.crash(node),
+            LogAction::Crash(node) => match self.proxy_index(node) {
+                Some(proxy) => self.crash_proxy(proxy),
+                None => self.crash(node),
+            },
             LogAction::TornCrash(node) => self.torn_crash(node),
-            LogAction::Restart(node) => self.restart(node),
+            LogAction::Restart(node) => match self.proxy_index(node) {
+                Some(proxy) => self.restart_proxy(proxy),
+                None => self.restart(node),
+            },
             LogAction::Persist(node) => self.persist_held(node),
             LogAction::Send(node) => self.send_held(node),
             LogAction::Partition(node) => self.partition(node),
@@ -416,7 +440,7 @@ impl LogWorld {
     }
 
     /// A fingerprint of everything the future depends on: servers (nodes, disks, held
-    /// batches, clocks, checker state), clients, the multiset of messages in flight, budgets,
+    /// batches, clocks, checker state), proxy leaders, clients, the multiset of messages in flight, budgets,
     /// partitions, the history, the decisions, the votes and the violations found.
     ///
     /// It is the wrapping sum of one hash per part (see [`LogWorld::fingerprint_from_scratch`]).
@@ -427,15 +451,15 @@ impl LogWorld {
         if let Some(known) = self.known_fingerprint {
             return known;
         }
-        self.server_parts
-            .iter()
-            .fold(self.kept_sum, |sum, server| sum.wrapping_add(*server))
+        (self.server_parts.iter())
+            .chain(&self.proxies.parts)
+            .fold(self.kept_sum, |sum, host| sum.wrapping_add(*host))
             .wrapping_add(self.network.fingerprint())
             .wrapping_add(self.small_parts())
     }
 
     /// The fingerprint computed from every part, as [`LogWorld::fingerprint`] must equal
-    /// ([`crate::fingerprint`]): each server, each client, the network (the multiset of
+    /// ([`crate::fingerprint`]): each server, each proxy leader, each client, the network (the multiset of
     /// messages in flight, and the partition), the budgets, each call in the history, each
     /// decision, each vote (one per voter), the count of violations and a checker that gave
     /// up. The configuration is
@@ -444,17 +468,24 @@ impl LogWorld {
     pub fn fingerprint_from_scratch(&self) -> u64 {
         let servers = (self.servers.iter().enumerate())
             .map(|(index, server)| part(Part::Server(index), server));
+        let proxies = (self.proxies().iter().enumerate())
+            .map(|(index, proxy)| part(Part::Proxy(index), proxy));
         let decided =
             (self.knowledge.decided.iter()).map(|decision| part(Part::Decided, &decision));
         let votes = (self.knowledge.votes.iter()).flat_map(|((slot, ballot, entry), voters)| {
             (voters.iter()).map(|voter| vote_part(*slot, *ballot, entry, voter))
         });
         let sent = (self.knowledge.sent.iter()).map(|sent| part(Part::Sent, &sent));
-        servers.chain(decided).chain(votes).chain(sent).fold(
-            self.small_parts()
-                .wrapping_add(self.network.fingerprint_from_scratch()),
-            u64::wrapping_add,
-        )
+        servers
+            .chain(proxies)
+            .chain(decided)
+            .chain(votes)
+            .chain(sent)
+            .fold(
+                self.small_parts()
+                    .wrapping_add(self.network.fingerprint_from_scratch()),
+                u64::wrapping_add,
+            )
     }
 
     /// The parts hashed afresh every time: each client, the budgets, each call in the history,
@@ -605,6 +636,8 @@ impl Model for LogWorld {
 
 #[cfg(test)]
 mod grid_tests;
+#[cfg(test)]
+mod proxy_tests;
 #[cfg(test)]
 mod quorum_tests;
 #[cfg(test)]

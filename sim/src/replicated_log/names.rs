@@ -7,14 +7,17 @@ use paros_core::Value;
 use paros_core::log::{Entry, LogMessage, Outcome, Slot};
 
 impl LogWorld {
-    /// A node's or client's name: N1.., C1..
+    /// A node's, client's or proxy leader's name: N1.., C1.., P1..
     pub fn name(&self, node: NodeId) -> String {
         let number = usize::from(node.get());
         let node_count = usize::from(self.config.node_count);
+        let clients_end = node_count + self.clients.len();
         if number <= node_count {
             format!("N{number}")
-        } else if number - node_count <= self.clients.len() {
+        } else if number <= clients_end {
             format!("C{}", number - node_count)
+        } else if number - clients_end <= self.proxies().len() {
+            format!("P{}", number - clients_end)
         } else {
             node.to_string()
         }

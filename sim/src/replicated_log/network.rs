@@ -46,6 +46,10 @@ impl LogWorld {
             self.client_receives(client, &envelope.message);
             return Ok(());
         }
+        if let Some(proxy) = self.proxy_index(envelope.to) {
+            self.deliver_to_proxy(proxy, &envelope);
+            return Ok(());
+        }
         let index = self.server_index(envelope.to)?;
         let Host::Up(node) = &mut Arc::make_mut(&mut self.servers[index]).host else {
             return Ok(()); // delivered to a dead host: lost

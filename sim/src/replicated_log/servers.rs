@@ -155,6 +155,7 @@ pub(super) fn broken_rule(control: Option<NegativeControl>) -> Option<BrokenRule
         NegativeControl::DoubleHandoff => Some(BrokenRule::DoubleHandoff),
         NegativeControl::ReadCommitIndex => Some(BrokenRule::ReadCommitIndex),
         NegativeControl::SkipRinse => Some(BrokenRule::SkipRinse),
+        NegativeControl::NewValueSameBallot => Some(BrokenRule::NewValueSameBallot),
         _ => None,
     }
 }

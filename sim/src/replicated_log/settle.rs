@@ -75,6 +75,11 @@ impl LogWorld {
                 None => {}
             }
         }
+        for (index, proxy) in self.proxies().iter().enumerate() {
+            if !proxy.is_up() {
+                return Some(LogAction::Restart(self.config.proxy_id(index)));
+            }
+        }
         if let Some(message) = self.network.in_flight().first() {
             return Some(LogAction::Deliver(message.id));
         }
@@ -123,7 +128,7 @@ impl LogWorld {
     }
 
     /// The state in a few lines, for a liveness counterexample: each node's role, ballot,
-    /// chosen and applied index and pending reads, each client's outstanding operation, and
+    /// chosen and applied index and pending reads, what each proxy leader counts, each client's outstanding operation, and
     /// the messages in flight.
     pub fn summary(&self) -> String {
         let mut lines = Vec::new();
@@ -144,6 +149,9 @@ impl LogWorld {
                 node.pending_reads().len()
             ));
         }
+        for (index, proxy) in self.proxies().iter().enumerate() {
+            lines.push(self.proxy_summary(index, proxy.proxy()));
+        }
         for (index, client) in self.clients.iter().enumerate() {
             if let Some(outstanding) = client.outstanding {
                 lines.push(format!(
@@ -158,5 +166,31 @@ impl LogWorld {
             self.network.in_flight().len()
         ));
         lines.join("; ")
+    }
+}
+
+impl LogWorld {
+    /// A proxy leader in one line: down, or the acceptors it counted at each (slot, ballot).
+    fn proxy_summary(&self, index: usize, proxy: Option<&paros_core::log::ProxyLeader>) -> String {
+        let name = self.name(self.config.proxy_id(index));
+        let Some(proxy) = proxy else {
+            return format!("{name}: down");
+        };
+        let counts: Vec<String> = proxy
+            .counted()
+            .map(|(slot, ballot, voters)| {
+                let voters: Vec<String> = voters.iter().map(|voter| self.name(voter)).collect();
+                format!(
+                    "slot {slot} at {}.{} from {{{}}}",
+                    ballot.round,
+                    self.name(ballot.node),
+                    voters.join(", ")
+                )
+            })
+            .collect();
+        match counts.is_empty() {
+            true => format!("{name}: up, counting nothing"),
+            false => format!("{name}: up, counting {}", counts.join(", ")),
+        }
     }
 }

@@ -1,0 +1,304 @@
+//! Tests of proxy leaders in the log world: a command chosen through a proxy, a proxy crashed
+//! mid-slot and passed by, a proxy that never touches a disk, its names, and the two controls'
+//! worlds passing without their fault.
+
+use super::test_worlds::{after, config_of};
+use super::*;
+use crate::check::Property;
+use crate::explore::{self, Limits};
+use paros_core::Value;
+use paros_core::log::{Command, LogMessage, ProxyLeader, Slot};
+
+/// The honest world of act4-proxy-leaders: N1-N3, P1 and P2, C1 writing x=1 at N1.
+fn world_after(actions: &[&str]) -> LogWorld {
+    let (config, _) = config_of("act4-proxy-leaders");
+    let world = after(config, actions);
+    assert!(world.violations().is_empty(), "{:?}", world.violations());
+    assert_eq!(world.fingerprint(), world.fingerprint_from_scratch());
+    world
+}
+
+/// N1 elected, and C1's x=1 sent to P2 (slot 1's proxy).
+const X1_AT_P2: &[&str] = &[
+    "tick N1",
+    "tick N1",
+    "deliver N1->N2 Prepare",
+    "deliver N2->N1 Promise",
+    "request C1 N1",
+    "deliver C1->N1 Write",
+];
+
+fn x1() -> Entry {
+    Entry::Command(Command {
+        client: NodeId::new(4).unwrap(),
+        seq: 1,
+        key: Value::new("x"),
+        value: Value::new("1"),
+    })
+}
+
+#[test]
+fn proxies_are_named_after_the_clients_and_take_no_node_or_client_id() {
+    let world = world_after(&[]);
+    let names: Vec<String> = (1..=6)
+        .map(|number| world.name(NodeId::new(number).unwrap()))
+        .collect();
+    assert_eq!(names, ["N1", "N2", "N3", "C1", "P1", "P2"]);
+    assert_eq!(
+        world.parse_action("crash P2"),
+        Ok(LogAction::Crash(NodeId::new(6).unwrap()))
+    );
+    assert!(
+        world
+            .enabled()
+            .contains(&LogAction::Crash(NodeId::new(5).unwrap()))
+    );
+}
+
+#[test]
+fn a_command_is_chosen_through_a_proxy() {
+    let mut steps = X1_AT_P2.to_vec();
+    steps.extend([
+        "deliver N1->P2 Accept",
+        "deliver P2->N1 Accept",
+        "deliver P2->N2 Accept",
+        "deliver N1->P2 Accepted",
+        "deliver N2->P2 Accepted",
+        "deliver P2->N1 SlotChosen",
+        "deliver N1->C1 Reply",
+    ]);
+    let world = world_after(&steps);
+    let chosen = world.chosen_entry(Slot(1)).expect("chosen by the votes");
+    assert_eq!(chosen.entry, x1());
+    let n1 = world.servers()[0].host.node().unwrap();
+    assert_eq!(n1.chosen()[&Slot(1)].entry, x1());
+    assert!(world.all_clients_done());
+    // The leader's Accepts went to a proxy, never to the acceptors themselves.
+    let (config, _) = config_of("act4-proxy-leaders");
+    let leader_accepts = after(config, X1_AT_P2);
+    let sent: Vec<String> = (leader_accepts.in_flight().iter())
+        .filter(|message| message.envelope.message.kind() == "Accept")
+        .map(|message| leader_accepts.name(message.envelope.to))
+        .collect();
+    assert_eq!(sent, ["P2"]);
+}
+
+#[test]
+fn a_proxy_crashed_mid_slot_is_passed_by_and_the_same_value_is_chosen() {
+    let mut steps = X1_AT_P2.to_vec();
+    steps.extend([
+        "deliver N1->P2 Accept",
+        "deliver P2->N2 Accept",
+        "deliver N2->P2 Accepted",
+        "crash P2",
+        "tick N1",
+    ]);
+    let mut world = world_after(&steps);
+    assert!(!world.proxies()[1].is_up());
+    let resent: Vec<(String, LogMessage)> = (world.in_flight().iter())
+        .filter(|message| message.envelope.message.kind() == "Accept")
+        .map(|message| {
+            (
+                world.name(message.envelope.to),
+                message.envelope.message.clone(),
+            )
+        })
+        .collect();
+    let accept = |to: &str| {
+        (
+            to.to_string(),
+            LogMessage::Accept {
+                ballot: paros_core::Ballot::new(1, NodeId::new(1).unwrap()),
+                slot: Slot(1),
+                entry: x1(),
+                commit: Slot(0),
+            },
+        )
+    };
+    // P2's forwards left before it crashed; the leader's resend goes through P1 with the
+    // identical entry (P4).
+    assert!(resent.contains(&accept("P1")), "{resent:?}");
+    for step in [
+        "deliver N1->P1 Accept",
+        "deliver P1->N1 Accept",
+        "deliver P1->N3 Accept",
+        "deliver N1->P1 Accepted",
+        "deliver N3->P1 Accepted",
+        "deliver P1->N1 SlotChosen",
+    ] {
+        let action = world.parse_action(step).unwrap();
+        world.apply(&action).unwrap();
+    }
+    assert!(world.violations().is_empty(), "{:?}", world.violations());
+    let n1 = world.servers()[0].host.node().unwrap();
+    assert_eq!(n1.chosen()[&Slot(1)].entry, x1());
+    assert_eq!(world.chosen_entry(Slot(1)).unwrap().entry, x1());
+    // P5: P2 restarts blank, as a new proxy.
+    world
+        .apply(&LogAction::Restart(NodeId::new(6).unwrap()))
+        .unwrap();
+    let restarted = world.proxies()[1].proxy().expect("up again");
+    let fresh = ProxyLeader::new(NodeId::new(6).unwrap(), world.config().core_config());
+    assert_eq!(*restarted, fresh);
+    assert_eq!(world.fingerprint(), world.fingerprint_from_scratch());
+}
+
+#[test]
+fn a_proxy_never_writes_to_a_disk() {
+    // A proxy has no disk; every step it takes leaves every server's disk as it was.
+    let mut world = world_after(X1_AT_P2);
+    for step in [
+        "deliver N1->P2 Accept",
+        "deliver P2->N2 Accept",
+        "deliver N2->P2 Accepted",
+        "deliver P2->N1 Accept",
+        "deliver N1->P2 Accepted",
+        "crash P2",
+        "restart P2",
+    ] {
+        let action = world.parse_action(step).unwrap();
+        let disks = |world: &LogWorld| -> Vec<Vec<Vec<u8>>> {
+            world
+                .servers()
+                .iter()
+                .map(|server| server.disk.clone())
+                .collect()
+        };
+        let before = disks(&world);
+        let to_a_proxy =
+            world.describe(&action).contains("->P2 ") || world.describe(&action).ends_with("P2");
+        world.apply(&action).unwrap();
+        if to_a_proxy {
+            assert_eq!(disks(&world), before, "{step} wrote to a disk");
+        }
+    }
+    assert!(world.violations().is_empty(), "{:?}", world.violations());
+}
+
+#[test]
+fn a_search_through_the_memo_visits_what_one_without_it_does_with_proxies() {
+    // Proxy steps skip the memo; server steps through it must still match, state for state
+    // (debug builds check each successor against `apply`'s as well).
+    let (mut config, prelude) = config_of("act4-proxy-leaders");
+    config.budget = Budget::NONE
+        .with(Fault::Tick, 2)
+        .with(Fault::Crash, 1)
+        .with(Fault::Drop, 1);
+    let world = after(config, &prelude);
+    let remembered = explore::explore(world.clone(), Limits::default()).unwrap();
+    let plain = explore::explore(PlainProxies(world), Limits::default()).unwrap();
+    assert_eq!(
+        (remembered.states, remembered.transitions),
+        (plain.states, plain.transitions)
+    );
+    assert!(remembered.states > 1_000, "{}", remembered.states);
+}
+
+/// The world with every successor built by `apply`, never through the memo.
+#[derive(Clone)]
+struct PlainProxies(LogWorld);
+
+impl crate::model::Model for PlainProxies {
+    type Config = LogWorldConfig;
+    type Action = LogAction;
+    type Step = ();
+    const FAULTS: &'static [Fault] = LogWorld::FAULTS;
+
+    fn build(config: LogWorldConfig) -> Result<PlainProxies, Refused> {
+        LogWorld::new(config).map(PlainProxies)
+    }
+    fn budget_left(&self) -> Budget {
+        self.0.budget_left()
+    }
+    fn enabled(&self) -> Vec<LogAction> {
+        self.0.enabled()
+    }
+    fn apply(&mut self, action: &LogAction) -> Result<(), Refused> {
+        self.0.apply(action)
+    }
+    fn fingerprint(&self) -> u64 {
+        self.0.fingerprint()
+    }
+    fn violations(&self) -> Vec<Violation> {
+        self.0.violations().to_vec()
+    }
+    fn parse_action(&self, text: &str) -> Result<LogAction, String> {
+        self.0.parse_action(text)
+    }
+    fn describe(&self, action: &LogAction) -> String {
+        self.0.describe(action)
+    }
+    fn is_decided(&self) -> bool {
+        self.0.all_clients_done()
+    }
+    fn fault_kind(&self, action: &LogAction) -> Option<Fault> {
+        crate::model::Model::fault_kind(&self.0, action)
+    }
+}
+
+/// Each control trips its own property, and its world without the fault does not: the
+/// control's counterexample replays on the honest world with no violation, and no schedule of
+/// the honest world as long as it breaks anything.
+#[test]
+fn each_control_trips_its_own_property_and_its_honest_world_does_not() {
+    for (name, property) in [
+        (
+            "act4-proxy-keyed-by-slot-control",
+            Property::AnnouncedWasChosen,
+        ),
+        (
+            "act4-new-value-same-ballot-control",
+            Property::OneValuePerBallot,
+        ),
+    ] {
+        let report = crate::book::report_for(name).unwrap();
+        assert_eq!(report.verdict, crate::report::Verdict::Violation, "{name}");
+        let (config, prelude) = config_of(name);
+        let broken = after(config.clone(), &[]);
+        let mut broken = broken;
+        for text in &report.counterexample {
+            let action = broken.parse_action(text).unwrap();
+            broken.apply(&action).unwrap();
+        }
+        assert!(!broken.violations().is_empty(), "{name}");
+        assert!(
+            broken
+                .violations()
+                .iter()
+                .all(|found| found.property == property),
+            "{name}: {:?}",
+            broken.violations()
+        );
+
+        let mut honest_config = config;
+        honest_config.negative_control = None;
+        let mut honest = after(honest_config.clone(), &[]);
+        for text in &report.counterexample {
+            let action = honest.parse_action(text).unwrap();
+            honest.apply(&action).unwrap();
+        }
+        assert!(
+            honest.violations().is_empty(),
+            "{name}: {:?}",
+            honest.violations()
+        );
+        let depth = (report.counterexample.len() - prelude.len()) as u32;
+        let limits = Limits {
+            max_depth: Some(depth),
+            ..Limits::default()
+        };
+        let searched = explore::explore(after(honest_config, &prelude), limits).unwrap();
+        assert!(
+            !matches!(searched.ending, explore::Ending::Violation { .. }),
+            "{name}: {:?}",
+            searched.ending
+        );
+    }
+}
+
+#[test]
+fn a_proxy_control_needs_proxies() {
+    let mut config = LogWorldConfig::three_nodes(Vec::new());
+    config.negative_control = Some(NegativeControl::ProxyKeyedBySlot);
+    assert!(matches!(LogWorld::new(config), Err(Refused::BadConfig(_))));
+}
