@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::diagnostic::{Diagnostic, Diagnostics, decode_utf8};
 use crate::glossary::Glossary;
+use crate::level_map::{ChaptersByTitle, LEVEL_MAP, LevelMap};
 use crate::levels::LevelCatalog;
 use crate::markdown::{self, RenderContext, RenderedChapter, Section, page_path};
 use crate::pages::{NAMES_PAGE, SidebarEntry};
@@ -99,6 +100,8 @@ pub struct Book {
     pub(crate) options: RenderOptions,
     pub(crate) summary: Summary,
     pub(crate) glossary: Glossary,
+    pub(crate) level_map: Option<LevelMap>,
+    pub(crate) chapters_by_title: ChaptersByTitle,
     pub(crate) templates: Templates,
     /// Chapters in reading order.
     pub(crate) chapters: Vec<Chapter>,
@@ -173,6 +176,33 @@ fn load_glossary(
     })
 }
 
+/// Reads `chapters/level-map.toml` if there is one and checks it against the game's catalog;
+/// its problems go to `errors`.
+fn load_level_map(
+    paths: &BookPaths,
+    levels: &LevelCatalog,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<LevelMap> {
+    let path = paths.chapters.join(LEVEL_MAP);
+    if !path.is_file() {
+        return None;
+    }
+    let label = paths.label(&path);
+    let parsed = read_text(paths, &path, &label)
+        .map_err(|error| vec![error])
+        .and_then(|text| LevelMap::parse(&text, &label));
+    match parsed {
+        Ok(map) => {
+            errors.extend(map.check_catalog(levels));
+            Some(map)
+        }
+        Err(mut found) => {
+            errors.append(&mut found);
+            None
+        }
+    }
+}
+
 /// The chapters SUMMARY.md lists, in reading order, not yet rendered.
 fn unrendered_chapters(summary: &Summary) -> Vec<Chapter> {
     summary
@@ -197,6 +227,7 @@ impl Book {
             load_summary(&paths).map_err(|error| Diagnostics(vec![error]))?;
         let mut errors = check_summary_pages(&summary, &summary_label, &paths);
         let glossary = load_glossary(&paths, &inputs.symbols, &mut errors);
+        let level_map = load_level_map(&paths, &inputs.levels, &mut errors);
         let templates = match Templates::load(&paths.theme, &paths.label(&paths.theme)) {
             Ok(templates) => Some(templates),
             Err(error) => {
@@ -207,11 +238,14 @@ impl Book {
         if !errors.is_empty() {
             return Err(Diagnostics(errors));
         }
+        let chapters_by_title = summary.chapters_by_title();
         let mut book = Book {
             paths,
             options,
             summary,
             glossary,
+            level_map,
+            chapters_by_title,
             templates: templates.expect("no errors"),
             chapters: Vec::new(),
             by_source: BTreeMap::new(),
@@ -315,6 +349,8 @@ impl Book {
             symbols: &inputs.symbols,
             glossary: &self.glossary,
             levels: &inputs.levels,
+            level_map: self.level_map.as_ref(),
+            chapters_by_title: &self.chapters_by_title,
             reports: &inputs.reports,
             pages,
             chapters_dir: &self.paths.chapters,

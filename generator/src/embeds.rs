@@ -1,5 +1,5 @@
 //! Embeds: a paragraph that is exactly `{{ level "act1/choose-a-value" }}`,
-//! `{{ proven "act1-duel" }}` or `{{ code "promise_rule" }}`.
+//! `{{ proven "act1-duel" }}`, `{{ code "promise_rule" }}` or `{{ level-map }}`.
 //!
 //! Double braces never start a markdown construct, so an embed cannot be mistaken for text,
 //! and inside a code span or block it stays text. To show the syntax in prose, escape the first
@@ -14,6 +14,10 @@
 //!   scenario and the step. The page also gets the replay's mount point (`.paros-replay`), where
 //!   the game's `mount.js` steps through it on the stage.
 //! - `code` shows the source of a paros-core item, read from the lines of its rustdoc span.
+//! - `level-map` states the game's level map from the game's catalog and
+//!   `chapters/level-map.toml`: each act with how many of its designed levels are playable,
+//!   every playable level with its chapter, and the designed levels not playable yet
+//!   ([`crate::level_map`]).
 //!
 //! A [`Figure`] is the one form that stands inside a sentence: `{{ figure "act2-long" "steps" }}`
 //! reads one field of a scenario's report, so prose never restates a number by hand.
@@ -40,15 +44,20 @@ pub enum Embed {
     Proven(String),
     /// The source of a paros-core item, by the name a symbol link would use.
     Code(String),
+    /// The level map: the acts, the playable levels and the designed ones still missing.
+    LevelMap,
 }
 
 /// The embeds a paragraph may hold, by keyword.
-const PARAGRAPH_EMBEDS: [&str; 3] = ["level", "proven", "code"];
+const PARAGRAPH_EMBEDS: [&str; 4] = ["level", "proven", "code", LEVEL_MAP_KEYWORD];
+
+/// The keyword of the one embed that takes no name.
+const LEVEL_MAP_KEYWORD: &str = "level-map";
 
 /// The forms the book knows, as an error lists them.
-const KNOWN_FORMS: &str = "the book knows `{{ level \"id\" }}`, `{{ proven \"scenario\" }}` and \
-     `{{ code \"item\" }}`, each a paragraph of its own, and `{{ figure \"scenario\" \"field\" }}` \
-     inside a sentence; write `\\{{` for literal braces";
+const KNOWN_FORMS: &str = "the book knows `{{ level \"id\" }}`, `{{ proven \"scenario\" }}`, \
+     `{{ code \"item\" }}` and `{{ level-map }}`, each a paragraph of its own, and \
+     `{{ figure \"scenario\" \"field\" }}` inside a sentence; write `\\{{` for literal braces";
 
 /// Why `{{inner}}` is not a directive of this book: it names the forms that exist, and for an
 /// mdBook directive (`{{#include ...}}`) what to write instead.
@@ -123,6 +132,15 @@ pub fn parse(source: &str) -> Option<Result<Embed, String>> {
     let inner = inner.trim();
     let (kind, argument) = inner.split_once(char::is_whitespace).unwrap_or((inner, ""));
     let argument = argument.trim();
+    if kind == LEVEL_MAP_KEYWORD {
+        return Some(if argument.is_empty() {
+            Ok(Embed::LevelMap)
+        } else {
+            Err(format!(
+                "`{{{{ {LEVEL_MAP_KEYWORD} }}}}` takes no name, found `{argument}`"
+            ))
+        });
+    }
     let Some(name) = argument
         .strip_prefix('"')
         .and_then(|rest| rest.strip_suffix('"'))
@@ -766,6 +784,21 @@ mod tests {
             parse("{{ code \"Acceptor::on_accept\" }}"),
             Some(Ok(Embed::Code("Acceptor::on_accept".into())))
         );
+        assert_eq!(parse("{{ level-map }}"), Some(Ok(Embed::LevelMap)));
+        assert_eq!(parse("{{level-map}}\n"), Some(Ok(Embed::LevelMap)));
+        assert!(
+            matches!(parse("{{ level-map \"act1\" }}"), Some(Err(message)) if message.contains("takes no name"))
+        );
+        assert!(
+            matches!(parse("{{ level-map"), Some(Err(message)) if message.contains("end with `}}`"))
+        );
+        assert_eq!(
+            find_figures("see {{ level-map }} here").remove(0).1,
+            Err(
+                "only `figure` may stand inside a sentence; `level-map` is a paragraph of its own"
+                    .into()
+            )
+        );
     }
 
     #[test]
@@ -781,7 +814,13 @@ mod tests {
                 && include.contains("write `{{ code \"item\" }}`"),
             "{include}"
         );
-        for form in ["{{ level", "{{ proven", "{{ code", "{{ figure"] {
+        for form in [
+            "{{ level \"",
+            "{{ proven",
+            "{{ code",
+            "{{ level-map }}",
+            "{{ figure",
+        ] {
             assert!(include.contains(form), "{form} missing from: {include}");
         }
         let inline = find_figures("see {{ chart \"x\" }} here").remove(0);

@@ -13,6 +13,7 @@ pub mod game;
 pub mod glossary;
 pub mod highlight;
 pub mod inputs;
+pub mod level_map;
 pub mod levels;
 pub mod links;
 pub mod markdown;

@@ -16,6 +16,7 @@ use pulldown_cmark::{
 use crate::diagnostic::{Diagnostic, LineIndex};
 use crate::embeds::{self, Embed};
 use crate::glossary::Glossary;
+use crate::level_map::{ChaptersByTitle, LevelMap};
 use crate::levels::LevelCatalog;
 use crate::links::{self, LinkCheck, LinkSite, REFERENCE_SCHEME};
 use crate::reports::ReportCache;
@@ -30,6 +31,10 @@ pub struct RenderContext<'book> {
     pub glossary: &'book Glossary,
     /// The game's levels.
     pub levels: &'book LevelCatalog,
+    /// `chapters/level-map.toml`, if the book has one.
+    pub level_map: Option<&'book LevelMap>,
+    /// Every chapter SUMMARY.md lists, by title.
+    pub chapters_by_title: &'book ChaptersByTitle,
     /// Scenario reports.
     pub reports: &'book ReportCache,
     /// Sources of the chapters that have a page, relative to `chapters/`.
@@ -475,7 +480,7 @@ fn embed_scenario(embed: &Embed, context: &RenderContext<'_>) -> Option<String> 
     match embed {
         Embed::Proven(scenario) => Some(scenario.clone()),
         Embed::Level(id) => context.levels.get(id).map(|level| level.scenario.clone()),
-        Embed::Code(_) => None,
+        Embed::Code(_) | Embed::LevelMap => None,
     }
 }
 
@@ -597,6 +602,17 @@ fn render_embed(
             Ok((embeds::render_proven(&report, replay), replay.is_some()))
         }
         Embed::Code(name) => Ok((embeds::render_code(name, context.symbols, root)?, false)),
+        Embed::LevelMap => {
+            let map = context.level_map.ok_or_else(|| {
+                format!(
+                    "`{{{{ level-map }}}}` needs chapters/{}, the level map as designed",
+                    crate::level_map::LEVEL_MAP
+                )
+            })?;
+            let html =
+                crate::level_map::render(map, context.levels, context.chapters_by_title, root)?;
+            Ok((html, false))
+        }
     }
 }
 

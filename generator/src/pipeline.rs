@@ -56,6 +56,7 @@ pub struct Built {
 fn chapter_asset_skip(path: &str) -> bool {
     path.ends_with(".md")
         || path == "glossary.toml"
+        || path == crate::level_map::LEVEL_MAP
         || path.split('/').any(|part| part.starts_with('.'))
 }
 

@@ -61,6 +61,17 @@ impl Summary {
             _ => None,
         })
     }
+
+    /// Every chapter by its title: its source, `None` for a draft.
+    pub fn chapters_by_title(&self) -> crate::level_map::ChaptersByTitle {
+        self.entries
+            .iter()
+            .filter_map(|entry| match entry {
+                Entry::Chapter(chapter) => Some((chapter.title.clone(), chapter.source.clone())),
+                _ => None,
+            })
+            .collect()
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]

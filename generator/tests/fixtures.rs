@@ -175,6 +175,19 @@ fn fixture_book_renders_as_expected() {
         );
     }
 
+    // The level map counts the catalog's levels against the designed ones, links each playable
+    // level and its chapter, and names the designed levels the catalog lacks.
+    let after = read(&out.join("after.html"));
+    assert!(after.contains("<td>I</td><td>one value</td><td>the two phases</td><td>2 of 3</td>"));
+    assert!(after.contains("<td>II</td><td>a log</td><td>slots</td><td>0 of 1</td>"));
+    assert!(after.contains("<a href=\"play/#act1/the-duel\"><code>act1/the-duel</code></a>"));
+    assert!(after.contains("<a href=\"part/two.html\">Two values</a>"));
+    assert!(after.contains("<li>Act I: A third level</li>\n<li>Act II: Later</li>"));
+    assert!(
+        !out.join("level-map.toml").exists(),
+        "the map is a source, not published"
+    );
+
     let intro = read(&out.join("intro.html"));
     assert!(intro.contains(r#"<a href="api/paros_core/struct.Acceptor.html#method.on_prepare"><code>Acceptor::on_prepare</code></a>"#));
     assert!(

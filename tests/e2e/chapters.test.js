@@ -1,8 +1,9 @@
 // Browser tests of the field guide's first chapters: each opens without a script error, shows
 // its figures, mounts every level it embeds and ends with its "Proven, not asserted" reports; an
 // inline level is played to its goal; a symbol link reaches the API page of the item it names,
-// a level link opens that level on the play page, a code embed shows the real source, search
-// shows where its words occur and finds levels, and every page has its icon.
+// a level link opens that level on the play page, How to play's map lists the game's own
+// levels, a code embed shows the real source, search shows where its words occur and finds
+// levels, and every page has its icon.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -105,6 +106,37 @@ test('a level link in How to play opens that level on the play page', async () =
   await page.waitForURL(/play\/#act1\/the-duel$/);
   await ready(page);
   assert.equal(await page.locator('.pp-title').textContent(), 'The duel');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("How to play's map lists the game's own levels and counts them by act", async () => {
+  const { page, context, errors } = await openPage(site.browser);
+  const catalog = await (await fetch(`${site.url}/play/levels.json`)).json();
+  await page.goto(`${site.url}/how-to-play.html`);
+  const ids = await page.locator('.level-map-playable tbody tr td:first-child a').allTextContents();
+  assert.deepEqual(ids, catalog.levels.map((level) => level.id), 'one row per level of the game, in its order');
+  const hrefs = await page.locator('.level-map-playable tbody tr td:first-child a')
+    .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+  assert.deepEqual(hrefs, catalog.levels.map((level) => `play/#${level.id}`));
+  const acts = await page.locator('.level-map-acts tbody tr').evaluateAll((rows) =>
+    rows.map((row) => [...row.cells].map((cell) => cell.textContent)));
+  const numerals = ['I', 'II', 'III', 'IV', 'V', 'VI'];
+  for (const [numeral, , , counted] of acts) {
+    const act = numerals.indexOf(numeral) + 1;
+    const playable = catalog.levels.filter((level) => level.act === act).length;
+    assert.match(counted, new RegExp(`^${playable} of \\d+$`), `act ${numeral}: ${counted}`);
+  }
+  const acted = acts.map(([numeral]) => numerals.indexOf(numeral) + 1);
+  assert.ok(catalog.levels.every((level) => acted.includes(level.act)), 'every act of the game has a row');
+  const duel = page.locator('.level-map-playable tr', { has: page.locator('a[href="play/#act1/the-duel"]') });
+  assert.equal(await duel.locator('td:last-child a').getAttribute('href'), 'choosing-one-value.html');
+  const playableTitles = catalog.levels.map((level) => level.title);
+  for (const item of await page.locator('.level-map-designed li').allTextContents()) {
+    const titles = item.replace(/^Act [IVXL]+: /, '').split(', ');
+    assert.ok(titles.every((title) => !playableTitles.includes(title)), `${item} lists no playable level`);
+  }
+  assert.equal(await page.locator('.level-map-designed a').count(), 0, 'a level not in the game has no link');
   assert.deepEqual(errors, []);
   await context.close();
 });
