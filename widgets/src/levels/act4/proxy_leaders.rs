@@ -373,7 +373,7 @@ fn two_ballots_question(world: &LogWorld, before: &[Option<Vec<ProxyCount>>]) ->
                 format!(
                     "{rule} This is the rule a proxy keyed by slot alone breaks: the \
                      simulator's control act4-proxy-keyed-by-slot-control finds it announcing \
-                     a value only one acceptor accepted at its ballot."
+                     a value chosen at a ballot where no quorum voted for it."
                 ),
             ),
             choice(
