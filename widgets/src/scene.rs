@@ -239,6 +239,20 @@ pub struct ClusterView {
     pub timeline: Option<TimelineView>,
     /// Over a grid quorum system: its rows and columns, and the column each slot decides in.
     pub grid: Option<GridView>,
+    /// The proxy leaders, P1 first (none in a world without them).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub proxies: Vec<ProxyView>,
+}
+
+/// Act IV: a proxy leader, which forwards a leader's Accepts and counts the Accepteds.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct ProxyView {
+    /// Its name: `P1`.
+    pub name: String,
+    /// Whether it runs; a crashed proxy keeps nothing.
+    pub up: bool,
+    /// What it counts, one line per (slot, ballot): `slot 1 at 1.N1: N2, N3`.
+    pub counting: Vec<String>,
 }
 
 /// Act IV: a grid quorum system as the stage lays it out, from paros-core's `Grid`.

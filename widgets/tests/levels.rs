@@ -805,6 +805,12 @@ fn the_catalog_keeps_the_contract_with_the_book() {
                 "act4-handoff",
                 None
             ),
+            (
+                "act4/proxy-leaders",
+                "Compartmentalized Paxos's proxy leaders",
+                "act4-proxy-leaders",
+                None
+            ),
         ]
     );
     assert!(summaries.iter().all(|level| {
@@ -1119,5 +1125,7 @@ mod act4_flexible;
 mod act4_grid;
 #[path = "levels/act4_handoff.rs"]
 mod act4_handoff;
+#[path = "levels/act4_proxy_leaders.rs"]
+mod act4_proxy_leaders;
 #[path = "levels/act4_quorum_reads.rs"]
 mod act4_quorum_reads;

@@ -523,6 +523,11 @@ function worldDetails(view) {
     }
     if (facts.length) rows.push(`<li><strong>${escape(node.name)}</strong> ${escape(node.role)}: ${facts.map(escape).join(' · ')}</li>`);
   }
+  for (const proxy of view.cluster?.proxies || []) {
+    // A question about a proxy may ask what it counts: it shows once answered.
+    const counts = proxy.name === asked ? 'counts shown once you answer' : proxy.counting.join('; ') || 'counting nothing';
+    rows.push(`<li><strong>${escape(proxy.name)}</strong> proxy: ${escape(proxy.up ? counts : 'down, keeping nothing')}</li>`);
+  }
   for (const client of view.cluster?.clients || []) {
     const replying = view.messages.some((message) => message.to === client.name && message.kind === 'reply');
     const waiting = replying ? ' (its reply is on the wire: deliver it)' : ' (waiting for a reply)';

@@ -8,7 +8,8 @@
 //
 // Act I: proposers stand in the top row and acceptors in the bottom row, with a wire from every
 // proposer to every acceptor. The replicated log: clients on top, the nodes in a row joined by
-// arcs, each node's log below it. A message in flight is a dot on its wire, near its sender;
+// arcs, each node's log below it; proxy leaders (Act IV), if any, in a row of their own between
+// the clients and the nodes, each wired to every node. A message in flight is a dot on its wire, near its sender;
 // where wires meet or cross, a dot steps aside rather than hide another.
 
 import { escape } from './text.js';
@@ -30,6 +31,11 @@ const DOT_RADIUS = 10;
 /** A dot that names its slot is a little larger, to hold the slot tag under the glyph. */
 const SLOT_DOT_RADIUS = 12;
 const CLIENT_HEIGHT = 30;
+/** A proxy leader's box: its name line, then one line per (slot, ballot) it counts. */
+const PROXY_WIDTH = 124;
+const PROXY_LINE = 14;
+/** The room between the proxies' row and the nodes' arcs, for dots on the wires. */
+const PROXY_GAP = 70;
 const LOG_NODE_HEIGHT = 76;
 /** How high the arc between two neighbouring nodes rises above their row, and how much higher
  *  each node between them lifts it. High enough that a few dots fit along each direction. */
@@ -48,6 +54,7 @@ export const GLYPHS = {
   heartbeat: ['hb', 'Heartbeat'],
   'heartbeat-ack': ['ha', 'Heartbeat ack'],
   chosen: ['ch', 'Chosen'],
+  'slot-chosen': ['sc', 'Slot chosen (from a proxy)'],
   'trim-point': ['tp', 'Trim point'],
   handoff: ['ho', 'Handoff'],
   'read-index': ['ri', 'Read index'],
@@ -109,7 +116,8 @@ function singleDecreeLayout(nodes) {
  *  and each node's log below it, slot by slot, so the same slot lines up across nodes. */
 function logLayout(view) {
   const nodes = view.nodes;
-  const known = new Set(nodes.map((node) => node.name));
+  const proxies = view.cluster?.proxies || [];
+  const known = new Set([...nodes, ...proxies].map((node) => node.name));
   const clientNames = new Set((view.cluster?.clients || []).map((client) => client.name));
   for (const message of view.messages) {
     for (const end of [message.from, message.to]) if (!known.has(end)) clientNames.add(end);
@@ -122,8 +130,14 @@ function logLayout(view) {
   columns(clients.length, Math.min(width, 90 * clients.length), width).forEach((x, index) => {
     places.set(clients[index], { x, y: TOP, height: CLIENT_HEIGHT, width: 64, index, client: true });
   });
+  const proxyHeight = proxyBoxHeight(proxies);
+  const proxyRow = proxies.length ? proxyHeight + PROXY_GAP : 0;
+  columns(proxies.length, Math.min(width, (PROXY_WIDTH + 30) * proxies.length), width).forEach((x, index) => {
+    const y = TOP + clientRow;
+    places.set(proxies[index].name, { x, y, height: proxyHeight, width: PROXY_WIDTH, index, proxy: true });
+  });
   // The arcs between nodes rise above the row, the farther apart the two nodes the higher.
-  const nodesTop = TOP + clientRow + ARC_RISE * Math.max(0, nodes.length - 1);
+  const nodesTop = TOP + clientRow + proxyRow + ARC_RISE * Math.max(0, nodes.length - 1);
   columns(nodes.length, width, width).forEach((x, index) => {
     places.set(nodes[index].name, { x, y: nodesTop, height: LOG_NODE_HEIGHT, width: nodeWidth, index });
   });
@@ -149,7 +163,23 @@ function logLayout(view) {
       addWire(wires, client, node.name, start, { x: to.x, y: to.y });
     }
   }
-  return { places, wires, slotsTop: nodesTop + LOG_NODE_HEIGHT + 6, slotNodes: nodes, clients, width };
+  // Each proxy is wired to every node: straight down, a little to either side of the centre.
+  for (const proxy of proxies) {
+    const from = places.get(proxy.name);
+    for (const node of nodes) {
+      const to = places.get(node.name);
+      const start = anchor(from, to.index, nodes.length, 'bottom');
+      const end = anchor(to, from.index, proxies.length, 'top');
+      addWire(wires, proxy.name, node.name, start, { x: end.x + (to.x - end.x) / 2, y: end.y });
+    }
+  }
+  return { places, wires, slotsTop: nodesTop + LOG_NODE_HEIGHT + 6, slotNodes: nodes, clients, proxies, width };
+}
+
+/** A proxy box's height: room for its name and the most lines any proxy counts (at least one). */
+function proxyBoxHeight(proxies) {
+  const lines = Math.max(1, ...proxies.map((proxy) => proxy.counting.length));
+  return 26 + PROXY_LINE * lines;
 }
 
 /** A grid's side margins, where the row labels stand. */
@@ -430,6 +460,25 @@ function drawClient(name, place) {
   );
 }
 
+/** A proxy leader: its name, up or down, and what it counts; kept back while a question is
+ *  about it, since its counts may be the answer. */
+function drawProxy(proxy, place, asking, keptBack) {
+  const left = place.x - place.width / 2;
+  const classes = ['pp-node', 'pp-proxy'];
+  if (!proxy.up) classes.push('pp-down');
+  if (asking) classes.push('pp-asking');
+  const lines = keptBack ? ['answer first'] : proxy.up ? proxy.counting : ['crashed: it kept nothing'];
+  return [
+    `<g class="${classes.join(' ')}" data-node="${escape(proxy.name)}">`,
+    `<rect x="${round(left)}" y="${place.y}" width="${place.width}" height="${place.height}" rx="14"/>`,
+    text(left + 8, place.y + 17, proxy.name, 'pp-node-name', 'start'),
+    text(left + 8 + 8 * proxy.name.length + 6, place.y + 17, proxy.up ? 'proxy' : 'proxy, down', 'pp-node-role', 'start'),
+    ...(lines.length ? lines : ['counting nothing']).map((line, index) =>
+      text(left + 8, place.y + 32 + PROXY_LINE * index, line, 'pp-node-line', 'start')),
+    '</g>',
+  ].join('');
+}
+
 function drawNode(node, place, asking, geometry, keptBack) {
   const left = place.x - place.width / 2;
   const classes = ['pp-node', `pp-${node.role}`];
@@ -634,6 +683,8 @@ export function renderStage(view) {
     geometry.grid ? drawGrid(view, geometry) : '',
     drawWires(geometry, silent),
     ...(geometry.clients || []).map((name) => drawClient(name, geometry.places.get(name))),
+    ...(geometry.proxies || []).map((proxy) =>
+      drawProxy(proxy, geometry.places.get(proxy.name), proxy.name === asking, question && proxy.name === asking)),
     ...view.nodes.map((node) => drawNode(node, geometry.places.get(node.name), node.name === asking, geometry, question && node.name === asking)),
     ...placeMessages(view, geometry).map((placed) => drawMessage(placed, held)),
     summaryText(lines, geometry.height + 12, done, geometry.width),

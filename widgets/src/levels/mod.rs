@@ -70,6 +70,7 @@ pub static ACT4: &[&Level<LogWorld>] = &[
     &act4::the_grid::LEVEL,
     &act4::quorum_reads::LEVEL,
     &act4::the_handoff::LEVEL,
+    &act4::proxy_leaders::LEVEL,
 ];
 
 /// Every level played on the replicated-log world: Act II's, then Act III's, then Act IV's.

@@ -17,7 +17,7 @@ use crate::error::PlayError;
 use crate::prompt::Prompt;
 use crate::scene::{ActionJson, ChosenView, ClusterView, ControlView, MessageView, NodeView};
 use paros_core::log::{LogMessage, LogRole, Slot};
-use paros_core::{Ballot, NodeId};
+use paros_core::{Ballot, NodeId, NodeSet};
 use paros_sim::MessageId;
 use paros_sim::replicated_log::{LogAction, LogWorld};
 use std::fmt;
@@ -70,6 +70,18 @@ pub struct LogSummary {
     pub next_message: MessageId,
     /// The Handoffs on the wire: a question asked once one is delivered reads what it carried.
     pub handoffs: Vec<HandoffOnWire>,
+    /// Per proxy leader: what it counts, by (slot, ballot), or `None` while it is down.
+    pub proxy_counts: Vec<Option<Vec<ProxyCount>>>,
+}
+
+/// One (slot, ballot) a proxy leader holds, with the acceptors whose Accepteds it counted.
+pub type ProxyCount = (Slot, Ballot, NodeSet);
+
+/// What each proxy leader of `world` counts, P1 first; `None` for one that is down.
+pub fn proxy_counts(world: &LogWorld) -> Vec<Option<Vec<ProxyCount>>> {
+    (world.proxies().iter())
+        .map(|host| host.proxy().map(|proxy| proxy.counted().collect()))
+        .collect()
 }
 
 /// A Handoff message on the wire, as a step's summary keeps it.
@@ -280,6 +292,7 @@ impl Board for LogWorld {
             events: history::now(self),
             next_message: self.network().next_id(),
             handoffs: handoffs_on_wire(self),
+            proxy_counts: proxy_counts(self),
         }
     }
 
@@ -300,15 +313,22 @@ impl Board for LogWorld {
                 .filter(|node| server_index(self, *node).is_some())
                 .ok_or_else(|| PlayError::BadInput(format!("no node named {name:?}")))
         };
+        // A proxy leader crashes and restarts like a node, and does nothing else by hand.
+        let node_or_proxy = |name: &str| {
+            (0..self.proxies().len())
+                .map(|index| self.config().proxy_id(index))
+                .find(|proxy| self.name(*proxy) == name)
+                .map_or_else(|| node(name), Ok)
+        };
         let world = |action: LogAction| Ok(LogMove::World(action));
         match action {
             ActionJson::Deliver { message } => world(LogAction::Deliver(MessageId(message))),
             ActionJson::Drop { message } => world(LogAction::Drop(MessageId(message))),
             ActionJson::Duplicate { message } => world(LogAction::Duplicate(MessageId(message))),
             ActionJson::Tick { node: name } => world(LogAction::Tick(node(&name)?)),
-            ActionJson::Crash { node: name } => world(LogAction::Crash(node(&name)?)),
+            ActionJson::Crash { node: name } => world(LogAction::Crash(node_or_proxy(&name)?)),
             ActionJson::TornCrash { node: name } => world(LogAction::TornCrash(node(&name)?)),
-            ActionJson::Restart { node: name } => world(LogAction::Restart(node(&name)?)),
+            ActionJson::Restart { node: name } => world(LogAction::Restart(node_or_proxy(&name)?)),
             ActionJson::Persist { node: name } => world(LogAction::Persist(node(&name)?)),
             ActionJson::Send { node: name } => world(LogAction::Send(node(&name)?)),
             ActionJson::Partition { node: name } => world(LogAction::Partition(node(&name)?)),

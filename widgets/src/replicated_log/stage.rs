@@ -8,8 +8,8 @@ use crate::automation::Automation;
 use crate::board::{ByHand, message_verbs};
 use crate::scene::{
     ActionJson, BudgetView, CallView, ClientView, ClusterView, ConditionView, ControlView,
-    DecidedView, DiskView, HeldView, KeyValueView, MessageView, NodeView, ReadView, RecordSlotView,
-    SessionView, SlotView, TimelineView, TrimPointView,
+    DecidedView, DiskView, HeldView, KeyValueView, MessageView, NodeView, ProxyView, ReadView,
+    RecordSlotView, SessionView, SlotView, TimelineView, TrimPointView,
 };
 use paros_core::NodeSet;
 use paros_core::log::{
@@ -349,9 +349,9 @@ pub fn messages(world: &LogWorld, moves: &[LogMove]) -> Vec<MessageView> {
                 text: world.message_name(&envelope.message),
                 ballot: message_ballot(world, &envelope.message),
                 slot: match &envelope.message {
-                    LogMessage::Accept { slot, .. } | LogMessage::Accepted { slot, .. } => {
-                        Some(slot.0)
-                    }
+                    LogMessage::Accept { slot, .. }
+                    | LogMessage::Accepted { slot, .. }
+                    | LogMessage::SlotChosen { slot, .. } => Some(slot.0),
                     _ => None,
                 },
                 cut,
@@ -530,7 +530,29 @@ pub fn cluster(world: &LogWorld) -> ClusterView {
             .collect(),
         timeline: (config.clients.len() > 1).then(|| timeline(world)),
         grid: super::grid::grid_view(world),
+        proxies: proxies(world),
     }
+}
+
+/// The proxy leaders, each with what it counts by (slot, ballot).
+fn proxies(world: &LogWorld) -> Vec<ProxyView> {
+    let counts = super::proxy_counts(world);
+    (counts.into_iter().enumerate())
+        .map(|(index, counted)| ProxyView {
+            name: world.name(world.config().proxy_id(index)),
+            up: counted.is_some(),
+            counting: (counted.unwrap_or_default().into_iter())
+                .map(|(slot, ballot, voters)| {
+                    let voters = names(world, voters);
+                    let voters = match voters.is_empty() {
+                        true => "none yet".to_string(),
+                        false => voters.join(", "),
+                    };
+                    format!("slot {slot} at {}: {voters}", ballot_name(world, ballot))
+                })
+                .collect(),
+        })
+        .collect()
 }
 
 /// The clients' history as the linearizability checker judges it.

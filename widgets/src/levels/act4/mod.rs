@@ -1,9 +1,11 @@
 //! Act IV: beyond Multi-Paxos. Act II's log over other quorum systems (four nodes where the
 //! two phases need different numbers of nodes, or stand in a 2x2 grid), with reads served by
-//! a follower, and with a leader that hands its ballot on. Each level is a file here with its
-//! briefing in a markdown file beside it.
+//! a follower, with a leader that hands its ballot on, and with a leader whose Phase 2 goes
+//! through proxy leaders. Each level is a file here with its briefing in a markdown file
+//! beside it.
 
 pub mod flexible_quorums;
+pub mod proxy_leaders;
 pub mod quorum_reads;
 pub mod the_grid;
 pub mod the_handoff;
@@ -13,6 +15,9 @@ use paros_sim::replicated_log::LogWorld;
 
 /// The chapter beside `act4/flexible-quorums` and `act4/the-handoff`.
 pub const BEYOND_MULTI_PAXOS: &str = "Beyond Multi-Paxos";
+
+/// The chapter beside `act4/proxy-leaders`.
+pub const PROXY_LEADERS_CHAPTER: &str = "Compartmentalized Paxos's proxy leaders";
 
 pub use paros_sim::level_worlds::four_flexible;
 
