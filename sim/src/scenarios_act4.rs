@@ -14,6 +14,9 @@ use paros_core::{NodeId, NodeSet, Quorums};
 /// The chapter on quorum systems beyond majorities.
 pub const CHAPTER_BEYOND: &str = "Beyond Multi-Paxos";
 
+/// The chapter on proxy leaders.
+pub const CHAPTER_PROXIES: &str = "Compartmentalized Paxos's proxy leaders";
+
 const BOTH_MODES: &[Mode] = &[Mode::Exhaustive, Mode::Simulation];
 const SIMULATION: &[Mode] = &[Mode::Simulation];
 
@@ -638,8 +641,8 @@ fn proxy_scenarios() -> Vec<Scenario> {
             world: "N1-N3 and proxies P1, P2; an election timeout of 2 ticks; C1 writes x=1 at N1. Prelude: N1 elected at 1.N1 by {N1, N2}; x=1 sent to P2. Then 1 tick (the leader's beat, which resends through the other proxy) and 1 crash (a proxy or a node, and its restart); every schedule.",
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
-            levels: &[],
-            chapter: None,
+            levels: &["act4/proxy-leaders"],
+            chapter: Some(CHAPTER_PROXIES),
             setup: setup(proxy_leaders(), PROXY_X1_SENT_SLOWLY),
         },
         Scenario {
@@ -652,7 +655,7 @@ fn proxy_scenarios() -> Vec<Scenario> {
                 max_steps: 1_000,
             },
             levels: &[],
-            chapter: None,
+            chapter: Some(CHAPTER_PROXIES),
             setup: setup(proxy_leaders_faults(), &[]),
         },
         Scenario {
@@ -662,7 +665,7 @@ fn proxy_scenarios() -> Vec<Scenario> {
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
-            chapter: None,
+            chapter: Some(CHAPTER_PROXIES),
             setup: setup(proxy_keyed_by_slot(), PROXY_X1_COUNTED),
         },
         Scenario {
@@ -672,7 +675,7 @@ fn proxy_scenarios() -> Vec<Scenario> {
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
-            chapter: None,
+            chapter: Some(CHAPTER_PROXIES),
             setup: setup(new_value_same_ballot(), PROXY_X1_SENT),
         },
     ]
