@@ -167,7 +167,12 @@ impl LogWorld {
         if self.config.handoffs == 0 && self.config.proxies == 0 {
             return;
         }
-        let node = self.config.node_id(index);
+        self.push_accepts_sent(self.config.node_id(index), messages);
+    }
+
+    /// Records the Accepts among `messages` as sent by `sender`, for the one-value-per-ballot
+    /// checker.
+    pub(super) fn push_accepts_sent(&mut self, sender: NodeId, messages: &[LogEnvelope]) {
         let sent: Vec<(Slot, Ballot, Entry)> = (messages.iter())
             .filter_map(|envelope| match &envelope.message {
                 LogMessage::Accept {
@@ -180,7 +185,8 @@ impl LogWorld {
             })
             .collect();
         if !sent.is_empty() {
-            self.effects.push(Effect::AcceptsSent { node, sent });
+            self.effects
+                .push(Effect::AcceptsSent { node: sender, sent });
         }
     }
 

@@ -187,20 +187,7 @@ impl LogWorld {
     /// The Accepts a proxy forwards, for the one-value-per-ballot checker: unchanged (P1), so
     /// they agree with what their leader sent, unless a rule is broken.
     fn record_proxy_accepts(&mut self, proxy: NodeId, messages: &[LogEnvelope]) {
-        let sent: Vec<(Slot, Ballot, Entry)> = (messages.iter())
-            .filter_map(|envelope| match &envelope.message {
-                LogMessage::Accept {
-                    ballot,
-                    slot,
-                    entry,
-                    ..
-                } => Some((*slot, *ballot, entry.clone())),
-                _ => None,
-            })
-            .collect();
-        if !sent.is_empty() {
-            self.effects.push(Effect::AcceptsSent { node: proxy, sent });
-        }
+        self.push_accepts_sent(proxy, messages);
     }
 
     /// P2's checker: a proxy's announcement that `entry` is chosen in `slot` at `ballot` must
