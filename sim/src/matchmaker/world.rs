@@ -522,44 +522,56 @@ impl MatchmakerWorld {
 
     /// Hands a message to its receiver; returns why it took no step, if it did not.
     fn deliver(&mut self, envelope: &MmEnvelope) -> Option<String> {
-        match MmRole::of(envelope.to) {
-            Some(MmRole::Matchmaker(_)) => {
-                let index = self.matchmaker_index(envelope.to)?;
-                let refused = self.matchmakers[index].handle(envelope).err();
-                self.flush_matchmaker(index);
-                refused.map(|why| why.to_string())
-            }
-            Some(MmRole::Acceptor(index)) => {
-                let acceptor = self.acceptors.get_mut(index)?;
-                match acceptor.handle(envelope) {
+        let receiver = envelope.to;
+        let refused = match MmRole::of(receiver) {
+            Some(MmRole::Matchmaker(_)) => self.deliver_to_matchmaker(envelope),
+            Some(MmRole::Acceptor(index)) if index < self.acceptors.len() => {
+                match self.acceptors[index].handle(envelope) {
                     Ok(reply) => {
                         if let Some(reply) = reply {
                             self.record_vote(&reply);
                             self.network.send(reply);
                         }
-                        None
+                        Ok(())
                     }
-                    Err(why) => Some(why.to_string()),
+                    Err(why) => Err(why.to_string()),
                 }
             }
-            Some(MmRole::Leader(index)) => {
-                let leader = self.leaders.get_mut(index)?;
-                let refused = leader.handle(envelope).err();
+            Some(MmRole::Leader(index)) if index < self.leaders.len() => {
+                let leader = &mut self.leaders[index];
+                let handled = leader.handle(envelope).map_err(|why| why.to_string());
                 for message in leader.take_messages() {
                     self.network.send(message);
                 }
-                refused.map(|why| why.to_string())
+                handled
             }
-            Some(MmRole::Reconfigurer) => {
-                let reconfigurer = self.reconfigurer.as_mut()?;
-                let refused = reconfigurer.handle(envelope).err();
+            Some(MmRole::Reconfigurer) if self.reconfigurer.is_some() => {
+                let reconfigurer = self.reconfigurer.as_mut().expect("checked");
+                let handled = reconfigurer.handle(envelope).map_err(|why| why.to_string());
                 for message in reconfigurer.take_messages() {
                     self.network.send(message);
                 }
-                refused.map(|why| why.to_string())
+                handled
             }
-            None => Some(format!("no node {} in this world", envelope.to)),
-        }
+            _ => Err(format!(
+                "{} is not a node of this world",
+                MmRole::name(receiver)
+            )),
+        };
+        refused.err()
+    }
+
+    /// A matchmaker steps on a message; its writes reach its disk before its replies leave.
+    fn deliver_to_matchmaker(&mut self, envelope: &MmEnvelope) -> Result<(), String> {
+        let Some(index) = self.matchmaker_index(envelope.to) else {
+            return Err(format!(
+                "{} is not a node of this world",
+                MmRole::name(envelope.to)
+            ));
+        };
+        let handled = self.matchmakers[index].handle(envelope);
+        self.flush_matchmaker(index);
+        handled.map_err(|why| why.to_string())
     }
 
     /// A vote leaving an acceptor joins the history the checkers judge.
