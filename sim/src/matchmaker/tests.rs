@@ -381,3 +381,18 @@ fn a_world_it_cannot_build_is_refused_with_the_reason() {
             .contains("faults")
     );
 }
+
+#[test]
+fn the_honest_world_without_its_crash_passes_every_schedule() {
+    // act4-matchmaker's world with its crash budget set to none: small enough to explore here
+    // (the scenario itself, with the crash, is explored in release: sim/README.md).
+    let mut scenario = crate::scenarios::find("act4-matchmaker").unwrap();
+    let crate::scenarios::Setup::Matchmaker { config, .. } = &mut scenario.setup else {
+        unreachable!("a matchmaker world")
+    };
+    config.budget = crate::Budget::NONE;
+    let report = crate::runner::explore(&scenario, Default::default()).unwrap();
+    assert_eq!(report.verdict, crate::report::Verdict::Pass);
+    assert_eq!(report.states, 48_162);
+    assert_eq!(report.terminal_undecided, 0);
+}
