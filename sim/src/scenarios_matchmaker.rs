@@ -109,8 +109,8 @@ pub(super) fn all() -> Vec<Scenario> {
     vec![
         Scenario {
             name: "act4-matchmaker",
-            claim: "Reconfiguring is a round change: whichever of two rounds in two configurations runs first, and whenever garbage is collected and the removed acceptor retired, at most one value is chosen and no rule's property breaks.",
-            world: "Matchmakers M1-M3, acceptors A1-A4; L1 runs round 1 in {A1, A2, A3} (x), L2 round 2 in {A2, A3, A4} (y); garbage collection on; 1 crash (a matchmaker, which restarts from its disk, or a leader, which stays down); every schedule.",
+            claim: "Reconfiguring is a round change: after x is chosen in round 1, the leader of round 2 in another configuration finds x through round 1's, chooses it in its own, collects round 1's configuration and retires the removed acceptor, and at most one value is ever chosen, through a crash.",
+            world: "Matchmakers M1-M3, acceptors A1-A4; L1 runs round 1 in {A1, A2, A3} (x), L2 round 2 in {A2, A3, A4} (y); garbage collection on. Prelude: x chosen in round 1 by {A1, A2, A3}, L1 knows it, nothing in flight. Then 1 crash (a matchmaker, which restarts from its disk, or a leader, which stays down); every schedule.",
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -122,8 +122,8 @@ pub(super) fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act4-matchmaker-replacement",
-            claim: "Replacing the matchmakers while two rounds run loses no round: every round that matched with the old generation is in the state the new one starts from, and at most one value is chosen.",
-            world: "Matchmakers M1-M3 replaced by M4-M6 through R1, acceptors A1-A4; L1 runs round 1 in {A1, A2, A3} (x), L2 round 2 in {A2, A3, A4} (y); each leader matches with the generation published when it starts; no garbage collection, no faults; every schedule.",
+            claim: "Replacing the matchmakers loses no round: round 1, recorded by the old generation, is in the state the new one starts from, round 2 matches with the new generation or is refused by the stopped old one, and at most one value is chosen.",
+            world: "Matchmakers M1-M3 replaced by M4-M6 through R1, acceptors A1-A4; L1 runs round 1 in {A1, A2, A3} (x), L2 round 2 in {A2, A3, A4} (y); a leader matches with the generation published when it starts; no garbage collection, no faults. Prelude: x chosen in round 1 as in act4-matchmaker; R1 has stopped M1 and M2 and reconstructed their state, its Stop to M3 and its Bootstraps in flight. Then every schedule.",
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
