@@ -45,6 +45,19 @@ pub enum Property {
     /// P2: a proxy leader announces a slot chosen only with the value a Phase-2 quorum of
     /// acceptors voted for at the announced ballot, judged by their votes.
     AnnouncedWasChosen,
+    /// M1 and M2: a leader that finished matchmaking for round `i` knows every lower round
+    /// whose leader finished matchmaking too, unless garbage collection passed that round.
+    HistoryComplete,
+    /// M3: once a value is chosen in a round, every leader of a higher round proposes that
+    /// value, whichever configurations the rounds run in.
+    ProposalKeepsChosen,
+    /// M4: no configuration a future Phase 1 would need (one below the watermark that holds a
+    /// vote) is collected before a value is chosen in the watermark's round, on a Phase-2
+    /// quorum of its own configuration.
+    GcKeepsWhatPhase1Needs,
+    /// M6: the state a new generation of matchmakers is bootstrapped with holds every round
+    /// that finished matchmaking with the old generation, unless garbage collection passed it.
+    ReconstructionComplete,
 }
 
 impl fmt::Display for Property {
@@ -65,6 +78,10 @@ impl fmt::Display for Property {
             Property::JumpKeepsPromise => "jump-keeps-promise",
             Property::OneValuePerBallot => "one-value-per-ballot",
             Property::AnnouncedWasChosen => "announced-was-chosen",
+            Property::HistoryComplete => "history-complete",
+            Property::ProposalKeepsChosen => "proposal-keeps-chosen",
+            Property::GcKeepsWhatPhase1Needs => "gc-keeps-what-phase1-needs",
+            Property::ReconstructionComplete => "reconstruction-complete",
         })
     }
 }

@@ -190,11 +190,23 @@ pub enum NegativeControl {
     /// Act IV: a leader resends a client's command through another proxy as a no-op, at the
     /// same ballot, so one (slot, ballot) carries two values (P4 broken).
     NewValueSameBallot,
+    /// Act IV, Matchmaker Paxos: matchmakers record a round below one they store (M1 broken),
+    /// so the lower round's history misses the higher round's configuration.
+    NoLowerRoundCheck,
+    /// Act IV, Matchmaker Paxos: a leader completes Phase 1 with a quorum of the newest
+    /// configuration of its history alone (M3 broken).
+    Phase1LatestOnly,
+    /// Act IV, Matchmaker Paxos: a leader asks for garbage collection once Phase 1 is done,
+    /// before its value is chosen in its own configuration (M4 broken).
+    GcAfterPhase1,
+    /// Act IV, Matchmaker Paxos: asked to stop, a matchmaker reports its state but goes on
+    /// matching (M6 broken), so a round slips past the next generation.
+    NoStop,
 }
 
 impl NegativeControl {
     /// Every negative control, in order.
-    pub const ALL: [NegativeControl; 20] = [
+    pub const ALL: [NegativeControl; 24] = [
         NegativeControl::Amnesia,
         NegativeControl::SendBeforePersist,
         NegativeControl::BlankRestart,
@@ -215,6 +227,10 @@ impl NegativeControl {
         NegativeControl::SkipRinse,
         NegativeControl::ProxyKeyedBySlot,
         NegativeControl::NewValueSameBallot,
+        NegativeControl::NoLowerRoundCheck,
+        NegativeControl::Phase1LatestOnly,
+        NegativeControl::GcAfterPhase1,
+        NegativeControl::NoStop,
     ];
 
     /// The property this fault breaks: the checker it is the negative control of.
@@ -243,6 +259,12 @@ impl NegativeControl {
             | NegativeControl::NewValueSameBallot => Property::OneValuePerBallot,
             // The proxy announces before the leader learns: the announcement is judged first.
             NegativeControl::ProxyKeyedBySlot => Property::AnnouncedWasChosen,
+            // Each Matchmaker Paxos control is judged by its rule's own property, which breaks
+            // before two values can be chosen.
+            NegativeControl::NoLowerRoundCheck => Property::HistoryComplete,
+            NegativeControl::Phase1LatestOnly => Property::ProposalKeepsChosen,
+            NegativeControl::GcAfterPhase1 => Property::GcKeepsWhatPhase1Needs,
+            NegativeControl::NoStop => Property::ReconstructionComplete,
         }
     }
 }

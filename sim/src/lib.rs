@@ -24,6 +24,7 @@ pub mod check;
 pub mod faults;
 pub mod fingerprint;
 pub mod linearizability;
+pub mod matchmaker;
 pub mod network;
 pub mod replicated_log;
 pub mod single_decree;

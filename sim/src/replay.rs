@@ -8,6 +8,7 @@
 
 use crate::check::Violation;
 use crate::level_worlds::{self, Found};
+use crate::matchmaker::MatchmakerWorld;
 use crate::model::Model;
 use crate::replicated_log::LogWorld;
 use crate::scenarios::{self, Setup};
@@ -96,6 +97,12 @@ pub fn replay(name: &str, actions: &[String]) -> Result<Replayed, ReplayError> {
             LogWorld::build(config).map_err(|e| start_failed(e.to_string()))?,
             actions,
             log_state,
+        ),
+        Setup::Matchmaker { config, .. } => walk(
+            name,
+            MatchmakerWorld::build(config).map_err(|e| start_failed(e.to_string()))?,
+            actions,
+            MatchmakerWorld::summary,
         ),
     }
 }

@@ -374,6 +374,8 @@ fn not_here(name: &str, built: &[&str]) -> ReplayError {
 fn module_named(name: &str) -> &'static str {
     if name.starts_with("act1-") {
         "one-value"
+    } else if name.starts_with("act4-matchmaker") {
+        "matchmaker"
     } else {
         "log"
     }
@@ -384,6 +386,7 @@ pub fn module_of(setup: &Setup) -> &'static str {
     match setup {
         Setup::Act1 { .. } => "one-value",
         Setup::Log { .. } => "log",
+        Setup::Matchmaker { .. } => "matchmaker",
     }
 }
 
