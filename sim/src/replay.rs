@@ -8,6 +8,7 @@
 
 use crate::check::Violation;
 use crate::level_worlds::{self, Found};
+use crate::matchmaker::{self, MatchmakerWorld};
 use crate::model::Model;
 use crate::replicated_log::LogWorld;
 use crate::scenarios::{self, Setup};
@@ -80,6 +81,12 @@ pub fn replay(name: &str, actions: &[String]) -> Result<Replayed, ReplayError> {
                 world.start().map_err(|e| start_failed(e.to_string()))?,
                 actions,
                 log_state,
+            ),
+            Found::Matchmaker(world) => walk(
+                name,
+                world.start().map_err(|e| start_failed(e.to_string()))?,
+                actions,
+                matchmaker_state,
             ),
         };
     }
@@ -160,6 +167,28 @@ fn decree_state(world: &DecreeWorld) -> Vec<String> {
 /// The log's state: each node's role, ballot, chosen and applied index, as its summary says.
 fn log_state(world: &LogWorld) -> Vec<String> {
     world.summary().split("; ").map(str::to_owned).collect()
+}
+
+/// The values chosen, then each leader's round and stage and each matchmaker's store.
+fn matchmaker_state(world: &MatchmakerWorld) -> Vec<String> {
+    let chosen = (world.chosen().into_iter())
+        .map(|(round, value)| format!("chosen: {value} at {}", matchmaker::round_name(round)));
+    let leaders = world.leaders().iter().map(|leader| {
+        format!(
+            "{}: {} {:?}",
+            matchmaker::node_name(leader.id()),
+            matchmaker::round_name(leader.round()),
+            leader.stage()
+        )
+    });
+    let matchmakers = world.matchmakers().iter().map(|matchmaker| {
+        format!(
+            "{}: {}",
+            matchmaker::node_name(matchmaker.id()),
+            matchmaker::history_name(matchmaker.configurations())
+        )
+    });
+    chosen.chain(leaders).chain(matchmakers).collect()
 }
 
 #[cfg(test)]
