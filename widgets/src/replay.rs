@@ -15,7 +15,7 @@
 //! step. The book's build replays every counterexample it shows this way.
 
 use crate::board::{Board, ByHand};
-use crate::scene::{ChosenView, ClusterView, MessageView, NodeView};
+use crate::scene::{ChosenView, ClusterView, MatchmakingView, MessageView, NodeView};
 use paros_sim::model::Model;
 use paros_sim::network::MessageAction;
 #[cfg(feature = "log")]
@@ -97,6 +97,9 @@ pub struct ReplayStage {
     /// The chosen log, clients, budgets and partitions (the log world).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cluster: Option<ClusterView>,
+    /// The matchmakers, configurations and leaders (the matchmaker world).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matchmaking: Option<MatchmakingView>,
 }
 
 /// One step of a replay, as the browser draws it. The JSON shape is in `widgets/API.md`.
@@ -212,6 +215,7 @@ where
                 messages: world.messages(&[]),
                 chosen: world.chosen(),
                 cluster: world.cluster(),
+                matchmaking: world.matchmaking(),
             },
             violations: (world.violations().iter())
                 .map(ToString::to_string)

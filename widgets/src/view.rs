@@ -8,7 +8,9 @@ use crate::board::Board;
 use crate::error::PlayError;
 use crate::game::{Game, GameAction, OutcomeKind};
 use crate::prompt::PromptKind;
-use crate::scene::{ActionJson, ChosenView, ClusterView, ControlView, MessageView, NodeView};
+use crate::scene::{
+    ActionJson, ChosenView, ClusterView, ControlView, MatchmakingView, MessageView, NodeView,
+};
 use crate::state::{ChecklistItem, Goal};
 use serde::Serialize;
 
@@ -55,6 +57,10 @@ pub struct View {
     /// links. Absent in Act I.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cluster: Option<ClusterView>,
+    /// Act IV, Matchmaker Paxos: the matchmakers, the configurations and the leaders. Absent
+    /// in every other world.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matchmaking: Option<MatchmakingView>,
 }
 
 /// The level's words.
@@ -286,6 +292,7 @@ impl View {
             log: game.log_text().to_vec(),
             fingerprint: format!("{:016x}", game.fingerprint()),
             cluster: world.cluster(),
+            matchmaking: world.matchmaking(),
         }
     }
 

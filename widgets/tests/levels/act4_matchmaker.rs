@@ -1,0 +1,262 @@
+//! Act IV's Matchmaker Paxos levels. `act4/matchmaking`: L3 registers round 3.L3 with the
+//! matchmakers, reads its history back (judged against the real leader's history, which
+//! paros-core's `history_from_replies` built) and closes Phase 1 over both configurations of it
+//! (judged by `phase1_complete`). Each wrong answer is refused without touching the world.
+
+use paros_core::matchmaker::{History, Stage, history_from_replies, phase1_complete};
+use paros_play::{Game, Goal, PlayError, PromptKind, View, levels, parse_action};
+use paros_sim::matchmaker::{MatchmakerWorld, round_name, safety};
+
+use super::{play, play_to_answer, random_play, refuse_every_wrong_choice, refused};
+
+const ID: &str = "act4/matchmaking";
+
+fn mount() -> Game<MatchmakerWorld> {
+    let level = levels::find_matchmaker(ID).expect("a matchmaker level");
+    Game::new(level, level.solution_unlocked).expect("mounts")
+}
+
+fn view(game: &Game<MatchmakerWorld>) -> serde_json::Value {
+    serde_json::from_str(&View::of(game).to_json()).unwrap()
+}
+
+/// Whether `text` names a round of this world: `3.L3`.
+fn names_a_round(text: &str) -> bool {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '.'))
+        .any(|word| {
+            word.split_once('.').is_some_and(|(round, owner)| {
+                round.parse::<u32>().is_ok() && owner.starts_with('L')
+            })
+        })
+}
+
+#[test]
+fn the_level_is_listed_after_proxy_leaders_and_plays_in_its_own_module() {
+    let ids: Vec<&str> = paros_play::catalog().iter().map(|level| level.id).collect();
+    let proxies = ids.iter().position(|id| *id == "act4/proxy-leaders");
+    assert_eq!(
+        ids.iter().position(|id| *id == ID),
+        proxies.map(|at| at + 1)
+    );
+    let summary = levels::ACT4_MATCHMAKER[0].summary();
+    assert_eq!(summary.module, "matchmaker");
+    assert!(paros_play::MODULES.contains(&"matchmaker"));
+    assert_eq!(summary.worlds, [ID]);
+    let mounted = paros_play::Mounted::new(ID, &[]).expect("mounts");
+    assert_eq!(mounted.view().level.id, ID);
+}
+
+#[test]
+fn the_solution_reaches_the_goal_without_a_mistake_and_x_is_chosen_again() {
+    let mut game = mount();
+    assert_eq!(game.goal(), Goal::Open);
+    let solution = game.level().solution;
+    play(&mut game, solution);
+    assert_eq!(game.goal(), Goal::Reached);
+    assert!(game.memory().mistakes.is_empty());
+    let chosen: Vec<String> = (game.world().chosen().iter())
+        .map(|(round, value)| format!("{value} at {}", round_name(*round)))
+        .collect();
+    assert_eq!(chosen, ["x at 1.L1", "x at 3.L3"], "L3 adopts x, never z");
+    assert!(safety(game.world()).is_empty());
+}
+
+/// What undo must restore: the world, the prompt and every part of the stage.
+fn snapshot(game: &Game<MatchmakerWorld>) -> (u64, String) {
+    let view = View::of(game);
+    let shown = serde_json::json!({
+        "nodes": serde_json::to_value(&view.nodes).unwrap(),
+        "messages": serde_json::to_value(&view.messages).unwrap(),
+        "controls": serde_json::to_value(&view.controls).unwrap(),
+        "prompt": serde_json::to_value(&view.prompt).unwrap(),
+        "matchmaking": serde_json::to_value(&view.matchmaking).unwrap(),
+        "log": view.log,
+    });
+    (game.fingerprint(), shown.to_string())
+}
+
+#[test]
+fn undo_takes_back_every_move_of_the_solution_exactly() {
+    let mut game = mount();
+    let mut before_each_move = Vec::new();
+    for step in game.level().solution {
+        before_each_move.push(snapshot(&game));
+        game.play(step).expect("plays");
+    }
+    while let Some(expected) = before_each_move.pop() {
+        game.undo().expect("undo");
+        assert_eq!(snapshot(&game), expected);
+    }
+    assert_eq!(game.undo().unwrap_err(), PlayError::NothingToUndo);
+    assert!(game.memory().passed);
+}
+
+#[test]
+fn every_wrong_choice_is_refused_and_names_a_round() {
+    let mut game = mount();
+    refuse_every_wrong_choice(&mut game, "round", names_a_round);
+}
+
+#[test]
+fn the_history_question_is_the_real_leaders_history_and_one_reply_is_not_enough() {
+    let mut game = mount();
+    play_to_answer(&mut game, 0);
+    let prompt = game.prompt().expect("the history question").clone();
+    assert_eq!(prompt.kind, PromptKind::Question);
+    assert_eq!(prompt.node.as_deref(), Some("L3"));
+    let world = game.world();
+    let leader = &world.leaders()[2];
+    assert_eq!(leader.history().len(), 2, "H holds C1 and C2");
+    let right = prompt.choice("history").unwrap();
+    assert!(right.right);
+    assert!(right.label.contains("1.L1 → C1") && right.label.contains("2.L2 → C2"));
+    // M3 never saw round 2: its reply alone, read by history_from_replies, has C1 only.
+    let m3 = &world.matchmakers()[2];
+    let below: History = (m3.configurations().range(..leader.round()))
+        .map(|(round, config)| (*round, *config))
+        .collect();
+    let alone = history_from_replies([(&below, m3.watermark())]);
+    assert_eq!(alone.len(), 1);
+    let one_reply = prompt
+        .choice("one-reply")
+        .expect("M3's reply alone is offered");
+    assert!(!one_reply.right);
+    assert!(
+        one_reply.label.ends_with("what M3 reports"),
+        "{}",
+        one_reply.label
+    );
+    assert!(!one_reply.label.contains("2.L2"));
+    let text = refused(&mut game, "newest");
+    assert!(text.contains("history_from_replies"), "{text}");
+    assert!(game.prompt().is_some());
+}
+
+#[test]
+fn phase1_with_a_quorum_of_c2_alone_is_not_complete_and_names_the_chosen_x() {
+    let mut game = mount();
+    play_to_answer(&mut game, 1);
+    let prompt = game.prompt().expect("the first Phase-1 question").clone();
+    assert_eq!(
+        prompt.question,
+        "L3 holds promises from {A3, A4}. Is Phase 1 of 3.L3 complete?"
+    );
+    let leader = &game.world().leaders()[2];
+    assert_eq!(leader.stage(), Stage::Phase1);
+    assert!(!phase1_complete(leader.history(), leader.promised_by()));
+    assert_eq!(prompt.right_key(), "not-yet");
+    let text = refused(&mut game, "complete");
+    assert!(text.contains("phase1_complete is false"), "{text}");
+    assert!(text.contains("x is chosen at 1.L1 by {A1, A2}"), "{text}");
+    assert!(text.contains("act4-phase1-latest-only-control"), "{text}");
+    play(&mut game, &["answer not-yet"]);
+    play_to_answer(&mut game, 2);
+    let prompt = game.prompt().expect("the second Phase-1 question").clone();
+    assert_eq!(prompt.right_key(), "complete");
+    let leader = &game.world().leaders()[2];
+    assert!(phase1_complete(leader.history(), leader.promised_by()));
+    assert_eq!(
+        leader.proposal().map(ToString::to_string).as_deref(),
+        Some("x")
+    );
+}
+
+#[test]
+fn two_promises_that_are_a_quorum_of_both_configurations_complete_phase1() {
+    // {A2, A3} is 2 of the history's 4 acceptors, no majority of their union, and yet a
+    // Phase-1 quorum of C1 and of C2: Phase 1 is complete.
+    let mut game = mount();
+    play_to_answer(&mut game, 0);
+    play(
+        &mut game,
+        &[
+            "answer history",
+            "deliver L3->A2 Prepare",
+            "deliver L3->A3 Prepare",
+            "deliver A2->L3 Promise",
+            "deliver A3->L3 Promise",
+        ],
+    );
+    let prompt = game.prompt().expect("the Phase-1 question").clone();
+    assert_eq!(prompt.right_key(), "complete");
+    let text = refused(&mut game, "not-yet");
+    assert!(text.contains("not a majority of them"), "{text}");
+    assert!(text.contains("phase1_complete is true"), "{text}");
+}
+
+#[test]
+fn the_stage_draws_the_matchmaker_plane_and_the_configurations_with_removed_members() {
+    let mut game = mount();
+    let view = view(&game);
+    let matchmaking = &view["matchmaking"];
+    let stored = |index: usize| matchmaking["matchmakers"][index]["stored"].clone();
+    assert_eq!(
+        stored(0).as_array().unwrap().len(),
+        2,
+        "M1 stores 1.L1 and 2.L2"
+    );
+    assert_eq!(
+        stored(2).as_array().unwrap().len(),
+        1,
+        "M3 stores 1.L1 only"
+    );
+    assert_eq!(stored(0)[1]["config"], "C2");
+    let configurations = &matchmaking["configurations"];
+    assert_eq!(configurations[0]["name"], "C1");
+    assert_eq!(
+        configurations[0]["members"],
+        serde_json::json!(["A1", "A2", "A3"])
+    );
+    assert_eq!(configurations[0]["removed"], serde_json::json!(["A1"]));
+    assert_eq!(
+        configurations[1]["rounds"],
+        serde_json::json!(["2.L2", "3.L3"])
+    );
+    assert_eq!(matchmaking["leaders"][2]["stage"], "idle");
+    let action = parse_action(game.world(), r#"{"kind":"start","node":"L3"}"#).unwrap();
+    game.act(action).unwrap();
+    assert_eq!(view_of_leader(&game, 2)["stage"], "matching");
+}
+
+fn view_of_leader(game: &Game<MatchmakerWorld>, index: usize) -> serde_json::Value {
+    view(game)["matchmaking"]["leaders"][index].clone()
+}
+
+#[test]
+fn the_played_world_replays_natively_to_the_same_fingerprint() {
+    let mut game = mount();
+    let solution = game.level().solution;
+    play(&mut game, solution);
+    let actions: Vec<String> = game.stage_actions();
+    let replayed = paros_sim::replay::replay(ID, &actions).expect("replays");
+    assert_eq!(
+        replayed.fingerprint,
+        paros_sim::model::Model::fingerprint(game.world())
+    );
+    assert!(replayed.violations.is_empty());
+    assert!(
+        replayed
+            .state
+            .iter()
+            .any(|line| line == "chosen: x at 3.L3"),
+        "{:?}",
+        replayed.state
+    );
+}
+
+#[test]
+fn random_play_keeps_safety_and_undoes_to_the_start() {
+    for seed in 1..=30u64 {
+        random_play(levels::ACT4_MATCHMAKER[0], &[], seed, 80, |world| {
+            safety(world).is_empty()
+        });
+    }
+}
+
+#[test]
+fn no_wrong_choice_equals_a_right_one_in_random_play() {
+    let checked: usize = (1..=30)
+        .map(|seed| super::walk_checking_prompts(levels::ACT4_MATCHMAKER[0], seed, 80))
+        .sum();
+    assert!(checked > 0, "no prompt opened");
+}
