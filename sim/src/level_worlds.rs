@@ -108,7 +108,7 @@ pub static LOG: &[&LevelWorld<LogWorldConfig>] = &[
 ];
 
 /// The Matchmaker Paxos level worlds (Act IV), in the order of the level map.
-pub static MATCHMAKER: &[&LevelWorld<MatchmakerWorldConfig>] = &[&MATCHMAKING];
+pub static MATCHMAKER: &[&LevelWorld<MatchmakerWorldConfig>] = &[&MATCHMAKING, &RECONFIGURE];
 
 /// The level world with this name.
 pub fn find(name: &str) -> Option<Found> {
@@ -801,6 +801,35 @@ pub static MATCHMAKING: LevelWorld<MatchmakerWorldConfig> = LevelWorld {
         "drop L2->M3 MatchA",
         "drop M1->L2 MatchB",
         "drop M2->L2 MatchB",
+    ],
+};
+
+/// `act4/reconfigure`: x chosen at 1.L1 in {A1, A2, A3} by A1 and A2 (A3's Accept lost); L2
+/// plans round 2.L2 in {A2, A3, A4}, onto the spare A4 and without A1, and is not started. No
+/// faults left.
+pub static RECONFIGURE: LevelWorld<MatchmakerWorldConfig> = LevelWorld {
+    name: "act4/reconfigure",
+    config: || MatchmakerWorldConfig {
+        acceptor_count: 4,
+        leaders: leader_plans(&[(1, &[1, 2, 3], "x"), (2, &[2, 3, 4], "y")]),
+        garbage_collection: false,
+        replacement: false,
+        budget: Budget::NONE.with(Fault::Drop, 1),
+        negative_control: None,
+    },
+    prelude: &[
+        "start L1",
+        "deliver L1->M1 MatchA",
+        "deliver L1->M2 MatchA",
+        "deliver L1->M3 MatchA",
+        "deliver M1->L1 MatchB",
+        "deliver M2->L1 MatchB",
+        "deliver M3->L1 MatchB",
+        "deliver L1->A1 Accept",
+        "deliver L1->A2 Accept",
+        "drop L1->A3 Accept",
+        "deliver A1->L1 Accepted",
+        "deliver A2->L1 Accepted",
     ],
 };
 

@@ -13,26 +13,12 @@ use crate::board::{Board, ByHand};
 use crate::error::PlayError;
 use crate::prompt::Prompt;
 use crate::scene::{ActionJson, ChosenView, ControlView, MatchmakingView, MessageView, NodeView};
-use paros_core::matchmaker::{History, MmMessage, Stage};
+use paros_core::matchmaker::{MmEnvelope, Stage};
 use paros_core::{Ballot, NodeId, NodeSet};
 use paros_sim::MessageId;
 use paros_sim::matchmaker::{MatchmakerWorld, MmAction, MmStep};
 use paros_sim::model::Model;
-
-/// A MatchB in flight: who sent it to whom, and what it reports.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct ReplyInFlight {
-    /// The message.
-    pub id: MessageId,
-    /// The matchmaker that sent it.
-    pub from: NodeId,
-    /// The leader it goes to.
-    pub to: NodeId,
-    /// The configurations it reports below the leader's round.
-    pub history: History,
-    /// The matchmaker's garbage-collection watermark when it answered.
-    pub watermark: Option<Ballot>,
-}
+use paros_sim::network::InFlight;
 
 /// The facts the matchmaker levels' questions compare across a step.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -41,30 +27,12 @@ pub struct Summary {
     pub stages: Vec<Stage>,
     /// The acceptors each leader holds promises from, L1 first.
     pub promised_by: Vec<NodeSet>,
-    /// The MatchB replies in flight, in send order.
-    pub replies: Vec<ReplyInFlight>,
+    /// The messages in flight, in send order: what a delivery handed over.
+    pub in_flight: Vec<InFlight<MmEnvelope>>,
     /// Each matchmaker's garbage-collection watermark, M1 first.
     pub watermarks: Vec<Option<Ballot>>,
     /// The id the next message sent will get.
     pub next_message: MessageId,
-}
-
-/// The MatchB replies in flight in `world`.
-pub fn replies_in_flight(world: &MatchmakerWorld) -> Vec<ReplyInFlight> {
-    (world.in_flight().iter())
-        .filter_map(|message| match &message.envelope.message {
-            MmMessage::MatchB {
-                history, watermark, ..
-            } => Some(ReplyInFlight {
-                id: message.id,
-                from: message.envelope.from,
-                to: message.envelope.to,
-                history: history.clone(),
-                watermark: *watermark,
-            }),
-            _ => None,
-        })
-        .collect()
 }
 
 /// The name the world gives `node`: `M2`, `A4`, `L1`, `R1`.
@@ -125,7 +93,7 @@ impl Board for MatchmakerWorld {
             promised_by: (self.leaders().iter())
                 .map(|leader| leader.promised_by())
                 .collect(),
-            replies: replies_in_flight(self),
+            in_flight: self.in_flight().to_vec(),
             watermarks: (self.matchmakers().iter())
                 .map(|matchmaker| matchmaker.watermark())
                 .collect(),

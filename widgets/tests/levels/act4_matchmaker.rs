@@ -1,7 +1,9 @@
 //! Act IV's Matchmaker Paxos levels. `act4/matchmaking`: L3 registers round 3.L3 with the
 //! matchmakers, reads its history back (judged against the real leader's history, which
 //! paros-core's `history_from_replies` built) and closes Phase 1 over both configurations of it
-//! (judged by `phase1_complete`). Each wrong answer is refused without touching the world.
+//! (judged by `phase1_complete`). `act4/reconfigure`: L2 moves the system onto the spare A4 by
+//! a round change, and the removed A1's Promise and the spare's Accepted are judged against
+//! what the real leader counted. Each wrong answer is refused without touching the world.
 
 use paros_core::matchmaker::{History, Stage, history_from_replies, phase1_complete};
 use paros_play::{Game, Goal, PlayError, PromptKind, View, levels, parse_action};
@@ -12,8 +14,19 @@ use super::{play, play_to_answer, random_play, refuse_every_wrong_choice, refuse
 const ID: &str = "act4/matchmaking";
 
 fn mount() -> Game<MatchmakerWorld> {
-    let level = levels::find_matchmaker(ID).expect("a matchmaker level");
+    mount_level(ID)
+}
+
+fn mount_level(id: &str) -> Game<MatchmakerWorld> {
+    let level = levels::find_matchmaker(id).expect("a matchmaker level");
     Game::new(level, level.solution_unlocked).expect("mounts")
+}
+
+/// The values chosen, by round: `x at 1.L1`.
+fn chosen(game: &Game<MatchmakerWorld>) -> Vec<String> {
+    (game.world().chosen().iter())
+        .map(|(round, value)| format!("{value} at {}", round_name(*round)))
+        .collect()
 }
 
 fn view(game: &Game<MatchmakerWorld>) -> serde_json::Value {
@@ -54,10 +67,11 @@ fn the_solution_reaches_the_goal_without_a_mistake_and_x_is_chosen_again() {
     play(&mut game, solution);
     assert_eq!(game.goal(), Goal::Reached);
     assert!(game.memory().mistakes.is_empty());
-    let chosen: Vec<String> = (game.world().chosen().iter())
-        .map(|(round, value)| format!("{value} at {}", round_name(*round)))
-        .collect();
-    assert_eq!(chosen, ["x at 1.L1", "x at 3.L3"], "L3 adopts x, never z");
+    assert_eq!(
+        chosen(&game),
+        ["x at 1.L1", "x at 3.L3"],
+        "L3 adopts x, never z"
+    );
     assert!(safety(game.world()).is_empty());
 }
 
@@ -76,25 +90,85 @@ fn snapshot(game: &Game<MatchmakerWorld>) -> (u64, String) {
 }
 
 #[test]
-fn undo_takes_back_every_move_of_the_solution_exactly() {
-    let mut game = mount();
-    let mut before_each_move = Vec::new();
-    for step in game.level().solution {
-        before_each_move.push(snapshot(&game));
-        game.play(step).expect("plays");
+fn undo_takes_back_every_move_of_every_solution_exactly() {
+    for level in levels::ACT4_MATCHMAKER {
+        let mut game = mount_level(level.id);
+        let mut before_each_move = Vec::new();
+        for step in game.level().solution {
+            before_each_move.push(snapshot(&game));
+            game.play(step).expect("plays");
+        }
+        assert_eq!(game.goal(), Goal::Reached, "{}", level.id);
+        while let Some(expected) = before_each_move.pop() {
+            game.undo().expect("undo");
+            assert_eq!(snapshot(&game), expected, "{}", level.id);
+        }
+        assert_eq!(game.undo().unwrap_err(), PlayError::NothingToUndo);
+        assert!(game.memory().passed, "{}", level.id);
     }
-    while let Some(expected) = before_each_move.pop() {
-        game.undo().expect("undo");
-        assert_eq!(snapshot(&game), expected);
-    }
-    assert_eq!(game.undo().unwrap_err(), PlayError::NothingToUndo);
-    assert!(game.memory().passed);
 }
 
 #[test]
 fn every_wrong_choice_is_refused_and_names_a_round() {
-    let mut game = mount();
-    refuse_every_wrong_choice(&mut game, "round", names_a_round);
+    for level in levels::ACT4_MATCHMAKER {
+        let mut game = mount_level(level.id);
+        refuse_every_wrong_choice(&mut game, "round", names_a_round);
+    }
+}
+
+#[test]
+fn reconfigure_chooses_x_again_in_c2_with_the_spares_vote() {
+    let mut game = mount_level("act4/reconfigure");
+    let solution = game.level().solution;
+    play(&mut game, solution);
+    assert_eq!(game.goal(), Goal::Reached);
+    assert!(game.memory().mistakes.is_empty());
+    assert_eq!(chosen(&game), ["x at 1.L1", "x at 2.L2"]);
+    let voters = game.world().votes()[&game.world().leaders()[1].round()].voters;
+    assert_eq!(paros_sim::matchmaker::set_name(voters), "{A3, A4}");
+    assert!(safety(game.world()).is_empty());
+}
+
+#[test]
+fn reconfigure_counts_the_removed_acceptors_promise_as_the_real_leader_does() {
+    let mut game = mount_level("act4/reconfigure");
+    play_to_answer(&mut game, 0);
+    let prompt = game
+        .prompt()
+        .expect("the removed acceptor's question")
+        .clone();
+    assert_eq!(
+        prompt.question,
+        "A1's Promise for 2.L2 reached L2. A1 is not in C2 {A2, A3, A4}. Does it count toward \
+         Phase 1?"
+    );
+    let leader = &game.world().leaders()[1];
+    assert!(
+        leader
+            .promised_by()
+            .contains(paros_sim::matchmaker::MatchmakerWorldConfig::acceptor_id(1))
+    );
+    assert_eq!(prompt.right_key(), "counts");
+    let text = refused(&mut game, "ignored");
+    assert!(text.contains("Removed is not retired"), "{text}");
+    assert!(
+        text.contains("phase1_complete over {A1} is now false"),
+        "{text}"
+    );
+    play(&mut game, &["answer counts"]);
+    play_to_answer(&mut game, 1);
+    let prompt = game.prompt().expect("the spare's question").clone();
+    assert!(
+        prompt
+            .question
+            .starts_with("A4's Accepted for 2.L2 reached L2. A4 never promised 2.L2.")
+    );
+    assert_eq!(prompt.right_key(), "counts");
+    let text = refused(&mut game, "ignored");
+    assert!(
+        text.contains("a Phase-2 quorum of C2 {A2, A3, A4}: false"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -223,40 +297,41 @@ fn view_of_leader(game: &Game<MatchmakerWorld>, index: usize) -> serde_json::Val
 }
 
 #[test]
-fn the_played_world_replays_natively_to_the_same_fingerprint() {
-    let mut game = mount();
-    let solution = game.level().solution;
-    play(&mut game, solution);
-    let actions: Vec<String> = game.stage_actions();
-    let replayed = paros_sim::replay::replay(ID, &actions).expect("replays");
-    assert_eq!(
-        replayed.fingerprint,
-        paros_sim::model::Model::fingerprint(game.world())
-    );
-    assert!(replayed.violations.is_empty());
-    assert!(
-        replayed
-            .state
-            .iter()
-            .any(|line| line == "chosen: x at 3.L3"),
-        "{:?}",
-        replayed.state
-    );
+fn every_played_world_replays_natively_to_the_same_fingerprint() {
+    let last_chosen = ["chosen: x at 3.L3", "chosen: x at 2.L2"];
+    for (level, last) in levels::ACT4_MATCHMAKER.iter().zip(last_chosen) {
+        let mut game = mount_level(level.id);
+        let solution = game.level().solution;
+        play(&mut game, solution);
+        let actions: Vec<String> = game.stage_actions();
+        let replayed = paros_sim::replay::replay(level.id, &actions).expect("replays");
+        let fingerprint = paros_sim::model::Model::fingerprint(game.world());
+        assert_eq!(replayed.fingerprint, fingerprint, "{}", level.id);
+        assert!(replayed.violations.is_empty(), "{}", level.id);
+        assert!(
+            replayed.state.iter().any(|line| line == last),
+            "{}: {:?}",
+            level.id,
+            replayed.state
+        );
+    }
 }
 
 #[test]
 fn random_play_keeps_safety_and_undoes_to_the_start() {
-    for seed in 1..=30u64 {
-        random_play(levels::ACT4_MATCHMAKER[0], &[], seed, 80, |world| {
-            safety(world).is_empty()
-        });
+    for level in levels::ACT4_MATCHMAKER {
+        for seed in 1..=30u64 {
+            random_play(level, &[], seed, 80, |world| safety(world).is_empty());
+        }
     }
 }
 
 #[test]
 fn no_wrong_choice_equals_a_right_one_in_random_play() {
-    let checked: usize = (1..=30)
-        .map(|seed| super::walk_checking_prompts(levels::ACT4_MATCHMAKER[0], seed, 80))
-        .sum();
-    assert!(checked > 0, "no prompt opened");
+    for level in levels::ACT4_MATCHMAKER {
+        let checked: usize = (1..=30)
+            .map(|seed| super::walk_checking_prompts(level, seed, 80))
+            .sum();
+        assert!(checked > 0, "{}: no prompt opened", level.id);
+    }
 }

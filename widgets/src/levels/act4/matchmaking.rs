@@ -140,7 +140,7 @@ impl Rules<MatchmakerWorld> for Matchmaking {
     }
 }
 
-fn choice(key: &str, label: String, right: bool, explanation: String) -> Choice {
+pub(super) fn choice(key: &str, label: String, right: bool, explanation: String) -> Choice {
     Choice {
         key: key.into(),
         label,
@@ -150,7 +150,7 @@ fn choice(key: &str, label: String, right: bool, explanation: String) -> Choice 
 }
 
 /// A history as the stage names it: `1.L1 → C1 {A1, A2, A3}, 2.L2 → C2 {A2, A3, A4}`.
-fn history_text(world: &MatchmakerWorld, history: &History) -> String {
+pub(super) fn history_text(world: &MatchmakerWorld, history: &History) -> String {
     if history.is_empty() {
         return "nothing: no lower round".into();
     }

@@ -8,6 +8,7 @@ pub mod flexible_quorums;
 pub mod matchmaking;
 pub mod proxy_leaders;
 pub mod quorum_reads;
+pub mod reconfigure;
 pub mod the_grid;
 pub mod the_handoff;
 
