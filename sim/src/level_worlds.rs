@@ -108,7 +108,8 @@ pub static LOG: &[&LevelWorld<LogWorldConfig>] = &[
 ];
 
 /// The Matchmaker Paxos level worlds (Act IV), in the order of the level map.
-pub static MATCHMAKER: &[&LevelWorld<MatchmakerWorldConfig>] = &[&MATCHMAKING, &RECONFIGURE];
+pub static MATCHMAKER: &[&LevelWorld<MatchmakerWorldConfig>] =
+    &[&MATCHMAKING, &RECONFIGURE, &GARBAGE_COLLECTION];
 
 /// The level world with this name.
 pub fn find(name: &str) -> Option<Found> {
@@ -830,6 +831,46 @@ pub static RECONFIGURE: LevelWorld<MatchmakerWorldConfig> = LevelWorld {
         "drop L1->A3 Accept",
         "deliver A1->L1 Accepted",
         "deliver A2->L1 Accepted",
+    ],
+};
+
+/// `act4/garbage-collection`: x chosen at 1.L1 in {A1, A2, A3} by A1 and A2; L2, round 2.L2
+/// in {A2, A3, A4}, registered with every matchmaker and holding A1's Promise, with A2's on
+/// its way (its Prepare to A3 lost). Leaders may collect garbage and retire. No faults left.
+pub static GARBAGE_COLLECTION: LevelWorld<MatchmakerWorldConfig> = LevelWorld {
+    name: "act4/garbage-collection",
+    config: || MatchmakerWorldConfig {
+        acceptor_count: 4,
+        leaders: leader_plans(&[(1, &[1, 2, 3], "x"), (2, &[2, 3, 4], "y")]),
+        garbage_collection: true,
+        replacement: false,
+        budget: Budget::NONE.with(Fault::Drop, 2),
+        negative_control: None,
+    },
+    prelude: &[
+        "start L1",
+        "deliver L1->M1 MatchA",
+        "deliver L1->M2 MatchA",
+        "deliver L1->M3 MatchA",
+        "deliver M1->L1 MatchB",
+        "deliver M2->L1 MatchB",
+        "deliver M3->L1 MatchB",
+        "deliver L1->A1 Accept",
+        "deliver L1->A2 Accept",
+        "drop L1->A3 Accept",
+        "deliver A1->L1 Accepted",
+        "deliver A2->L1 Accepted",
+        "start L2",
+        "deliver L2->M1 MatchA",
+        "deliver L2->M2 MatchA",
+        "deliver L2->M3 MatchA",
+        "deliver M1->L2 MatchB",
+        "deliver M2->L2 MatchB",
+        "deliver M3->L2 MatchB",
+        "deliver L2->A1 Prepare",
+        "deliver L2->A2 Prepare",
+        "drop L2->A3 Prepare",
+        "deliver A1->L2 Promise",
     ],
 };
 

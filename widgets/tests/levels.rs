@@ -823,6 +823,12 @@ fn the_catalog_keeps_the_contract_with_the_book() {
                 "act4-matchmaker",
                 None
             ),
+            (
+                "act4/garbage-collection",
+                "Beyond Multi-Paxos",
+                "act4-matchmaker",
+                None
+            ),
         ]
     );
     assert!(summaries.iter().all(|level| {

@@ -75,8 +75,11 @@ pub static ACT4: &[&Level<LogWorld>] = &[
 ];
 
 /// Act IV's levels on the Matchmaker Paxos world, in the order of the level map.
-pub static ACT4_MATCHMAKER: &[&Level<MatchmakerWorld>] =
-    &[&act4::matchmaking::LEVEL, &act4::reconfigure::LEVEL];
+pub static ACT4_MATCHMAKER: &[&Level<MatchmakerWorld>] = &[
+    &act4::matchmaking::LEVEL,
+    &act4::reconfigure::LEVEL,
+    &act4::garbage_collection::LEVEL,
+];
 
 /// Every level played on the replicated-log world: Act II's, then Act III's, then Act IV's.
 pub fn log_levels() -> impl Iterator<Item = &'static Level<LogWorld>> {

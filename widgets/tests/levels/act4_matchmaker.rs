@@ -5,7 +5,9 @@
 //! a round change, and the removed A1's Promise and the spare's Accepted are judged against
 //! what the real leader counted. Each wrong answer is refused without touching the world.
 
-use paros_core::matchmaker::{History, Stage, history_from_replies, phase1_complete};
+use paros_core::matchmaker::{
+    History, Stage, history_from_replies, installed_is_collectable, phase1_complete,
+};
 use paros_play::{Game, Goal, PlayError, PromptKind, View, levels, parse_action};
 use paros_sim::matchmaker::{MatchmakerWorld, round_name, safety};
 
@@ -298,7 +300,11 @@ fn view_of_leader(game: &Game<MatchmakerWorld>, index: usize) -> serde_json::Val
 
 #[test]
 fn every_played_world_replays_natively_to_the_same_fingerprint() {
-    let last_chosen = ["chosen: x at 3.L3", "chosen: x at 2.L2"];
+    let last_chosen = [
+        "chosen: x at 3.L3",
+        "chosen: x at 2.L2",
+        "chosen: x at 2.L2",
+    ];
     for (level, last) in levels::ACT4_MATCHMAKER.iter().zip(last_chosen) {
         let mut game = mount_level(level.id);
         let solution = game.level().solution;
@@ -315,6 +321,64 @@ fn every_played_world_replays_natively_to_the_same_fingerprint() {
             replayed.state
         );
     }
+}
+
+#[test]
+fn garbage_collection_waits_for_the_value_in_c2_and_retires_a1_with_the_proof() {
+    let mut game = mount_level("act4/garbage-collection");
+    play_to_answer(&mut game, 0);
+    let prompt = game
+        .prompt()
+        .expect("the first collection question")
+        .clone();
+    let leader = &game.world().leaders()[1];
+    assert_eq!(leader.stage(), Stage::Phase2);
+    assert!(!installed_is_collectable(
+        true,
+        leader.config(),
+        leader.accepted_by()
+    ));
+    assert_eq!(prompt.right_key(), "not-yet");
+    let text = refused(&mut game, "collect");
+    assert!(
+        text.contains(
+            "installed_is_collectable(Phase 1 done: true, C2 {A2, A3, A4}, votes {}) is false"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("x is chosen at 1.L1 in C1 (1.L1)"), "{text}");
+    assert!(text.contains("act4-gc-after-phase1-control"), "{text}");
+    play(&mut game, &["answer not-yet"]);
+    play_to_answer(&mut game, 1);
+    assert_eq!(game.prompt().unwrap().right_key(), "collect");
+    play(&mut game, &["answer collect"]);
+    play_to_answer(&mut game, 2);
+    let prompt = game
+        .prompt()
+        .expect("the first retirement question")
+        .clone();
+    assert_eq!(
+        prompt.question,
+        "M1 acknowledged watermark 2.L2 to L2. May L2 retire {A1} now?"
+    );
+    assert!(game.world().leaders()[1].gc_proof().is_none());
+    assert_eq!(prompt.right_key(), "not-yet");
+    let text = refused(&mut game, "retire");
+    assert!(
+        text.contains("quorum_of_matchmakers({M1, M2, M3}) is 2"),
+        "{text}"
+    );
+    play(&mut game, &["answer not-yet"]);
+    play_to_answer(&mut game, 3);
+    assert_eq!(game.prompt().unwrap().right_key(), "retire");
+    let rest = &game.level().solution[game.log().len()..];
+    play(&mut game, rest);
+    assert_eq!(game.goal(), Goal::Reached);
+    assert_eq!(
+        paros_sim::matchmaker::set_name(game.world().retired()),
+        "{A1}"
+    );
+    assert!(safety(game.world()).is_empty());
 }
 
 #[test]

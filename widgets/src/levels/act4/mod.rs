@@ -5,6 +5,7 @@
 //! beside it.
 
 pub mod flexible_quorums;
+pub mod garbage_collection;
 pub mod matchmaking;
 pub mod proxy_leaders;
 pub mod quorum_reads;
