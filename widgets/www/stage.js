@@ -194,6 +194,8 @@ const MM_LINE = 13;
 const MM_GAP = 84;
 /** One configuration's row of the groups drawn under the acceptors. */
 const GROUP_STEP = 22;
+/** The roles an acceptor of the matchmaker world shows: in service, or retired (M5). */
+const MM_ACCEPTOR_ROLES = new Set(['acceptor', 'retired']);
 
 /** A matchmaker's lines: its watermark, then each round it stores and that round's configuration. */
 function matchmakerLines(matchmaker) {
@@ -219,7 +221,7 @@ function leaderLines(leader) {
  *  and the configurations drawn under the acceptors as groups, one row each. */
 function matchmakerLayout(view) {
   const { matchmakers, leaders, configurations } = view.matchmaking;
-  const acceptors = view.nodes.filter((node) => node.role === 'acceptor');
+  const acceptors = view.nodes.filter((node) => MM_ACCEPTOR_ROLES.has(node.role));
   const known = new Set([...matchmakers, ...leaders, ...acceptors].map((node) => node.name));
   const others = [];
   for (const message of view.messages) {
@@ -592,7 +594,7 @@ function nodeLines(node) {
     if (node.learned != null) value = `learned ${node.learned}`;
     return [phase, heard, value];
   }
-  if (node.role === 'acceptor') {
+  if (node.role === 'acceptor' || node.role === 'retired') {
     return [`promised ${node.promised || '—'}`, node.accepted ? `voted ${record(node.accepted)}` : 'no vote'];
   }
   if (node.up === false) return [`promised ${node.promised || '—'}`, `down: disk only${node.floor ? ` · floor ${node.floor}` : ''}`];
@@ -857,7 +859,7 @@ export function renderStage(view) {
     ...(geometry.clients || []).map((name) => drawClient(name, geometry.places.get(name))),
     ...(geometry.proxies || []).map((proxy) =>
       drawProxy(proxy, geometry.places.get(proxy.name), proxy.name === asking, question && proxy.name === asking)),
-    ...view.nodes.filter((node) => geometry.places.has(node.name) && !(geometry.matchmaking && node.role !== 'acceptor'))
+    ...view.nodes.filter((node) => geometry.places.has(node.name) && !(geometry.matchmaking && !MM_ACCEPTOR_ROLES.has(node.role)))
       .map((node) => drawNode(node, geometry.places.get(node.name), node.name === asking, geometry, question && node.name === asking)),
     ...placeMessages(view, geometry).map((placed) => drawMessage(placed, held)),
     summaryText(lines, geometry.height + 12, done, geometry.width),
