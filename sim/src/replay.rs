@@ -8,7 +8,7 @@
 
 use crate::check::Violation;
 use crate::level_worlds::{self, Found};
-use crate::matchmaker::{self, MatchmakerWorld};
+use crate::matchmaker::MatchmakerWorld;
 use crate::model::Model;
 use crate::replicated_log::LogWorld;
 use crate::scenarios::{self, Setup};
@@ -86,7 +86,7 @@ pub fn replay(name: &str, actions: &[String]) -> Result<Replayed, ReplayError> {
                 name,
                 world.start().map_err(|e| start_failed(e.to_string()))?,
                 actions,
-                matchmaker_state,
+                MatchmakerWorld::summary,
             ),
         };
     }
@@ -103,6 +103,12 @@ pub fn replay(name: &str, actions: &[String]) -> Result<Replayed, ReplayError> {
             LogWorld::build(config).map_err(|e| start_failed(e.to_string()))?,
             actions,
             log_state,
+        ),
+        Setup::Matchmaker { config, .. } => walk(
+            name,
+            MatchmakerWorld::build(config).map_err(|e| start_failed(e.to_string()))?,
+            actions,
+            MatchmakerWorld::summary,
         ),
     }
 }
@@ -167,28 +173,6 @@ fn decree_state(world: &DecreeWorld) -> Vec<String> {
 /// The log's state: each node's role, ballot, chosen and applied index, as its summary says.
 fn log_state(world: &LogWorld) -> Vec<String> {
     world.summary().split("; ").map(str::to_owned).collect()
-}
-
-/// The values chosen, then each leader's round and stage and each matchmaker's store.
-fn matchmaker_state(world: &MatchmakerWorld) -> Vec<String> {
-    let chosen = (world.chosen().into_iter())
-        .map(|(round, value)| format!("chosen: {value} at {}", matchmaker::round_name(round)));
-    let leaders = world.leaders().iter().map(|leader| {
-        format!(
-            "{}: {} {:?}",
-            matchmaker::node_name(leader.id()),
-            matchmaker::round_name(leader.round()),
-            leader.stage()
-        )
-    });
-    let matchmakers = world.matchmakers().iter().map(|matchmaker| {
-        format!(
-            "{}: {}",
-            matchmaker::node_name(matchmaker.id()),
-            matchmaker::history_name(matchmaker.configurations())
-        )
-    });
-    chosen.chain(leaders).chain(matchmakers).collect()
 }
 
 #[cfg(test)]

@@ -74,6 +74,10 @@ fn names_are_unique_and_say_what_they_are() {
             "skip-rinse",
             "proxy-keyed-by-slot",
             "new-value-same-ballot",
+            "no-lower-round-check",
+            "phase1-latest-only",
+            "gc-after-phase1",
+            "no-stop",
         ]
         .iter()
         .any(|fault| scenario.name.contains(fault));
@@ -158,6 +162,10 @@ fn every_prelude_replays_and_states_its_budgets() {
             scenarios::Setup::Log { .. } => {
                 let world = scenario.log_start().unwrap();
                 (world.violations().is_empty(), 7)
+            }
+            scenarios::Setup::Matchmaker { .. } => {
+                let world = scenario.matchmaker_start().unwrap();
+                (world.violations().is_empty(), 3)
             }
         };
         assert!(safe, "{}", scenario.name);
@@ -307,7 +315,7 @@ fn every_negative_control_is_caught_by_the_explorer_and_trips_its_own_property()
         .collect();
     assert_eq!(
         controls.len(),
-        21,
+        25,
         "one scenario per negative control, two for learn-early"
     );
     for control in crate::NegativeControl::ALL {
@@ -327,6 +335,9 @@ fn every_negative_control_is_caught_by_the_explorer_and_trips_its_own_property()
             }
             scenarios::Setup::Log { config, .. } => {
                 replay_violations::<crate::replicated_log::LogWorld>(config, &report)
+            }
+            scenarios::Setup::Matchmaker { config, .. } => {
+                replay_violations::<crate::matchmaker::MatchmakerWorld>(config, &report)
             }
         };
         assert!(

@@ -11,6 +11,7 @@
 
 use crate::Error;
 use crate::faults::{Budget, Fault, NegativeControl};
+use crate::matchmaker::{MatchmakerWorld, MatchmakerWorldConfig};
 use crate::model::Model;
 use crate::replicated_log::{LogWorld, LogWorldConfig};
 use crate::report::Mode;
@@ -50,6 +51,13 @@ pub enum Setup {
         /// Actions applied to the fresh world, as [`LogWorld::describe`] prints them.
         prelude: Vec<&'static str>,
     },
+    /// An Act IV world of Matchmaker Paxos.
+    Matchmaker {
+        /// The world's configuration; its budgets include what the prelude spends.
+        config: MatchmakerWorldConfig,
+        /// Actions applied to the fresh world, as [`MatchmakerWorld::describe`] prints them.
+        prelude: Vec<&'static str>,
+    },
 }
 
 #[path = "scenarios_act2.rs"]
@@ -58,6 +66,8 @@ mod act2;
 mod act3;
 #[path = "scenarios_act4.rs"]
 mod act4;
+#[path = "scenarios_matchmaker.rs"]
+mod matchmaker;
 
 /// A named world and the claim it checks.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -104,6 +114,7 @@ pub fn all() -> Vec<Scenario> {
     act1_scenarios()
         .into_iter()
         .chain(log_scenarios())
+        .chain(matchmaker::all())
         .collect()
 }
 
@@ -307,6 +318,10 @@ macro_rules! with_start {
                 let $world = $scenario.log_start()?;
                 $body
             }
+            $crate::scenarios::Setup::Matchmaker { .. } => {
+                let $world = $scenario.matchmaker_start()?;
+                $body
+            }
         }
     };
 }
@@ -325,6 +340,7 @@ impl Scenario {
         match &self.setup {
             Setup::Act1 { config, .. } => config.negative_control,
             Setup::Log { config, .. } => config.negative_control,
+            Setup::Matchmaker { config, .. } => config.negative_control,
         }
     }
 
@@ -356,9 +372,23 @@ impl Scenario {
         replay_prelude(LogWorld::new(config.clone()), prelude)
     }
 
+    /// The Matchmaker Paxos world after the prelude, checked as [`Scenario::act1_start`]
+    /// checks Act I's.
+    pub fn matchmaker_start(&self) -> Result<MatchmakerWorld, Error> {
+        let Setup::Matchmaker { config, prelude } = &self.setup else {
+            return Err(Error::BadParameters(format!(
+                "{} is not a Matchmaker Paxos world",
+                self.name
+            )));
+        };
+        replay_prelude(MatchmakerWorld::new(config.clone()), prelude)
+    }
+
     /// The prelude, as described actions.
     pub fn prelude(&self) -> Vec<String> {
-        let (Setup::Act1 { prelude, .. } | Setup::Log { prelude, .. }) = &self.setup;
+        let (Setup::Act1 { prelude, .. }
+        | Setup::Log { prelude, .. }
+        | Setup::Matchmaker { prelude, .. }) = &self.setup;
         prelude.iter().map(|text| (*text).to_owned()).collect()
     }
 }

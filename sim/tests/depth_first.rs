@@ -5,6 +5,7 @@
 use paros_sim::Error;
 use paros_sim::check::Property;
 use paros_sim::explore::{Limits, Order};
+use paros_sim::matchmaker::MatchmakerWorld;
 use paros_sim::model::Model;
 use paros_sim::replicated_log::LogWorld;
 use paros_sim::report::{Report, Verdict};
@@ -59,6 +60,9 @@ fn replay(scenario: &Scenario, report: &Report) -> Vec<Property> {
             replay_on(DecreeWorld::build(config.clone()).unwrap(), report)
         }
         Setup::Log { config, .. } => replay_on(LogWorld::build(config.clone()).unwrap(), report),
+        Setup::Matchmaker { config, .. } => {
+            replay_on(MatchmakerWorld::build(config.clone()).unwrap(), report)
+        }
     }
 }
 

@@ -309,6 +309,56 @@ impl MatchmakerWorld {
         paros_core::is_chosen(config.quorums(), votes.voters)
     }
 
+    /// The state in a few lines: what is chosen, each leader, each matchmaker, the
+    /// reconfigurer.
+    pub fn summary(&self) -> Vec<String> {
+        use super::names::{configuration_name, history_name, node_name, round_name, set_name};
+        let chosen = self.chosen();
+        let mut lines: Vec<String> = if chosen.is_empty() {
+            vec!["chosen: nothing".to_owned()]
+        } else {
+            (chosen.iter())
+                .map(|(round, value)| format!("chosen: {value} in round {}", round_name(*round)))
+                .collect()
+        };
+        for leader in self.leaders.iter() {
+            let proposal = leader
+                .proposal()
+                .map_or("none".to_owned(), ToString::to_string);
+            lines.push(format!(
+                "{}: round {} in {}, {:?}, history {}, proposes {proposal}",
+                node_name(leader.id()),
+                round_name(leader.round()),
+                configuration_name(leader.config()),
+                leader.stage(),
+                history_name(leader.history()),
+            ));
+        }
+        for matchmaker in &self.matchmakers {
+            let watermark = matchmaker.watermark().map_or("none".to_owned(), round_name);
+            let stopped = if matchmaker.stopped() {
+                ", stopped"
+            } else {
+                ""
+            };
+            lines.push(format!(
+                "{}: {}, gc {watermark}{stopped}",
+                node_name(matchmaker.id()),
+                history_name(matchmaker.configurations()),
+            ));
+        }
+        if let Some(reconfigurer) = &self.reconfigurer {
+            let published = reconfigurer
+                .published()
+                .map_or("nothing".to_owned(), set_name);
+            lines.push(format!(
+                "R1: {:?}, published {published}",
+                reconfigurer.stage()
+            ));
+        }
+        lines
+    }
+
     fn leader_index(&self, node: NodeId) -> Result<usize, Refused> {
         match MmRole::of(node) {
             Some(MmRole::Leader(index)) if index < self.leaders.len() => Ok(index),
@@ -402,11 +452,14 @@ impl MatchmakerWorld {
     }
 
     /// Whether leader `index` may ask for garbage collection now: the world collects garbage,
-    /// it has not asked yet, and paros-core's leader agrees (M4).
+    /// it has not asked yet, its history holds a configuration below its round (else there is
+    /// nothing to collect), and paros-core's leader agrees (M4).
     fn may_collect(&self, index: usize) -> bool {
+        let leader = &self.leaders[index];
         self.config.garbage_collection
             && !self.collect_asked[index]
-            && self.leaders[index].clone().collect_garbage().is_ok()
+            && !leader.history().is_empty()
+            && leader.clone().collect_garbage().is_ok()
     }
 
     /// Whether leader `index` may send its Retires now: it has not yet, and holds its proof

@@ -258,7 +258,7 @@ mod tests {
         (scenarios::all().into_iter())
             .filter_map(|scenario| match scenario.setup {
                 Setup::Act1 { config, prelude } => Some((scenario.name, config, prelude)),
-                Setup::Log { .. } => None,
+                Setup::Log { .. } | Setup::Matchmaker { .. } => None,
             })
             .collect()
     }

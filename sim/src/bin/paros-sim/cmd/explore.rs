@@ -69,5 +69,6 @@ fn symmetries(scenario: &Scenario) -> anyhow::Result<usize> {
     Ok(match &scenario.setup {
         Setup::Act1 { .. } => scenario.act1_start()?.symmetries(),
         Setup::Log { .. } => scenario.log_start()?.symmetries(),
+        Setup::Matchmaker { .. } => scenario.matchmaker_start()?.symmetries(),
     })
 }

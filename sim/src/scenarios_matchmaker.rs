@@ -1,0 +1,240 @@
+//! Act IV's Matchmaker Paxos scenarios (Whittaker et al., "Matchmaker Paxos: A Reconfigurable
+//! Consensus Protocol", JSys 2021): two configurations and a spare acceptor, garbage
+//! collection, a replacement of the matchmakers, a seeded run with faults, and the four
+//! negative controls, each caught by its own rule's property.
+
+use super::act4::CHAPTER_BEYOND;
+use super::{BookMode, Scenario, Setup};
+use crate::faults::{Budget, Fault, NegativeControl};
+use crate::matchmaker::{LeaderPlan, MatchmakerWorldConfig};
+use crate::report::Mode;
+use paros_core::Value;
+
+const BOTH_MODES: &[Mode] = &[Mode::Exhaustive, Mode::Simulation];
+const SIMULATION: &[Mode] = &[Mode::Simulation];
+
+/// A prelude: L1 gets x chosen in round 1 by {A1, A2}: it matches with M1 and M2 and its
+/// Accepts reach A1 and A2. Nobody has heard of the votes yet.
+const X_CHOSEN_IN_ROUND_1: &[&str] = &[
+    "start L1",
+    "deliver m1 L1->M1 MatchA(1.L1, {A1, A2, A3})",
+    "deliver m2 L1->M2 MatchA(1.L1, {A1, A2, A3})",
+    "deliver m4 M1->L1 MatchB(1.L1, [])",
+    "deliver m5 M2->L1 MatchB(1.L1, [])",
+    "deliver m6 L1->A1 Accept(1.L1, x)",
+    "deliver m7 L1->A2 Accept(1.L1, x)",
+];
+
+/// [`X_CHOSEN_IN_ROUND_1`], then every message of round 1 delivered: x is chosen by {A1, A2,
+/// A3}, L1 knows it, and nothing is in flight.
+const ROUND_1_DONE: &[&str] = &[
+    "start L1",
+    "deliver m1 L1->M1 MatchA(1.L1, {A1, A2, A3})",
+    "deliver m2 L1->M2 MatchA(1.L1, {A1, A2, A3})",
+    "deliver m4 M1->L1 MatchB(1.L1, [])",
+    "deliver m5 M2->L1 MatchB(1.L1, [])",
+    "deliver m6 L1->A1 Accept(1.L1, x)",
+    "deliver m7 L1->A2 Accept(1.L1, x)",
+    "deliver m3 L1->M3 MatchA(1.L1, {A1, A2, A3})",
+    "deliver m8 L1->A3 Accept(1.L1, x)",
+    "deliver m9 A1->L1 Accepted(1.L1, x)",
+    "deliver m10 A2->L1 Accepted(1.L1, x)",
+    "deliver m11 M3->L1 MatchB(1.L1, [])",
+    "deliver m12 A3->L1 Accepted(1.L1, x)",
+];
+
+/// After [`ROUND_1_DONE`]: R1 starts replacing M1..M3, and M1 and M2 stop and report; R1 has
+/// reconstructed their state and its Bootstraps to M4..M6 are in flight. The Stop to M3 is
+/// still in flight.
+const OLD_GENERATION_STOPPED: &[&str] = &[
+    "replace R1",
+    "deliver m13 R1->M1 Stop",
+    "deliver m14 R1->M2 Stop",
+    "deliver m16 M1->R1 StopB([1.L1 {A1, A2, A3}])",
+    "deliver m17 M2->R1 StopB([1.L1 {A1, A2, A3}])",
+];
+
+/// [`X_CHOSEN_IN_ROUND_1`], then L2's round 2 is recorded by M1 and M2; their answers are in
+/// flight.
+const X_CHOSEN_ROUND_2_MATCHED: &[&str] = &[
+    "start L1",
+    "deliver m1 L1->M1 MatchA(1.L1, {A1, A2, A3})",
+    "deliver m2 L1->M2 MatchA(1.L1, {A1, A2, A3})",
+    "deliver m4 M1->L1 MatchB(1.L1, [])",
+    "deliver m5 M2->L1 MatchB(1.L1, [])",
+    "deliver m6 L1->A1 Accept(1.L1, x)",
+    "deliver m7 L1->A2 Accept(1.L1, x)",
+    "start L2",
+    "deliver m11 L2->M1 MatchA(2.L2, {A2, A3, A4})",
+    "deliver m12 L2->M2 MatchA(2.L2, {A2, A3, A4})",
+];
+
+fn plan(round: u32, acceptors: &[u8], value: &str) -> LeaderPlan {
+    LeaderPlan {
+        round,
+        acceptors: acceptors.to_vec(),
+        value: Value::new(value),
+    }
+}
+
+/// The issue's world, [`MatchmakerWorldConfig::two_configurations`], with these faults.
+fn two_configurations(budget: Budget) -> MatchmakerWorldConfig {
+    MatchmakerWorldConfig {
+        budget,
+        ..MatchmakerWorldConfig::two_configurations()
+    }
+}
+
+/// Three configurations: L3 runs round 3 in {A1, A3, A4}, wanting z.
+fn three_configurations() -> MatchmakerWorldConfig {
+    let mut config = MatchmakerWorldConfig::two_configurations();
+    config.leaders.push(plan(3, &[1, 3, 4], "z"));
+    config
+}
+
+fn control(mut config: MatchmakerWorldConfig, control: NegativeControl) -> MatchmakerWorldConfig {
+    config.negative_control = Some(control);
+    config
+}
+
+fn setup(config: MatchmakerWorldConfig, prelude: &[&'static str]) -> Setup {
+    Setup::Matchmaker {
+        config,
+        prelude: prelude.to_vec(),
+    }
+}
+
+/// Every Matchmaker Paxos scenario.
+pub(super) fn all() -> Vec<Scenario> {
+    vec![
+        Scenario {
+            name: "act4-matchmaker",
+            claim: "Reconfiguring is a round change: whichever of two rounds in two configurations runs first, and whenever garbage is collected and the removed acceptor retired, at most one value is chosen and no rule's property breaks.",
+            world: "Matchmakers M1-M3, acceptors A1-A4; L1 runs round 1 in {A1, A2, A3} (x), L2 round 2 in {A2, A3, A4} (y); garbage collection on; 1 crash (a matchmaker, which restarts from its disk, or a leader, which stays down); every schedule.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_BEYOND),
+            setup: setup(
+                two_configurations(Budget::NONE.with(Fault::Crash, 1)),
+                ROUND_1_DONE,
+            ),
+        },
+        Scenario {
+            name: "act4-matchmaker-replacement",
+            claim: "Replacing the matchmakers while two rounds run loses no round: every round that matched with the old generation is in the state the new one starts from, and at most one value is chosen.",
+            world: "Matchmakers M1-M3 replaced by M4-M6 through R1, acceptors A1-A4; L1 runs round 1 in {A1, A2, A3} (x), L2 round 2 in {A2, A3, A4} (y); each leader matches with the generation published when it starts; no garbage collection, no faults; every schedule.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_BEYOND),
+            setup: setup(
+                MatchmakerWorldConfig {
+                    replacement: true,
+                    garbage_collection: false,
+                    ..two_configurations(Budget::NONE)
+                },
+                &[ROUND_1_DONE, OLD_GENERATION_STOPPED].concat(),
+            ),
+        },
+        Scenario {
+            name: "act4-matchmaker-faults",
+            claim: "Three configurations, garbage collection and a replacement of the matchmakers stay safe through crashes, drops and duplicates.",
+            world: "Matchmakers M1-M3 (replaced by M4-M6 through R1), acceptors A1-A4; L1 round 1 in {A1, A2, A3} (x), L2 round 2 in {A2, A3, A4} (y), L3 round 3 in {A1, A3, A4} (z); garbage collection on; 2 crashes, 3 drops, 2 duplicates.",
+            modes: SIMULATION,
+            book_mode: BookMode::Simulation {
+                seeds: 2_000,
+                max_steps: 1_000,
+            },
+            levels: &[],
+            chapter: Some(CHAPTER_BEYOND),
+            setup: setup(
+                MatchmakerWorldConfig {
+                    replacement: true,
+                    budget: Budget::NONE
+                        .with(Fault::Crash, 2)
+                        .with(Fault::Drop, 3)
+                        .with(Fault::Duplicate, 2),
+                    ..three_configurations()
+                },
+                &[],
+            ),
+        },
+        Scenario {
+            name: "act4-no-lower-round-check-control",
+            claim: "Negative control: matchmakers that record a round below one they store (M1 dropped) give round 1 a history without round 2's configuration, though round 2 matched first; the history-complete checker must catch it.",
+            world: "As act4-matchmaker, with the matchmakers breaking M1 and no faults; every schedule.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_BEYOND),
+            setup: setup(
+                control(
+                    two_configurations(Budget::NONE),
+                    NegativeControl::NoLowerRoundCheck,
+                ),
+                &[],
+            ),
+        },
+        Scenario {
+            name: "act4-phase1-latest-only-control",
+            claim: "Negative control: a leader that completes Phase 1 with a quorum of the newest configuration of its history alone (M3 dropped) misses x, chosen in round 1's configuration, and proposes z in round 3; the proposal-keeps-chosen checker must catch it.",
+            world: "Acceptors A1-A4; L1 round 1 in {A1, A2, A3} (x), L2 round 2 in {A2, A3, A4} (y), L3 round 3 in {A2, A3, A4} (z), the leaders breaking M3; no garbage collection, no faults. Prelude: x chosen in round 1 by {A1, A2}; round 2 recorded by M1 and M2. Then every schedule.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_BEYOND),
+            setup: setup(
+                control(
+                    MatchmakerWorldConfig {
+                        leaders: vec![
+                            plan(1, &[1, 2, 3], "x"),
+                            plan(2, &[2, 3, 4], "y"),
+                            plan(3, &[2, 3, 4], "z"),
+                        ],
+                        garbage_collection: false,
+                        ..MatchmakerWorldConfig::two_configurations()
+                    },
+                    NegativeControl::Phase1LatestOnly,
+                ),
+                X_CHOSEN_ROUND_2_MATCHED,
+            ),
+        },
+        Scenario {
+            name: "act4-gc-after-phase1-control",
+            claim: "Negative control: a leader that asks for garbage collection as soon as its Phase 1 is done (M4 dropped) has round 1's configuration, which holds the votes for x, collected before anything is chosen in round 2; the gc-keeps-what-phase1-needs checker must catch it.",
+            world: "As act4-matchmaker, with the leaders breaking M4 and no faults. Prelude: x chosen in round 1 by {A1, A2}. Then every schedule.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_BEYOND),
+            setup: setup(
+                control(
+                    two_configurations(Budget::NONE),
+                    NegativeControl::GcAfterPhase1,
+                ),
+                X_CHOSEN_IN_ROUND_1,
+            ),
+        },
+        Scenario {
+            name: "act4-no-stop-control",
+            claim: "Negative control: matchmakers that report their state when asked to stop but go on matching (M6 dropped) let a round match with the old generation after its state was taken for the new one; the reconstruction-complete checker must catch it.",
+            world: "As act4-matchmaker-replacement, with the old matchmakers breaking M6; every schedule.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_BEYOND),
+            setup: setup(
+                control(
+                    MatchmakerWorldConfig {
+                        replacement: true,
+                        garbage_collection: false,
+                        ..two_configurations(Budget::NONE)
+                    },
+                    NegativeControl::NoStop,
+                ),
+                &[],
+            ),
+        },
+    ]
+}
