@@ -108,8 +108,12 @@ pub static LOG: &[&LevelWorld<LogWorldConfig>] = &[
 ];
 
 /// The Matchmaker Paxos level worlds (Act IV), in the order of the level map.
-pub static MATCHMAKER: &[&LevelWorld<MatchmakerWorldConfig>] =
-    &[&MATCHMAKING, &RECONFIGURE, &GARBAGE_COLLECTION];
+pub static MATCHMAKER: &[&LevelWorld<MatchmakerWorldConfig>] = &[
+    &MATCHMAKING,
+    &RECONFIGURE,
+    &GARBAGE_COLLECTION,
+    &MATCHMAKER_GENERATIONS,
+];
 
 /// The level world with this name.
 pub fn find(name: &str) -> Option<Found> {
@@ -871,6 +875,35 @@ pub static GARBAGE_COLLECTION: LevelWorld<MatchmakerWorldConfig> = LevelWorld {
         "deliver L2->A2 Prepare",
         "drop L2->A3 Prepare",
         "deliver A1->L2 Promise",
+    ],
+};
+
+/// `act4/matchmaker-generations`: x chosen at 1.L1 in {A1, A2, A3} by A1 and A2, recorded by
+/// M1..M3; the reconfigurer R1 may replace them by M4..M6; L2 plans round 2.L2 in {A2, A3,
+/// A4} and is not started. No faults left.
+pub static MATCHMAKER_GENERATIONS: LevelWorld<MatchmakerWorldConfig> = LevelWorld {
+    name: "act4/matchmaker-generations",
+    config: || MatchmakerWorldConfig {
+        acceptor_count: 4,
+        leaders: leader_plans(&[(1, &[1, 2, 3], "x"), (2, &[2, 3, 4], "y")]),
+        garbage_collection: false,
+        replacement: true,
+        budget: Budget::NONE.with(Fault::Drop, 1),
+        negative_control: None,
+    },
+    prelude: &[
+        "start L1",
+        "deliver L1->M1 MatchA",
+        "deliver L1->M2 MatchA",
+        "deliver L1->M3 MatchA",
+        "deliver M1->L1 MatchB",
+        "deliver M2->L1 MatchB",
+        "deliver M3->L1 MatchB",
+        "deliver L1->A1 Accept",
+        "deliver L1->A2 Accept",
+        "drop L1->A3 Accept",
+        "deliver A1->L1 Accepted",
+        "deliver A2->L1 Accepted",
     ],
 };
 

@@ -16,6 +16,8 @@
 
 use crate::board::{Board, ByHand};
 use crate::scene::{ChosenView, ClusterView, MatchmakingView, MessageView, NodeView};
+#[cfg(feature = "matchmaker")]
+use paros_sim::matchmaker::MatchmakerWorld;
 use paros_sim::model::Model;
 use paros_sim::network::MessageAction;
 #[cfg(feature = "log")]
@@ -231,6 +233,9 @@ enum Walking {
     SingleDecree(Walk<DecreeWorld>),
     #[cfg(feature = "log")]
     ReplicatedLog(Walk<LogWorld>),
+    /// Boxed: its world holds more than the others.
+    #[cfg(feature = "matchmaker")]
+    Matchmaker(Box<Walk<MatchmakerWorld>>),
 }
 
 /// Calls `$body` with `$walk` bound to the walk inside, whichever world it runs on.
@@ -241,6 +246,8 @@ macro_rules! with_walk {
             Walking::SingleDecree($walk) => $body,
             #[cfg(feature = "log")]
             Walking::ReplicatedLog($walk) => $body,
+            #[cfg(feature = "matchmaker")]
+            Walking::Matchmaker($walk) => $body,
         }
     };
 }
@@ -288,6 +295,13 @@ impl Replay {
                 LogWorld::new(config).map_err(|refused| start_failed(refused.to_string()))?,
                 actions,
             )?),
+            #[cfg(feature = "matchmaker")]
+            Setup::Matchmaker { config, .. } => Walking::Matchmaker(Box::new(Walk::new(
+                scenario,
+                MatchmakerWorld::new(config)
+                    .map_err(|refused| start_failed(refused.to_string()))?,
+                actions,
+            )?)),
             #[allow(unreachable_patterns)]
             other => {
                 return Err(ReplayError::OtherModule {
@@ -347,6 +361,11 @@ fn own_scenarios() -> Vec<Scenario> {
     own.extend(scenarios::act1_scenarios());
     #[cfg(feature = "log")]
     own.extend(scenarios::log_scenarios());
+    #[cfg(feature = "matchmaker")]
+    own.extend(
+        (scenarios::all().into_iter())
+            .filter(|scenario| matches!(scenario.setup, Setup::Matchmaker { .. })),
+    );
     own
 }
 
@@ -356,6 +375,20 @@ const BUILT: &[&str] = &[
     "one-value",
     #[cfg(feature = "log")]
     "log",
+    #[cfg(feature = "matchmaker")]
+    "matchmaker",
+];
+
+/// The Matchmaker Paxos scenarios, by name: a build without that world still says which module
+/// replays one. `a_scenario_name_tells_its_module` keeps the list equal to paros-sim's.
+const MATCHMAKER_SCENARIOS: [&str; 7] = [
+    "act4-matchmaker",
+    "act4-matchmaker-replacement",
+    "act4-matchmaker-faults",
+    "act4-no-lower-round-check-control",
+    "act4-phase1-latest-only-control",
+    "act4-gc-after-phase1-control",
+    "act4-no-stop-control",
 ];
 
 /// Why no scenario of a build of the modules `built` is called `name`: it belongs to a world
@@ -378,6 +411,8 @@ fn not_here(name: &str, built: &[&str]) -> ReplayError {
 fn module_named(name: &str) -> &'static str {
     if name.starts_with("act1-") {
         "one-value"
+    } else if MATCHMAKER_SCENARIOS.contains(&name) {
+        "matchmaker"
     } else {
         "log"
     }
@@ -388,6 +423,7 @@ pub fn module_of(setup: &Setup) -> &'static str {
     match setup {
         Setup::Act1 { .. } => "one-value",
         Setup::Log { .. } => "log",
+        Setup::Matchmaker { .. } => "matchmaker",
     }
 }
 
@@ -535,7 +571,23 @@ mod tests {
         );
         let own: Vec<&str> = own_scenarios().iter().map(|own| own.name).collect();
         let all: Vec<&str> = scenarios::all().iter().map(|any| any.name).collect();
-        assert_eq!(own, all, "a build with both worlds replays every scenario");
+        assert_eq!(own, all, "a build with every world replays every scenario");
+        let matchmaker: Vec<&str> = (scenarios::all().into_iter())
+            .filter(|scenario| module_of(&scenario.setup) == "matchmaker")
+            .map(|scenario| scenario.name)
+            .collect();
+        assert_eq!(matchmaker, MATCHMAKER_SCENARIOS);
+    }
+
+    #[test]
+    fn a_matchmaker_counterexample_replays_to_its_violation_on_the_matchmaker_stage() {
+        let (actions, violations) = counterexample("act4-phase1-latest-only-control");
+        let mut replay = Replay::new("act4-phase1-latest-only-control", &actions).unwrap();
+        assert_eq!(replay.view().module, "matchmaker");
+        assert!(replay.view().stage.matchmaking.is_some());
+        replay.go_to(usize::MAX);
+        assert_eq!(replay.step(), actions.len());
+        assert_eq!(replay.view().violations, violations);
     }
 
     #[test]

@@ -829,6 +829,12 @@ fn the_catalog_keeps_the_contract_with_the_book() {
                 "act4-matchmaker",
                 None
             ),
+            (
+                "act4/matchmaker-generations",
+                "Beyond Multi-Paxos",
+                "act4-matchmaker-replacement",
+                None
+            ),
         ]
     );
     assert!(summaries.iter().all(|level| {

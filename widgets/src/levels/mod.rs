@@ -79,6 +79,7 @@ pub static ACT4_MATCHMAKER: &[&Level<MatchmakerWorld>] = &[
     &act4::matchmaking::LEVEL,
     &act4::reconfigure::LEVEL,
     &act4::garbage_collection::LEVEL,
+    &act4::matchmaker_generations::LEVEL,
 ];
 
 /// Every level played on the replicated-log world: Act II's, then Act III's, then Act IV's.

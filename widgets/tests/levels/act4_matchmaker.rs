@@ -35,12 +35,13 @@ fn view(game: &Game<MatchmakerWorld>) -> serde_json::Value {
     serde_json::from_str(&View::of(game).to_json()).unwrap()
 }
 
-/// Whether `text` names a round of this world: `3.L3`.
+/// Whether `text` names a round of this world, a leader's (`3.L3`) or the reconfigurer's
+/// ballot in the successor decree (`1.R1`).
 fn names_a_round(text: &str) -> bool {
     text.split(|c: char| !(c.is_alphanumeric() || c == '.'))
         .any(|word| {
             word.split_once('.').is_some_and(|(round, owner)| {
-                round.parse::<u32>().is_ok() && owner.starts_with('L')
+                round.parse::<u32>().is_ok() && (owner.starts_with('L') || owner.starts_with('R'))
             })
         })
 }
@@ -301,9 +302,10 @@ fn view_of_leader(game: &Game<MatchmakerWorld>, index: usize) -> serde_json::Val
 #[test]
 fn every_played_world_replays_natively_to_the_same_fingerprint() {
     let last_chosen = [
-        "chosen: x at 3.L3",
-        "chosen: x at 2.L2",
-        "chosen: x at 2.L2",
+        "chosen: x in round 3.L3",
+        "chosen: x in round 2.L2",
+        "chosen: x in round 2.L2",
+        "chosen: x in round 1.L1",
     ];
     for (level, last) in levels::ACT4_MATCHMAKER.iter().zip(last_chosen) {
         let mut game = mount_level(level.id);
@@ -378,6 +380,37 @@ fn garbage_collection_waits_for_the_value_in_c2_and_retires_a1_with_the_proof() 
         paros_sim::matchmaker::set_name(game.world().retired()),
         "{A1}"
     );
+    assert!(safety(game.world()).is_empty());
+}
+
+#[test]
+fn generations_bootstrap_the_reconstructed_state_and_the_old_set_decides() {
+    let mut game = mount_level("act4/matchmaker-generations");
+    play_to_answer(&mut game, 0);
+    let prompt = game.prompt().expect("the bootstrap question").clone();
+    assert_eq!(prompt.node.as_deref(), Some("R1"));
+    let reconfigurer = game.world().reconfigurer().unwrap();
+    let (history, _) = reconfigurer.reconstructed().unwrap();
+    assert_eq!(history.len(), 1, "round 1's configuration");
+    assert_eq!(prompt.right_key(), "reconstructed");
+    let text = refused(&mut game, "empty");
+    assert!(text.contains("skip the configuration of 1.L1"), "{text}");
+    play(&mut game, &["answer reconstructed"]);
+    play_to_answer(&mut game, 1);
+    let prompt = game.prompt().expect("the decision question").clone();
+    assert_eq!(prompt.right_key(), "old");
+    let text = refused(&mut game, "new");
+    assert!(
+        text.contains("sent its Prepare at 1.R1 to {M1, M2, M3}"),
+        "{text}"
+    );
+    let rest = &game.level().solution[game.log().len()..];
+    play(&mut game, rest);
+    assert_eq!(game.goal(), Goal::Reached);
+    let published = game.world().reconfigurer().unwrap().published().unwrap();
+    assert_eq!(paros_sim::matchmaker::set_name(published), "{M4, M5, M6}");
+    let leader = &game.world().leaders()[1];
+    assert_eq!(leader.history().len(), 1, "L2 reads C1 from the new set");
     assert!(safety(game.world()).is_empty());
 }
 

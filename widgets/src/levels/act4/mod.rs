@@ -6,6 +6,7 @@
 
 pub mod flexible_quorums;
 pub mod garbage_collection;
+pub mod matchmaker_generations;
 pub mod matchmaking;
 pub mod proxy_leaders;
 pub mod quorum_reads;
