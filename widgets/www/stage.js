@@ -190,6 +190,8 @@ function logLayout(view) {
 /** Matchmaker Paxos: a matchmaker's or a leader's box is its name line and one line a fact. */
 const MM_WIDTH = 112;
 const MM_LINE = 13;
+/** How many matchmakers a generation has, and so a row of the plane. */
+const MM_GENERATION = 3;
 /** The room between the rows of the matchmaker world, for dots on the wires. */
 const MM_GAP = 84;
 /** One configuration's row of the groups drawn under the acceptors. */
@@ -228,14 +230,20 @@ function matchmakerLayout(view) {
     for (const end of [message.from, message.to]) if (!known.has(end) && !others.includes(end)) others.push(end);
   }
   const middle = [...leaders.map((leader) => leader.name), ...others];
-  const most = Math.max(matchmakers.length, middle.length, acceptors.length);
+  // A generation of matchmakers is a row of its own, so the stage stays narrow on a phone.
+  const perRow = Math.min(MM_GENERATION, matchmakers.length);
+  const mmRows = Math.ceil(matchmakers.length / Math.max(1, perRow));
+  const most = Math.max(perRow, middle.length, acceptors.length);
   const width = Math.max(WIDTH, (MM_WIDTH + 10) * most);
   const places = new Map();
   const mmHeight = 24 + MM_LINE * Math.max(2, ...matchmakers.map((matchmaker) => matchmakerLines(matchmaker).length));
-  columns(matchmakers.length, Math.min(width, (MM_WIDTH + 16) * matchmakers.length), width).forEach((x, index) => {
-    places.set(matchmakers[index].name, { x, y: TOP + 14, height: mmHeight, width: MM_WIDTH, index });
+  const mmStep = mmHeight + 12;
+  const rowXs = columns(perRow, Math.min(width, (MM_WIDTH + 16) * perRow), width);
+  matchmakers.forEach((matchmaker, index) => {
+    const y = TOP + 14 + mmStep * Math.floor(index / perRow);
+    places.set(matchmaker.name, { x: rowXs[index % perRow], y, height: mmHeight, width: MM_WIDTH, index });
   });
-  const leadersTop = TOP + 14 + mmHeight + MM_GAP;
+  const leadersTop = TOP + 14 + mmStep * mmRows - 12 + MM_GAP;
   const leaderHeight = 24 + MM_LINE * Math.max(2, ...leaders.map((leader) => leaderLines(leader).length));
   columns(middle.length, Math.min(width, (MM_WIDTH + 16) * middle.length), width).forEach((x, index) => {
     places.set(middle[index], { x, y: leadersTop, height: leaderHeight, width: MM_WIDTH, index });
@@ -306,12 +314,13 @@ function drawMatchmaking(view, geometry) {
   const mms = view.matchmaking.matchmakers;
   const parts = [];
   if (mms.length) {
-    const first = geometry.places.get(mms[0].name);
-    const last = geometry.places.get(mms[mms.length - 1].name);
-    const left = first.x - first.width / 2 - 8;
-    const right = last.x + last.width / 2 + 8;
+    const placed = mms.map((matchmaker) => geometry.places.get(matchmaker.name));
+    const first = placed[0];
+    const left = Math.min(...placed.map((place) => place.x - place.width / 2)) - 8;
+    const right = Math.max(...placed.map((place) => place.x + place.width / 2)) + 8;
+    const bottom = Math.max(...placed.map((place) => place.y + place.height)) + 8;
     parts.push(
-      `<g class="pp-plane"><rect x="${round(left)}" y="${TOP}" width="${round(right - left)}" height="${first.height + 22}" rx="12"/>` +
+      `<g class="pp-plane"><rect x="${round(left)}" y="${TOP}" width="${round(right - left)}" height="${round(bottom - TOP)}" rx="12"/>` +
         text(left + 8, TOP + 11, 'matchmaker plane', 'pp-grid-label', 'start') + '</g>',
     );
   }
