@@ -15,7 +15,9 @@
 //! step. The book's build replays every counterexample it shows this way.
 
 use crate::board::{Board, ByHand};
-use crate::scene::{ChosenView, ClusterView, MatchmakingView, MessageView, NodeView};
+#[cfg(feature = "matchmaker")]
+use crate::scene::MatchmakingView;
+use crate::scene::{ChosenView, ClusterView, MessageView, NodeView};
 #[cfg(feature = "matchmaker")]
 use paros_sim::matchmaker::MatchmakerWorld;
 use paros_sim::model::Model;
@@ -99,7 +101,8 @@ pub struct ReplayStage {
     /// The chosen log, clients, budgets and partitions (the log world).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cluster: Option<ClusterView>,
-    /// The matchmakers, configurations and leaders (the matchmaker world).
+    /// The matchmakers, configurations and leaders (the matchmaker world, in a build with it).
+    #[cfg(feature = "matchmaker")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matchmaking: Option<MatchmakingView>,
 }
@@ -217,6 +220,7 @@ where
                 messages: world.messages(&[]),
                 chosen: world.chosen(),
                 cluster: world.cluster(),
+                #[cfg(feature = "matchmaker")]
                 matchmaking: world.matchmaking(),
             },
             violations: (world.violations().iter())

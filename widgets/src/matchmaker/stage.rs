@@ -35,13 +35,13 @@ pub fn config_name(world: &MatchmakerWorld, config: &Configuration) -> String {
     )
 }
 
-/// The acceptors of the newest configuration a leader has started a round in: the ones
-/// every other configuration's members are kept or removed against.
-fn newest_started(world: &MatchmakerWorld) -> Option<NodeSet> {
+/// The newest round a leader has started, and its configuration's acceptors: the ones every
+/// configuration of a lower round keeps or removes.
+fn newest_started(world: &MatchmakerWorld) -> Option<(Ballot, NodeSet)> {
     (world.leaders().iter())
         .filter(|leader| leader.stage() != Stage::Idle)
         .max_by_key(|leader| leader.round())
-        .map(|leader| leader.config().acceptors())
+        .map(|leader| (leader.round(), leader.config().acceptors()))
 }
 
 fn stored(world: &MatchmakerWorld, history: &History) -> Vec<StoredView> {
@@ -125,12 +125,14 @@ pub fn matchmaking(world: &MatchmakerWorld) -> MatchmakingView {
     let configurations = (configurations(world).into_iter())
         .map(|(config, rounds)| {
             let members = config.acceptors();
+            // Only a configuration of a lower round loses members: a planned higher one is
+            // still to come.
             let removed: NodeSet = match kept {
-                Some(kept) => members
+                Some((newest, kept)) if rounds.iter().any(|round| *round < newest) => members
                     .iter()
                     .filter(|node| !kept.contains(*node))
                     .collect(),
-                None => NodeSet::EMPTY,
+                _ => NodeSet::EMPTY,
             };
             let stored_anywhere = (world.matchmakers().iter()).any(|matchmaker| {
                 (rounds.iter()).any(|round| matchmaker.configurations().contains_key(round))

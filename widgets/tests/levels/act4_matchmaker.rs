@@ -386,6 +386,12 @@ fn garbage_collection_waits_for_the_value_in_c2_and_retires_a1_with_the_proof() 
 #[test]
 fn generations_bootstrap_the_reconstructed_state_and_the_old_set_decides() {
     let mut game = mount_level("act4/matchmaker-generations");
+    let configurations = &view(&game)["matchmaking"]["configurations"];
+    assert_eq!(
+        configurations[1]["removed"],
+        serde_json::json!([]),
+        "C2 of the round to come removes nothing yet"
+    );
     play_to_answer(&mut game, 0);
     let prompt = game.prompt().expect("the bootstrap question").clone();
     assert_eq!(prompt.node.as_deref(), Some("R1"));
@@ -407,6 +413,8 @@ fn generations_bootstrap_the_reconstructed_state_and_the_old_set_decides() {
     let rest = &game.level().solution[game.log().len()..];
     play(&mut game, rest);
     assert_eq!(game.goal(), Goal::Reached);
+    let configurations = &view(&game)["matchmaking"]["configurations"];
+    assert_eq!(configurations[0]["removed"], serde_json::json!(["A1"]));
     let published = game.world().reconfigurer().unwrap().published().unwrap();
     assert_eq!(paros_sim::matchmaker::set_name(published), "{M4, M5, M6}");
     let leader = &game.world().leaders()[1];
