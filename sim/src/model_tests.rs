@@ -5,6 +5,7 @@
 //! words, rebuilds the same fingerprint.
 
 use crate::faults::{Budget, Fault, NegativeControl};
+use crate::matchmaker::{MatchmakerWorld, MatchmakerWorldConfig};
 use crate::model::Model;
 use crate::replicated_log::{ClientOp, LogWorld, LogWorldConfig};
 use crate::single_decree::{DecreeWorld, DecreeWorldConfig};
@@ -116,6 +117,27 @@ fn log_config() -> LogWorldConfig {
     config
 }
 
+/// Three configurations, garbage collection, a replacement of the matchmakers, and every
+/// fault the matchmaker world has; with `control`, matchmakers that go on matching once
+/// stopped.
+fn matchmaker_config(control: bool) -> MatchmakerWorldConfig {
+    let mut config = MatchmakerWorldConfig::two_configurations();
+    config.leaders.push(crate::matchmaker::LeaderPlan {
+        round: 3,
+        acceptors: vec![1, 3, 4],
+        value: paros_core::Value::new("z"),
+    });
+    config.replacement = true;
+    config.budget = Budget::NONE
+        .with(Fault::Drop, 1)
+        .with(Fault::Duplicate, 1)
+        .with(Fault::Crash, 2);
+    if control {
+        config.negative_control = Some(NegativeControl::NoStop);
+    }
+    config
+}
+
 proptest! {
     // Each case steps every enabled action at every step of its walk: a few dozen cases cover
     // every kind of action many times over.
@@ -134,5 +156,15 @@ proptest! {
     #[test]
     fn log_walks_keep_the_model_contract(choices in prop::collection::vec(any::<u16>(), 0..80)) {
         walk_keeps_the_contract(log_config(), &choices, true, LogWorld::fingerprint_from_scratch)?;
+    }
+
+    #[test]
+    fn matchmaker_walks_keep_the_model_contract(choices in prop::collection::vec(any::<u16>(), 0..80)) {
+        walk_keeps_the_contract(matchmaker_config(false), &choices, true, MatchmakerWorld::fingerprint)?;
+    }
+
+    #[test]
+    fn matchmaker_control_walks_keep_the_model_contract(choices in prop::collection::vec(any::<u16>(), 0..60)) {
+        walk_keeps_the_contract(matchmaker_config(true), &choices, false, MatchmakerWorld::fingerprint)?;
     }
 }

@@ -161,7 +161,7 @@ pub(super) fn all() -> Vec<Scenario> {
             ),
         },
         Scenario {
-            name: "act4-no-lower-round-check-control",
+            name: "act4-matchmaker-no-lower-round-check-control",
             claim: "Negative control: matchmakers that record a round below one they store (M1 dropped) give round 1 a history without round 2's configuration, though round 2 matched first; the history-complete checker must catch it.",
             world: "As act4-matchmaker, with the matchmakers breaking M1 and no faults; every schedule.",
             modes: BOTH_MODES,
@@ -177,7 +177,7 @@ pub(super) fn all() -> Vec<Scenario> {
             ),
         },
         Scenario {
-            name: "act4-phase1-latest-only-control",
+            name: "act4-matchmaker-phase1-latest-only-control",
             claim: "Negative control: a leader that completes Phase 1 with a quorum of the newest configuration of its history alone (M3 dropped) misses x, chosen in round 1's configuration, and proposes z in round 3; the proposal-keeps-chosen checker must catch it.",
             world: "Acceptors A1-A4; L1 round 1 in {A1, A2, A3} (x), L2 round 2 in {A2, A3, A4} (y), L3 round 3 in {A2, A3, A4} (z), the leaders breaking M3; no garbage collection, no faults. Prelude: x chosen in round 1 by {A1, A2}; round 2 recorded by M1 and M2. Then every schedule.",
             modes: BOTH_MODES,
@@ -201,7 +201,7 @@ pub(super) fn all() -> Vec<Scenario> {
             ),
         },
         Scenario {
-            name: "act4-gc-after-phase1-control",
+            name: "act4-matchmaker-gc-after-phase1-control",
             claim: "Negative control: a leader that asks for garbage collection as soon as its Phase 1 is done (M4 dropped) has round 1's configuration, which holds the votes for x, collected before anything is chosen in round 2; the gc-keeps-what-phase1-needs checker must catch it.",
             world: "As act4-matchmaker, with the leaders breaking M4 and no faults. Prelude: x chosen in round 1 by {A1, A2}. Then every schedule.",
             modes: BOTH_MODES,
@@ -217,7 +217,7 @@ pub(super) fn all() -> Vec<Scenario> {
             ),
         },
         Scenario {
-            name: "act4-no-stop-control",
+            name: "act4-matchmaker-no-stop-control",
             claim: "Negative control: matchmakers that report their state when asked to stop but go on matching (M6 dropped) let a round match with the old generation after its state was taken for the new one; the reconstruction-complete checker must catch it.",
             world: "As act4-matchmaker-replacement, with the old matchmakers breaking M6; every schedule.",
             modes: BOTH_MODES,

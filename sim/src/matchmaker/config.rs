@@ -213,6 +213,9 @@ impl MatchmakerWorldConfig {
                 "between 1 and 9 acceptors and between 1 and 9 leaders",
             ));
         }
+        if self.leaders.iter().any(|plan| plan.round == 0) {
+            return Err(Refused::BadConfig("rounds are numbered from 1"));
+        }
         let acceptors_known = self.leaders.iter().all(|plan| {
             !plan.acceptors.is_empty()
                 && (plan.acceptors.iter()).all(|n| (1..=self.acceptor_count).contains(n))

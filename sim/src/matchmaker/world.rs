@@ -85,30 +85,33 @@ pub struct RoundVotes {
     pub voters: NodeSet,
 }
 
-/// A world of Matchmaker Paxos for a single decree.
+/// A world of Matchmaker Paxos for a single decree. Each role's nodes, and the votes, are
+/// shared with the worlds this one was cloned from until a step changes them: the explorer
+/// builds a world per state it visits, and a step changes one or two parts.
 #[derive(Clone, Debug)]
 pub struct MatchmakerWorld {
     pub(super) config: Arc<MatchmakerWorldConfig>,
     /// M1..M3, then M4..M6 with a replacement. A crashed one keeps its last state here.
-    pub(super) matchmakers: Vec<Matchmaker>,
+    pub(super) matchmakers: Arc<Vec<Matchmaker>>,
     /// Each matchmaker's disk: its frames, oldest first. Left out of the fingerprint: a restart
-    /// rebuilds exactly the state it wrote, which the fingerprint holds.
-    pub(super) disks: Vec<Vec<Vec<u8>>>,
-    pub(super) acceptors: Vec<RetiringAcceptor>,
+    /// rebuilds exactly the state it wrote, which the fingerprint holds. Shared with the worlds
+    /// this one was cloned from until a write changes it.
+    pub(super) disks: Vec<Arc<Vec<Vec<u8>>>>,
+    pub(super) acceptors: Arc<Vec<RetiringAcceptor>>,
     /// Each leader; an idle one is rebuilt at its start with the generation then current.
-    pub(super) leaders: Vec<Leader>,
+    pub(super) leaders: Arc<Vec<Leader>>,
     /// The matchmakers each leader matches with: set when it starts.
     pub(super) matched_with: Vec<NodeSet>,
     /// Whether each leader has asked for garbage collection, and sent its Retires.
     pub(super) collect_asked: Vec<bool>,
     pub(super) retire_sent: Vec<bool>,
-    pub(super) reconfigurer: Option<Reconfigurer>,
+    pub(super) reconfigurer: Option<Arc<Reconfigurer>>,
     /// The nodes that are down.
     pub(super) down: NodeSet,
     pub(super) network: Network<MmEnvelope>,
     pub(super) budget_left: Budget,
     /// Every vote ever cast, by round.
-    pub(super) votes: BTreeMap<Ballot, RoundVotes>,
+    pub(super) votes: Arc<BTreeMap<Ballot, RoundVotes>>,
 }
 
 /// The parts of a world the fingerprint hashes one by one.
@@ -132,14 +135,14 @@ impl MatchmakerWorld {
         let mut disks = Vec::with_capacity(matchmakers.len());
         for matchmaker in &mut matchmakers {
             let (writes, _) = matchmaker.take_ready();
-            disks.push(writes.iter().map(encode).collect());
+            disks.push(Arc::new(writes.iter().map(encode).collect()));
         }
-        let acceptors = config
+        let acceptors: Vec<RetiringAcceptor> = config
             .acceptors()
             .iter()
             .map(RetiringAcceptor::new)
             .collect();
-        let leaders = (0..config.leaders.len())
+        let leaders: Vec<Leader> = (0..config.leaders.len())
             .map(|index| leader(&config, index, MatchmakerWorldConfig::first_generation()))
             .collect();
         let reconfigurer = config.replacement.then(|| {
@@ -154,16 +157,16 @@ impl MatchmakerWorld {
         let mut world = MatchmakerWorld {
             network: Network::new(matchmaker_ids, NodeSet::EMPTY),
             budget_left: config.budget,
-            matchmakers,
+            matchmakers: Arc::new(matchmakers),
             disks,
-            acceptors,
-            leaders,
+            acceptors: Arc::new(acceptors),
+            leaders: Arc::new(leaders),
             matched_with: vec![NodeSet::EMPTY; count],
             collect_asked: vec![false; count],
             retire_sent: vec![false; count],
-            reconfigurer,
+            reconfigurer: reconfigurer.map(Arc::new),
             down: NodeSet::EMPTY,
-            votes: BTreeMap::new(),
+            votes: Arc::new(BTreeMap::new()),
             config: Arc::new(config),
         };
         for index in 0..world.matchmakers.len() {
@@ -206,13 +209,13 @@ impl MatchmakerWorld {
 
     /// The reconfigurer, with a replacement.
     pub fn reconfigurer(&self) -> Option<&Reconfigurer> {
-        self.reconfigurer.as_ref()
+        self.reconfigurer.as_deref()
     }
 
     /// The matchmakers a leader starting now matches with: M4..M6 once the reconfigurer has
     /// published them, M1..M3 until then.
     pub fn current_generation(&self) -> NodeSet {
-        (self.reconfigurer.as_ref())
+        (self.reconfigurer.as_deref())
             .and_then(Reconfigurer::published)
             .unwrap_or_else(MatchmakerWorldConfig::first_generation)
     }
@@ -334,7 +337,7 @@ impl MatchmakerWorld {
                 history_name(leader.history()),
             ));
         }
-        for matchmaker in &self.matchmakers {
+        for matchmaker in self.matchmakers.iter() {
             let watermark = matchmaker.watermark().map_or("none".to_owned(), round_name);
             let stopped = if matchmaker.stopped() {
                 ", stopped"
@@ -377,7 +380,7 @@ impl MatchmakerWorld {
             Some(NegativeControl::NoStop) => BrokenRule::NoStop,
             _ => return,
         };
-        self.matchmakers[index].break_rule(rule);
+        Arc::make_mut(&mut self.matchmakers)[index].break_rule(rule);
     }
 
     /// A 64-bit fingerprint of everything the future of this world depends on: each node's
@@ -522,61 +525,77 @@ impl MatchmakerWorld {
 
     /// Hands a message to its receiver; returns why it took no step, if it did not.
     fn deliver(&mut self, envelope: &MmEnvelope) -> Option<String> {
-        match MmRole::of(envelope.to) {
-            Some(MmRole::Matchmaker(_)) => {
-                let index = self.matchmaker_index(envelope.to)?;
-                let refused = self.matchmakers[index].handle(envelope).err();
-                self.flush_matchmaker(index);
-                refused.map(|why| why.to_string())
-            }
-            Some(MmRole::Acceptor(index)) => {
-                let acceptor = self.acceptors.get_mut(index)?;
-                match acceptor.handle(envelope) {
+        let receiver = envelope.to;
+        let refused = match MmRole::of(receiver) {
+            Some(MmRole::Matchmaker(_)) => self.deliver_to_matchmaker(envelope),
+            Some(MmRole::Acceptor(index)) if index < self.acceptors.len() => {
+                match Arc::make_mut(&mut self.acceptors)[index].handle(envelope) {
                     Ok(reply) => {
                         if let Some(reply) = reply {
                             self.record_vote(&reply);
                             self.network.send(reply);
                         }
-                        None
+                        Ok(())
                     }
-                    Err(why) => Some(why.to_string()),
+                    Err(why) => Err(why.to_string()),
                 }
             }
-            Some(MmRole::Leader(index)) => {
-                let leader = self.leaders.get_mut(index)?;
-                let refused = leader.handle(envelope).err();
+            Some(MmRole::Leader(index)) if index < self.leaders.len() => {
+                let leader = &mut Arc::make_mut(&mut self.leaders)[index];
+                let handled = leader.handle(envelope).map_err(|why| why.to_string());
                 for message in leader.take_messages() {
                     self.network.send(message);
                 }
-                refused.map(|why| why.to_string())
+                handled
             }
-            Some(MmRole::Reconfigurer) => {
-                let reconfigurer = self.reconfigurer.as_mut()?;
-                let refused = reconfigurer.handle(envelope).err();
+            Some(MmRole::Reconfigurer) if self.reconfigurer.is_some() => {
+                let reconfigurer = Arc::make_mut(self.reconfigurer.as_mut().expect("checked"));
+                let handled = reconfigurer.handle(envelope).map_err(|why| why.to_string());
                 for message in reconfigurer.take_messages() {
                     self.network.send(message);
                 }
-                refused.map(|why| why.to_string())
+                handled
             }
-            None => Some(format!("no node {} in this world", envelope.to)),
-        }
+            _ => Err(format!(
+                "{} is not a node of this world",
+                MmRole::name(receiver)
+            )),
+        };
+        refused.err()
+    }
+
+    /// A matchmaker steps on a message; its writes reach its disk before its replies leave.
+    fn deliver_to_matchmaker(&mut self, envelope: &MmEnvelope) -> Result<(), String> {
+        let Some(index) = self.matchmaker_index(envelope.to) else {
+            return Err(format!(
+                "{} is not a node of this world",
+                MmRole::name(envelope.to)
+            ));
+        };
+        let handled = Arc::make_mut(&mut self.matchmakers)[index].handle(envelope);
+        self.flush_matchmaker(index);
+        handled.map_err(|why| why.to_string())
     }
 
     /// A vote leaving an acceptor joins the history the checkers judge.
     fn record_vote(&mut self, reply: &MmEnvelope) {
         if let MmMessage::Paxos(Message::Accepted { ballot, value }) = &reply.message {
-            let votes = self.votes.entry(*ballot).or_insert_with(|| RoundVotes {
-                value: value.clone(),
-                voters: NodeSet::EMPTY,
-            });
+            let votes = Arc::make_mut(&mut self.votes)
+                .entry(*ballot)
+                .or_insert_with(|| RoundVotes {
+                    value: value.clone(),
+                    voters: NodeSet::EMPTY,
+                });
             votes.voters.insert(reply.from);
         }
     }
 
     /// The matchmaker's writes go to its disk, then its replies leave.
     fn flush_matchmaker(&mut self, index: usize) {
-        let (writes, messages) = self.matchmakers[index].take_ready();
-        self.disks[index].extend(writes.iter().map(encode));
+        let (writes, messages) = Arc::make_mut(&mut self.matchmakers)[index].take_ready();
+        if !writes.is_empty() {
+            Arc::make_mut(&mut self.disks[index]).extend(writes.iter().map(encode));
+        }
         for message in messages {
             self.network.send(message);
         }
@@ -596,7 +615,7 @@ impl MatchmakerWorld {
         for message in started.take_messages() {
             self.network.send(message);
         }
-        self.leaders[index] = started;
+        Arc::make_mut(&mut self.leaders)[index] = started;
         self.matched_with[index] = generation;
         Ok(())
     }
@@ -606,7 +625,7 @@ impl MatchmakerWorld {
         if !self.may_collect(index) || self.down.contains(node) {
             return Err(Refused::NothingPending(node));
         }
-        let leader = &mut self.leaders[index];
+        let leader = &mut Arc::make_mut(&mut self.leaders)[index];
         leader.collect_garbage().expect("checked by may_collect");
         for message in leader.take_messages() {
             self.network.send(message);
@@ -620,7 +639,7 @@ impl MatchmakerWorld {
         if !self.may_retire(index) || self.down.contains(node) {
             return Err(Refused::NothingPending(node));
         }
-        let leader = &mut self.leaders[index];
+        let leader = &mut Arc::make_mut(&mut self.leaders)[index];
         leader.retire_removed().expect("checked by may_retire");
         for message in leader.take_messages() {
             self.network.send(message);
@@ -651,19 +670,20 @@ impl MatchmakerWorld {
         }
         let (restarted, _torn) =
             Matchmaker::restart(node, &self.disks[index]).map_err(Refused::Disk)?;
-        self.matchmakers[index] = restarted;
+        Arc::make_mut(&mut self.matchmakers)[index] = restarted;
         self.break_matchmaker(index);
         self.down.remove(node);
         Ok(())
     }
 
     fn replace(&mut self, node: NodeId) -> Result<(), Refused> {
-        let reconfigurer = (self.reconfigurer.as_mut())
+        let shared = (self.reconfigurer.as_mut())
             .filter(|r| r.id() == node)
             .ok_or(Refused::NoSuchNode(node))?;
-        if reconfigurer.stage() != GenerationStage::Idle {
+        if shared.stage() != GenerationStage::Idle {
             return Err(Refused::AlreadyStarted(node));
         }
+        let reconfigurer = Arc::make_mut(shared);
         reconfigurer.start();
         for message in reconfigurer.take_messages() {
             self.network.send(message);

@@ -225,7 +225,10 @@ fn phase1_with_a_quorum_of_c2_alone_is_not_complete_and_names_the_chosen_x() {
     let text = refused(&mut game, "complete");
     assert!(text.contains("phase1_complete is false"), "{text}");
     assert!(text.contains("x is chosen at 1.L1 by {A1, A2}"), "{text}");
-    assert!(text.contains("act4-phase1-latest-only-control"), "{text}");
+    assert!(
+        text.contains("act4-matchmaker-phase1-latest-only-control"),
+        "{text}"
+    );
     play(&mut game, &["answer not-yet"]);
     play_to_answer(&mut game, 2);
     let prompt = game.prompt().expect("the second Phase-1 question").clone();
@@ -349,7 +352,10 @@ fn garbage_collection_waits_for_the_value_in_c2_and_retires_a1_with_the_proof() 
         "{text}"
     );
     assert!(text.contains("x is chosen at 1.L1 in C1 (1.L1)"), "{text}");
-    assert!(text.contains("act4-gc-after-phase1-control"), "{text}");
+    assert!(
+        text.contains("act4-matchmaker-gc-after-phase1-control"),
+        "{text}"
+    );
     play(&mut game, &["answer not-yet"]);
     play_to_answer(&mut game, 1);
     assert_eq!(game.prompt().unwrap().right_key(), "collect");

@@ -195,7 +195,7 @@ fn collect_question(world: &MatchmakerWorld, leader: &Leader) -> Prompt {
         "{rule} Until a Phase-2 quorum of {own} votes at {round}, {danger}, and perhaps nowhere \
          else: collected now, a leader whose history starts at {round} would skip it, and if \
          {who} crashed before Phase 2 ended a second value could be chosen. The simulator's \
-         act4-gc-after-phase1-control finds that run."
+         act4-matchmaker-gc-after-phase1-control finds that run."
     );
     let (collect_why, wait_why) = if collectable {
         (

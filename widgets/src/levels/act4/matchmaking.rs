@@ -382,7 +382,7 @@ fn missed_value(world: &MatchmakerWorld, promised: NodeSet) -> String {
         Some((round, value, voters)) => format!(
             "Here {value} is chosen at {} by {}, and none of them promised: a leader that went \
              on would find no vote, propose its own value and get it chosen too: the break \
-             the simulator's control act4-phase1-latest-only-control finds.",
+             the simulator's control act4-matchmaker-phase1-latest-only-control finds.",
             round_name(round),
             set_name(voters)
         ),
