@@ -283,7 +283,7 @@ function drawMatchmaker(matchmaker, place, asking, keptBack) {
     `<g class="${classes.join(' ')}" data-node="${escape(matchmaker.name)}"><title>${escape(title)}</title>`,
     `<rect x="${round(left)}" y="${place.y}" width="${place.width}" height="${place.height}" rx="10"/>`,
     text(left + 8, place.y + 16, matchmaker.name, 'pp-node-name', 'start'),
-    text(left + 12 + 10 * matchmaker.name.length, place.y + 16, role, 'pp-node-role', 'start'),
+    text(left + 16 + 11 * matchmaker.name.length, place.y + 16, role, 'pp-node-role', 'start'),
     ...lines.map((line, index) => text(left + 8, place.y + 31 + MM_LINE * index, line, 'pp-node-line', 'start')),
     '</g>',
   ].join('');
@@ -301,7 +301,7 @@ function drawMmLeader(leader, place, asking, keptBack) {
     `<g class="${classes.join(' ')}" data-node="${escape(leader.name)}"><title>${escape(`${leader.name} leader: ${lines.join('; ')}`)}</title>`,
     `<rect x="${round(left)}" y="${place.y}" width="${place.width}" height="${place.height}" rx="8"/>`,
     text(left + 8, place.y + 16, leader.name, 'pp-node-name', 'start'),
-    text(left + 12 + 10 * leader.name.length, place.y + 16, leader.up ? 'leader' : 'leader, down', 'pp-node-role', 'start'),
+    text(left + 16 + 11 * leader.name.length, place.y + 16, leader.up ? 'leader' : 'leader, down', 'pp-node-role', 'start'),
     ...lines.map((line, index) => text(left + 8, place.y + 31 + MM_LINE * index, line, 'pp-node-line', 'start')),
     '</g>',
   ].join('');
