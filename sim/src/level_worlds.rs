@@ -10,6 +10,7 @@
 
 use crate::Error;
 use crate::faults::{Budget, Fault};
+use crate::matchmaker::{LeaderPlan, MatchmakerWorldConfig};
 use crate::model::Model;
 use crate::replicated_log::{ClientOp, LogWorldConfig};
 use crate::single_decree::{DecreeWorldConfig, ProposerConfig};
@@ -58,6 +59,8 @@ pub enum Found {
     Act1(&'static LevelWorld<DecreeWorldConfig>),
     /// A replicated-log world (Acts II to IV).
     Log(&'static LevelWorld<LogWorldConfig>),
+    /// A Matchmaker Paxos world (Act IV).
+    Matchmaker(&'static LevelWorld<MatchmakerWorldConfig>),
 }
 
 impl Found {
@@ -66,6 +69,7 @@ impl Found {
         match self {
             Found::Act1(world) => world.name,
             Found::Log(world) => world.name,
+            Found::Matchmaker(world) => world.name,
         }
     }
 }
@@ -103,18 +107,30 @@ pub static LOG: &[&LevelWorld<LogWorldConfig>] = &[
     &PROXY_LEADERS,
 ];
 
+/// The Matchmaker Paxos level worlds (Act IV), in the order of the level map.
+pub static MATCHMAKER: &[&LevelWorld<MatchmakerWorldConfig>] = &[
+    &MATCHMAKING,
+    &RECONFIGURE,
+    &GARBAGE_COLLECTION,
+    &MATCHMAKER_GENERATIONS,
+];
+
 /// The level world with this name.
 pub fn find(name: &str) -> Option<Found> {
     let act1 = ACT1.iter().find(|world| world.name == name);
     let log = LOG.iter().find(|world| world.name == name);
+    let matchmaker = MATCHMAKER.iter().find(|world| world.name == name);
     act1.map(|world| Found::Act1(world))
         .or_else(|| log.map(|world| Found::Log(world)))
+        .or_else(|| matchmaker.map(|world| Found::Matchmaker(world)))
 }
 
-/// Every level world's name, Act I's first.
+/// Every level world's name, Act I's first, the matchmaker worlds last.
 pub fn names() -> impl Iterator<Item = &'static str> {
     let act1 = ACT1.iter().map(|world| world.name);
+    let matchmaker = MATCHMAKER.iter().map(|world| world.name);
     act1.chain(LOG.iter().map(|world| world.name))
+        .chain(matchmaker)
 }
 
 /// N1..N4 as a 2x2 grid, row by row (rows {N1, N2} and {N3, N4}), one client per program, an
@@ -743,9 +759,158 @@ pub static PROXY_LEADERS: LevelWorld<LogWorldConfig> = LevelWorld {
     ],
 };
 
+/// Leader plans for a matchmaker world: `(round, acceptors by number, value)` each.
+fn leader_plans(plans: &[(u32, &[u8], &str)]) -> Vec<LeaderPlan> {
+    (plans.iter())
+        .map(|(round, acceptors, value)| LeaderPlan {
+            round: *round,
+            acceptors: acceptors.to_vec(),
+            value: Value::new(value),
+        })
+        .collect()
+}
+
+/// `act4/matchmaking`: x chosen at 1.L1 in {A1, A2, A3} (A3's Accept lost); L2 registered
+/// 2.L2 in {A2, A3, A4} with M1 and M2 only (its MatchA to M3 and both replies lost), so M3
+/// never saw round 2; L3, round 3.L3 in {A2, A3, A4} wanting z, not started. No faults left.
+pub static MATCHMAKING: LevelWorld<MatchmakerWorldConfig> = LevelWorld {
+    name: "act4/matchmaking",
+    config: || MatchmakerWorldConfig {
+        acceptor_count: 4,
+        leaders: leader_plans(&[
+            (1, &[1, 2, 3], "x"),
+            (2, &[2, 3, 4], "y"),
+            (3, &[2, 3, 4], "z"),
+        ]),
+        garbage_collection: false,
+        replacement: false,
+        budget: Budget::NONE.with(Fault::Drop, 4),
+        negative_control: None,
+    },
+    prelude: &[
+        "start L1",
+        "deliver L1->M1 MatchA",
+        "deliver L1->M2 MatchA",
+        "deliver L1->M3 MatchA",
+        "deliver M1->L1 MatchB",
+        "deliver M2->L1 MatchB",
+        "deliver M3->L1 MatchB",
+        "deliver L1->A1 Accept",
+        "deliver L1->A2 Accept",
+        "drop L1->A3 Accept",
+        "deliver A1->L1 Accepted",
+        "deliver A2->L1 Accepted",
+        "start L2",
+        "deliver L2->M1 MatchA",
+        "deliver L2->M2 MatchA",
+        "drop L2->M3 MatchA",
+        "drop M1->L2 MatchB",
+        "drop M2->L2 MatchB",
+    ],
+};
+
+/// `act4/reconfigure`: x chosen at 1.L1 in {A1, A2, A3} by A1 and A2 (A3's Accept lost); L2
+/// plans round 2.L2 in {A2, A3, A4}, onto the spare A4 and without A1, and is not started. No
+/// faults left.
+pub static RECONFIGURE: LevelWorld<MatchmakerWorldConfig> = LevelWorld {
+    name: "act4/reconfigure",
+    config: || MatchmakerWorldConfig {
+        acceptor_count: 4,
+        leaders: leader_plans(&[(1, &[1, 2, 3], "x"), (2, &[2, 3, 4], "y")]),
+        garbage_collection: false,
+        replacement: false,
+        budget: Budget::NONE.with(Fault::Drop, 1),
+        negative_control: None,
+    },
+    prelude: &[
+        "start L1",
+        "deliver L1->M1 MatchA",
+        "deliver L1->M2 MatchA",
+        "deliver L1->M3 MatchA",
+        "deliver M1->L1 MatchB",
+        "deliver M2->L1 MatchB",
+        "deliver M3->L1 MatchB",
+        "deliver L1->A1 Accept",
+        "deliver L1->A2 Accept",
+        "drop L1->A3 Accept",
+        "deliver A1->L1 Accepted",
+        "deliver A2->L1 Accepted",
+    ],
+};
+
+/// `act4/garbage-collection`: x chosen at 1.L1 in {A1, A2, A3} by A1 and A2; L2, round 2.L2
+/// in {A2, A3, A4}, registered with every matchmaker and holding A1's Promise, with A2's on
+/// its way (its Prepare to A3 lost). Leaders may collect garbage and retire. No faults left.
+pub static GARBAGE_COLLECTION: LevelWorld<MatchmakerWorldConfig> = LevelWorld {
+    name: "act4/garbage-collection",
+    config: || MatchmakerWorldConfig {
+        acceptor_count: 4,
+        leaders: leader_plans(&[(1, &[1, 2, 3], "x"), (2, &[2, 3, 4], "y")]),
+        garbage_collection: true,
+        replacement: false,
+        budget: Budget::NONE.with(Fault::Drop, 2),
+        negative_control: None,
+    },
+    prelude: &[
+        "start L1",
+        "deliver L1->M1 MatchA",
+        "deliver L1->M2 MatchA",
+        "deliver L1->M3 MatchA",
+        "deliver M1->L1 MatchB",
+        "deliver M2->L1 MatchB",
+        "deliver M3->L1 MatchB",
+        "deliver L1->A1 Accept",
+        "deliver L1->A2 Accept",
+        "drop L1->A3 Accept",
+        "deliver A1->L1 Accepted",
+        "deliver A2->L1 Accepted",
+        "start L2",
+        "deliver L2->M1 MatchA",
+        "deliver L2->M2 MatchA",
+        "deliver L2->M3 MatchA",
+        "deliver M1->L2 MatchB",
+        "deliver M2->L2 MatchB",
+        "deliver M3->L2 MatchB",
+        "deliver L2->A1 Prepare",
+        "deliver L2->A2 Prepare",
+        "drop L2->A3 Prepare",
+        "deliver A1->L2 Promise",
+    ],
+};
+
+/// `act4/matchmaker-generations`: x chosen at 1.L1 in {A1, A2, A3} by A1 and A2, recorded by
+/// M1..M3; the reconfigurer R1 may replace them by M4..M6; L2 plans round 2.L2 in {A2, A3,
+/// A4} and is not started. No faults left.
+pub static MATCHMAKER_GENERATIONS: LevelWorld<MatchmakerWorldConfig> = LevelWorld {
+    name: "act4/matchmaker-generations",
+    config: || MatchmakerWorldConfig {
+        acceptor_count: 4,
+        leaders: leader_plans(&[(1, &[1, 2, 3], "x"), (2, &[2, 3, 4], "y")]),
+        garbage_collection: false,
+        replacement: true,
+        budget: Budget::NONE.with(Fault::Drop, 1),
+        negative_control: None,
+    },
+    prelude: &[
+        "start L1",
+        "deliver L1->M1 MatchA",
+        "deliver L1->M2 MatchA",
+        "deliver L1->M3 MatchA",
+        "deliver M1->L1 MatchB",
+        "deliver M2->L1 MatchB",
+        "deliver M3->L1 MatchB",
+        "deliver L1->A1 Accept",
+        "deliver L1->A2 Accept",
+        "drop L1->A3 Accept",
+        "deliver A1->L1 Accepted",
+        "deliver A2->L1 Accepted",
+    ],
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::matchmaker::MatchmakerWorld;
     use crate::replicated_log::LogWorld;
     use crate::single_decree::DecreeWorld;
 
@@ -759,6 +924,35 @@ mod tests {
             let started: Result<LogWorld, _> = world.start();
             assert!(started.is_ok(), "{}: {:?}", world.name, started.err());
         }
+        for world in MATCHMAKER {
+            let started: Result<MatchmakerWorld, _> = world.start();
+            assert!(started.is_ok(), "{}: {:?}", world.name, started.err());
+        }
+    }
+
+    /// The matchmaking level's world: x chosen at 1.L1, round 2.L2 stored by M1 and M2 but not
+    /// M3, and L3 idle, with every drop spent.
+    #[test]
+    fn the_matchmaking_world_starts_with_x_chosen_and_round_2_on_two_matchmakers() {
+        let Some(Found::Matchmaker(found)) = find("act4/matchmaking") else {
+            panic!("act4/matchmaking is found");
+        };
+        let world: MatchmakerWorld = found.start().unwrap();
+        let chosen: Vec<String> = (world.chosen().iter())
+            .map(|(round, value)| format!("{value} at {}", crate::matchmaker::round_name(*round)))
+            .collect();
+        assert_eq!(chosen, ["x at 1.L1"]);
+        let round_2 = world.config().round_of(1);
+        let stores: Vec<bool> = (world.matchmakers().iter())
+            .map(|matchmaker| matchmaker.configurations().contains_key(&round_2))
+            .collect();
+        assert_eq!(stores, [true, true, false]);
+        assert_eq!(
+            world.leaders()[2].stage(),
+            paros_core::matchmaker::Stage::Idle
+        );
+        assert!(world.in_flight().is_empty(), "{:?}", world.in_flight());
+        assert_eq!(world.budget_left(), Budget::NONE);
     }
 
     /// The proxy level's world starts with N1 leading and C1's first request to make, and one

@@ -82,6 +82,12 @@ pub fn replay(name: &str, actions: &[String]) -> Result<Replayed, ReplayError> {
                 actions,
                 log_state,
             ),
+            Found::Matchmaker(world) => walk(
+                name,
+                world.start().map_err(|e| start_failed(e.to_string()))?,
+                actions,
+                MatchmakerWorld::summary,
+            ),
         };
     }
     let scenario = scenarios::find(name).map_err(|_| ReplayError::UnknownWorld(name.to_owned()))?;

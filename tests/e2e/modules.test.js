@@ -1,7 +1,7 @@
 // Browser test of the game's modules: one wasm module per kind of world, each loaded only when a
 // level of its world mounts. The level map draws from `play/levels.json` with no module loaded;
-// an Act I level loads the single-decree module alone, and an Act II level then loads the
-// replicated log's, once.
+// an Act I level loads the single-decree module alone, an Act II level then loads the
+// replicated log's, once, and a Matchmaker Paxos level the matchmaker module.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -46,5 +46,13 @@ test('the level map loads no module, and each level loads only the module of its
   });
   await page.locator('.pp-title', { hasText: 'Be the acceptor' }).waitFor();
   assert.deepEqual(fetched, ['one-value', 'log']);
+
+  // Matchmaker Paxos plays in a module of its own.
+  await page.evaluate(() => {
+    location.hash = 'act4/matchmaking';
+  });
+  await page.locator('.pp-title', { hasText: 'Matchmaking' }).waitFor();
+  assert.match(await stage(page), /M1/);
+  assert.deepEqual(fetched, ['one-value', 'log', 'matchmaker']);
   assert.deepEqual(errors, []);
 });

@@ -30,7 +30,8 @@ fi
 
 for file in play/mount.js play/play.css play/levels.json \
   play/pkg/one-value/paros_play.js play/pkg/one-value/paros_play_bg.wasm \
-  play/pkg/log/paros_play.js play/pkg/log/paros_play_bg.wasm; do
+  play/pkg/log/paros_play.js play/pkg/log/paros_play_bg.wasm \
+  play/pkg/matchmaker/paros_play.js play/pkg/matchmaker/paros_play_bg.wasm; do
   if [ ! -f "$PAROS_E2E_SITE/$file" ]; then
     echo "e2e: the site has no $file: the build did not include the game" >&2
     exit 1

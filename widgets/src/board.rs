@@ -10,7 +10,9 @@
 use crate::automation::{Automation, Automations};
 use crate::error::PlayError;
 use crate::prompt::{Prompt, PromptKind};
-use crate::scene::{ActionJson, ChosenView, ClusterView, ControlView, MessageView, NodeView};
+use crate::scene::{
+    ActionJson, ChosenView, ClusterView, ControlView, MatchmakingView, MessageView, NodeView,
+};
 use paros_sim::MessageId;
 use paros_sim::model::Model;
 use paros_sim::network::{MessageAction, Verb};
@@ -140,6 +142,12 @@ pub trait Board: Model + fmt::Debug + 'static {
     /// What a world of many slots adds to the stage (Act II): the chosen log, the clients,
     /// budgets and partitions. `None` for a single-decree world.
     fn cluster(&self) -> Option<ClusterView> {
+        None
+    }
+
+    /// What Matchmaker Paxos adds to the stage (Act IV): the matchmaker plane, the
+    /// configurations and the leaders. `None` in every other world.
+    fn matchmaking(&self) -> Option<MatchmakingView> {
         None
     }
 }

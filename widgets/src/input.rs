@@ -144,6 +144,9 @@ impl ActionFields {
                 node: node()?,
             },
             "beat" => ActionJson::Beat { node: node()? },
+            "collect" => ActionJson::Collect { node: node()? },
+            "retire" => ActionJson::Retire { node: node()? },
+            "replace" => ActionJson::Replace { node: node()? },
             "hand-off" => ActionJson::HandOff {
                 node: node()?,
                 to: to.ok_or_else(|| needs("to"))?,

@@ -34,6 +34,7 @@ mod game;
 mod input;
 mod level;
 pub mod levels;
+pub mod matchmaker;
 mod mounted;
 mod position;
 mod prompt;

@@ -1,16 +1,19 @@
 //! A level of any act, mounted: the one handle the wasm bindings hold.
 //!
 //! Act I's levels play on the single-decree `DecreeWorld`, Act II's on the replicated-log
-//! `LogWorld`; the game is the same generic [`Game`] over either board. [`Mounted`] picks the
+//! `LogWorld`, Act IV's Matchmaker Paxos levels on `MatchmakerWorld`; the game is the same
+//! generic [`Game`] over each board. [`Mounted`] picks the
 //! right one by level id and speaks JSON both ways, so the browser never knows which board a
 //! level runs on.
 //!
 //! Each world is behind the cargo feature its [`Board::MODULE`](crate::Board::MODULE) names
-//! (`one-value`, `log`; both by default): the book builds one wasm module per world, and a
+//! (`one-value`, `log`, `matchmaker`; all by default): the book builds one wasm module per world, and a
 //! module mounts only its own levels, so the other world's code is not in it.
 
-#[cfg(not(any(feature = "one-value", feature = "log")))]
-compile_error!("paros-play mounts no level: enable the feature `one-value`, `log` or both");
+#[cfg(not(any(feature = "one-value", feature = "log", feature = "matchmaker")))]
+compile_error!(
+    "paros-play mounts no level: enable the feature `one-value`, `log`, `matchmaker` or several"
+);
 
 use crate::automation::Automation;
 use crate::error::PlayError;
@@ -18,6 +21,8 @@ use crate::game::Game;
 use crate::levels;
 use crate::position::PositionError;
 use crate::view::{View, parse_action};
+#[cfg(feature = "matchmaker")]
+use paros_sim::matchmaker::MatchmakerWorld;
 #[cfg(feature = "log")]
 use paros_sim::replicated_log::LogWorld;
 #[cfg(feature = "one-value")]
@@ -32,6 +37,9 @@ pub enum Mounted {
     /// A level of Act II or later.
     #[cfg(feature = "log")]
     ReplicatedLog(Game<LogWorld>),
+    /// An Act IV level of Matchmaker Paxos (boxed: its world holds more than the others).
+    #[cfg(feature = "matchmaker")]
+    Matchmaker(Box<Game<MatchmakerWorld>>),
 }
 
 /// Calls `$body` with `$game` bound to the game inside, whichever board it runs on.
@@ -42,6 +50,8 @@ macro_rules! with_game {
             Mounted::SingleDecree($game) => $body,
             #[cfg(feature = "log")]
             Mounted::ReplicatedLog($game) => $body,
+            #[cfg(feature = "matchmaker")]
+            Mounted::Matchmaker($game) => $body,
         }
     };
 }
@@ -57,6 +67,10 @@ impl Mounted {
         #[cfg(feature = "log")]
         if let Some(level) = levels::find_act2(level_id) {
             return Game::new(level, unlocked).map(Mounted::ReplicatedLog);
+        }
+        #[cfg(feature = "matchmaker")]
+        if let Some(level) = levels::find_matchmaker(level_id) {
+            return Game::new(level, unlocked).map(|game| Mounted::Matchmaker(Box::new(game)));
         }
         Err(PlayError::UnknownLevel(level_id.into()))
     }

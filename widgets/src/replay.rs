@@ -15,7 +15,11 @@
 //! step. The book's build replays every counterexample it shows this way.
 
 use crate::board::{Board, ByHand};
+#[cfg(feature = "matchmaker")]
+use crate::scene::MatchmakingView;
 use crate::scene::{ChosenView, ClusterView, MessageView, NodeView};
+#[cfg(feature = "matchmaker")]
+use paros_sim::matchmaker::MatchmakerWorld;
 use paros_sim::model::Model;
 use paros_sim::network::MessageAction;
 #[cfg(feature = "log")]
@@ -97,6 +101,10 @@ pub struct ReplayStage {
     /// The chosen log, clients, budgets and partitions (the log world).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cluster: Option<ClusterView>,
+    /// The matchmakers, configurations and leaders (the matchmaker world, in a build with it).
+    #[cfg(feature = "matchmaker")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matchmaking: Option<MatchmakingView>,
 }
 
 /// One step of a replay, as the browser draws it. The JSON shape is in `widgets/API.md`.
@@ -212,6 +220,8 @@ where
                 messages: world.messages(&[]),
                 chosen: world.chosen(),
                 cluster: world.cluster(),
+                #[cfg(feature = "matchmaker")]
+                matchmaking: world.matchmaking(),
             },
             violations: (world.violations().iter())
                 .map(ToString::to_string)
@@ -227,6 +237,9 @@ enum Walking {
     SingleDecree(Walk<DecreeWorld>),
     #[cfg(feature = "log")]
     ReplicatedLog(Walk<LogWorld>),
+    /// Boxed: its world holds more than the others.
+    #[cfg(feature = "matchmaker")]
+    Matchmaker(Box<Walk<MatchmakerWorld>>),
 }
 
 /// Calls `$body` with `$walk` bound to the walk inside, whichever world it runs on.
@@ -237,6 +250,8 @@ macro_rules! with_walk {
             Walking::SingleDecree($walk) => $body,
             #[cfg(feature = "log")]
             Walking::ReplicatedLog($walk) => $body,
+            #[cfg(feature = "matchmaker")]
+            Walking::Matchmaker($walk) => $body,
         }
     };
 }
@@ -284,6 +299,13 @@ impl Replay {
                 LogWorld::new(config).map_err(|refused| start_failed(refused.to_string()))?,
                 actions,
             )?),
+            #[cfg(feature = "matchmaker")]
+            Setup::Matchmaker { config, .. } => Walking::Matchmaker(Box::new(Walk::new(
+                scenario,
+                MatchmakerWorld::new(config)
+                    .map_err(|refused| start_failed(refused.to_string()))?,
+                actions,
+            )?)),
             #[allow(unreachable_patterns)]
             other => {
                 return Err(ReplayError::OtherModule {
@@ -343,6 +365,8 @@ fn own_scenarios() -> Vec<Scenario> {
     own.extend(scenarios::act1_scenarios());
     #[cfg(feature = "log")]
     own.extend(scenarios::log_scenarios());
+    #[cfg(feature = "matchmaker")]
+    own.extend(scenarios::matchmaker_scenarios());
     own
 }
 
@@ -352,6 +376,8 @@ const BUILT: &[&str] = &[
     "one-value",
     #[cfg(feature = "log")]
     "log",
+    #[cfg(feature = "matchmaker")]
+    "matchmaker",
 ];
 
 /// Why no scenario of a build of the modules `built` is called `name`: it belongs to a world
@@ -534,7 +560,19 @@ mod tests {
         );
         let own: Vec<&str> = own_scenarios().iter().map(|own| own.name).collect();
         let all: Vec<&str> = scenarios::all().iter().map(|any| any.name).collect();
-        assert_eq!(own, all, "a build with both worlds replays every scenario");
+        assert_eq!(own, all, "a build with every world replays every scenario");
+    }
+
+    #[test]
+    fn a_matchmaker_counterexample_replays_to_its_violation_on_the_matchmaker_stage() {
+        let (actions, violations) = counterexample("act4-matchmaker-phase1-latest-only-control");
+        let mut replay =
+            Replay::new("act4-matchmaker-phase1-latest-only-control", &actions).unwrap();
+        assert_eq!(replay.view().module, "matchmaker");
+        assert!(replay.view().stage.matchmaking.is_some());
+        replay.go_to(usize::MAX);
+        assert_eq!(replay.step(), actions.len());
+        assert_eq!(replay.view().violations, violations);
     }
 
     #[test]

@@ -488,6 +488,23 @@ pub enum ActionJson {
         /// The leader's name.
         node: String,
     },
+    /// Act IV, Matchmaker Paxos: a leader whose value is chosen in its round asks the
+    /// matchmakers to collect the configurations below it (M4).
+    Collect {
+        /// The leader's name.
+        node: String,
+    },
+    /// Act IV, Matchmaker Paxos: a leader holding its garbage-collection proof retires the
+    /// acceptors it removed (M5).
+    Retire {
+        /// The leader's name.
+        node: String,
+    },
+    /// Act IV, Matchmaker Paxos: the reconfigurer starts replacing the matchmakers (M6).
+    Replace {
+        /// The reconfigurer's name.
+        node: String,
+    },
 }
 
 /// A button.
@@ -512,4 +529,86 @@ pub struct ChosenView {
     pub ballot: String,
     /// Who voted for that ballot.
     pub by: Vec<String>,
+}
+
+/// Act IV, Matchmaker Paxos: the matchmaker plane, apart from the acceptors, and the
+/// configurations the rounds run in.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct MatchmakingView {
+    /// The matchmakers, the first generation first, then any successors.
+    pub matchmakers: Vec<MatchmakerView>,
+    /// Every configuration a leader runs or a matchmaker stores, lowest round first.
+    pub configurations: Vec<ConfigurationView>,
+    /// The leaders, one round each, in id order.
+    pub leaders: Vec<MmLeaderView>,
+}
+
+/// A matchmaker: what it stores, its garbage-collection watermark, and whether it is stopped.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct MatchmakerView {
+    /// `M1`.
+    pub name: String,
+    /// Whether it runs (false while crashed; its disk keeps what it stores).
+    pub up: bool,
+    /// Whether it is stopped: its generation is being replaced, so it records no more rounds.
+    pub stopped: bool,
+    /// Its garbage-collection watermark, `2.L2`: every configuration below it is forgotten.
+    pub watermark: Option<String>,
+    /// What it stores, lowest round first: `1.L1 → C1`.
+    pub stored: Vec<StoredView>,
+}
+
+/// One round a matchmaker stores, and the configuration that round runs in.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct StoredView {
+    /// The round, `1.L1`.
+    pub round: String,
+    /// The configuration's name, as [`ConfigurationView::name`] gives it.
+    pub config: String,
+}
+
+/// A configuration: the acceptors a round runs in, drawn as a group.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct ConfigurationView {
+    /// `C1`, `C2`...: numbered by the lowest round that runs in it.
+    pub name: String,
+    /// The rounds that run in it, `1.L1`.
+    pub rounds: Vec<String>,
+    /// Its acceptors, in id order.
+    pub members: Vec<String>,
+    /// Its members that the newest configuration leaves out: removed, though they still answer
+    /// Phase 1 until they retire.
+    pub removed: Vec<String>,
+    /// Its removed members that have retired (M5).
+    pub retired: Vec<String>,
+    /// Whether every matchmaker that runs has collected it (its rounds are below the
+    /// watermark).
+    pub collected: bool,
+}
+
+/// A leader of one round of Matchmaker Paxos.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct MmLeaderView {
+    /// `L1`.
+    pub name: String,
+    /// Whether it runs.
+    pub up: bool,
+    /// Its round, `2.L2`.
+    pub round: String,
+    /// The name of its configuration, `C2`.
+    pub config: String,
+    /// `idle`, `matching`, `phase1`, `phase2`, `chosen`.
+    pub stage: &'static str,
+    /// Its history `H_i`, once `f+1` matchmakers replied: `1.L1 → C1`.
+    pub history: Vec<StoredView>,
+    /// The acceptors that promised its round.
+    pub promised_by: Vec<String>,
+    /// The acceptors of its configuration that voted for its round.
+    pub accepted_by: Vec<String>,
+    /// The value sent in Phase 2.
+    pub proposal: Option<String>,
+    /// Its own value.
+    pub value: String,
+    /// The watermark `f+1` matchmakers acknowledged, once it holds the proof (M5).
+    pub gc_proof: Option<String>,
 }

@@ -411,6 +411,9 @@ fn every_action_reads_back_as_it_is_written() {
             node: node(),
             to: "N2".into(),
         },
+        ActionJson::Collect { node: node() },
+        ActionJson::Retire { node: node() },
+        ActionJson::Replace { node: node() },
     ] {
         let json = serde_json::to_string(&action).unwrap();
         let read = crate::input::action(&json).unwrap();

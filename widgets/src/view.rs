@@ -8,6 +8,8 @@ use crate::board::Board;
 use crate::error::PlayError;
 use crate::game::{Game, GameAction, OutcomeKind};
 use crate::prompt::PromptKind;
+#[cfg(feature = "matchmaker")]
+use crate::scene::MatchmakingView;
 use crate::scene::{ActionJson, ChosenView, ClusterView, ControlView, MessageView, NodeView};
 use crate::state::{ChecklistItem, Goal};
 use serde::Serialize;
@@ -55,6 +57,12 @@ pub struct View {
     /// links. Absent in Act I.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cluster: Option<ClusterView>,
+    /// Act IV, Matchmaker Paxos: the matchmakers, the configurations and the leaders. Absent
+    /// in every other world, and only in a build with that world (its serialization would
+    /// otherwise cost the other modules 1.3 KB gzipped).
+    #[cfg(feature = "matchmaker")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matchmaking: Option<MatchmakingView>,
 }
 
 /// The level's words.
@@ -286,6 +294,8 @@ impl View {
             log: game.log_text().to_vec(),
             fingerprint: format!("{:016x}", game.fingerprint()),
             cluster: world.cluster(),
+            #[cfg(feature = "matchmaker")]
+            matchmaking: world.matchmaking(),
         }
     }
 

@@ -50,6 +50,10 @@ fn every_stage_of_every_level_replays_natively_to_the_games_world() {
         assert_eq!(check_level(level).len(), level.stages.len(), "{}", level.id);
         checked += level.stages.len();
     }
+    for level in levels::ACT4_MATCHMAKER {
+        assert_eq!(check_level(level).len(), level.stages.len(), "{}", level.id);
+        checked += level.stages.len();
+    }
     assert_eq!(
         checked,
         paros_sim::level_worlds::names().count(),

@@ -194,6 +194,9 @@ fn every_code_name_a_level_shows_is_declared_and_every_declared_symbol_is_named(
     for level in levels::log_levels() {
         check(level.id, mismatches(level));
     }
+    for level in levels::ACT4_MATCHMAKER {
+        check(level.id, mismatches(level));
+    }
     assert!(
         problems.is_empty(),
         "add them to the level's `symbols` (or drop them):\n{}",

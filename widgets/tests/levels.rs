@@ -811,6 +811,30 @@ fn the_catalog_keeps_the_contract_with_the_book() {
                 "act4-proxy-leaders",
                 None
             ),
+            (
+                "act4/matchmaking",
+                "Beyond Multi-Paxos",
+                "act4-matchmaker",
+                None
+            ),
+            (
+                "act4/reconfigure",
+                "Beyond Multi-Paxos",
+                "act4-matchmaker",
+                None
+            ),
+            (
+                "act4/garbage-collection",
+                "Beyond Multi-Paxos",
+                "act4-matchmaker",
+                None
+            ),
+            (
+                "act4/matchmaker-generations",
+                "Beyond Multi-Paxos",
+                "act4-matchmaker-replacement",
+                None
+            ),
         ]
     );
     assert!(summaries.iter().all(|level| {
@@ -828,9 +852,14 @@ fn the_catalog_keeps_the_contract_with_the_book() {
     assert_eq!(json[0]["unlocks"], serde_json::Value::Null);
     // Each level names the wasm module that mounts it: the one built with its world's feature.
     for level in &summaries {
-        let module = if level.act == 1 { "one-value" } else { "log" };
+        let module = match level.act {
+            1 => "one-value",
+            _ if levels::find_matchmaker(level.id).is_some() => "matchmaker",
+            _ => "log",
+        };
         assert_eq!(level.module, module, "{}", level.id);
     }
+    assert!(summaries.iter().any(|level| level.module == "matchmaker"));
 }
 
 #[test]
@@ -1125,6 +1154,8 @@ mod act4_flexible;
 mod act4_grid;
 #[path = "levels/act4_handoff.rs"]
 mod act4_handoff;
+#[path = "levels/act4_matchmaker.rs"]
+mod act4_matchmaker;
 #[path = "levels/act4_proxy_leaders.rs"]
 mod act4_proxy_leaders;
 #[path = "levels/act4_quorum_reads.rs"]

@@ -17,17 +17,23 @@ fn played(id: &str, steps: &[&str]) -> (Mounted, String) {
 }
 
 fn solution_unlocked(id: &str) -> &'static [paros_play::Automation] {
-    levels::find(id).map_or_else(
-        || levels::find_act2(id).expect("a level").solution_unlocked,
-        |level| level.solution_unlocked,
-    )
+    if let Some(level) = levels::find(id) {
+        return level.solution_unlocked;
+    }
+    if let Some(level) = levels::find_matchmaker(id) {
+        return level.solution_unlocked;
+    }
+    levels::find_act2(id).expect("a level").solution_unlocked
 }
 
 fn solution(id: &str) -> &'static [&'static str] {
-    levels::find(id).map_or_else(
-        || levels::find_act2(id).expect("a level").solution,
-        |level| level.solution,
-    )
+    if let Some(level) = levels::find(id) {
+        return level.solution;
+    }
+    if let Some(level) = levels::find_matchmaker(id) {
+        return level.solution;
+    }
+    levels::find_act2(id).expect("a level").solution
 }
 
 /// What the player sees of a game: its world, stage, prompt, log and counts.
@@ -39,6 +45,7 @@ fn shown(mounted: &Mounted) -> String {
         "messages": view.messages,
         "prompt": view.prompt,
         "cluster": view.cluster,
+        "matchmaking": view.matchmaking,
         "log": view.log,
         "moves": view.moves,
         "mistakes": view.mistakes.len(),
@@ -48,7 +55,9 @@ fn shown(mounted: &Mounted) -> String {
 
 fn all_ids() -> Vec<&'static str> {
     let act1 = levels::ACT1.iter().map(|level| level.id);
+    let matchmaker = levels::ACT4_MATCHMAKER.iter().map(|level| level.id);
     act1.chain(levels::log_levels().map(|level| level.id))
+        .chain(matchmaker)
         .collect()
 }
 

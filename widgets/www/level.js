@@ -528,6 +528,25 @@ function worldDetails(view) {
     const counts = proxy.name === asked ? 'counts shown once you answer' : proxy.counting.join('; ') || 'counting nothing';
     rows.push(`<li><strong>${escape(proxy.name)}</strong> proxy: ${escape(proxy.up ? counts : 'down, keeping nothing')}</li>`);
   }
+  const matchmaking = view.matchmaking;
+  for (const matchmaker of matchmaking?.matchmakers || []) {
+    // A question about a matchmaker may ask what it stores: it shows once answered.
+    const stored = matchmaker.stored.map((item) => `${item.round} → ${item.config}`).join(', ') || 'nothing';
+    const state = [matchmaker.up ? '' : 'down', matchmaker.stopped ? 'stopped' : ''].filter(Boolean).join(', ');
+    const facts = matchmaker.name === asked ? 'shown once you answer' : `stores ${stored} · watermark ${matchmaker.watermark || 'none'}${state ? ` · ${state}` : ''}`;
+    rows.push(`<li><strong>${escape(matchmaker.name)}</strong> matchmaker: ${escape(facts)}</li>`);
+  }
+  for (const config of matchmaking?.configurations || []) {
+    const removed = config.removed.length ? ` · removed: ${config.removed.join(', ')}` : '';
+    rows.push(`<li><strong>${escape(config.name)}</strong> configuration of round ${escape(config.rounds.join(', '))}: ${escape(config.members.join(', '))}${escape(removed)}${config.collected ? ' · collected' : ''}</li>`);
+  }
+  for (const leader of matchmaking?.leaders || []) {
+    const history = leader.history.map((item) => `${item.round} → ${item.config}`).join(', ') || 'empty';
+    const facts = leader.name === asked
+      ? 'shown once you answer'
+      : `${leader.round} in ${leader.config} · ${leader.stage} · H ${history} · promised ${leader.promised_by.join(', ') || 'none'} · votes ${leader.accepted_by.join(', ') || 'none'}${leader.gc_proof ? ` · GC proof ${leader.gc_proof}` : ''}`;
+    rows.push(`<li><strong>${escape(leader.name)}</strong> leader: ${escape(facts)}</li>`);
+  }
   for (const client of view.cluster?.clients || []) {
     const replying = view.messages.some((message) => message.to === client.name && message.kind === 'reply');
     const waiting = replying ? ' (its reply is on the wire: deliver it)' : ' (waiting for a reply)';
@@ -538,7 +557,7 @@ function worldDetails(view) {
   if (view.cluster?.violations?.length) {
     rows.push(...view.cluster.violations.map((violation) => `<li class="pp-error">${escape(violation)}</li>`));
   }
-  return rows.length ? `<details class="pp-world-box" open><summary>Nodes and clients</summary><ul>${rows.join('')}</ul></details>` : '';
+  return rows.length ? `<details class="pp-world-box" open><summary>${view.matchmaking ? 'Matchmakers, configurations and nodes' : 'Nodes and clients'}</summary><ul>${rows.join('')}</ul></details>` : '';
 }
 
 function moveLog(view) {

@@ -9,7 +9,9 @@
 // Act I: proposers stand in the top row and acceptors in the bottom row, with a wire from every
 // proposer to every acceptor. The replicated log: clients on top, the nodes in a row joined by
 // arcs, each node's log below it; proxy leaders (Act IV), if any, in a row of their own between
-// the clients and the nodes, each wired to every node. A message in flight is a dot on its wire, near its sender;
+// the clients and the nodes, each wired to every node. Matchmaker Paxos (`view.matchmaking`):
+// the matchmaker plane on top, the leaders under it, the acceptors at the bottom with each
+// configuration drawn as a group of its members, the removed ones marked. A message in flight is a dot on its wire, near its sender;
 // where wires meet or cross, a dot steps aside rather than hide another.
 
 import { escape } from './text.js';
@@ -62,6 +64,15 @@ export const GLYPHS = {
   write: ['W', 'Write'],
   read: ['R', 'Read'],
   reply: ['re', 'Reply'],
+  'match-a': ['mA', 'MatchA (record my round)'],
+  'match-b': ['mB', 'MatchB (the lower rounds)'],
+  'garbage-a': ['gA', 'GarbageA (collect below)'],
+  'garbage-b': ['gB', 'GarbageB (watermark)'],
+  retire: ['rt', 'Retire (with the proof)'],
+  stop: ['st', 'Stop'],
+  'stop-b': ['sB', 'Stopped (its state)'],
+  bootstrap: ['bs', 'Bootstrap'],
+  'bootstrap-b': ['bB', 'Bootstrapped'],
 };
 
 /** The message kinds of Act I, always in its legend. */
@@ -174,6 +185,171 @@ function logLayout(view) {
     }
   }
   return { places, wires, slotsTop: nodesTop + LOG_NODE_HEIGHT + 6, slotNodes: nodes, clients, proxies, width };
+}
+
+/** Matchmaker Paxos: a matchmaker's or a leader's box is its name line and one line a fact. */
+const MM_WIDTH = 112;
+const MM_LINE = 13;
+/** How many matchmakers a generation has, and so a row of the plane. */
+const MM_GENERATION = 3;
+/** The room between the rows of the matchmaker world, for dots on the wires. */
+const MM_GAP = 84;
+/** One configuration's row of the groups drawn under the acceptors. */
+const GROUP_STEP = 22;
+/** The roles an acceptor of the matchmaker world shows: in service, or retired (M5). */
+const MM_ACCEPTOR_ROLES = new Set(['acceptor', 'retired']);
+
+/** A matchmaker's lines: its watermark, then each round it stores and that round's configuration. */
+function matchmakerLines(matchmaker) {
+  if (!matchmaker.up) return ['down: its disk keeps', ...matchmaker.stored.map((item) => `${item.round} → ${item.config}`)];
+  const stored = matchmaker.stored.map((item) => `${item.round} → ${item.config}`);
+  return [`watermark ${matchmaker.watermark || '—'}`, ...(stored.length ? stored : ['stores nothing'])];
+}
+
+/** A leader's lines: its round and configuration, its stage, its history, what it heard. */
+function leaderLines(leader) {
+  const history = leader.history.map((item) => item.config).join(', ');
+  const lines = [`${leader.round} in ${leader.config}`, leader.stage];
+  if (leader.stage !== 'idle' && leader.stage !== 'matching') lines.push(`H: ${history || 'empty'}`);
+  if (leader.stage === 'phase1') lines.push(`promised: ${leader.promised_by.join(' ') || 'none'}`);
+  if (leader.stage === 'phase2' || leader.stage === 'chosen') lines.push(`votes: ${leader.accepted_by.join(' ') || 'none'}`);
+  lines.push(leader.proposal == null ? `wants ${leader.value}` : `proposes ${leader.proposal}`);
+  if (leader.gc_proof) lines.push(`GC proof ${leader.gc_proof}`);
+  return lines;
+}
+
+/** Matchmaker Paxos: the matchmakers in a row on top, the leaders (and any other sender) under
+ *  them, the acceptors at the bottom; every leader wired to every matchmaker and every acceptor,
+ *  and the configurations drawn under the acceptors as groups, one row each. */
+function matchmakerLayout(view) {
+  const { matchmakers, leaders, configurations } = view.matchmaking;
+  const acceptors = view.nodes.filter((node) => MM_ACCEPTOR_ROLES.has(node.role));
+  const known = new Set([...matchmakers, ...leaders, ...acceptors].map((node) => node.name));
+  const others = [];
+  for (const message of view.messages) {
+    for (const end of [message.from, message.to]) if (!known.has(end) && !others.includes(end)) others.push(end);
+  }
+  const middle = [...leaders.map((leader) => leader.name), ...others];
+  // A generation of matchmakers is a row of its own, so the stage stays narrow on a phone.
+  const perRow = Math.min(MM_GENERATION, matchmakers.length);
+  const mmRows = Math.ceil(matchmakers.length / Math.max(1, perRow));
+  const most = Math.max(perRow, middle.length, acceptors.length);
+  const width = Math.max(WIDTH, (MM_WIDTH + 10) * most);
+  const places = new Map();
+  const mmHeight = 24 + MM_LINE * Math.max(2, ...matchmakers.map((matchmaker) => matchmakerLines(matchmaker).length));
+  const mmStep = mmHeight + 12;
+  const rowXs = columns(perRow, Math.min(width, (MM_WIDTH + 16) * perRow), width);
+  matchmakers.forEach((matchmaker, index) => {
+    const y = TOP + 14 + mmStep * Math.floor(index / perRow);
+    places.set(matchmaker.name, { x: rowXs[index % perRow], y, height: mmHeight, width: MM_WIDTH, index });
+  });
+  const leadersTop = TOP + 14 + mmStep * mmRows - 12 + MM_GAP;
+  const leaderHeight = 24 + MM_LINE * Math.max(2, ...leaders.map((leader) => leaderLines(leader).length));
+  columns(middle.length, Math.min(width, (MM_WIDTH + 16) * middle.length), width).forEach((x, index) => {
+    places.set(middle[index], { x, y: leadersTop, height: leaderHeight, width: MM_WIDTH, index });
+  });
+  const acceptorsTop = leadersTop + leaderHeight + MM_GAP;
+  columns(acceptors.length, width, width).forEach((x, index) => {
+    places.set(acceptors[index].name, { x, y: acceptorsTop, height: ACCEPTOR_HEIGHT, width: Math.min(NODE_WIDTH, width / acceptors.length - NODE_GAP), index });
+  });
+  const wires = new Map();
+  middle.forEach((name) => {
+    const from = places.get(name);
+    for (const matchmaker of matchmakers) {
+      const to = places.get(matchmaker.name);
+      addWire(wires, name, matchmaker.name, anchor(from, to.index, matchmakers.length, 'top'), anchor(to, from.index, middle.length, 'bottom'));
+    }
+    for (const acceptor of acceptors) {
+      const to = places.get(acceptor.name);
+      addWire(wires, name, acceptor.name, anchor(from, to.index, acceptors.length, 'bottom'), anchor(to, from.index, middle.length, 'top'));
+    }
+  });
+  const groupsTop = acceptorsTop + ACCEPTOR_HEIGHT + 10;
+  const matchmaking = { acceptors, configurations, groupsTop, middle, others, planeTop: TOP };
+  return { places, wires, slotsTop: groupsTop + GROUP_STEP * configurations.length + 4, slotNodes: [], width, matchmaking };
+}
+
+/** A matchmaker: its watermark and what it stores, round by round; marked when stopped or down. */
+function drawMatchmaker(matchmaker, place, asking, keptBack) {
+  const left = place.x - place.width / 2;
+  const classes = ['pp-node', 'pp-matchmaker'];
+  if (!matchmaker.up) classes.push('pp-down');
+  if (matchmaker.stopped) classes.push('pp-stopped');
+  if (asking) classes.push('pp-asking');
+  const role = matchmaker.stopped ? 'stopped' : matchmaker.up ? 'matchmaker' : 'down';
+  const lines = keptBack ? ['answer first'] : matchmakerLines(matchmaker);
+  const title = keptBack ? `${matchmaker.name}: answer first` : `${matchmaker.name} ${role}: ${lines.join('; ')}`;
+  return [
+    `<g class="${classes.join(' ')}" data-node="${escape(matchmaker.name)}"><title>${escape(title)}</title>`,
+    `<rect x="${round(left)}" y="${place.y}" width="${place.width}" height="${place.height}" rx="10"/>`,
+    text(left + 8, place.y + 16, matchmaker.name, 'pp-node-name', 'start'),
+    text(left + 16 + 11 * matchmaker.name.length, place.y + 16, role, 'pp-node-role', 'start'),
+    ...lines.map((line, index) => text(left + 8, place.y + 31 + MM_LINE * index, line, 'pp-node-line', 'start')),
+    '</g>',
+  ].join('');
+}
+
+/** A leader of Matchmaker Paxos: its round and configuration, stage, history and what it heard. */
+function drawMmLeader(leader, place, asking, keptBack) {
+  const left = place.x - place.width / 2;
+  const classes = ['pp-node', 'pp-mm-leader'];
+  if (!leader.up) classes.push('pp-down');
+  if (leader.stage === 'chosen') classes.push('pp-leader');
+  if (asking) classes.push('pp-asking');
+  const lines = keptBack ? ['answer first'] : leaderLines(leader);
+  return [
+    `<g class="${classes.join(' ')}" data-node="${escape(leader.name)}"><title>${escape(`${leader.name} leader: ${lines.join('; ')}`)}</title>`,
+    `<rect x="${round(left)}" y="${place.y}" width="${place.width}" height="${place.height}" rx="8"/>`,
+    text(left + 8, place.y + 16, leader.name, 'pp-node-name', 'start'),
+    text(left + 16 + 11 * leader.name.length, place.y + 16, leader.up ? 'leader' : 'leader, down', 'pp-node-role', 'start'),
+    ...lines.map((line, index) => text(left + 8, place.y + 31 + MM_LINE * index, line, 'pp-node-line', 'start')),
+    '</g>',
+  ].join('');
+}
+
+/** The matchmaker plane's band, and each configuration as a group under the acceptors: a chip
+ *  under each member joined by a bar, a removed member's chip crossed out. */
+function drawMatchmaking(view, geometry) {
+  const { acceptors, configurations, groupsTop } = geometry.matchmaking;
+  const mms = view.matchmaking.matchmakers;
+  const parts = [];
+  if (mms.length) {
+    const placed = mms.map((matchmaker) => geometry.places.get(matchmaker.name));
+    const first = placed[0];
+    const left = Math.min(...placed.map((place) => place.x - place.width / 2)) - 8;
+    const right = Math.max(...placed.map((place) => place.x + place.width / 2)) + 8;
+    const bottom = Math.max(...placed.map((place) => place.y + place.height)) + 8;
+    parts.push(
+      `<g class="pp-plane"><rect x="${round(left)}" y="${TOP}" width="${round(right - left)}" height="${round(bottom - TOP)}" rx="12"/>` +
+        text(left + 8, TOP + 11, 'matchmaker plane', 'pp-grid-label', 'start') + '</g>',
+    );
+  }
+  configurations.forEach((config, row) => {
+    const y = groupsTop + GROUP_STEP * row;
+    const xs = acceptors.map((node) => geometry.places.get(node.name).x);
+    const memberXs = acceptors.map((node, index) => (config.members.includes(node.name) ? xs[index] : null)).filter((x) => x != null);
+    const classes = ['pp-config'];
+    if (config.collected) classes.push('pp-collected');
+    const what = `${config.name}: ${config.members.join(', ')}, round ${config.rounds.join(', ')}` +
+      `${config.removed.length ? `; removed: ${config.removed.join(', ')}` : ''}${config.collected ? '; collected' : ''}`;
+    const bar = memberXs.length > 1
+      ? `<path class="pp-config-bar" d="M${round(Math.min(...memberXs))} ${round(y + 8)} L${round(Math.max(...memberXs))} ${round(y + 8)}"/>`
+      : '';
+    const chips = acceptors
+      .filter((node) => config.members.includes(node.name))
+      .map((node) => {
+        const x = geometry.places.get(node.name).x;
+        const removed = config.removed.includes(node.name);
+        return `<g class="pp-config-member${removed ? ' pp-removed' : ''}"><rect x="${round(x - 17)}" y="${round(y)}" width="34" height="16" rx="8"/>` +
+          text(x, y + 12, removed ? `${node.name} ✕` : node.name, 'pp-config-name') + '</g>';
+      })
+      .join('');
+    parts.push(
+      `<g class="${classes.join(' ')}" data-config="${escape(config.name)}"><title>${escape(what)}</title>${bar}${chips}` +
+        text(4, y + 12, config.name, 'pp-config-label', 'start') + '</g>',
+    );
+  });
+  return parts.join('');
 }
 
 /** A proxy box's height: room for its name and the most lines any proxy counts (at least one). */
@@ -327,7 +503,8 @@ function layout(view) {
   const firstSlot = numbers.length ? Math.min(...numbers) : 1;
   const rows = numbers.length ? Math.max(...numbers) - firstSlot + 1 : 0;
   let geometry;
-  if (singleDecree) geometry = singleDecreeLayout(view.nodes);
+  if (view.matchmaking) geometry = matchmakerLayout(view);
+  else if (singleDecree) geometry = singleDecreeLayout(view.nodes);
   else if (view.cluster?.grid) geometry = gridLayout(view, rows);
   else geometry = logLayout(view);
   geometry.firstSlot = firstSlot;
@@ -426,7 +603,7 @@ function nodeLines(node) {
     if (node.learned != null) value = `learned ${node.learned}`;
     return [phase, heard, value];
   }
-  if (node.role === 'acceptor') {
+  if (node.role === 'acceptor' || node.role === 'retired') {
     return [`promised ${node.promised || '—'}`, node.accepted ? `voted ${record(node.accepted)}` : 'no vote'];
   }
   if (node.up === false) return [`promised ${node.promised || '—'}`, `down: disk only${node.floor ? ` · floor ${node.floor}` : ''}`];
@@ -681,11 +858,18 @@ export function renderStage(view) {
   return [
     `<svg class="pp-stage" viewBox="0 0 ${geometry.width} ${height}" role="group" aria-label="The world: ${escape(lines.join(' '))}">`,
     geometry.grid ? drawGrid(view, geometry) : '',
+    geometry.matchmaking ? drawMatchmaking(view, geometry) : '',
     drawWires(geometry, silent),
+    ...(geometry.matchmaking ? view.matchmaking.matchmakers : []).map((matchmaker) =>
+      drawMatchmaker(matchmaker, geometry.places.get(matchmaker.name), matchmaker.name === asking, question && matchmaker.name === asking)),
+    ...(geometry.matchmaking ? view.matchmaking.leaders : []).map((leader) =>
+      drawMmLeader(leader, geometry.places.get(leader.name), leader.name === asking, question && leader.name === asking)),
+    ...(geometry.matchmaking?.others || []).map((name) => drawClient(name, geometry.places.get(name))),
     ...(geometry.clients || []).map((name) => drawClient(name, geometry.places.get(name))),
     ...(geometry.proxies || []).map((proxy) =>
       drawProxy(proxy, geometry.places.get(proxy.name), proxy.name === asking, question && proxy.name === asking)),
-    ...view.nodes.map((node) => drawNode(node, geometry.places.get(node.name), node.name === asking, geometry, question && node.name === asking)),
+    ...view.nodes.filter((node) => geometry.places.has(node.name) && !(geometry.matchmaking && !MM_ACCEPTOR_ROLES.has(node.role)))
+      .map((node) => drawNode(node, geometry.places.get(node.name), node.name === asking, geometry, question && node.name === asking)),
     ...placeMessages(view, geometry).map((placed) => drawMessage(placed, held)),
     summaryText(lines, geometry.height + 12, done, geometry.width),
     '</svg>',

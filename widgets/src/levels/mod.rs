@@ -29,6 +29,7 @@ pub mod act3;
 pub mod act4;
 
 use crate::level::{Level, LevelSummary};
+use paros_sim::matchmaker::MatchmakerWorld;
 use paros_sim::replicated_log::LogWorld;
 use paros_sim::single_decree::DecreeWorld;
 
@@ -73,6 +74,14 @@ pub static ACT4: &[&Level<LogWorld>] = &[
     &act4::proxy_leaders::LEVEL,
 ];
 
+/// Act IV's levels on the Matchmaker Paxos world, in the order of the level map.
+pub static ACT4_MATCHMAKER: &[&Level<MatchmakerWorld>] = &[
+    &act4::matchmaking::LEVEL,
+    &act4::reconfigure::LEVEL,
+    &act4::garbage_collection::LEVEL,
+    &act4::matchmaker_generations::LEVEL,
+];
+
 /// Every level played on the replicated-log world: Act II's, then Act III's, then Act IV's.
 pub fn log_levels() -> impl Iterator<Item = &'static Level<LogWorld>> {
     ACT2.iter().chain(ACT3).chain(ACT4).copied()
@@ -88,16 +97,23 @@ pub fn find_act2(id: &str) -> Option<&'static Level<LogWorld>> {
     log_levels().find(|level| level.id == id)
 }
 
+/// The Act IV level on the Matchmaker Paxos world with this id.
+pub fn find_matchmaker(id: &str) -> Option<&'static Level<MatchmakerWorld>> {
+    ACT4_MATCHMAKER.iter().copied().find(|level| level.id == id)
+}
+
 /// The game's wasm modules, one per kind of world ([`Board::MODULE`](crate::Board::MODULE)):
 /// the book builds each with only its world's cargo feature.
-pub const MODULES: [&str; 2] = [
+pub const MODULES: [&str; 3] = [
     <DecreeWorld as crate::Board>::MODULE,
     <LogWorld as crate::Board>::MODULE,
+    <MatchmakerWorld as crate::Board>::MODULE,
 ];
 
 /// Every level, in the order of the level map, as the level map and the book list them.
 pub fn catalog() -> Vec<LevelSummary> {
     let act1 = ACT1.iter().map(|level| level.summary());
     let log = log_levels().map(|level| level.summary());
-    act1.chain(log).collect()
+    let matchmaker = ACT4_MATCHMAKER.iter().map(|level| level.summary());
+    act1.chain(log).chain(matchmaker).collect()
 }

@@ -350,6 +350,9 @@ impl Board for LogWorld {
             ActionJson::Beat { node: name } => Ok(LogMove::Beat(node(&name)?)),
             other @ (ActionJson::Start { .. }
             | ActionJson::Retry { .. }
+            | ActionJson::Collect { .. }
+            | ActionJson::Retire { .. }
+            | ActionJson::Replace { .. }
             | ActionJson::NextStage) => Err(PlayError::BadInput(format!(
                 "{other:?} is not an action of the replicated log"
             ))),

@@ -545,7 +545,11 @@ fn a_mounted_game_plays_either_act_through_json() {
     assert!(serde_json::from_str::<serde_json::Value>(&act2.view_json()).is_ok());
     assert_eq!(
         catalog().len(),
-        levels::ACT1.len() + levels::ACT2.len() + levels::ACT3.len() + levels::ACT4.len()
+        levels::ACT1.len()
+            + levels::ACT2.len()
+            + levels::ACT3.len()
+            + levels::ACT4.len()
+            + levels::ACT4_MATCHMAKER.len()
     );
 }
 

@@ -5,8 +5,12 @@
 //! beside it.
 
 pub mod flexible_quorums;
+pub mod garbage_collection;
+pub mod matchmaker_generations;
+pub mod matchmaking;
 pub mod proxy_leaders;
 pub mod quorum_reads;
+pub mod reconfigure;
 pub mod the_grid;
 pub mod the_handoff;
 
