@@ -113,7 +113,7 @@ pub(super) fn all() -> Vec<Scenario> {
             world: "Matchmakers M1-M3, acceptors A1-A4; L1 runs round 1 in {A1, A2, A3} (x), L2 round 2 in {A2, A3, A4} (y); garbage collection on. Prelude: x chosen in round 1 by {A1, A2, A3}, L1 knows it, nothing in flight. Then 1 crash (a matchmaker, which restarts from its disk, or a leader, which stays down); every schedule.",
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
-            levels: &[],
+            levels: &["act4/matchmaking", "act4/reconfigure", "act4/garbage-collection"],
             chapter: Some(CHAPTER_BEYOND),
             setup: setup(
                 two_configurations(Budget::NONE.with(Fault::Crash, 1)),
@@ -126,7 +126,7 @@ pub(super) fn all() -> Vec<Scenario> {
             world: "Matchmakers M1-M3 replaced by M4-M6 through R1, acceptors A1-A4; L1 runs round 1 in {A1, A2, A3} (x), L2 round 2 in {A2, A3, A4} (y); a leader matches with the generation published when it starts; no garbage collection, no faults. Prelude: x chosen in round 1 as in act4-matchmaker; R1 has stopped M1 and M2 and reconstructed their state, its Stop to M3 and its Bootstraps in flight. Then every schedule.",
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
-            levels: &[],
+            levels: &["act4/matchmaker-generations"],
             chapter: Some(CHAPTER_BEYOND),
             setup: setup(
                 MatchmakerWorldConfig {
