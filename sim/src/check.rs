@@ -45,6 +45,9 @@ pub enum Property {
     /// P2: a proxy leader announces a slot chosen only with the value a Phase-2 quorum of
     /// acceptors voted for at the announced ballot, judged by their votes.
     AnnouncedWasChosen,
+    /// C2: no node ever reports "no vote" for a slot where it durably voted (and has not
+    /// truncated since): a vote it can no longer read is reported unknown.
+    NoNoneWhereVoted,
 }
 
 impl fmt::Display for Property {
@@ -65,6 +68,7 @@ impl fmt::Display for Property {
             Property::JumpKeepsPromise => "jump-keeps-promise",
             Property::OneValuePerBallot => "one-value-per-ballot",
             Property::AnnouncedWasChosen => "announced-was-chosen",
+            Property::NoNoneWhereVoted => "no-none-where-voted",
         })
     }
 }

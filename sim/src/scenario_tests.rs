@@ -74,6 +74,7 @@ fn names_are_unique_and_say_what_they_are() {
             "skip-rinse",
             "proxy-keyed-by-slot",
             "new-value-same-ballot",
+            "corrupt-as-none",
         ]
         .iter()
         .any(|fault| scenario.name.contains(fault));

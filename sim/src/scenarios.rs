@@ -58,6 +58,8 @@ mod act2;
 mod act3;
 #[path = "scenarios_act4.rs"]
 mod act4;
+#[path = "scenarios_ctrl.rs"]
+mod ctrl;
 
 /// A named world and the claim it checks.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -254,6 +256,7 @@ pub fn log_scenarios() -> Vec<Scenario> {
         .into_iter()
         .chain(act3::all())
         .chain(act4::all())
+        .chain(ctrl::all())
         .collect()
 }
 
