@@ -158,7 +158,7 @@ fn every_prelude_replays_and_states_its_budgets() {
             }
             scenarios::Setup::Log { .. } => {
                 let world = scenario.log_start().unwrap();
-                (world.violations().is_empty(), 7)
+                (world.violations().is_empty(), 9)
             }
         };
         assert!(safe, "{}", scenario.name);
@@ -308,7 +308,7 @@ fn every_negative_control_is_caught_by_the_explorer_and_trips_its_own_property()
         .collect();
     assert_eq!(
         controls.len(),
-        21,
+        22,
         "one scenario per negative control, two for learn-early"
     );
     for control in crate::NegativeControl::ALL {

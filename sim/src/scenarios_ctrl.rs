@@ -48,24 +48,27 @@ pub(super) fn all() -> Vec<Scenario> {
             .with(Fault::Crash, 1)
             .with(Fault::WipeDisk, 1),
     );
+    // Five nodes, so that a wiped disk and a corrupted record together still leave a
+    // majority that boots and answers definitely: every run can settle once faults stop.
     let mut every_storage_fault = three_nodes(
         Budget::NONE
-            .with(Fault::Tick, 40)
+            .with(Fault::Tick, 60)
             .with(Fault::Crash, 3)
             .with(Fault::TornWrite, 2)
-            .with(Fault::CorruptRecord, 2)
+            .with(Fault::CorruptRecord, 1)
             .with(Fault::WipeDisk, 1)
             .with(Fault::Drop, 4)
             .with(Fault::Duplicate, 2)
             .with(Fault::ClientResend, 4),
     );
+    every_storage_fault.node_count = 5;
     every_storage_fault.clients = vec![writes("x", 3)];
     every_storage_fault.stepwise_ready = true;
     vec![
         Scenario {
             name: "act4-faulty-records",
             claim: "With a record of a crashed voter corrupted (its promise, or its vote in the chosen slot), no schedule reports a vote as \"no vote\" or un-makes a decision: a corrupt vote is unknown, an unknown does not complete a discovery quorum, and a corrupt promise refuses the boot.",
-            world: "N1-N3 and C1 (writes x=1, x=2). Prelude: x=1 is chosen by {N1, N2}, and N2 crashes. Then 1 corrupted record on N2's disk (its promise or its vote, or none) at any point before its restart, 2 ticks, and every schedule.",
+            world: "N1-N3 and C1 (writes x=1, x=2). Prelude: x=1 is chosen by {N1, N2}, and N2 crashes. Then 1 corrupted record on N2's disk (its promise or its vote, or none) at any point before its restart, 1 tick, and every schedule.",
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -75,7 +78,7 @@ pub(super) fn all() -> Vec<Scenario> {
         Scenario {
             name: "act4-the-wiped-node",
             claim: "A node whose disk is wiped is refused at boot and stays down, and no schedule of the other two un-makes a decision.",
-            world: "N1-N3 and C1 (writes x=1, x=2). Prelude: x=1 is chosen by {N1, N2}; N2 crashes and its disk is wiped. Then 2 ticks and every schedule.",
+            world: "N1-N3 and C1 (writes x=1, x=2). Prelude: x=1 is chosen by {N1, N2}; N2 crashes and its disk is wiped. Then 1 tick and every schedule.",
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -85,11 +88,11 @@ pub(super) fn all() -> Vec<Scenario> {
         Scenario {
             name: "act4-storage-faults",
             claim: "Under every storage fault at once (crashes, torn writes, corrupted records, a wiped disk) with lost and repeated messages, no decision is un-made and no vote is reported as \"no vote\".",
-            world: "N1-N3 stepwise (persist, then send, as actions); C1 writes x=1, x=2, x=3; 40 ticks, 3 crashes, 2 torn writes, 2 corrupted records, 1 wiped disk, 4 drops, 2 duplicates, 4 client resends.",
+            world: "N1-N5 stepwise (persist, then send, as actions); C1 writes x=1, x=2, x=3 at any node; 60 ticks, 3 crashes, 2 torn writes, 1 corrupted record, 1 wiped disk, 4 drops, 2 duplicates, 4 client resends.",
             modes: SIMULATION,
             book_mode: BookMode::Simulation {
-                seeds: 2_000,
-                max_steps: 1_000,
+                seeds: 1_000,
+                max_steps: 3_000,
             },
             levels: &[],
             chapter: Some(CHAPTER_BEYOND),
