@@ -347,3 +347,30 @@ fn a_booted_node_releases_its_messages_only_with_the_proof_of_its_writes() {
     assert!(proof.proves(ready.writes()));
     let _messages = ready.into_messages(proof);
 }
+
+mod robustness {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn no_disk_panics_a_boot(
+            frames in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..48), 0..6),
+            flips in proptest::collection::vec((0usize..6, 0usize..64), 0..3),
+        ) {
+            // Arbitrary bytes, and real frames with bytes flipped: a boot answers with a node or
+            // a typed refusal, never a panic.
+            let _ = boot(2, &frames);
+            let (cluster, _) = x1_chosen_then_n2_vote_corrupt();
+            let mut real = cluster.frames[1].clone();
+            for (frame, byte) in flips {
+                let frame = frame % real.len();
+                let byte = byte % real[frame].len();
+                real[frame][byte] ^= 0x5a;
+            }
+            if let Ok(node) = boot(2, &real) {
+                prop_assert!(node.accepts().keys().all(|slot| !node.unknown_votes().contains(slot)));
+            }
+        }
+    }
+}

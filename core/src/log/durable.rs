@@ -538,55 +538,56 @@ pub fn encode(write: &Write) -> Vec<u8> {
     frame
 }
 
-/// The kind byte a write's payload and label begin with.
+/// The kind byte a write's payload and label begin with, as [`payload_of`] writes it.
 fn write_kind(write: &Write) -> u8 {
-    payload_of(write)[0]
+    match write {
+        Write::Identity(_) => 1,
+        Write::Promise(_) => 2,
+        Write::Accept(..) => 3,
+        Write::ChosenThrough(_) => 4,
+        Write::Stood(_) => 5,
+        Write::Incarnation(_) => 6,
+        Write::TrimPoint(_) => 7,
+        Write::Truncate(_) => 8,
+        Write::HandedOff(_) => 9,
+        Write::TookHandoff(_) => 10,
+    }
 }
 
 /// A write's payload: its kind byte, then its fields.
 fn payload_of(write: &Write) -> Vec<u8> {
-    let mut payload = Vec::new();
+    let mut payload = vec![write_kind(write)];
     match write {
         Write::Identity(node) => {
-            payload.push(1);
             payload.push(node.get());
         }
         Write::Promise(ballot) => {
-            payload.push(2);
             put_ballot(&mut payload, *ballot);
         }
         Write::Accept(slot, vote) => {
-            payload.push(3);
             payload.extend(slot.0.to_le_bytes());
             put_ballot(&mut payload, vote.ballot);
             put_entry(&mut payload, &vote.entry);
         }
         Write::ChosenThrough(slot) => {
-            payload.push(4);
             payload.extend(slot.0.to_le_bytes());
         }
         Write::Stood(ballot) => {
-            payload.push(5);
             put_ballot(&mut payload, *ballot);
         }
         Write::Incarnation(life) => {
-            payload.push(6);
             payload.extend(life.to_le_bytes());
         }
         Write::TrimPoint(point) => {
-            payload.push(7);
             put_trim_point(&mut payload, point);
         }
         Write::Truncate(through) => {
-            payload.push(8);
             payload.extend(through.0.to_le_bytes());
         }
         Write::HandedOff(ballot) => {
-            payload.push(9);
             put_ballot(&mut payload, *ballot);
         }
         Write::TookHandoff(ballot) => {
-            payload.push(10);
             put_ballot(&mut payload, *ballot);
         }
     }

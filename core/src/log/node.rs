@@ -142,10 +142,10 @@ pub struct Election {
 /// that slot definitely (a vote or "no vote") form a Phase-1 quorum by themselves.
 ///
 /// An unknown answer may hide a vote for a chosen value, so it cannot stand in for one: the
-/// value is known to a discovery quorum only if a Phase-1 quorum answered without it
-/// (Alagappan et al., "Protocol-Aware Recovery for Consensus-Based Storage", FAST 2018,
-/// section 4: a slot is decided on only when a majority answered it). Counted by
-/// [`heard_from_a_discovery_quorum`], never by hand.
+/// value is sure to be seen only if a Phase-1 quorum answered without it, for that quorum meets
+/// the Phase-2 quorum that chose it (Alagappan et al., "Protocol-Aware Recovery for
+/// Consensus-Based Storage", FAST 2018). Counted by [`heard_from_a_discovery_quorum`], never by
+/// hand.
 pub fn phase1_complete<Q: QuorumSystem + ?Sized>(quorums: &Q, election: &Election) -> bool {
     heard_from_a_discovery_quorum(quorums, election.promised_by)
         && election.unknown_by.values().all(|unknown| {
