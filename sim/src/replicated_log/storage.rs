@@ -16,7 +16,6 @@ use paros_core::log::{
     ColocatedNode, DurableRecord, LogEnvelope, LogMessage, Provisioning, RecordLabel, Slot, Write,
     read_frame,
 };
-use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// The byte a corruption flips: in the payload, past the frame's label (17 bytes) and its
@@ -25,8 +24,10 @@ const CORRUPTED_BYTE: usize = 17 + 12 + 1;
 
 /// The records of `disk` a corruption would change: the latest frame of each promise and vote
 /// label, by index, when that frame still reads.
-pub(super) fn corruptible(disk: &[Vec<u8>]) -> BTreeMap<DiskRecord, usize> {
-    let mut latest: BTreeMap<DiskRecord, Option<usize>> = BTreeMap::new();
+pub(super) fn corruptible(disk: &[Vec<u8>]) -> Vec<(DiskRecord, usize)> {
+    // A list, not a map: a disk holds a handful of records, and the game's module would carry
+    // another B-tree's code for this one key type.
+    let mut latest: Vec<(DiskRecord, Option<usize>)> = Vec::new();
     for (index, frame) in disk.iter().enumerate() {
         let (label, readable) = match read_frame(frame) {
             Ok(write) => (Some(RecordLabel::of(&write)), true),
@@ -38,7 +39,11 @@ pub(super) fn corruptible(disk: &[Vec<u8>]) -> BTreeMap<DiskRecord, usize> {
             Some(RecordLabel::Vote(slot)) => DiskRecord::Vote(slot),
             Some(RecordLabel::Other(_)) | None => continue,
         };
-        latest.insert(record, readable.then_some(index));
+        let frame = readable.then_some(index);
+        match latest.iter_mut().find(|(known, _)| *known == record) {
+            Some(entry) => entry.1 = frame,
+            None => latest.push((record, frame)),
+        }
     }
     latest
         .into_iter()
@@ -53,7 +58,7 @@ impl LogWorld {
         let server = &self.servers[index];
         let node = self.config.node_id(index);
         if self.budget_left.allows(Fault::CorruptRecord) {
-            for record in corruptible(&server.disk).into_keys() {
+            for (record, _) in corruptible(&server.disk) {
                 actions.push(LogAction::CorruptRecord { node, record });
             }
         }
@@ -76,8 +81,9 @@ impl LogWorld {
         record: DiskRecord,
     ) -> Result<(), Refused> {
         let index = self.down_server(node)?;
-        let frame = *corruptible(&self.servers[index].disk)
-            .get(&record)
+        let (_, frame) = corruptible(&self.servers[index].disk)
+            .into_iter()
+            .find(|(corruptible, _)| *corruptible == record)
             .ok_or(Refused::NoSuchRecord(node))?;
         self.budget_left.spend(Fault::CorruptRecord)?;
         let server = Arc::make_mut(&mut self.servers[index]);
@@ -164,11 +170,11 @@ impl LogWorld {
             else {
                 continue;
             };
-            let answered: BTreeSet<Slot> = (votes.iter().map(|(slot, _)| *slot))
-                .chain(unknown.iter().copied())
-                .collect();
+            let answered = |slot: &Slot| {
+                votes.iter().any(|(voted, _)| voted == slot) || unknown.contains(slot)
+            };
             let first = (*from_slot).max(floor.next());
-            for slot in voted.range(first..).filter(|slot| !answered.contains(slot)) {
+            for slot in voted.range(first..).filter(|slot| !answered(slot)) {
                 let detail = format!(
                     "{name} promised {}.{} reporting no vote in slot {slot}, where it durably voted",
                     ballot.round,
