@@ -58,6 +58,9 @@ pub enum Property {
     /// M6: the state a new generation of matchmakers is bootstrapped with holds every round
     /// that finished matchmaking with the old generation, unless garbage collection passed it.
     ReconstructionComplete,
+    /// C2: no node ever reports "no vote" for a slot where it durably voted (and has not
+    /// truncated since): a vote it can no longer read is reported unknown.
+    NoNoneWhereVoted,
 }
 
 impl fmt::Display for Property {
@@ -82,6 +85,7 @@ impl fmt::Display for Property {
             Property::ProposalKeepsChosen => "proposal-keeps-chosen",
             Property::GcKeepsWhatPhase1Needs => "gc-keeps-what-phase1-needs",
             Property::ReconstructionComplete => "reconstruction-complete",
+            Property::NoNoneWhereVoted => "no-none-where-voted",
         })
     }
 }

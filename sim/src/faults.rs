@@ -5,7 +5,7 @@
 use crate::check::Property;
 use crate::network::MessageId;
 use paros_core::NodeId;
-use paros_core::log::RecordError;
+use paros_core::log::{BootRefused, RecordError};
 use std::fmt;
 
 /// A kind of event a world allows only a bounded number of times: the faults, and the steps
@@ -30,11 +30,16 @@ pub enum Fault {
     Tick,
     /// A client sends its outstanding request again.
     ClientResend,
+    /// One record on a crashed node's disk is damaged: a whole frame that fails its checksum
+    /// (C1), found when the node restarts.
+    CorruptRecord,
+    /// A crashed node's disk is erased: its restart is refused (the wiped node).
+    WipeDisk,
 }
 
 impl Fault {
     /// Every fault, in order.
-    pub const ALL: [Fault; 9] = [
+    pub const ALL: [Fault; 11] = [
         Fault::Drop,
         Fault::Duplicate,
         Fault::Retry,
@@ -44,6 +49,8 @@ impl Fault {
         Fault::Partition,
         Fault::Tick,
         Fault::ClientResend,
+        Fault::CorruptRecord,
+        Fault::WipeDisk,
     ];
 
     /// The fault as reports and refusals name one event of it: `drop`, `torn write`.
@@ -58,6 +65,8 @@ impl Fault {
             Fault::Partition => "partition",
             Fault::Tick => "tick",
             Fault::ClientResend => "client resend",
+            Fault::CorruptRecord => "corrupt record",
+            Fault::WipeDisk => "wipe",
         }
     }
 
@@ -73,6 +82,8 @@ impl Fault {
             Fault::Partition => "partitions",
             Fault::Tick => "ticks",
             Fault::ClientResend => "client_resends",
+            Fault::CorruptRecord => "corruptions",
+            Fault::WipeDisk => "wipes",
         }
     }
 
@@ -139,7 +150,8 @@ pub enum NegativeControl {
     Amnesia,
     /// A node's messages may leave before its writes are durable (`send` before `persist`).
     SendBeforePersist,
-    /// A restarted node comes back on a blank disk as if new, its promises and votes lost.
+    /// A node whose disk was wiped restarts anyway, ignoring the library's refusal to boot it
+    /// ([`paros_core::log::BootRefused`]), blank as if new: its promises and votes are lost.
     BlankRestart,
     /// A node answers a read from its own applied state at once, with no read watermark.
     LocalRead,
@@ -202,11 +214,14 @@ pub enum NegativeControl {
     /// Act IV, Matchmaker Paxos: asked to stop, a matchmaker reports its state but goes on
     /// matching (M6 broken), so a round slips past the next generation.
     NoStop,
+    /// Act IV: a node reports a vote it no longer knows (its frame corrupt) as "no vote" in its
+    /// Promise (C2 broken), so a new leader may fill a chosen slot with a no-op.
+    CorruptAsNone,
 }
 
 impl NegativeControl {
     /// Every negative control, in order.
-    pub const ALL: [NegativeControl; 24] = [
+    pub const ALL: [NegativeControl; 25] = [
         NegativeControl::Amnesia,
         NegativeControl::SendBeforePersist,
         NegativeControl::BlankRestart,
@@ -231,6 +246,7 @@ impl NegativeControl {
         NegativeControl::Phase1LatestOnly,
         NegativeControl::GcAfterPhase1,
         NegativeControl::NoStop,
+        NegativeControl::CorruptAsNone,
     ];
 
     /// The property this fault breaks: the checker it is the negative control of.
@@ -265,6 +281,9 @@ impl NegativeControl {
             NegativeControl::Phase1LatestOnly => Property::ProposalKeepsChosen,
             NegativeControl::GcAfterPhase1 => Property::GcKeepsWhatPhase1Needs,
             NegativeControl::NoStop => Property::ReconstructionComplete,
+            // The Promise that says "no vote" leaves before any leader can use it: its checker
+            // sees it first; the two values chosen come later (the tests play it on).
+            NegativeControl::CorruptAsNone => Property::NoNoneWhereVoted,
         }
     }
 }
@@ -308,6 +327,10 @@ pub enum Refused {
     ClientIdle(NodeId),
     /// The disk cannot be trusted: the node stays down.
     Disk(RecordError),
+    /// The library refused to boot the node (a wiped node): it stays down.
+    Boot(BootRefused),
+    /// The crashed node's disk holds no such record to corrupt, or nothing to wipe.
+    NoSuchRecord(NodeId),
     /// The configuration is not a world this simulator can build.
     BadConfig(&'static str),
 }
@@ -333,6 +356,8 @@ impl fmt::Display for Refused {
             Refused::Handoff(why) => write!(f, "{why}"),
             Refused::ClientIdle(client) => write!(f, "{client} has nothing to send"),
             Refused::Disk(error) => write!(f, "{error}"),
+            Refused::Boot(why) => write!(f, "{why}"),
+            Refused::NoSuchRecord(node) => write!(f, "{node}'s disk holds no such record"),
             Refused::BadConfig(why) => write!(f, "bad world: {why}"),
         }
     }

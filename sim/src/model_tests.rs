@@ -109,11 +109,13 @@ fn log_config() -> LogWorldConfig {
     config.budget = Budget::NONE
         .with(Fault::Drop, 1)
         .with(Fault::Duplicate, 1)
-        .with(Fault::Crash, 1)
+        .with(Fault::Crash, 2)
         .with(Fault::TornWrite, 1)
         .with(Fault::Partition, 1)
         .with(Fault::Tick, 6)
-        .with(Fault::ClientResend, 1);
+        .with(Fault::ClientResend, 1)
+        .with(Fault::CorruptRecord, 1)
+        .with(Fault::WipeDisk, 1);
     config
 }
 

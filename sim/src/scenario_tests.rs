@@ -78,6 +78,7 @@ fn names_are_unique_and_say_what_they_are() {
             "phase1-latest-only",
             "gc-after-phase1",
             "no-stop",
+            "corrupt-as-none",
         ]
         .iter()
         .any(|fault| scenario.name.contains(fault));
@@ -161,7 +162,7 @@ fn every_prelude_replays_and_states_its_budgets() {
             }
             scenarios::Setup::Log { .. } => {
                 let world = scenario.log_start().unwrap();
-                (world.violations().is_empty(), 7)
+                (world.violations().is_empty(), 9)
             }
             scenarios::Setup::Matchmaker { .. } => {
                 let world = scenario.matchmaker_start().unwrap();
@@ -315,7 +316,7 @@ fn every_negative_control_is_caught_by_the_explorer_and_trips_its_own_property()
         .collect();
     assert_eq!(
         controls.len(),
-        25,
+        26,
         "one scenario per negative control, two for learn-early"
     );
     for control in crate::NegativeControl::ALL {

@@ -68,6 +68,8 @@ mod act3;
 mod act4;
 #[path = "scenarios_matchmaker.rs"]
 mod matchmaker;
+#[path = "scenarios_ctrl.rs"]
+mod ctrl;
 
 /// A named world and the claim it checks.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -265,6 +267,7 @@ pub fn log_scenarios() -> Vec<Scenario> {
         .into_iter()
         .chain(act3::all())
         .chain(act4::all())
+        .chain(ctrl::all())
         .collect()
 }
 

@@ -50,10 +50,10 @@ pub(super) fn x1_chosen() -> Vec<&'static str> {
     and_then(N1_LEADS, &x1)
 }
 
-/// A prelude: [`x1_chosen`], then N2 crashes and restarts (from its disk, or blank in the
-/// control).
-fn x1_chosen_then_n2_restarts() -> Vec<&'static str> {
-    and_then(&x1_chosen(), &["crash N2", "restart N2"])
+/// A prelude: [`x1_chosen`], then N2 crashes, its disk is wiped, and it restarts: refused by
+/// the library, but blank as if new in the control, which ignores the refusal.
+fn x1_chosen_then_n2_wiped_restarts() -> Vec<&'static str> {
+    and_then(&x1_chosen(), &["crash N2", "wipe N2", "restart N2"])
 }
 
 /// The same in a stepwise world where N2's Accepted leaves before its vote is durable.
@@ -469,15 +469,19 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act2-blank-restart-control",
-            claim: "Negative control: a node restarted on a blank disk as if new forgets its vote and can un-make a decision; the agreement checker must catch it.",
-            world: "N1-N3. Prelude: x=1 is chosen by {N1, N2}; N2 crashes and comes back blank. Then 1 tick and every schedule.",
+            claim: "Negative control: a node whose disk was wiped, restarted as if new in spite of the library's refusal, forgets its vote and can un-make a decision; the agreement checker must catch it.",
+            world: "N1-N3. Prelude: x=1 is chosen by {N1, N2}; N2 crashes, its disk is wiped, and it comes back blank. Then 1 tick and every schedule.",
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
             chapter: Some(CHAPTER_CRASH),
             setup: setup(
-                control(NegativeControl::BlankRestart, false),
-                &x1_chosen_then_n2_restarts(),
+                {
+                    let mut config = control(NegativeControl::BlankRestart, false);
+                    config.budget = config.budget.with(Fault::WipeDisk, 1);
+                    config
+                },
+                &x1_chosen_then_n2_wiped_restarts(),
             ),
         },
         Scenario {

@@ -4,13 +4,19 @@
 //! checksum, so a write torn by a crash is detected on restart and discarded: a last frame cut
 //! short was never acknowledged, because messages that depend on a write leave only after it is
 //! durable ([`Ready`](crate::log::Ready)). A whole frame that fails its checksum, even the last,
-//! was written in full and may have been acknowledged: that is corruption, reported as an
-//! error, never trusted and never silently dropped (Alagappan et al., "Protocol-Aware Recovery
-//! for Consensus-Based Storage", FAST 2018).
+//! was written in full and may have been acknowledged: that is corruption, never trusted and
+//! never silently dropped (Alagappan et al., "Protocol-Aware Recovery for Consensus-Based
+//! Storage", FAST 2018).
+//!
+//! C1, three answers: each frame begins with a [`RecordLabel`] (what the write is, and its
+//! slot), checksummed apart from the payload, so a corrupt vote is known to be *that slot's*
+//! vote. Recovery keeps what is readable and marks the slot unknown
+//! ([`DurableRecord::unknown_votes`], C2); a corrupt promise, or any other corrupt write, makes
+//! the whole record unreadable (C5: the node is a wiped node).
 
 use crate::log::{Command, Entry, KvStore, Slot, SlotVote, TrimPoint};
 use crate::{Ballot, NodeId, NodeSet, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
@@ -78,6 +84,10 @@ pub struct DurableRecord {
     pub handed_off: Option<Ballot>,
     /// The highest ballot this node took by a handoff ([`Write::TookHandoff`]).
     pub took_handoff: Option<Ballot>,
+    /// The slots whose latest vote frame is corrupt (C1, C2): the node voted there, and no
+    /// longer knows what. A later readable vote for the slot supersedes the corrupt one, as it
+    /// would have replaced it; a truncation through the slot drops it.
+    pub unknown_votes: BTreeSet<Slot>,
 }
 
 /// Proof that a batch of writes is durable: the only way to release a
@@ -143,6 +153,7 @@ impl DurableRecord {
             Write::Promise(ballot) => self.promised = self.promised.max(Some(*ballot)),
             Write::Accept(slot, vote) => {
                 self.accepts.insert(*slot, vote.clone());
+                self.unknown_votes.remove(slot);
             }
             Write::ChosenThrough(slot) => self.chosen_through = self.chosen_through.max(*slot),
             Write::Stood(ballot) => self.stood = self.stood.max(Some(*ballot)),
@@ -154,6 +165,7 @@ impl DurableRecord {
             }
             Write::Truncate(through) => {
                 self.accepts.retain(|slot, _| slot > through);
+                self.unknown_votes.retain(|slot| slot > through);
                 self.truncated_through = self.truncated_through.max(*through);
             }
             Write::HandedOff(ballot) => self.handed_off = self.handed_off.max(Some(*ballot)),
@@ -191,49 +203,161 @@ impl DurableRecord {
         Ok(())
     }
 
-    /// The first slot above the floor and up to the chosen mark with no entry, if any.
+    /// The first slot above the floor and up to the chosen mark with no entry, if any. A slot
+    /// whose vote is unknown (its frame corrupt) holds an entry, unreadable: not a broken
+    /// invariant, a repair to make (C4).
     fn first_chosen_without_entry(&self) -> Option<Slot> {
         let first = self.floor().next();
         if self.chosen_through < first {
             return None;
         }
-        let mut expected = first;
-        for slot in self
-            .accepts
-            .range(first..=self.chosen_through)
-            .map(|(slot, _)| *slot)
-        {
-            if slot != expected {
-                return Some(expected);
-            }
-            expected = expected.next();
-        }
-        (expected <= self.chosen_through).then_some(expected)
+        (first.0..=self.chosen_through.0)
+            .map(Slot)
+            .find(|slot| !self.accepts.contains_key(slot) && !self.unknown_votes.contains(slot))
     }
 
     /// Rebuilds a record from a disk's framed writes, oldest first.
     ///
-    /// A last frame that is cut short ([`FrameError::Torn`]) is a torn write: discarded, and
-    /// counted in the result. Every other bad frame is corruption, an error: a torn frame
-    /// before the last, and any whole frame that fails its checksum or does not decode, the
-    /// last one included, because a whole frame was written in full and its write may have been
+    /// A last frame that is cut short is a torn write: discarded, and counted in the result. A
+    /// torn frame before the last is corruption. A whole frame that fails its checksum or does
+    /// not decode, the last one included, was written in full and its write may have been
     /// acknowledged (Alagappan et al., "Protocol-Aware Recovery for Consensus-Based Storage",
     /// FAST 2018: treating such a frame as torn silently drops a vote or a promise that others
-    /// counted).
+    /// counted). What happens then depends on its label ([`read_frame`]):
+    ///
+    /// - a corrupt vote (C2): the slot's vote becomes unknown ([`DurableRecord::unknown_votes`]),
+    ///   and recovery goes on;
+    /// - a corrupt promise (C5): [`RecordError::CorruptPromise`], the node is a wiped node;
+    /// - any other corrupt write, or a label that fails its own checksum:
+    ///   [`RecordError::Corrupt`].
     pub fn recover(frames: &[Vec<u8>]) -> Result<(DurableRecord, usize), RecordError> {
-        let (writes, torn) = decode_frames(frames, decode_payload)?;
         let mut record = DurableRecord::default();
-        for write in &writes {
-            record.apply(write);
+        for (index, frame) in frames.iter().enumerate() {
+            match read_frame(frame) {
+                Ok(write) => record.apply(&write),
+                Err(FrameRead::Torn(_)) if index + 1 == frames.len() => return Ok((record, 1)),
+                Err(FrameRead::Corrupt {
+                    label: Some(RecordLabel::Vote(slot)),
+                    ..
+                }) => record.forget_vote(slot),
+                Err(FrameRead::Corrupt {
+                    label: Some(RecordLabel::Promise),
+                    ..
+                }) => return Err(RecordError::CorruptPromise { index }),
+                Err(FrameRead::Torn(reason) | FrameRead::Corrupt { reason, .. }) => {
+                    return Err(RecordError::Corrupt { index, reason });
+                }
+            }
         }
-        Ok((record, torn))
+        Ok((record, 0))
+    }
+
+    /// C2: the vote in `slot` was written but cannot be read: it is unknown, never "no vote".
+    fn forget_vote(&mut self, slot: Slot) {
+        self.accepts.remove(&slot);
+        self.unknown_votes.insert(slot);
     }
 }
 
-/// Decodes a disk's frames, oldest first, each payload by `decode_payload`, with the policy
-/// [`DurableRecord::recover`] explains: a last frame cut short is a torn write, dropped and
-/// counted (0 or 1); any other bad frame is [`RecordError::Corrupt`]. Shared by every durable
-/// role.
+/// What a frame's label says it holds, readable even when its payload is not (C1).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum RecordLabel {
+    /// A vote ([`Write::Accept`]) in this slot.
+    Vote(Slot),
+    /// A promise ([`Write::Promise`]).
+    Promise,
+    /// Any other write, by its kind byte.
+    Other(u8),
+}
+
+impl RecordLabel {
+    /// The label of `write`.
+    pub fn of(write: &Write) -> RecordLabel {
+        match write {
+            Write::Accept(slot, _) => RecordLabel::Vote(*slot),
+            Write::Promise(_) => RecordLabel::Promise,
+            other => RecordLabel::Other(write_kind(other)),
+        }
+    }
+
+    /// The label's bytes: the kind, then the slot (0 but for a vote).
+    fn bytes(self) -> [u8; 9] {
+        let (kind, slot) = match self {
+            RecordLabel::Vote(slot) => (3, slot.0),
+            RecordLabel::Promise => (2, 0),
+            RecordLabel::Other(kind) => (kind, 0),
+        };
+        let mut bytes = [0; 9];
+        bytes[0] = kind;
+        bytes[1..].copy_from_slice(&slot.to_le_bytes());
+        bytes
+    }
+
+    /// Reads a label's bytes back.
+    fn from_bytes(bytes: &[u8; 9]) -> RecordLabel {
+        let slot = Slot(u64::from_le_bytes(bytes[1..].try_into().expect("8 bytes")));
+        match bytes[0] {
+            3 => RecordLabel::Vote(slot),
+            2 => RecordLabel::Promise,
+            kind => RecordLabel::Other(kind),
+        }
+    }
+}
+
+/// Why a log frame does not read, as [`read_frame`] tells it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum FrameRead {
+    /// The frame is cut short: a write a crash tore.
+    Torn(&'static str),
+    /// The frame is whole but damaged; `label` says which record it was, when the label itself
+    /// is intact.
+    Corrupt {
+        /// The record the frame held, if its label reads.
+        label: Option<RecordLabel>,
+        /// What was wrong with it.
+        reason: &'static str,
+    },
+}
+
+/// The bytes of a frame's label: kind (1), slot (8), the label's own checksum (8).
+const LABEL_BYTES: usize = 17;
+
+/// Reads one frame made by [`encode`]: its label, then its framed payload. A frame shorter
+/// than its label or its header is torn; a label that fails its checksum is corrupt with no
+/// label; a payload that fails its checksum, does not decode or disagrees with its label is
+/// corrupt with the label.
+pub fn read_frame(frame: &[u8]) -> Result<Write, FrameRead> {
+    let Some((label, framed)) = frame.split_at_checked(LABEL_BYTES) else {
+        return Err(FrameRead::Torn("label cut short"));
+    };
+    let bytes: [u8; 9] = label[..9].try_into().expect("9 bytes");
+    let expected = u64::from_le_bytes(label[9..].try_into().expect("8 bytes"));
+    if checksum(&bytes) != expected {
+        return Err(FrameRead::Corrupt {
+            label: None,
+            reason: "label checksum does not match",
+        });
+    }
+    let label = RecordLabel::from_bytes(&bytes);
+    let corrupt = |reason| FrameRead::Corrupt {
+        label: Some(label),
+        reason,
+    };
+    let write = match unframe(framed) {
+        Ok(payload) => decode_payload(payload).map_err(corrupt)?,
+        Err(FrameError::Torn(reason)) => return Err(FrameRead::Torn(reason)),
+        Err(FrameError::Corrupt(reason)) => return Err(corrupt(reason)),
+    };
+    if RecordLabel::of(&write) != label {
+        return Err(corrupt("payload disagrees with its label"));
+    }
+    Ok(write)
+}
+
+/// Decodes a disk's frames, oldest first, each payload by `decode_payload`: a last frame cut
+/// short is a torn write, dropped and counted (0 or 1); any other bad frame is
+/// [`RecordError::Corrupt`]. For the durable roles whose frames carry no label (the
+/// matchmakers'), so a corrupt frame of theirs is never told apart by record.
 pub(crate) fn decode_frames<W>(
     frames: &[Vec<u8>],
     decode_payload: impl Fn(&[u8]) -> Result<W, &'static str>,
@@ -286,6 +410,12 @@ pub enum RecordError {
         /// What was wrong with it.
         reason: &'static str,
     },
+    /// The promise's frame `index` is corrupt (C5): the node no longer knows what it promised,
+    /// so it must not answer as an acceptor at all. A wiped node.
+    CorruptPromise {
+        /// Which frame, from 0.
+        index: usize,
+    },
     /// The disk holds no identity: it is blank or wiped. A node that lost its promises cannot
     /// safely rejoin as if new.
     Blank,
@@ -326,6 +456,10 @@ impl fmt::Display for RecordError {
             RecordError::Corrupt { index, reason } => {
                 write!(f, "durable record frame {index} is corrupt: {reason}")
             }
+            RecordError::CorruptPromise { index } => write!(
+                f,
+                "the promise in durable record frame {index} is corrupt: the node no longer knows what it promised"
+            ),
             RecordError::Blank => f.write_str("the disk is blank: refusing to boot a wiped node"),
             RecordError::ChosenWithoutEntry { slot } => {
                 write!(
@@ -380,54 +514,71 @@ impl Hasher for Fnv {
     }
 }
 
-/// Frames a write for the disk: payload length (4 bytes), checksum (8 bytes), payload.
+/// Frames a write for the disk: its label ([`RecordLabel`], 9 bytes, and their checksum, 8
+/// bytes), then the payload's length (4 bytes), its checksum (8 bytes) and the payload.
 pub fn encode(write: &Write) -> Vec<u8> {
-    let mut payload = Vec::new();
+    let label = RecordLabel::of(write).bytes();
+    let mut frame = Vec::with_capacity(LABEL_BYTES + FRAME_HEADER_BYTES + 32);
+    frame.extend(label);
+    frame.extend(checksum(&label).to_le_bytes());
+    frame.extend(self::frame(&payload_of(write)));
+    frame
+}
+
+/// The kind byte a write's payload and label begin with, as [`payload_of`] writes it.
+fn write_kind(write: &Write) -> u8 {
+    match write {
+        Write::Identity(_) => 1,
+        Write::Promise(_) => 2,
+        Write::Accept(..) => 3,
+        Write::ChosenThrough(_) => 4,
+        Write::Stood(_) => 5,
+        Write::Incarnation(_) => 6,
+        Write::TrimPoint(_) => 7,
+        Write::Truncate(_) => 8,
+        Write::HandedOff(_) => 9,
+        Write::TookHandoff(_) => 10,
+    }
+}
+
+/// A write's payload: its kind byte, then its fields.
+fn payload_of(write: &Write) -> Vec<u8> {
+    let mut payload = vec![write_kind(write)];
     match write {
         Write::Identity(node) => {
-            payload.push(1);
             payload.push(node.get());
         }
         Write::Promise(ballot) => {
-            payload.push(2);
             put_ballot(&mut payload, *ballot);
         }
         Write::Accept(slot, vote) => {
-            payload.push(3);
             payload.extend(slot.0.to_le_bytes());
             put_ballot(&mut payload, vote.ballot);
             put_entry(&mut payload, &vote.entry);
         }
         Write::ChosenThrough(slot) => {
-            payload.push(4);
             payload.extend(slot.0.to_le_bytes());
         }
         Write::Stood(ballot) => {
-            payload.push(5);
             put_ballot(&mut payload, *ballot);
         }
         Write::Incarnation(life) => {
-            payload.push(6);
             payload.extend(life.to_le_bytes());
         }
         Write::TrimPoint(point) => {
-            payload.push(7);
             put_trim_point(&mut payload, point);
         }
         Write::Truncate(through) => {
-            payload.push(8);
             payload.extend(through.0.to_le_bytes());
         }
         Write::HandedOff(ballot) => {
-            payload.push(9);
             put_ballot(&mut payload, *ballot);
         }
         Write::TookHandoff(ballot) => {
-            payload.push(10);
             put_ballot(&mut payload, *ballot);
         }
     }
-    frame(&payload)
+    payload
 }
 
 /// Frames a payload for the disk: its length (4 bytes), its checksum (8 bytes), then the
@@ -464,14 +615,18 @@ pub(crate) fn unframe(frame: &[u8]) -> Result<&[u8], FrameError> {
     Ok(payload)
 }
 
-/// Decodes one frame made by [`encode`].
+/// Decodes one frame made by [`encode`], without telling which record a corrupt one held
+/// ([`read_frame`] does).
 ///
-/// Only a short frame is [`FrameError::Torn`]: a header cut short, or a payload shorter than
-/// its declared length. A frame at least as long as it declares is whole, so a payload longer
-/// than declared, a checksum that does not match or a payload that does not decode is
-/// [`FrameError::Corrupt`].
+/// Only a short frame is [`FrameError::Torn`]: a label or header cut short, or a payload
+/// shorter than its declared length. A frame at least as long as it declares is whole, so a
+/// payload longer than declared, a checksum that does not match or a payload that does not
+/// decode is [`FrameError::Corrupt`].
 pub fn decode(frame: &[u8]) -> Result<Write, FrameError> {
-    decode_payload(unframe(frame)?).map_err(FrameError::Corrupt)
+    read_frame(frame).map_err(|error| match error {
+        FrameRead::Torn(reason) => FrameError::Torn(reason),
+        FrameRead::Corrupt { reason, .. } => FrameError::Corrupt(reason),
+    })
 }
 
 /// Decodes a payload whose checksum matched.

@@ -31,16 +31,25 @@ pub enum LogMessage {
         /// The first slot the candidate does not know is chosen.
         from_slot: Slot,
     },
-    /// Phase 1b: the promise, the acceptor's floor, and every vote it holds from `from_slot` on.
+    /// Phase 1b: the promise, the acceptor's floor, and its answer for every slot from
+    /// `from_slot` on, one of three (C2): a vote (`votes`), unknown (`unknown`: it voted there
+    /// and its record of the vote is corrupt), or, for every other slot above the floor, a
+    /// definite "no vote".
     Promise {
         /// The ballot promised.
         ballot: Ballot,
+        /// The first slot the Prepare asked about: every slot from here on is answered.
+        from_slot: Slot,
         /// The acceptor's floor: every slot up to here is decided and compacted, so it reports
         /// no vote there. "Below my floor: decided", never "no vote" (T4,
         /// [`first_slot_to_recover`](crate::log::first_slot_to_recover)).
         floor: Slot,
         /// Each slot's accepted record at or above the Prepare's `from_slot`, in slot order.
         votes: Vec<(Slot, SlotVote)>,
+        /// The slots at or above `from_slot` whose vote this acceptor no longer knows, in slot
+        /// order: never "no vote" (C2), and never counted towards a discovery quorum for that
+        /// slot (C3, [`phase1_complete`](crate::log::phase1_complete)).
+        unknown: Vec<Slot>,
     },
     /// Phase 2a for one slot, with the leader's commit index piggybacked.
     Accept {

@@ -2,13 +2,15 @@
 //!
 //! - [`ColocatedNode`] plays proposer, acceptor and learner over a log of [`Slot`]s.
 //! - [`Ready`] carries each step's durable [`Write`]s and the messages that wait for them.
-//! - [`DurableRecord`] is what survives a crash; [`encode`] and [`decode`] frame it on disk.
+//! - [`DurableRecord`] is what survives a crash; [`encode`] and [`decode`] frame it on disk;
+//!   [`ColocatedNode::boot`] refuses a provisioned node whose disk is missing or unreadable.
 //! - [`KvStore`] is the replicated state machine, with client sessions.
 //! - [`TrimPoint`] is the log compacted by a decided [`Entry::Trim`]: the floor, and the jump
 //!   that catches up a node stranded below it.
 //! - [`ProxyLeader`] takes a leader's Phase 2 off its hands: it forwards the Accepts, counts the
 //!   Accepteds and announces each choice (Compartmentalized Paxos, P1–P5).
 
+mod boot;
 pub(crate) mod durable;
 mod kv;
 mod message;
@@ -18,7 +20,11 @@ mod ready;
 mod trim;
 mod types;
 
-pub use durable::{DurableRecord, FrameError, Persisted, RecordError, Write, decode, encode};
+pub use boot::{BootRefused, Booted, Provisioning};
+pub use durable::{
+    DurableRecord, FrameError, FrameRead, Persisted, RecordError, RecordLabel, Write, decode,
+    encode, read_frame,
+};
 pub use kv::KvStore;
 pub use message::{LogEnvelope, LogMessage, Outcome};
 #[cfg(feature = "negative-controls")]
@@ -26,7 +32,8 @@ pub use node::BrokenRule;
 pub use node::{
     ColocatedNode, Election, HandoffRefused, LogConfig, LogRole, PendingRead, Proposal,
     chosen_by_a_recording_quorum, fill_up_to, heard_from_a_discovery_quorum,
-    learning_raises_the_promise, read_may_be_served, recover_slot, successor_may_propose,
+    learning_raises_the_promise, phase1_complete, read_may_be_served, recover_slot,
+    successor_may_propose,
 };
 pub use proxy::{
     ProxyIsANode, ProxyLeader, forward_unchanged, nack_goes_to, proxy_for, proxy_may_announce,
@@ -38,6 +45,8 @@ pub use trim::{
 };
 pub use types::{Command, Entry, ReadId, Slot, SlotVote};
 
+#[cfg(test)]
+mod ctrl_tests;
 #[cfg(test)]
 mod flexible_tests;
 #[cfg(test)]

@@ -132,6 +132,38 @@ pub struct Election {
     pub reported: BTreeMap<Slot, SlotVote>,
     /// The highest floor any Promise reported: every slot up to it is decided (T4).
     pub highest_floor: Slot,
+    /// For each slot some Promise reported unknown (C2), the nodes that reported it so: their
+    /// answers do not count towards that slot's discovery quorum (C3). In the order first
+    /// reported; a handful at most, so a list.
+    pub unknown_by: Vec<(Slot, NodeSet)>,
+}
+
+/// C3, discovery with unknowns: Phase 1 is complete once the nodes that promised form a
+/// Phase-1 quorum and, for every slot some of them reported unknown, the nodes that answered
+/// that slot definitely (a vote or "no vote") form a Phase-1 quorum by themselves.
+///
+/// An unknown answer may hide a vote for a chosen value, so it cannot stand in for one: the
+/// value is sure to be seen only if a Phase-1 quorum answered without it, for that quorum meets
+/// the Phase-2 quorum that chose it (Alagappan et al., "Protocol-Aware Recovery for
+/// Consensus-Based Storage", FAST 2018). Counted by [`heard_from_a_discovery_quorum`], never by
+/// hand.
+pub fn phase1_complete<Q: QuorumSystem + ?Sized>(quorums: &Q, election: &Election) -> bool {
+    heard_from_a_discovery_quorum(quorums, election.promised_by)
+        && election.unknown_by.iter().all(|(_, unknown)| {
+            heard_from_a_discovery_quorum(
+                quorums,
+                answered_definitely(election.promised_by, *unknown),
+            )
+        })
+}
+
+/// The nodes among `promised_by` that answered a slot definitely: all but those that reported
+/// it unknown.
+fn answered_definitely(promised_by: NodeSet, unknown_by: NodeSet) -> NodeSet {
+    promised_by
+        .iter()
+        .filter(|node| !unknown_by.contains(*node))
+        .collect()
 }
 
 /// A linearizable read waiting for its watermark.
@@ -298,6 +330,9 @@ pub enum BrokenRule {
     /// Breaks P4, on a leader: a resend of a client's command through another proxy carries a
     /// no-op instead, at the same ballot, so one (slot, ballot) has two entries.
     NewValueSameBallot,
+    /// Breaks C2: a Promise reports a slot whose vote is unknown (its frame corrupt) as "no
+    /// vote", so a new leader may fill a chosen slot with a no-op.
+    CorruptAsNone,
 }
 
 /// The acceptor's part of a node: what it promised and what it voted for. Durable: every change
@@ -313,6 +348,10 @@ struct AcceptorState {
     /// Each slot's accepted record: the highest-ballot vote cast there, or the chosen vote once
     /// learned (the chosen overwrite rule, [`ColocatedNode::learn_chosen`]).
     accepts: BTreeMap<Slot, SlotVote>,
+    /// The slots where this acceptor voted and its record of the vote is corrupt (C2): never
+    /// in `accepts`. A slot leaves only when a readable vote is written there: a new vote by
+    /// the vote rule, or the chosen entry learned (C4, [`ColocatedNode::learn_chosen`]).
+    unknown: BTreeSet<Slot>,
 }
 
 /// The learner's part of a node: what it knows is chosen, and the state machine it applied in
@@ -561,18 +600,26 @@ impl ColocatedNode {
         // The votes above the floor, and of those the ones the record marks chosen: split off
         // rather than collected, which would sort what is already in order.
         let accepts = record.accepts.clone().split_off(&floor.next());
+        let unknown = record.unknown_votes.clone().split_off(&floor.next());
+        // A slot marked chosen whose vote is unknown is a hole in what this node knows: the
+        // chosen prefix stops below it, and the slot is repaired from a chosen copy (C4).
+        let chosen_through = unknown
+            .range(..=record.chosen_through)
+            .next()
+            .map_or(record.chosen_through, |first| Slot(first.0 - 1));
         let mut chosen = accepts.clone();
-        chosen.split_off(&record.chosen_through.next());
+        chosen.split_off(&chosen_through.next());
         node.acceptor = AcceptorState {
             promised: record.promised,
             accepts,
+            unknown,
         };
         node.proposer.highest_seen = (record.promised.max(record.stood))
             .max(record.handed_off)
             .max(record.took_handoff);
         node.handoff = HandoffMarks::from_record(record);
         node.learner.chosen = chosen;
-        node.learner.chosen_index = record.chosen_through.max(floor);
+        node.learner.chosen_index = chosen_through.max(floor);
         node.incarnation = record.incarnation.saturating_add(1);
         node.ready.writes.push(Write::Incarnation(node.incarnation));
         if record.truncated_through < floor
@@ -666,6 +713,12 @@ impl ColocatedNode {
     /// Each slot's accepted record.
     pub fn accepts(&self) -> &BTreeMap<Slot, SlotVote> {
         &self.acceptor.accepts
+    }
+
+    /// The slots where this node voted and no longer knows its vote (C2): its record of the vote
+    /// is corrupt. Empty unless a restart read a corrupt vote frame.
+    pub fn unknown_votes(&self) -> &BTreeSet<Slot> {
+        &self.acceptor.unknown
     }
 
     /// Every slot this node knows is chosen.
@@ -808,7 +861,9 @@ impl ColocatedNode {
                 ballot,
                 floor,
                 votes,
-            } => self.on_promise(from, ballot, floor, votes),
+                unknown,
+                ..
+            } => self.on_promise(from, ballot, floor, votes, unknown),
             LogMessage::Accept {
                 ballot,
                 slot,
@@ -900,6 +955,7 @@ impl ColocatedNode {
                 promised_by: NodeSet::EMPTY,
                 reported: BTreeMap::new(),
                 highest_floor: Slot(0),
+                unknown_by: Vec::new(),
             },
         };
         self.proposer.highest_seen = Some(ballot);
@@ -925,12 +981,15 @@ impl ColocatedNode {
             .range(from_slot..)
             .map(|(slot, vote)| (*slot, vote.clone()))
             .collect();
+        let unknown = self.unknown_from(from_slot);
         self.send(
             from,
             LogMessage::Promise {
                 ballot,
+                from_slot,
                 floor,
                 votes,
+                unknown,
             },
         );
         if floor >= from_slot {
@@ -938,12 +997,23 @@ impl ColocatedNode {
         }
     }
 
+    /// C2: the slots from `from_slot` on that a Promise reports unknown, never "no vote".
+    fn unknown_from(&self, from_slot: Slot) -> Vec<Slot> {
+        #[cfg(feature = "negative-controls")]
+        if self.breaks(BrokenRule::CorruptAsNone) {
+            return Vec::new();
+        }
+        self.acceptor.unknown.range(from_slot..).copied().collect()
+    }
+
     /// The highest slot this node holds a vote in, or its floor if higher: slots at or below the
     /// floor are decided and their votes dropped, so the floor stands in for them (R1: a read
-    /// watermark counts what may be decided, not just the votes still held).
+    /// watermark counts what may be decided, not just the votes still held). A slot whose vote
+    /// is unknown counts as a vote: it may be one.
     fn highest_accepted(&self) -> Slot {
         let voted = self.acceptor.accepts.keys().next_back().copied();
-        voted.unwrap_or_default().max(self.floor())
+        let unknown = self.acceptor.unknown.last().copied();
+        voted.max(unknown).unwrap_or_default().max(self.floor())
     }
 
     /// What this node answers a read's `ReadIndex` with: its highest accepted slot.
@@ -969,6 +1039,7 @@ impl ColocatedNode {
         ballot: Ballot,
         floor: Slot,
         votes: Vec<(Slot, SlotVote)>,
+        unknown: Vec<Slot>,
     ) -> Result<(), Ignored> {
         let Leadership::Candidate {
             ballot: standing,
@@ -993,8 +1064,23 @@ impl ColocatedNode {
                 election.reported.insert(slot, vote);
             }
         }
-        // Phase 1, the recovery it feeds and floor discovery: a discovery step (F2).
-        if heard_from_a_discovery_quorum(&self.config.quorums, election.promised_by) {
+        for slot in unknown {
+            match election
+                .unknown_by
+                .iter_mut()
+                .find(|(known, _)| *known == slot)
+            {
+                Some((_, nodes)) => {
+                    nodes.insert(from);
+                }
+                None => election
+                    .unknown_by
+                    .push((slot, [from].into_iter().collect())),
+            }
+        }
+        // Phase 1, the recovery it feeds and floor discovery: a discovery step (F2), over
+        // definite answers only (C3).
+        if phase1_complete(&self.config.quorums, election) {
             let election = election.clone();
             self.lead(ballot, &election);
         }
@@ -1024,7 +1110,12 @@ impl ColocatedNode {
             .unwrap_or_default();
         let chosen = &self.learner.chosen;
         let highest_known = chosen.keys().next_back().copied().unwrap_or_default();
+        let highest_unknown = (election.unknown_by.iter())
+            .map(|(slot, _)| *slot)
+            .max()
+            .unwrap_or_default();
         let last = highest_reported
+            .max(highest_unknown)
             .max(highest_known)
             .max(self.learner.chosen_index)
             .max(election.highest_floor);
@@ -1092,6 +1183,9 @@ impl ColocatedNode {
         }
         let vote = SlotVote { ballot, entry };
         self.acceptor.accepts.insert(slot, vote.clone());
+        // A new vote at or above the promise supersedes an unknown one, as it would a known
+        // one: the unknown vote was cast at or below the promise.
+        self.acceptor.unknown.remove(&slot);
         self.ready.writes.push(Write::Accept(slot, vote));
         self.follow(leader, ballot);
         self.learn_commit(ballot, commit);
@@ -1275,6 +1369,9 @@ impl ColocatedNode {
             .get(&slot)
             .is_none_or(|held| held.entry != vote.entry || held.ballot < vote.ballot);
         if stale {
+            // C4: an unknown vote is repaired here, and only here or by a new vote: from a
+            // copy known chosen.
+            self.acceptor.unknown.remove(&slot);
             self.acceptor.accepts.insert(slot, vote.clone());
             self.ready.writes.push(Write::Accept(slot, vote.clone()));
         }
@@ -1355,6 +1452,7 @@ impl ColocatedNode {
         let keep = through.next();
         self.learner.chosen = self.learner.chosen.split_off(&keep);
         self.acceptor.accepts = self.acceptor.accepts.split_off(&keep);
+        self.acceptor.unknown = self.acceptor.unknown.split_off(&keep);
         if let Leadership::Leader(leader) = &mut self.proposer.leadership {
             leader.proposals = leader.proposals.split_off(&keep);
             leader.next_slot = leader.next_slot.max(keep);
@@ -1704,6 +1802,14 @@ impl ColocatedNode {
             self.id,
             learner.applied_index,
             learner.chosen_index,
+        );
+        debug_assert!(
+            self.acceptor
+                .unknown
+                .iter()
+                .all(|slot| !self.acceptor.accepts.contains_key(slot) && *slot > floor),
+            "{}: a slot both unknown and voted, or unknown at or below the floor",
+            self.id,
         );
         let promised = self.acceptor.promised;
         debug_assert!(

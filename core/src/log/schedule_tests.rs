@@ -390,8 +390,10 @@ fn a_restarted_candidate_stands_above_every_ballot_it_stood_at_before() {
         envelope.message
             == LogMessage::Promise {
                 ballot: first,
+                from_slot: Slot(1),
                 floor: Slot(0),
                 votes: Vec::new(),
+                unknown: Vec::new(),
             }
     });
     assert!(

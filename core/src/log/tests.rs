@@ -18,6 +18,8 @@ pub(super) const CLIENT: u8 = 9;
 pub(super) struct Cluster {
     pub(super) nodes: Vec<ColocatedNode>,
     pub(super) disks: Vec<DurableRecord>,
+    /// Each node's disk as framed writes, oldest first, as [`Cluster::flush`] persists them.
+    pub(super) frames: Vec<Vec<Vec<u8>>>,
     pub(super) network: VecDeque<LogEnvelope>,
     pub(super) client_inbox: Vec<(u64, Outcome)>,
 }
@@ -37,6 +39,7 @@ impl Cluster {
                 .map(|id| ColocatedNode::new(id, config))
                 .collect(),
             disks: vec![DurableRecord::default(); count],
+            frames: vec![Vec::new(); count],
             network: VecDeque::new(),
             client_inbox: Vec::new(),
         };
@@ -49,6 +52,7 @@ impl Cluster {
     /// Persist, then send: the only order `Ready` allows.
     pub(super) fn flush(&mut self, index: usize) {
         let ready = self.nodes[index].take_ready();
+        self.frames[index].extend(ready.writes().iter().map(encode));
         let proof = self.disks[index].persist(ready.writes());
         self.network.extend(ready.into_messages(proof));
     }
@@ -398,7 +402,7 @@ fn a_corrupt_frame_before_the_tail_is_an_error() {
     .iter()
     .map(encode)
     .collect();
-    frames[0][13] ^= 0x40;
+    frames[0][17 + 13] ^= 0x40;
     assert!(matches!(
         DurableRecord::recover(&frames),
         Err(RecordError::Corrupt { index: 0, .. })
@@ -501,8 +505,10 @@ mod robustness {
             },
             1 => LogMessage::Promise {
                 ballot,
+                from_slot: Slot(slot),
                 floor: Slot(commit),
                 votes: vec![(Slot(slot), vote)],
+                unknown: vec![Slot(commit)],
             },
             2 => LogMessage::Accept {
                 ballot,
@@ -654,18 +660,18 @@ fn a_whole_last_frame_that_fails_its_checksum_is_corruption_not_a_torn_write() {
     ];
     let frames: Vec<Vec<u8>> = writes.iter().map(encode).collect();
     let mut flipped = frames.clone();
-    flipped[1][13] ^= 0x40;
+    flipped[1][17 + 13] ^= 0x40;
     assert!(matches!(
         DurableRecord::recover(&flipped),
-        Err(RecordError::Corrupt { index: 1, .. })
+        Err(RecordError::CorruptPromise { index: 1 })
     ));
     let mut longer = frames.clone();
     longer[1].push(0);
     assert!(matches!(
         DurableRecord::recover(&longer),
-        Err(RecordError::Corrupt { index: 1, .. })
+        Err(RecordError::CorruptPromise { index: 1 })
     ));
-    for cut in [5, 12, frames[1].len() - 1] {
+    for cut in [5, 12, 17 + 5, 17 + 12, frames[1].len() - 1] {
         let mut torn = frames.clone();
         torn[1].truncate(cut);
         let (record, torn_count) = DurableRecord::recover(&torn).unwrap();
@@ -691,21 +697,24 @@ fn decode_tells_a_torn_frame_from_a_corrupt_one() {
     assert!(matches!(decode(&longer), Err(FrameError::Corrupt(_))));
     // A payload whose checksum matches but that names no kind of write is corrupt too.
     let payload = [0xee_u8];
-    let mut unknown = 1_u32.to_le_bytes().to_vec();
-    unknown.extend(
-        payload
-            .iter()
-            .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
-                (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3)
-            })
-            .to_le_bytes(),
-    );
+    let label = [0xee_u8, 0, 0, 0, 0, 0, 0, 0, 0];
+    let mut unknown = label.to_vec();
+    unknown.extend(fnv(&label).to_le_bytes());
+    unknown.extend(1_u32.to_le_bytes());
+    unknown.extend(fnv(&payload).to_le_bytes());
     unknown.extend(payload);
     assert_eq!(
         decode(&unknown),
         Err(FrameError::Corrupt("unknown write kind"))
     );
     assert!(FrameError::Torn("x").to_string().starts_with("torn"));
+}
+
+/// FNV-1a, 64 bits, as the disk format checksums its labels and payloads.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+        (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 #[test]

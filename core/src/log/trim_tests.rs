@@ -328,7 +328,7 @@ fn a_trim_point_round_trips_through_its_frame_and_a_flipped_byte_is_corruption()
     let _ = record.persist(&[write]);
     assert_eq!(record.floor(), Slot(2));
     let mut flipped = frame.clone();
-    flipped[20] ^= 0x10;
+    flipped[17 + 20] ^= 0x10;
     assert!(DurableRecord::recover(&[flipped]).is_err());
     let torn = frame[..frame.len() - 3].to_vec();
     let (recovered, torn_count) = DurableRecord::recover(&[torn]).unwrap();

@@ -5,7 +5,7 @@ use super::LogWorld;
 use super::config::id;
 use crate::network::{MessageAction, MessageId, Names, Verb};
 use paros_core::NodeId;
-use paros_core::log::LogEnvelope;
+use paros_core::log::{LogEnvelope, Slot};
 use std::fmt;
 use std::sync::Arc;
 
@@ -53,10 +53,40 @@ pub enum LogAction {
         /// The node it asks.
         node: NodeId,
     },
+    /// One record on a crashed node's disk is damaged: its latest readable frame of that
+    /// record fails its checksum from now on (C1).
+    CorruptRecord {
+        /// The crashed node.
+        node: NodeId,
+        /// Which record.
+        record: DiskRecord,
+    },
+    /// A crashed node's disk is erased. Its restart is refused from then on (the wiped node),
+    /// but for the blank-restart control, which ignores the refusal.
+    WipeDisk(NodeId),
     /// Faults stop: every fault budget is spent, and clocks and client retries are unbounded.
     /// Only the fair schedule of [`LogWorld::settle`] takes it, so a liveness run replays as
     /// plain actions; it is never enabled, since no search could finish past it.
     StopFaults,
+}
+
+/// A record a fault can corrupt on a node's disk: the ones whose loss protocol-aware recovery
+/// tells apart (C2, C5).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum DiskRecord {
+    /// The node's latest promise.
+    Promise,
+    /// The node's latest vote in a slot.
+    Vote(Slot),
+}
+
+impl fmt::Display for DiskRecord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DiskRecord::Promise => f.write_str("promise"),
+            DiskRecord::Vote(slot) => write!(f, "vote {slot}"),
+        }
+    }
 }
 
 impl MessageAction for LogAction {
@@ -96,6 +126,8 @@ impl LogAction {
             LogAction::Trim(_) => "trim",
             LogAction::HandOff { .. } => "hand off",
             LogAction::Request { .. } => "request",
+            LogAction::CorruptRecord { .. } => "corrupt",
+            LogAction::WipeDisk(_) => "wipe",
             LogAction::StopFaults => "stop-faults",
         }
     }
@@ -116,7 +148,9 @@ impl fmt::Display for LogAction {
             | LogAction::Persist(node)
             | LogAction::Send(node)
             | LogAction::Trim(node)
+            | LogAction::WipeDisk(node)
             | LogAction::Partition(node) => write!(f, "{} {node}", self.verb()),
+            LogAction::CorruptRecord { node, record } => write!(f, "corrupt {node} {record}"),
             LogAction::Heal | LogAction::StopFaults => f.write_str(self.verb()),
             LogAction::Request { client, node } => write!(f, "request {client} {node}"),
             LogAction::HandOff { from, to } => write!(f, "hand off {from}->{to}"),
@@ -148,7 +182,11 @@ impl LogWorld {
             | LogAction::Restart(node)
             | LogAction::Persist(node)
             | LogAction::Send(node)
+            | LogAction::WipeDisk(node)
             | LogAction::Partition(node) => format!("{} {}", action.verb(), self.name(*node)),
+            LogAction::CorruptRecord { node, record } => {
+                format!("corrupt {} {record}", self.name(*node))
+            }
             LogAction::Trim(node) => {
                 let through = self.servers[usize::from(node.get()) - 1]
                     .host
@@ -191,6 +229,11 @@ impl LogWorld {
             Some("send") => node(words.get(1)).map(LogAction::Send),
             Some("partition") => node(words.get(1)).map(LogAction::Partition),
             Some("trim") => node(words.get(1)).map(LogAction::Trim),
+            Some("wipe") => node(words.get(1)).map(LogAction::WipeDisk),
+            Some("corrupt") => Ok(LogAction::CorruptRecord {
+                node: node(words.get(1))?,
+                record: parse_record(text, &words[2.min(words.len())..])?,
+            }),
             Some("hand") if words.get(1) == Some(&"off") => {
                 let route = words
                     .get(2)
@@ -210,6 +253,18 @@ impl LogWorld {
             }),
             _ => Err(format!("unknown action {text:?}")),
         }
+    }
+}
+
+/// A record as [`DiskRecord`]'s `Display` prints it: `promise`, or `vote 3`.
+fn parse_record(text: &str, words: &[&str]) -> Result<DiskRecord, String> {
+    match words {
+        ["promise", ..] => Ok(DiskRecord::Promise),
+        ["vote", slot, ..] => slot
+            .parse()
+            .map(|slot| DiskRecord::Vote(Slot(slot)))
+            .map_err(|_| format!("{text:?}: a slot is a number")),
+        _ => Err(format!("{text:?}: corrupt a `promise` or a `vote SLOT`")),
     }
 }
 

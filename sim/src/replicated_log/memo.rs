@@ -322,7 +322,10 @@ impl LogWorld {
             LogAction::Deliver(message) => return self.remembered_delivery(message).map(Some),
             LogAction::Tick(node) => (self.idle_server(node)?, Some(Fault::Tick)),
             LogAction::Crash(node) => (self.up_server(node)?, Some(Fault::Crash)),
-            LogAction::Restart(node) if !self.servers[self.server_index(node)?].host.is_up() => {
+            LogAction::Restart(node)
+                if !self.servers[self.server_index(node)?].host.is_up()
+                    && self.may_restart(self.server_index(node)?) =>
+            {
                 (self.server_index(node)?, None)
             }
             _ => return Ok(None),

@@ -29,9 +29,10 @@ mod network;
 mod proxies;
 mod servers;
 mod settle;
+mod storage;
 mod votes;
 
-pub use action::LogAction;
+pub use action::{DiskRecord, LogAction};
 pub use clients::{ClientCall, ClientState};
 pub use config::{ClientOp, LogWorldConfig};
 pub use network::LogInFlight;
@@ -307,7 +308,12 @@ impl LogWorld {
         let server = &self.servers[index];
         let node = self.config.node_id(index);
         match (&server.host, &server.held) {
-            (Host::Down, _) => actions.push(LogAction::Restart(node)),
+            (Host::Down, _) => {
+                if self.may_restart(index) {
+                    actions.push(LogAction::Restart(node));
+                }
+                self.enabled_storage_faults(index, actions);
+            }
             (Host::Up(_), Some(held)) => {
                 if !held.persisted() {
                     actions.push(LogAction::Persist(node));
@@ -399,6 +405,8 @@ impl LogWorld {
             | LogAction::Persist(node)
             | LogAction::Send(node)
             | LogAction::Trim(node)
+            | LogAction::WipeDisk(node)
+            | LogAction::CorruptRecord { node, .. }
             | LogAction::HandOff { from: node, .. } => node,
             LogAction::Drop(_)
             | LogAction::Duplicate(_)
@@ -432,6 +440,8 @@ impl LogWorld {
             LogAction::Trim(node) => self.trim(node),
             LogAction::HandOff { from, to } => self.hand_off(from, to),
             LogAction::Request { client, node } => self.request(client, node),
+            LogAction::CorruptRecord { node, record } => self.corrupt_record(node, record),
+            LogAction::WipeDisk(node) => self.wipe_disk(node),
             LogAction::StopFaults => {
                 self.stop_faults();
                 Ok(())
@@ -539,6 +549,8 @@ impl Model for LogWorld {
         Fault::Partition,
         Fault::Tick,
         Fault::ClientResend,
+        Fault::CorruptRecord,
+        Fault::WipeDisk,
     ];
 
     fn build(config: LogWorldConfig) -> Result<LogWorld, Refused> {
@@ -617,6 +629,8 @@ impl Model for LogWorld {
             LogAction::Crash(_) => Some(Fault::Crash),
             LogAction::TornCrash(_) => Some(Fault::TornWrite),
             LogAction::Partition(_) => Some(Fault::Partition),
+            LogAction::CorruptRecord { .. } => Some(Fault::CorruptRecord),
+            LogAction::WipeDisk(_) => Some(Fault::WipeDisk),
             LogAction::Request { client, .. } => {
                 let state = &self.clients[self.client_index(*client).ok()?];
                 let resend = state.outstanding.is_some() && !state.redirected;
@@ -640,6 +654,8 @@ mod grid_tests;
 mod proxy_tests;
 #[cfg(test)]
 mod quorum_tests;
+#[cfg(test)]
+mod storage_tests;
 #[cfg(test)]
 mod test_worlds;
 #[cfg(test)]

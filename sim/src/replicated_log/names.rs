@@ -36,6 +36,8 @@ impl LogWorld {
                 ballot: b,
                 floor,
                 votes,
+                unknown,
+                ..
             } => {
                 let votes: Vec<String> = votes
                     .iter()
@@ -52,7 +54,17 @@ impl LogWorld {
                 } else {
                     format!("floor {floor}, ")
                 };
-                format!("Promise({}, {floor}[{}])", ballot(*b), votes.join("; "))
+                let unknown = if unknown.is_empty() {
+                    String::new()
+                } else {
+                    let slots: Vec<String> = unknown.iter().map(Slot::to_string).collect();
+                    format!(", unknown [{}]", slots.join(", "))
+                };
+                format!(
+                    "Promise({}, {floor}[{}]{unknown})",
+                    ballot(*b),
+                    votes.join("; ")
+                )
             }
             LogMessage::Accept {
                 ballot: b,

@@ -5,8 +5,8 @@
 use super::LogWorld;
 use crate::faults::{Fault, NegativeControl, Refused};
 use paros_core::log::{
-    BrokenRule, ColocatedNode, DurableRecord, LogConfig, LogEnvelope, Persisted, Ready, Slot,
-    Write, encode,
+    BootRefused, Booted, BrokenRule, ColocatedNode, DurableRecord, LogConfig, LogEnvelope,
+    Persisted, Provisioning, Ready, Slot, Write, encode,
 };
 use paros_core::{Ballot, NodeId};
 use std::collections::BTreeSet;
@@ -120,6 +120,13 @@ pub struct Server {
     /// a ballot is never reused).
     pub(super) stood_before: BTreeSet<Ballot>,
     pub(super) stood_now: BTreeSet<Ballot>,
+    /// The slots this node durably voted in and has not truncated (the no-none-where-voted
+    /// checker): kept from the writes that reach the disk, apart from what the core reads back.
+    pub(super) voted_slots: BTreeSet<Slot>,
+    /// The library refuses to boot this node from its disk (wiped, or its record unreadable):
+    /// it stays down. Worked out by [`ColocatedNode::boot`] whenever a fault changes the disk
+    /// of the crashed node.
+    pub boot_refused: bool,
 }
 
 impl Server {
@@ -142,6 +149,8 @@ impl Server {
             applied_through: Slot(0),
             stood_before: BTreeSet::new(),
             stood_now: BTreeSet::new(),
+            voted_slots: BTreeSet::new(),
+            boot_refused: false,
         }
     }
 }
@@ -156,6 +165,7 @@ pub(super) fn broken_rule(control: Option<NegativeControl>) -> Option<BrokenRule
         NegativeControl::ReadCommitIndex => Some(BrokenRule::ReadCommitIndex),
         NegativeControl::SkipRinse => Some(BrokenRule::SkipRinse),
         NegativeControl::NewValueSameBallot => Some(BrokenRule::NewValueSameBallot),
+        NegativeControl::CorruptAsNone => Some(BrokenRule::CorruptAsNone),
         _ => None,
     }
 }
@@ -281,6 +291,7 @@ impl LogWorld {
         server.disk.extend(writes.iter().map(encode));
         let before = server.record.chosen_through;
         let proof = server.record.persist(writes);
+        self.record_durable_votes(index, writes);
         self.check_disk(index, before, writes);
         proof
     }
@@ -293,6 +304,7 @@ impl LogWorld {
         self.record_ballots(index, &messages);
         self.record_proposals(index, &messages);
         self.record_accepts_sent(index, &messages);
+        self.check_promises(index, &messages);
         let me = self.config.node_id(index);
         let mut handled = false;
         for envelope in messages {
@@ -397,20 +409,22 @@ impl LogWorld {
             return Err(Refused::NodeUp(node));
         }
         let config = self.config.core_config();
-        if self.config.negative_control == Some(NegativeControl::BlankRestart) {
-            let server = Arc::make_mut(&mut self.servers[index]);
-            server.disk.clear();
-            server.record = DurableRecord::default();
-            server.host = Host::Up(ColocatedNode::new(node, config));
-            self.drain(index);
-            return Ok(());
-        }
-        let (mut record, torn) =
-            DurableRecord::recover(&self.servers[index].disk).map_err(Refused::Disk)?;
-        if self.config.negative_control == Some(NegativeControl::ForgetBallot) {
-            record.stood = None;
-        }
-        let restarted = ColocatedNode::restart(node, config, &record).map_err(Refused::Disk)?;
+        let disk = &self.servers[index].disk;
+        let booted = if self.config.negative_control == Some(NegativeControl::ForgetBallot) {
+            forgetting_the_ballot(node, config, disk)?
+        } else {
+            ColocatedNode::boot(node, config, Provisioning::Provisioned, disk)
+        };
+        let Booted {
+            node: restarted,
+            torn,
+        } = match booted {
+            Ok(booted) => booted,
+            Err(_) if self.config.negative_control == Some(NegativeControl::BlankRestart) => {
+                return self.restart_blank(index);
+            }
+            Err(refusal) => return Err(Refused::Boot(refusal)),
+        };
         let server = Arc::make_mut(&mut self.servers[index]);
         if torn > 0 {
             server.disk.pop(); // the torn tail was never acknowledged: gone
@@ -418,6 +432,21 @@ impl LogWorld {
         server.applied_through = restarted.floor(); // a restart applies from its trim point on
         server.host = Host::Up(restarted);
         self.break_rule(index);
+        self.drain(index);
+        Ok(())
+    }
+
+    /// [`NegativeControl::BlankRestart`]: the library's refusal to boot a wiped node ignored,
+    /// it comes back blank as if new, its disk cleared.
+    fn restart_blank(&mut self, index: usize) -> Result<(), Refused> {
+        let node = self.config.node_id(index);
+        let config = self.config.core_config();
+        let server = Arc::make_mut(&mut self.servers[index]);
+        server.disk.clear();
+        server.voted_slots.clear();
+        server.record = DurableRecord::default();
+        server.boot_refused = false;
+        server.host = Host::Up(ColocatedNode::new(node, config));
         self.drain(index);
         Ok(())
     }
@@ -444,4 +473,21 @@ impl LogWorld {
         }
         Ok(index)
     }
+}
+
+/// [`NegativeControl::ForgetBallot`]'s restart: the record read as the disk holds it, but for
+/// the ballot the node last stood at. A disk that does not read is refused as the sim refuses
+/// any bad disk.
+fn forgetting_the_ballot(
+    node: NodeId,
+    config: LogConfig,
+    disk: &[Vec<u8>],
+) -> Result<Result<Booted, BootRefused>, Refused> {
+    let (mut record, torn) = DurableRecord::recover(disk).map_err(Refused::Disk)?;
+    record.stood = None;
+    let restarted = ColocatedNode::restart(node, config, &record).map_err(Refused::Disk)?;
+    Ok(Ok(Booted {
+        node: restarted,
+        torn,
+    }))
 }

@@ -69,7 +69,11 @@ impl LogWorld {
         for (index, server) in self.servers.iter().enumerate() {
             let node = self.config.node_id(index);
             match &server.held {
-                _ if !server.host.is_up() => return Some(LogAction::Restart(node)),
+                // A node the library refuses to boot stays down: the others decide without it.
+                _ if !server.host.is_up() && self.may_restart(index) => {
+                    return Some(LogAction::Restart(node));
+                }
+                _ if !server.host.is_up() => {}
                 Some(held) if !held.persisted() => return Some(LogAction::Persist(node)),
                 Some(_) => return Some(LogAction::Send(node)),
                 None => {}

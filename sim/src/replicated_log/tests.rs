@@ -176,6 +176,7 @@ fn act(world: &mut LogWorld, text: &str) {
         "tick" => LogAction::Tick(node),
         "crash" => LogAction::Crash(node),
         "restart" => LogAction::Restart(node),
+        "wipe" => LogAction::WipeDisk(node),
         "send" => LogAction::Send(node),
         "request" => LogAction::Request {
             client: world.config().client_id(0),
@@ -214,7 +215,10 @@ fn control_world(control: NegativeControl, stepwise: bool) -> LogWorld {
     let mut config =
         LogWorldConfig::three_nodes(vec![ClientOp::write("x", "1"), ClientOp::write("x", "2")]);
     config.election_timeout_ticks = 1;
-    config.budget = Budget::NONE.with(Fault::Tick, 2).with(Fault::Crash, 1);
+    config.budget = Budget::NONE
+        .with(Fault::Tick, 2)
+        .with(Fault::Crash, 1)
+        .with(Fault::WipeDisk, 1);
     config.stepwise_ready = stepwise;
     config.negative_control = Some(control);
     LogWorld::new(config).unwrap()
@@ -232,14 +236,16 @@ fn assert_caught(world: &LogWorld, property: Property) {
 
 #[test]
 fn the_blank_restart_control_is_caught_as_a_lost_decision() {
-    // N2's vote completes {N1, N2} for x=1; N2 comes back blank, as if new; N3 leads over
-    // {N2, N3}, where no Promise reports slot 1, and gives slot 1 to x=2.
+    // N2's vote completes {N1, N2} for x=1; N2's disk is wiped and it comes back blank, as
+    // if new, in spite of the refusal; N3 leads over {N2, N3}, where no Promise reports slot
+    // 1, and gives slot 1 to x=2.
     let mut world = control_world(NegativeControl::BlankRestart, false);
     choose_x1_at_n1_n2(&mut world);
     deliver(&mut world, "N1", "N2", "Accept");
     deliver(&mut world, "N2", "N1", "Accepted");
     assert!(world.violations().is_empty());
     act(&mut world, "crash N2");
+    act(&mut world, "wipe N2");
     act(&mut world, "restart N2");
     n3_leads_over_n2_and_writes(&mut world);
     assert_caught(&world, Property::Agreement);

@@ -424,6 +424,8 @@ pub fn controls(world: &LogWorld, moves: &[LogMove]) -> Vec<ControlView> {
                     LogAction::Deliver(_)
                     | LogAction::Drop(_)
                     | LogAction::Duplicate(_)
+                    | LogAction::CorruptRecord { .. }
+                    | LogAction::WipeDisk(_)
                     | LogAction::StopFaults => {
                         return None;
                     }

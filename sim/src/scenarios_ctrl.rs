@@ -1,0 +1,112 @@
+//! Act IV's storage-fault scenarios: faulty records (CTRL, Alagappan et al., "Protocol-Aware
+//! Recovery for Consensus-Based Storage", FAST 2018, C1–C5) and the wiped node (Paxos Made
+//! Live, section 5.1), with the corrupt-as-none control. The blank-restart control, reached
+//! through a wipe, is Act II's (`act2-blank-restart-control`).
+
+use super::act2::{and_then, setup, writes, x1_chosen};
+use super::act4::CHAPTER_BEYOND;
+use super::{BookMode, Scenario};
+use crate::faults::{Budget, Fault, NegativeControl};
+use crate::replicated_log::LogWorldConfig;
+use crate::report::Mode;
+
+const BOTH_MODES: &[Mode] = &[Mode::Exhaustive, Mode::Simulation];
+const SIMULATION: &[Mode] = &[Mode::Simulation];
+
+/// The smallest world PROTOCOLS.md names for C2: x=1 is chosen in slot 1 by {N1, N2} and
+/// learned by N1 ([`x1_chosen`]), then N2 crashes: its disk is what the storage faults reach.
+fn n2_crashed() -> Vec<&'static str> {
+    and_then(&x1_chosen(), &["crash N2"])
+}
+
+/// [`n2_crashed`], then N2's disk is wiped: the library refuses to boot it.
+fn n2_wiped() -> Vec<&'static str> {
+    and_then(&n2_crashed(), &["wipe N2"])
+}
+
+/// Three nodes, C1 writing x=1 then x=2, an election timeout of 1 tick, and `budget`.
+fn three_nodes(budget: Budget) -> LogWorldConfig {
+    let mut config = LogWorldConfig::three_nodes(writes("x", 2));
+    config.election_timeout_ticks = 1;
+    config.budget = budget;
+    config
+}
+
+/// The scenarios.
+pub(super) fn all() -> Vec<Scenario> {
+    let smallest = three_nodes(
+        Budget::NONE
+            .with(Fault::Tick, 2)
+            .with(Fault::Crash, 1)
+            .with(Fault::CorruptRecord, 1),
+    );
+    let mut corrupt_as_none = smallest.clone();
+    corrupt_as_none.negative_control = Some(NegativeControl::CorruptAsNone);
+    let wiped = three_nodes(
+        Budget::NONE
+            .with(Fault::Tick, 2)
+            .with(Fault::Crash, 1)
+            .with(Fault::WipeDisk, 1),
+    );
+    // Five nodes, so that a wiped disk and a corrupted record together still leave a
+    // majority that boots and answers definitely: every run can settle once faults stop.
+    let mut every_storage_fault = three_nodes(
+        Budget::NONE
+            .with(Fault::Tick, 60)
+            .with(Fault::Crash, 3)
+            .with(Fault::TornWrite, 2)
+            .with(Fault::CorruptRecord, 1)
+            .with(Fault::WipeDisk, 1)
+            .with(Fault::Drop, 4)
+            .with(Fault::Duplicate, 2)
+            .with(Fault::ClientResend, 4),
+    );
+    every_storage_fault.node_count = 5;
+    every_storage_fault.clients = vec![writes("x", 3)];
+    every_storage_fault.stepwise_ready = true;
+    vec![
+        Scenario {
+            name: "act4-faulty-records",
+            claim: "With a record of a crashed voter corrupted (its promise, or its vote in the chosen slot), no schedule reports a vote as \"no vote\" or un-makes a decision: a corrupt vote is unknown, an unknown does not complete a discovery quorum, and a corrupt promise refuses the boot.",
+            world: "N1-N3 and C1 (writes x=1, x=2). Prelude: x=1 is chosen by {N1, N2}, and N2 crashes. Then 1 corrupted record on N2's disk (its promise or its vote, or none) at any point before its restart, 1 tick, and every schedule.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_BEYOND),
+            setup: setup(smallest, &n2_crashed()),
+        },
+        Scenario {
+            name: "act4-the-wiped-node",
+            claim: "A node whose disk is wiped is refused at boot and stays down, and no schedule of the other two un-makes a decision.",
+            world: "N1-N3 and C1 (writes x=1, x=2). Prelude: x=1 is chosen by {N1, N2}; N2 crashes and its disk is wiped. Then 1 tick and every schedule.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_BEYOND),
+            setup: setup(wiped, &n2_wiped()),
+        },
+        Scenario {
+            name: "act4-storage-faults",
+            claim: "Under every storage fault at once (crashes, torn writes, corrupted records, a wiped disk) with lost and repeated messages, no decision is un-made and no vote is reported as \"no vote\".",
+            world: "N1-N5 stepwise (persist, then send, as actions); C1 writes x=1, x=2, x=3 at any node; 60 ticks, 3 crashes, 2 torn writes, 1 corrupted record, 1 wiped disk, 4 drops, 2 duplicates, 4 client resends.",
+            modes: SIMULATION,
+            book_mode: BookMode::Simulation {
+                seeds: 1_000,
+                max_steps: 3_000,
+            },
+            levels: &[],
+            chapter: Some(CHAPTER_BEYOND),
+            setup: setup(every_storage_fault, &[]),
+        },
+        Scenario {
+            name: "act4-corrupt-as-none-control",
+            claim: "Negative control: a node that reports a vote it can no longer read as \"no vote\" lets a new leader fill a chosen slot; the no-none-where-voted checker must catch it.",
+            world: "The world of act4-faulty-records, whose nodes report unknown votes as none.",
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_BEYOND),
+            setup: setup(corrupt_as_none, &n2_crashed()),
+        },
+    ]
+}
