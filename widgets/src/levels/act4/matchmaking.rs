@@ -38,7 +38,7 @@ pub static LEVEL: Level<MatchmakerWorld> = Level {
            quorum and again when both have, and a value chosen at 3.L3",
     chapter: BEYOND_MULTI_PAXOS,
     scenario: "act4-matchmaker",
-    symbols: &["phase1_complete", "history_from_replies"],
+    symbols: &["matchmaker::phase1_complete", "history_from_replies"],
     unlocks: None,
     hints: [
         "A leader's history is the union of what f+1 matchmakers report below its round. One \

@@ -34,7 +34,7 @@ pub static LEVEL: Level<MatchmakerWorld> = Level {
            2.L2 in C2",
     chapter: BEYOND_MULTI_PAXOS,
     scenario: "act4-matchmaker",
-    symbols: &["phase1_complete"],
+    symbols: &["matchmaker::phase1_complete"],
     unlocks: None,
     hints: [
         "A removed acceptor is out of the new configuration, not out of the history: until the \
