@@ -101,6 +101,7 @@ pub static LOG: &[&LevelWorld<LogWorldConfig>] = &[
     &QUORUM_READS,
     &THE_HANDOFF,
     &PROXY_LEADERS,
+    &THE_WIPED_NODE,
 ];
 
 /// The level world with this name.
@@ -740,6 +741,33 @@ pub static PROXY_LEADERS: LevelWorld<LogWorldConfig> = LevelWorld {
         "tick N1",
         "deliver N1->N2 Prepare",
         "deliver N2->N1 Promise",
+    ],
+};
+
+/// `act4/the-wiped-node`: N1 leads at 1.N1 and x=1 is chosen in slot 1 by N1 and N2 (N3's
+/// Accept still on its way); C1's x=2 is the player's. One crash, one wiped disk (N2's, in the
+/// level's solution, so the library refuses its boot and N1 and N3 decide without it), and one
+/// tick beyond the prelude's, so that survivors of a wiped leader can elect another.
+pub static THE_WIPED_NODE: LevelWorld<LogWorldConfig> = LevelWorld {
+    name: "act4/the-wiped-node",
+    config: || {
+        let budget = Budget::NONE
+            .with(Fault::Tick, 2)
+            .with(Fault::Crash, 1)
+            .with(Fault::WipeDisk, 1);
+        let mut config = cluster(&[&[("x", "1"), ("x", "2")]], budget);
+        config.election_timeout_ticks = 1;
+        config
+    },
+    prelude: &[
+        "tick N1",
+        "deliver N1->N2 Prepare",
+        "deliver N2->N1 Promise",
+        "request C1 N1",
+        "deliver C1->N1 Write",
+        "deliver N1->N2 Accept",
+        "deliver N2->N1 Accepted",
+        "deliver N1->C1 Reply",
     ],
 };
 

@@ -81,7 +81,7 @@ pub(super) fn all() -> Vec<Scenario> {
             world: "N1-N3 and C1 (writes x=1, x=2). Prelude: x=1 is chosen by {N1, N2}; N2 crashes and its disk is wiped. Then 1 tick and every schedule.",
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
-            levels: &[],
+            levels: &["act4/the-wiped-node"],
             chapter: Some(CHAPTER_BEYOND),
             setup: setup(wiped, &n2_wiped()),
         },

@@ -169,7 +169,8 @@ impl LogWorldConfig {
         })
     }
 
-    pub(super) fn core_config(&self) -> LogConfig {
+    /// The configuration paros-core's nodes run with, quorum system and timeouts included.
+    pub fn core_config(&self) -> LogConfig {
         let mut config = LogConfig::new(self.nodes())
             .with_quorums(self.quorum_system())
             .expect("validated: the quorum system is over the nodes");

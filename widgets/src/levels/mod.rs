@@ -71,6 +71,7 @@ pub static ACT4: &[&Level<LogWorld>] = &[
     &act4::quorum_reads::LEVEL,
     &act4::the_handoff::LEVEL,
     &act4::proxy_leaders::LEVEL,
+    &act4::the_wiped_node::LEVEL,
 ];
 
 /// Every level played on the replicated-log world: Act II's, then Act III's, then Act IV's.

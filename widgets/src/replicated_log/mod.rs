@@ -329,6 +329,7 @@ impl Board for LogWorld {
             ActionJson::Crash { node: name } => world(LogAction::Crash(node_or_proxy(&name)?)),
             ActionJson::TornCrash { node: name } => world(LogAction::TornCrash(node(&name)?)),
             ActionJson::Restart { node: name } => world(LogAction::Restart(node_or_proxy(&name)?)),
+            ActionJson::Wipe { node: name } => world(LogAction::WipeDisk(node(&name)?)),
             ActionJson::Persist { node: name } => world(LogAction::Persist(node(&name)?)),
             ActionJson::Send { node: name } => world(LogAction::Send(node(&name)?)),
             ActionJson::Partition { node: name } => world(LogAction::Partition(node(&name)?)),

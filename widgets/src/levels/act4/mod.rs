@@ -9,6 +9,7 @@ pub mod proxy_leaders;
 pub mod quorum_reads;
 pub mod the_grid;
 pub mod the_handoff;
+pub mod the_wiped_node;
 
 use paros_core::NodeSet;
 use paros_sim::replicated_log::LogWorld;
