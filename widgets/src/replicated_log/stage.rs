@@ -229,13 +229,13 @@ pub fn disk_fault(
         let config = world.config().core_config();
         let refused =
             ColocatedNode::boot(node, config, Provisioning::Provisioned, &server.disk).err()?;
-        let mark = match refused {
-            BootRefused::Missing => "disk wiped",
-            _ => "record unreadable",
+        let (mark, what) = match refused {
+            BootRefused::Missing => ("disk wiped", "wiped"),
+            _ => ("record unreadable", "unreadable"),
         };
         return Some(DiskFaultView {
             mark: mark.into(),
-            words: format!("the library refuses its boot: {refused}"),
+            words: format!("{what}, and the library refuses its boot: \"{refused}\""),
         });
     }
     let unknown = match server.host.node() {
@@ -246,7 +246,8 @@ pub fn disk_fault(
     (!slots.is_empty()).then(|| DiskFaultView {
         mark: format!("vote unknown: slot {}", slots.join(", ")),
         words: format!(
-            "a corrupt vote record: slot {} answered \"unknown\", never \"no vote\"",
+            "vote unknown in slot {}: its record is corrupt, so a Promise answers \"unknown\" \
+             there, never \"no vote\"",
             slots.join(", ")
         ),
     })
