@@ -314,3 +314,35 @@ fn every_storage_fault_at_once_breaks_nothing_and_every_walk_settles() {
         assert!(faults.contains(kind), "no walk injected a {kind}");
     }
 }
+
+#[test]
+fn the_explorers_counterexample_played_on_chooses_two_values() {
+    // The shortest counterexample has N2 stand itself after its restart, its own Promise saying
+    // "no vote" in slot 1. Played on: N3 promises, N2 leads with nothing to recover, C1's x=2
+    // takes slot 1, and {N2, N3} choose it where {N1, N2} chose x=1.
+    let report = crate::book::report_for("act4-corrupt-as-none-control").unwrap();
+    let config = start("act4-corrupt-as-none-control").config().clone();
+    let mut world = LogWorld::new(config).unwrap();
+    let steps: Vec<&str> = report.counterexample.iter().map(String::as_str).collect();
+    play(&mut world, &steps);
+    assert_eq!(properties(&world), [Property::NoNoneWhereVoted]);
+    deliver(&mut world, "N2", "N3", "Prepare");
+    deliver(&mut world, "N3", "N2", "Promise");
+    let n2 = world.servers()[1].host.node().unwrap();
+    assert_eq!(n2.role(), paros_core::log::LogRole::Leader);
+    deliver(&mut world, "N1", "C1", "Reply");
+    play(&mut world, &["request C1 N2 write x=2"]);
+    deliver(&mut world, "C1", "N2", "Write");
+    deliver(&mut world, "N2", "N3", "Accept");
+    deliver(&mut world, "N3", "N2", "Accepted");
+    let chosen: Vec<String> = values_chosen_in_slot_1(&world)
+        .iter()
+        .map(|entry| world.entry_name(entry))
+        .collect();
+    assert_eq!(
+        chosen,
+        ["x=1 (C1#1)", "x=2 (C1#2)"],
+        "two values chosen in slot 1"
+    );
+    assert!(properties(&world).contains(&Property::Agreement));
+}
