@@ -16,7 +16,7 @@ use paros_core::log::{
     ColocatedNode, DurableRecord, LogEnvelope, LogMessage, Provisioning, RecordLabel, Slot, Write,
     read_frame,
 };
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// The byte a corruption flips: in the payload, past the frame's label (17 bytes) and its
@@ -24,9 +24,11 @@ use std::sync::Arc;
 const CORRUPTED_BYTE: usize = 17 + 12 + 1;
 
 /// The records of `disk` a corruption would change: the latest frame of each promise and vote
-/// label, by index, when that frame still reads.
-pub(super) fn corruptible(disk: &[Vec<u8>]) -> BTreeMap<DiskRecord, usize> {
-    let mut latest: BTreeMap<DiskRecord, Option<usize>> = BTreeMap::new();
+/// label, by index, when that frame still reads, in record order. A disk
+/// holds a handful of records, so a list, not a map (a `BTreeMap` keyed by `DiskRecord` would be
+/// code of its own in the game's module).
+pub(super) fn corruptible(disk: &[Vec<u8>]) -> Vec<(DiskRecord, usize)> {
+    let mut latest: Vec<(DiskRecord, Option<usize>)> = Vec::new();
     for (index, frame) in disk.iter().enumerate() {
         let (label, readable) = match read_frame(frame) {
             Ok(write) => (Some(RecordLabel::of(&write)), true),
@@ -38,7 +40,13 @@ pub(super) fn corruptible(disk: &[Vec<u8>]) -> BTreeMap<DiskRecord, usize> {
             Some(RecordLabel::Vote(slot)) => DiskRecord::Vote(slot),
             Some(RecordLabel::Other(_)) | None => continue,
         };
-        latest.insert(record, readable.then_some(index));
+        let frame = readable.then_some(index);
+        // Kept in record order, as a map would be, so the enabled actions keep their order.
+        match latest.iter().position(|(seen, _)| *seen >= record) {
+            Some(at) if latest[at].0 == record => latest[at].1 = frame,
+            Some(at) => latest.insert(at, (record, frame)),
+            None => latest.push((record, frame)),
+        }
     }
     latest
         .into_iter()
@@ -53,7 +61,7 @@ impl LogWorld {
         let server = &self.servers[index];
         let node = self.config.node_id(index);
         if self.budget_left.allows(Fault::CorruptRecord) {
-            for record in corruptible(&server.disk).into_keys() {
+            for (record, _) in corruptible(&server.disk) {
                 actions.push(LogAction::CorruptRecord { node, record });
             }
         }
@@ -76,8 +84,8 @@ impl LogWorld {
         record: DiskRecord,
     ) -> Result<(), Refused> {
         let index = self.down_server(node)?;
-        let frame = *corruptible(&self.servers[index].disk)
-            .get(&record)
+        let (_, frame) = (corruptible(&self.servers[index].disk).into_iter())
+            .find(|(found, _)| *found == record)
             .ok_or(Refused::NoSuchRecord(node))?;
         self.budget_left.spend(Fault::CorruptRecord)?;
         let server = Arc::make_mut(&mut self.servers[index]);

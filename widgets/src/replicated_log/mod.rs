@@ -352,7 +352,9 @@ impl Board for LogWorld {
             other @ (ActionJson::Start { .. }
             | ActionJson::Retry { .. }
             | ActionJson::NextStage) => Err(PlayError::BadInput(format!(
-                "{other:?} is not an action of the replicated log"
+                // As the browser sent it: the JSON, not a Debug impl linked for one message.
+                "{} is not an action of the replicated log",
+                serde_json::to_string(&other).unwrap_or_default()
             ))),
         }
     }

@@ -569,7 +569,7 @@ pub fn cluster(world: &LogWorld) -> ClusterView {
         violations: world
             .violations()
             .iter()
-            .map(|violation| format!("{:?}: {}", violation.property, violation.detail))
+            .map(|violation| format!("{}: {}", violation.property, violation.detail))
             .collect(),
         timeline: (config.clients.len() > 1).then(|| timeline(world)),
         grid: super::grid::grid_view(world),
