@@ -128,7 +128,8 @@ pub fn two_by_two(programs: &[&[(&str, &str)]], budget: Budget) -> LogWorldConfi
         .iter()
         .map(|row| row.iter().map(|&index| config.node_id(index)).collect())
         .collect();
-    config.quorums = Some(Quorums::grid(&rows).expect("a full 2x2 grid"));
+    config.quorums =
+        Some(Quorums::grid(&rows).unwrap_or_else(|error| panic!("a full 2x2 grid: {error}")));
     config
 }
 
@@ -191,7 +192,10 @@ pub fn four_flexible(
     config.node_count = 4;
     config.election_timeout_ticks = 1;
     let nodes: NodeSet = (0..4).map(|index| config.node_id(index)).collect();
-    config.quorums = Some(Quorums::flexible(nodes, phase1, phase2).expect("q1 + q2 > n"));
+    config.quorums = Some(
+        Quorums::flexible(nodes, phase1, phase2)
+            .unwrap_or_else(|error| panic!("q1 + q2 > n: {error}")),
+    );
     config
 }
 

@@ -128,7 +128,8 @@ fn four(clients: Vec<Vec<ClientOp>>, budget: Budget) -> LogWorldConfig {
 
 /// Four nodes where any three elect and any two choose.
 fn flexible(mut config: LogWorldConfig) -> LogWorldConfig {
-    let quorums = Quorums::flexible(four_nodes(), 3, 2).expect("3 + 2 > 4");
+    let quorums =
+        Quorums::flexible(four_nodes(), 3, 2).unwrap_or_else(|error| panic!("3 + 2 > 4: {error}"));
     config.quorums = Some(quorums);
     config
 }
@@ -138,7 +139,7 @@ fn grid(rows: u8, columns: u8) -> Quorums {
     let rows: Vec<Vec<NodeId>> = (0..rows)
         .map(|row| (1..=columns).map(|c| node(row * columns + c)).collect())
         .collect();
-    Quorums::grid(&rows).expect("a full grid of distinct nodes")
+    Quorums::grid(&rows).unwrap_or_else(|error| panic!("a full grid of distinct nodes: {error}"))
 }
 
 /// Four nodes as a 2x2 grid: rows {N1, N2} and {N3, N4}; slot 1 (and every odd slot) is
