@@ -211,22 +211,9 @@ impl DurableRecord {
         if self.chosen_through < first {
             return None;
         }
-        let held: BTreeSet<Slot> = (self.accepts.range(first..=self.chosen_through))
-            .map(|(slot, _)| *slot)
-            .chain(
-                self.unknown_votes
-                    .range(first..=self.chosen_through)
-                    .copied(),
-            )
-            .collect();
-        let mut expected = first;
-        for slot in held {
-            if slot != expected {
-                return Some(expected);
-            }
-            expected = expected.next();
-        }
-        (expected <= self.chosen_through).then_some(expected)
+        (first.0..=self.chosen_through.0)
+            .map(Slot)
+            .find(|slot| !self.accepts.contains_key(slot) && !self.unknown_votes.contains(slot))
     }
 
     /// Rebuilds a record from a disk's framed writes, oldest first.

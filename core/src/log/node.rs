@@ -133,8 +133,9 @@ pub struct Election {
     /// The highest floor any Promise reported: every slot up to it is decided (T4).
     pub highest_floor: Slot,
     /// For each slot some Promise reported unknown (C2), the nodes that reported it so: their
-    /// answers do not count towards that slot's discovery quorum (C3).
-    pub unknown_by: BTreeMap<Slot, NodeSet>,
+    /// answers do not count towards that slot's discovery quorum (C3). In the order first
+    /// reported; a handful at most, so a list.
+    pub unknown_by: Vec<(Slot, NodeSet)>,
 }
 
 /// C3, discovery with unknowns: Phase 1 is complete once the nodes that promised form a
@@ -148,7 +149,7 @@ pub struct Election {
 /// hand.
 pub fn phase1_complete<Q: QuorumSystem + ?Sized>(quorums: &Q, election: &Election) -> bool {
     heard_from_a_discovery_quorum(quorums, election.promised_by)
-        && election.unknown_by.values().all(|unknown| {
+        && election.unknown_by.iter().all(|(_, unknown)| {
             heard_from_a_discovery_quorum(
                 quorums,
                 answered_definitely(election.promised_by, *unknown),
@@ -954,7 +955,7 @@ impl ColocatedNode {
                 promised_by: NodeSet::EMPTY,
                 reported: BTreeMap::new(),
                 highest_floor: Slot(0),
-                unknown_by: BTreeMap::new(),
+                unknown_by: Vec::new(),
             },
         };
         self.proposer.highest_seen = Some(ballot);
@@ -1064,7 +1065,18 @@ impl ColocatedNode {
             }
         }
         for slot in unknown {
-            election.unknown_by.entry(slot).or_default().insert(from);
+            match election
+                .unknown_by
+                .iter_mut()
+                .find(|(known, _)| *known == slot)
+            {
+                Some((_, nodes)) => {
+                    nodes.insert(from);
+                }
+                None => election
+                    .unknown_by
+                    .push((slot, [from].into_iter().collect())),
+            }
         }
         // Phase 1, the recovery it feeds and floor discovery: a discovery step (F2), over
         // definite answers only (C3).
@@ -1098,11 +1110,9 @@ impl ColocatedNode {
             .unwrap_or_default();
         let chosen = &self.learner.chosen;
         let highest_known = chosen.keys().next_back().copied().unwrap_or_default();
-        let highest_unknown = election
-            .unknown_by
-            .keys()
-            .next_back()
-            .copied()
+        let highest_unknown = (election.unknown_by.iter())
+            .map(|(slot, _)| *slot)
+            .max()
             .unwrap_or_default();
         let last = highest_reported
             .max(highest_unknown)

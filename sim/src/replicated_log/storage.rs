@@ -16,7 +16,6 @@ use paros_core::log::{
     ColocatedNode, DurableRecord, LogEnvelope, LogMessage, Provisioning, RecordLabel, Slot, Write,
     read_frame,
 };
-use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// The byte a corruption flips: in the payload, past the frame's label (17 bytes) and its
@@ -24,10 +23,10 @@ use std::sync::Arc;
 const CORRUPTED_BYTE: usize = 17 + 12 + 1;
 
 /// The records of `disk` a corruption would change: the latest frame of each promise and vote
-/// label, by index, when that frame still reads, in record order. A disk
-/// holds a handful of records, so a list, not a map (a `BTreeMap` keyed by `DiskRecord` would be
-/// code of its own in the game's module).
+/// label, by index, when that frame still reads.
 pub(super) fn corruptible(disk: &[Vec<u8>]) -> Vec<(DiskRecord, usize)> {
+    // A list, not a map: a disk holds a handful of records, and the game's module would carry
+    // another B-tree's code for this one key type.
     let mut latest: Vec<(DiskRecord, Option<usize>)> = Vec::new();
     for (index, frame) in disk.iter().enumerate() {
         let (label, readable) = match read_frame(frame) {
@@ -41,10 +40,8 @@ pub(super) fn corruptible(disk: &[Vec<u8>]) -> Vec<(DiskRecord, usize)> {
             Some(RecordLabel::Other(_)) | None => continue,
         };
         let frame = readable.then_some(index);
-        // Kept in record order, as a map would be, so the enabled actions keep their order.
-        match latest.iter().position(|(seen, _)| *seen >= record) {
-            Some(at) if latest[at].0 == record => latest[at].1 = frame,
-            Some(at) => latest.insert(at, (record, frame)),
+        match latest.iter_mut().find(|(known, _)| *known == record) {
+            Some(entry) => entry.1 = frame,
             None => latest.push((record, frame)),
         }
     }
@@ -84,8 +81,9 @@ impl LogWorld {
         record: DiskRecord,
     ) -> Result<(), Refused> {
         let index = self.down_server(node)?;
-        let (_, frame) = (corruptible(&self.servers[index].disk).into_iter())
-            .find(|(found, _)| *found == record)
+        let (_, frame) = corruptible(&self.servers[index].disk)
+            .into_iter()
+            .find(|(corruptible, _)| *corruptible == record)
             .ok_or(Refused::NoSuchRecord(node))?;
         self.budget_left.spend(Fault::CorruptRecord)?;
         let server = Arc::make_mut(&mut self.servers[index]);
@@ -172,11 +170,11 @@ impl LogWorld {
             else {
                 continue;
             };
-            let answered: BTreeSet<Slot> = (votes.iter().map(|(slot, _)| *slot))
-                .chain(unknown.iter().copied())
-                .collect();
+            let answered = |slot: &Slot| {
+                votes.iter().any(|(voted, _)| voted == slot) || unknown.contains(slot)
+            };
             let first = (*from_slot).max(floor.next());
-            for slot in voted.range(first..).filter(|slot| !answered.contains(slot)) {
+            for slot in voted.range(first..).filter(|slot| !answered(slot)) {
                 let detail = format!(
                     "{name} promised {}.{} reporting no vote in slot {slot}, where it durably voted",
                     ballot.round,
