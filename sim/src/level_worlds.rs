@@ -105,6 +105,7 @@ pub static LOG: &[&LevelWorld<LogWorldConfig>] = &[
     &QUORUM_READS,
     &THE_HANDOFF,
     &PROXY_LEADERS,
+    &THE_WIPED_NODE,
 ];
 
 /// The Matchmaker Paxos level worlds (Act IV), in the order of the level map.
@@ -143,7 +144,8 @@ pub fn two_by_two(programs: &[&[(&str, &str)]], budget: Budget) -> LogWorldConfi
         .iter()
         .map(|row| row.iter().map(|&index| config.node_id(index)).collect())
         .collect();
-    config.quorums = Some(Quorums::grid(&rows).expect("a full 2x2 grid"));
+    config.quorums =
+        Some(Quorums::grid(&rows).unwrap_or_else(|error| panic!("a full 2x2 grid: {error}")));
     config
 }
 
@@ -206,7 +208,10 @@ pub fn four_flexible(
     config.node_count = 4;
     config.election_timeout_ticks = 1;
     let nodes: NodeSet = (0..4).map(|index| config.node_id(index)).collect();
-    config.quorums = Some(Quorums::flexible(nodes, phase1, phase2).expect("q1 + q2 > n"));
+    config.quorums = Some(
+        Quorums::flexible(nodes, phase1, phase2)
+            .unwrap_or_else(|error| panic!("q1 + q2 > n: {error}")),
+    );
     config
 }
 
@@ -904,6 +909,33 @@ pub static MATCHMAKER_GENERATIONS: LevelWorld<MatchmakerWorldConfig> = LevelWorl
         "drop L1->A3 Accept",
         "deliver A1->L1 Accepted",
         "deliver A2->L1 Accepted",
+    ],
+};
+
+/// `act4/the-wiped-node`: N1 leads at 1.N1 and x=1 is chosen in slot 1 by N1 and N2 (N3's
+/// Accept still on its way); C1's x=2 is the player's. One crash, one wiped disk (N2's, in the
+/// level's solution, so the library refuses its boot and N1 and N3 decide without it), and one
+/// tick beyond the prelude's, so that survivors of a wiped leader can elect another.
+pub static THE_WIPED_NODE: LevelWorld<LogWorldConfig> = LevelWorld {
+    name: "act4/the-wiped-node",
+    config: || {
+        let budget = Budget::NONE
+            .with(Fault::Tick, 2)
+            .with(Fault::Crash, 1)
+            .with(Fault::WipeDisk, 1);
+        let mut config = cluster(&[&[("x", "1"), ("x", "2")]], budget);
+        config.election_timeout_ticks = 1;
+        config
+    },
+    prelude: &[
+        "tick N1",
+        "deliver N1->N2 Prepare",
+        "deliver N2->N1 Promise",
+        "request C1 N1",
+        "deliver C1->N1 Write",
+        "deliver N1->N2 Accept",
+        "deliver N2->N1 Accepted",
+        "deliver N1->C1 Reply",
     ],
 };
 

@@ -66,10 +66,10 @@ mod act2;
 mod act3;
 #[path = "scenarios_act4.rs"]
 mod act4;
-#[path = "scenarios_matchmaker.rs"]
-mod matchmaker;
 #[path = "scenarios_ctrl.rs"]
 mod ctrl;
+#[path = "scenarios_matchmaker.rs"]
+mod matchmaker;
 
 /// A named world and the claim it checks.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -125,8 +125,10 @@ pub fn act1_scenarios() -> Vec<Scenario> {
     vec![
         Scenario {
             name: "act1-choose-a-value",
-            claim: "One proposer gets its value chosen with two of three acceptors; the silent third never matters.",
-            world: "A1-A3 and P1 (x); A3 is silent; no faults, no retries.",
+            claim: text(
+                "One proposer gets its value chosen with two of three acceptors; the silent third never matters.",
+            ),
+            world: text("A1-A3 and P1 (x); A3 is silent; no faults, no retries."),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &["act1/choose-a-value"],
@@ -135,8 +137,10 @@ pub fn act1_scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "act1-one-proposer",
-            claim: "A lone proposer only ever gets its own value chosen, whatever the network drops or duplicates.",
-            world: "A1-A3 and P1 (x); 1 drop, 1 duplicate, no retries.",
+            claim: text(
+                "A lone proposer only ever gets its own value chosen, whatever the network drops or duplicates.",
+            ),
+            world: text("A1-A3 and P1 (x); 1 drop, 1 duplicate, no retries."),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -145,8 +149,12 @@ pub fn act1_scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "act1-duel",
-            claim: "Two dueling proposers never get two values chosen; a duel may end undecided (liveness), never unsafe.",
-            world: "A1-A3, P1 (x) and P2 (y) both started; 1 drop, 1 duplicate, 2 retries per proposer. Too large to finish exhaustively (more than 60 million states); the book samples it.",
+            claim: text(
+                "Two dueling proposers never get two values chosen; a duel may end undecided (liveness), never unsafe.",
+            ),
+            world: text(
+                "A1-A3, P1 (x) and P2 (y) both started; 1 drop, 1 duplicate, 2 retries per proposer. Too large to finish exhaustively (more than 60 million states); the book samples it.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Simulation {
                 seeds: 10_000,
@@ -158,8 +166,12 @@ pub fn act1_scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "act1-duel-silent-acceptor",
-            claim: "With one acceptor silent, every quorum is {A1, A2}: two proposers stay safe, and one lost message can stall them for good.",
-            world: "A1-A3 with A3 silent, P1 (x) and P2 (y) both started; 1 drop, 1 duplicate, no retries.",
+            claim: text(
+                "With one acceptor silent, every quorum is {A1, A2}: two proposers stay safe, and one lost message can stall them for good.",
+            ),
+            world: text(
+                "A1-A3 with A3 silent, P1 (x) and P2 (y) both started; 1 drop, 1 duplicate, no retries.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -168,8 +180,12 @@ pub fn act1_scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "act1-adopt-the-value",
-            claim: "Once A1 has voted for x, a second proposer that hears of the vote adopts x (P2c), so at most one value is chosen.",
-            world: "A1-A3, P1 (x), P2 (y). Prelude: P1 completes Phase 1 with A1 and A2 and its Accept reaches A1 only; then P2 starts. Then no faults and no retries: every schedule of the messages in flight.",
+            claim: text(
+                "Once A1 has voted for x, a second proposer that hears of the vote adopts x (P2c), so at most one value is chosen.",
+            ),
+            world: text(
+                "A1-A3, P1 (x), P2 (y). Prelude: P1 completes Phase 1 with A1 and A2 and its Accept reaches A1 only; then P2 starts. Then no faults and no retries: every schedule of the messages in flight.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &["act1/adopt-the-value"],
@@ -188,8 +204,12 @@ pub fn act1_scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "act1-quorum-intersection",
-            claim: "After x is chosen by {A1, A2}, every Phase-1 quorum of P2 meets it, so x is the only value ever chosen.",
-            world: "A1-A3, P1 (x), P2 (y). Prelude: x is chosen at 1.P1 by A1 and A2; then P2 starts. Then no faults and no retries: every schedule of the messages in flight.",
+            claim: text(
+                "After x is chosen by {A1, A2}, every Phase-1 quorum of P2 meets it, so x is the only value ever chosen.",
+            ),
+            world: text(
+                "A1-A3, P1 (x), P2 (y). Prelude: x is chosen at 1.P1 by A1 and A2; then P2 starts. Then no faults and no retries: every schedule of the messages in flight.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &["act1/quorum-intersection"],
@@ -198,8 +218,12 @@ pub fn act1_scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "act1-recovery",
-            claim: "When P1's Accept reached only A1, nothing is chosen yet; P2 may adopt x or choose y, and exactly one value is ever chosen.",
-            world: "A1-A3, P1 (x), P2 (y). Prelude: P1's Accept reaches A1, its Accepts to A2 and A3 are dropped, P1 stops; P2 starts. Then 1 drop, no duplicates, no retries.",
+            claim: text(
+                "When P1's Accept reached only A1, nothing is chosen yet; P2 may adopt x or choose y, and exactly one value is ever chosen.",
+            ),
+            world: text(
+                "A1-A3, P1 (x), P2 (y). Prelude: P1's Accept reaches A1, its Accepts to A2 and A3 are dropped, P1 stops; P2 starts. Then 1 drop, no duplicates, no retries.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &["act1/recovery-is-not-catch-up"],
@@ -221,8 +245,12 @@ pub fn act1_scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "act1-amnesia-control",
-            claim: "Negative control: an acceptor that forgets its promise and vote lets two values be chosen; the agreement checker must catch it.",
-            world: "A1-A3, P1 (x), P2 (y). Prelude: x is chosen at 1.P1 by A1 and A2; then P2 starts. Then 1 amnesia fault (an acceptor forgets everything), no other faults, no retries.",
+            claim: text(
+                "Negative control: an acceptor that forgets its promise and vote lets two values be chosen; the agreement checker must catch it.",
+            ),
+            world: text(
+                "A1-A3, P1 (x), P2 (y). Prelude: x is chosen at 1.P1 by A1 and A2; then P2 starts. Then 1 amnesia fault (an acceptor forgets everything), no other faults, no retries.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -240,8 +268,12 @@ pub fn act1_scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "act1-rogue-value-control",
-            claim: "Negative control: a proposer that sends a value nobody proposed gets it chosen; the validity checker must catch it.",
-            world: "A1-A3 and P1, whose own value is x but which proposes rogue, a value nobody proposed; no faults, no retries.",
+            claim: text(
+                "Negative control: a proposer that sends a value nobody proposed gets it chosen; the validity checker must catch it.",
+            ),
+            world: text(
+                "A1-A3 and P1, whose own value is x but which proposes rogue, a value nobody proposed; no faults, no retries.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -250,8 +282,12 @@ pub fn act1_scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "act1-learn-early-control",
-            claim: "Negative control: a proposer that counts one acceptor as a quorum learns a value no quorum voted for; the learned-is-chosen checker must catch it.",
-            world: "A1-A3 and P1 (x), which counts A1 alone as a quorum: it asks only A1 and learns x from its one Accepted; no faults, no retries.",
+            claim: text(
+                "Negative control: a proposer that counts one acceptor as a quorum learns a value no quorum voted for; the learned-is-chosen checker must catch it.",
+            ),
+            world: text(
+                "A1-A3 and P1 (x), which counts A1 alone as a quorum: it asks only A1 and learns x from its one Accepted; no faults, no retries.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -274,6 +310,17 @@ pub fn log_scenarios() -> Vec<Scenario> {
 /// The scenarios of Matchmaker Paxos (Act IV), all named `act4-matchmaker...`.
 pub fn matchmaker_scenarios() -> Vec<Scenario> {
     matchmaker::all()
+}
+
+/// A scenario's sentence, its claim or its world, kept only where it is read: in the book and on
+/// the command line (cargo feature `scenario-text`, on by default). The game replays a scenario
+/// by its name and configuration alone, so its modules leave every sentence out.
+pub const fn text(sentence: &'static str) -> &'static str {
+    if cfg!(feature = "scenario-text") {
+        sentence
+    } else {
+        ""
+    }
 }
 
 /// The scenario with this name.

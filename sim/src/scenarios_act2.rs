@@ -2,7 +2,7 @@
 //! disks and faults. Most worlds are far too large to finish, so the book samples them with
 //! seeded walks and says so; `act2-exhaustive` is the world the explorer does finish.
 
-use super::{BookMode, Scenario, Setup};
+use super::{BookMode, Scenario, Setup, text};
 use crate::faults::{Budget, Fault, NegativeControl};
 use crate::replicated_log::{ClientOp, LogWorldConfig};
 use crate::report::Mode;
@@ -226,8 +226,12 @@ pub fn all() -> Vec<Scenario> {
     vec![
         Scenario {
             name: "act2-ballot-never-reused",
-            claim: "A candidate that crashes with its own Prepare still on the wire, and restarts, never stands at a ballot it stood at before.",
-            world: "N1-N3, messages to self in flight, no clients; election timeout 1 tick; 2 ticks, 1 crash (and its restart), no other faults.",
+            claim: text(
+                "A candidate that crashes with its own Prepare still on the wire, and restarts, never stands at a ballot it stood at before.",
+            ),
+            world: text(
+                "N1-N3, messages to self in flight, no clients; election timeout 1 tick; 2 ticks, 1 crash (and its restart), no other faults.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -236,8 +240,12 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act2-forget-ballot-control",
-            claim: "Negative control: a node that forgets on restart the ballot it stood at can stand at it again; the ballot-unique checker must catch it.",
-            world: "The world of act2-ballot-never-reused, where a restarted node's record loses the ballot it stood at.",
+            claim: text(
+                "Negative control: a node that forgets on restart the ballot it stood at can stand at it again; the ballot-unique checker must catch it.",
+            ),
+            world: text(
+                "The world of act2-ballot-never-reused, where a restarted node's record loses the ballot it stood at.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -246,8 +254,12 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act2-reads-across-a-restart",
-            claim: "Every schedule of a write and two reads at any node, with a crash and restart, answers linearizably and acknowledges only chosen writes.",
-            world: "N1-N3, N1 elected at 1.N1 (prelude); C1 writes x=1 and C2 reads x twice, each at any node; 1 crash (and its restart), no ticks, no other faults.",
+            claim: text(
+                "Every schedule of a write and two reads at any node, with a crash and restart, answers linearizably and acknowledges only chosen writes.",
+            ),
+            world: text(
+                "N1-N3, N1 elected at 1.N1 (prelude); C1 writes x=1 and C2 reads x twice, each at any node; 1 crash (and its restart), no ticks, no other faults.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -256,8 +268,12 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act2-two-leaders-catch-up",
-            claim: "Across two elections and a catch-up, with messages to self on the wire, no slot ever has two entries chosen, and no node learns, applies or keeps on disk for a restart any entry but the chosen one.",
-            world: "N1-N3, messages to self in flight. Prelude: N3 elected at 1.N3 by all three proposes C1's x=1 in slot 1, then N2 elected at 2.N2 by {N2, N3} proposes C2's x=2 there; N3's Accept to N2 and N2's Prepare and Accept to N1 are lost, the rest of both leaders' Accepts are in flight. Then 1 tick (a heartbeat and catch-up, or a third election), no faults; after every write, what each disk would restart with is checked.",
+            claim: text(
+                "Across two elections and a catch-up, with messages to self on the wire, no slot ever has two entries chosen, and no node learns, applies or keeps on disk for a restart any entry but the chosen one.",
+            ),
+            world: text(
+                "N1-N3, messages to self in flight. Prelude: N3 elected at 1.N3 by all three proposes C1's x=1 in slot 1, then N2 elected at 2.N2 by {N2, N3} proposes C2's x=2 there; N3's Accept to N2 and N2's Prepare and Accept to N1 are lost, the rest of both leaders' Accepts are in flight. Then 1 tick (a heartbeat and catch-up, or a third election), no faults; after every write, what each disk would restart with is checked.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -266,8 +282,12 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act2-exhaustive",
-            claim: "Every schedule of a two-write log with one election and one crash keeps every decision, applies in order, and answers linearizably.",
-            world: "N1-N3 and C1 (writes x=1, x=2, sent to N1); election timeout 1 tick; 1 tick, 1 crash (and its restart), no other faults.",
+            claim: text(
+                "Every schedule of a two-write log with one election and one crash keeps every decision, applies in order, and answers linearizably.",
+            ),
+            world: text(
+                "N1-N3 and C1 (writes x=1, x=2, sent to N1); election timeout 1 tick; 1 tick, 1 crash (and its restart), no other faults.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -276,8 +296,12 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act2-persist-before-send",
-            claim: "With persist and send as separate steps and crashes at every seam, no decision is ever un-made.",
-            world: "N1-N3 stepwise (persist, then send, as actions); C1 writes x=1, x=2; 30 ticks, 2 crashes, 1 torn write, 1 drop.",
+            claim: text(
+                "With persist and send as separate steps and crashes at every seam, no decision is ever un-made.",
+            ),
+            world: text(
+                "N1-N3 stepwise (persist, then send, as actions); C1 writes x=1, x=2; 30 ticks, 2 crashes, 1 torn write, 1 drop.",
+            ),
             modes: SIMULATION,
             book_mode: LEVEL_SWEEP,
             levels: &["act2/persist-before-send"],
@@ -297,8 +321,12 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act2-what-survives-a-crash",
-            claim: "A node that crashes and restarts from its disk keeps its promise, its votes and its chosen prefix; a torn last write is dropped, and nothing chosen is lost.",
-            world: "N1-N3 stepwise; C1 writes x=1, x=2, x=3; 40 ticks, 3 crashes, 2 torn writes, 1 drop, 1 duplicate.",
+            claim: text(
+                "A node that crashes and restarts from its disk keeps its promise, its votes and its chosen prefix; a torn last write is dropped, and nothing chosen is lost.",
+            ),
+            world: text(
+                "N1-N3 stepwise; C1 writes x=1, x=2, x=3; 40 ticks, 3 crashes, 2 torn writes, 1 drop, 1 duplicate.",
+            ),
             modes: SIMULATION,
             book_mode: LEVEL_SWEEP,
             levels: &["act2/what-survives-a-crash"],
@@ -319,8 +347,12 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act2-log-of-decisions",
-            claim: "Slots are chosen out of order and applied in order: no node applies past a hole, and every slot holds one decision.",
-            world: "N1-N3; C1 and C2 write three values each; 30 ticks, 3 drops, 2 duplicates.",
+            claim: text(
+                "Slots are chosen out of order and applied in order: no node applies past a hole, and every slot holds one decision.",
+            ),
+            world: text(
+                "N1-N3; C1 and C2 write three values each; 30 ticks, 3 drops, 2 duplicates.",
+            ),
             modes: SIMULATION,
             book_mode: LEVEL_SWEEP,
             levels: &["act2/a-log-of-decisions"],
@@ -339,8 +371,12 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act2-elect-a-leader",
-            claim: "Leaders come and go by timeouts, crashes and partitions; each new leader's one Phase 1 and recovery duty keep every decision.",
-            world: "N1-N3; C1 writes x=1..3; 60 ticks, 2 crashes, 2 partitions, 2 drops, 2 client resends.",
+            claim: text(
+                "Leaders come and go by timeouts, crashes and partitions; each new leader's one Phase 1 and recovery duty keep every decision.",
+            ),
+            world: text(
+                "N1-N3; C1 writes x=1..3; 60 ticks, 2 crashes, 2 partitions, 2 drops, 2 client resends.",
+            ),
             modes: SIMULATION,
             book_mode: LEVEL_SWEEP,
             levels: &["act2/elect-a-leader"],
@@ -361,8 +397,12 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act2-steady-state",
-            claim: "A stream of commands from two clients takes effect once each (a retried command chosen in two slots is applied once) and is applied in the same slot order everywhere, through lost and repeated messages.",
-            world: "N1-N3; C1 and C2 write five values each; 60 ticks, 4 drops, 4 duplicates, 2 client resends.",
+            claim: text(
+                "A stream of commands from two clients takes effect once each (a retried command chosen in two slots is applied once) and is applied in the same slot order everywhere, through lost and repeated messages.",
+            ),
+            world: text(
+                "N1-N3; C1 and C2 write five values each; 60 ticks, 4 drops, 4 duplicates, 2 client resends.",
+            ),
             modes: SIMULATION,
             book_mode: LEVEL_SWEEP,
             levels: &["act2/steady-state"],
@@ -382,8 +422,12 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act2-permanent-gap",
-            claim: "When a leader dies with a hole in the log, the next leader fills it with a no-op or the reported value, and no retried command applies twice.",
-            world: "N1-N3; C1 writes a, b, c; 60 ticks, 2 crashes, 4 drops, 3 client resends.",
+            claim: text(
+                "When a leader dies with a hole in the log, the next leader fills it with a no-op or the reported value, and no retried command applies twice.",
+            ),
+            world: text(
+                "N1-N3; C1 writes a, b, c; 60 ticks, 2 crashes, 4 drops, 3 client resends.",
+            ),
             modes: SIMULATION,
             book_mode: LEVEL_SWEEP,
             levels: &["act2/the-permanent-gap"],
@@ -407,8 +451,12 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act2-read-that-lies",
-            claim: "Reads at any node, across leader changes and partitions, are linearizable: a read waits for a Phase-1 quorum's watermark.",
-            world: "N1-N3; C1 writes x=1, x=2, x=3; C2 reads x three times, at any node; 60 ticks, 2 partitions, 1 crash, 2 drops, 2 client resends.",
+            claim: text(
+                "Reads at any node, across leader changes and partitions, are linearizable: a read waits for a Phase-1 quorum's watermark.",
+            ),
+            world: text(
+                "N1-N3; C1 writes x=1, x=2, x=3; C2 reads x three times, at any node; 60 ticks, 2 partitions, 1 crash, 2 drops, 2 client resends.",
+            ),
             modes: SIMULATION,
             book_mode: LEVEL_SWEEP,
             levels: &["act2/the-read-that-lies"],
@@ -429,8 +477,12 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act2-long",
-            claim: "Two clients' 200 writes and reads stay safe and linearizable through every kind of fault at once.",
-            world: "N1-N3 stepwise; C1 and C2 each run 100 operations (write, then read, of their own key); 3,000 ticks, 20 drops, 20 duplicates, 4 crashes, 2 torn writes, 4 partitions, 20 client resends.",
+            claim: text(
+                "Two clients' 200 writes and reads stay safe and linearizable through every kind of fault at once.",
+            ),
+            world: text(
+                "N1-N3 stepwise; C1 and C2 each run 100 operations (write, then read, of their own key); 3,000 ticks, 20 drops, 20 duplicates, 4 crashes, 2 torn writes, 4 partitions, 20 client resends.",
+            ),
             modes: SIMULATION,
             book_mode: BookMode::Simulation {
                 seeds: 100,
@@ -456,8 +508,12 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act2-send-before-persist-control",
-            claim: "Negative control: a node whose Accepted leaves before its vote is durable can un-make a decision; the agreement checker must catch it.",
-            world: "N1-N3 stepwise, sends allowed before persists. Prelude: x=1 is chosen by {N1, N2} with N2's vote not yet durable, N2 crashes and restarts without it. Then 1 tick and every schedule.",
+            claim: text(
+                "Negative control: a node whose Accepted leaves before its vote is durable can un-make a decision; the agreement checker must catch it.",
+            ),
+            world: text(
+                "N1-N3 stepwise, sends allowed before persists. Prelude: x=1 is chosen by {N1, N2} with N2's vote not yet durable, N2 crashes and restarts without it. Then 1 tick and every schedule.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -469,8 +525,12 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act2-blank-restart-control",
-            claim: "Negative control: a node whose disk was wiped, restarted as if new in spite of the library's refusal, forgets its vote and can un-make a decision; the agreement checker must catch it.",
-            world: "N1-N3. Prelude: x=1 is chosen by {N1, N2}; N2 crashes, its disk is wiped, and it comes back blank. Then 1 tick and every schedule.",
+            claim: text(
+                "Negative control: a node whose disk was wiped, restarted as if new in spite of the library's refusal, forgets its vote and can un-make a decision; the agreement checker must catch it.",
+            ),
+            world: text(
+                "N1-N3. Prelude: x=1 is chosen by {N1, N2}; N2 crashes, its disk is wiped, and it comes back blank. Then 1 tick and every schedule.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -486,8 +546,12 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act2-local-read-control",
-            claim: "Negative control: a node that answers a read from its own log can return a stale value; the linearizability checker must catch it.",
-            world: "N1-N3; C1 writes x=1 then reads x at any node, which answers from its applied state at once; 1 tick, no faults.",
+            claim: text(
+                "Negative control: a node that answers a read from its own log can return a stale value; the linearizability checker must catch it.",
+            ),
+            world: text(
+                "N1-N3; C1 writes x=1 then reads x at any node, which answers from its applied state at once; 1 tick, no faults.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -496,8 +560,12 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act2-early-ack-control",
-            claim: "Negative control: a leader that answers \"written\" when a write arrives, before it is chosen, tells a client something false; the written-is-chosen checker must catch it.",
-            world: "N1-N3; C1 writes x=1 at N1, which acknowledges it at once; 1 tick, no faults.",
+            claim: text(
+                "Negative control: a leader that answers \"written\" when a write arrives, before it is chosen, tells a client something false; the written-is-chosen checker must catch it.",
+            ),
+            world: text(
+                "N1-N3; C1 writes x=1 at N1, which acknowledges it at once; 1 tick, no faults.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -506,8 +574,12 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act2-learn-early-control",
-            claim: "Negative control: a node that takes a leader's Accept as word that its entry is chosen learns it before any quorum has voted; the learned-is-chosen checker must catch it.",
-            world: "N1-N3; C1 writes x=1 at N1; a node that receives an Accept learns its entry chosen at once; 1 tick, no faults.",
+            claim: text(
+                "Negative control: a node that takes a leader's Accept as word that its entry is chosen learns it before any quorum has voted; the learned-is-chosen checker must catch it.",
+            ),
+            world: text(
+                "N1-N3; C1 writes x=1 at N1; a node that receives an Accept learns its entry chosen at once; 1 tick, no faults.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],

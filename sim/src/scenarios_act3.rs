@@ -6,7 +6,7 @@ use super::act2::{
     BOTH_MODES, LEVEL_SWEEP, N1_LEADS, SIMULATION, and_then, node, setup, writes, writes_and_reads,
     x1_chosen,
 };
-use super::{BookMode, Scenario};
+use super::{BookMode, Scenario, text};
 use crate::faults::{Budget, Fault, NegativeControl};
 use crate::replicated_log::{ClientOp, LogWorldConfig};
 
@@ -119,8 +119,12 @@ pub fn all() -> Vec<Scenario> {
     vec![
         Scenario {
             name: "act3-leader-below-a-floor",
-            claim: "A new leader whose Phase-1 quorum reports a floor above what it knows proposes nothing at or below that floor, and learns what lies there from a trim point.",
-            world: "N1-N3. Prelude: x=1 chosen in slot 1 and a trim through slot 1 decided in slot 2, both by {N1, N2}; N1 applied both (floor 1); N3 has heard nothing. Then 1 tick (N3 may stand) and every schedule.",
+            claim: text(
+                "A new leader whose Phase-1 quorum reports a floor above what it knows proposes nothing at or below that floor, and learns what lies there from a trim point.",
+            ),
+            world: text(
+                "N1-N3. Prelude: x=1 chosen in slot 1 and a trim through slot 1 decided in slot 2, both by {N1, N2}; N1 applied both (floor 1); N3 has heard nothing. Then 1 tick (N3 may stand) and every schedule.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -129,8 +133,12 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act3-trim-ignores-floor-control",
-            claim: "Negative control: a leader that does not read the floor from Promises fills a compacted, already-chosen slot with a no-op; the trimmed-slots-kept checker must catch it.",
-            world: "The world of act3-leader-below-a-floor, where every Promise's floor is hidden from the candidate.",
+            claim: text(
+                "Negative control: a leader that does not read the floor from Promises fills a compacted, already-chosen slot with a no-op; the trimmed-slots-kept checker must catch it.",
+            ),
+            world: text(
+                "The world of act3-leader-below-a-floor, where every Promise's floor is hidden from the candidate.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -142,8 +150,12 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act3-jump-keeps-promise",
-            claim: "Every schedule of a trim, a jump, a second election and a crash keeps each node's promise and its votes across a jump, and every decision, trim point and reply correct.",
-            world: "N1-N3. Prelude: x=1 chosen in slot 1 and a trim through slot 1 decided in slot 2, both by {N1, N2}; N1 applied both (floor 1), then beat, and N2 learned both (floor 1); N3 promised 1.N1 and holds no entry. Then 1 tick (an election), 1 crash (and its restart) and every schedule: N3 jumps when N1 answers its heartbeat's ack, or when a Promise or an Accept below the floor reaches it.",
+            claim: text(
+                "Every schedule of a trim, a jump, a second election and a crash keeps each node's promise and its votes across a jump, and every decision, trim point and reply correct.",
+            ),
+            world: text(
+                "N1-N3. Prelude: x=1 chosen in slot 1 and a trim through slot 1 decided in slot 2, both by {N1, N2}; N1 applied both (floor 1), then beat, and N2 learned both (floor 1); N3 promised 1.N1 and holds no entry. Then 1 tick (an election), 1 crash (and its restart) and every schedule: N3 jumps when N1 answers its heartbeat's ack, or when a Promise or an Accept below the floor reaches it.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -152,8 +164,12 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act3-jump-moves-promise-control",
-            claim: "Negative control: a node that takes the sender's ballot as its promise when it installs a trim point lowers a promise it gave a newer leader; the jump-keeps-promise checker must catch it.",
-            world: "The world of act3-jump-keeps-promise, where installing a trim point sets the promise to the ballot it came with.",
+            claim: text(
+                "Negative control: a node that takes the sender's ballot as its promise when it installs a trim point lowers a promise it gave a newer leader; the jump-keeps-promise checker must catch it.",
+            ),
+            world: text(
+                "The world of act3-jump-keeps-promise, where installing a trim point sets the promise to the ballot it came with.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -168,8 +184,12 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act3-fresh-leader-trap",
-            claim: "A read sent to a freshly elected leader, after a write the old leader acknowledged, waits until the inherited slot is decided again and applied: every schedule is linearizable.",
-            world: "N1-N3. Prelude: N1 leads and answered C1 \"written\" for x=1, chosen by {N1, N2}; N2 has not learned it. Then C1 reads x at any node; 1 tick (a new election), every schedule.",
+            claim: text(
+                "A read sent to a freshly elected leader, after a write the old leader acknowledged, waits until the inherited slot is decided again and applied: every schedule is linearizable.",
+            ),
+            world: text(
+                "N1-N3. Prelude: N1 leads and answered C1 \"written\" for x=1, chosen by {N1, N2}; N2 has not learned it. Then C1 reads x at any node; 1 tick (a new election), every schedule.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &["act3/the-fresh-leader-trap"],
@@ -178,8 +198,12 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act3-read-at-applied-control",
-            claim: "Negative control: a new leader that answers a read from what it has applied misses a write the old leader acknowledged; the linearizability checker must catch it.",
-            world: "The world of act3-fresh-leader-trap, where a leader answers a read at once from its applied state.",
+            claim: text(
+                "Negative control: a new leader that answers a read from what it has applied misses a write the old leader acknowledged; the linearizability checker must catch it.",
+            ),
+            world: text(
+                "The world of act3-fresh-leader-trap, where a leader answers a read at once from its applied state.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -191,8 +215,12 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act3-chosen-is-not-applied",
-            claim: "A retried write whose first copy is chosen above a hole is proposed again in a new slot, and still applies once: the session table de-duplicates at apply time.",
-            world: "N1-N3, N1 elected at 1.N1 (prelude); C1 writes x=a and C2 writes y=b, both at N1; one client may send its write once more; every schedule.",
+            claim: text(
+                "A retried write whose first copy is chosen above a hole is proposed again in a new slot, and still applies once: the session table de-duplicates at apply time.",
+            ),
+            world: text(
+                "N1-N3, N1 elected at 1.N1 (prelude); C1 writes x=a and C2 writes y=b, both at N1; one client may send its write once more; every schedule.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &["act3/chosen-is-not-applied"],
@@ -201,8 +229,12 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act3-dedup-at-propose-control",
-            claim: "Negative control: a node that de-duplicates retries only when it proposes them applies a retry chosen in two slots twice; the applied-once checker must catch it.",
-            world: "The world of act3-chosen-is-not-applied, where the apply walk skips the session table.",
+            claim: text(
+                "Negative control: a node that de-duplicates retries only when it proposes them applies a retry chosen in two slots twice; the applied-once checker must catch it.",
+            ),
+            world: text(
+                "The world of act3-chosen-is-not-applied, where the apply walk skips the session table.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -214,8 +246,12 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act3-truncate-by-consensus",
-            claim: "Trims decided like any command move each node's floor only when its own walk applies them; every trim point is the state its slots made, sessions included.",
-            world: "N1-N3; C1 writes x=1..6; 4 trims; 60 ticks, 2 crashes, 3 drops, 2 duplicates.",
+            claim: text(
+                "Trims decided like any command move each node's floor only when its own walk applies them; every trim point is the state its slots made, sessions included.",
+            ),
+            world: text(
+                "N1-N3; C1 writes x=1..6; 4 trims; 60 ticks, 2 crashes, 3 drops, 2 duplicates.",
+            ),
             modes: SIMULATION,
             book_mode: LEVEL_SWEEP,
             levels: &["act3/truncate-by-consensus"],
@@ -235,8 +271,12 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act3-stranded-node",
-            claim: "A node cut off while the others compact catches up by a jump to a trim point, and the jump never moves its promise nor its votes above the trim point.",
-            world: "N1-N3 stepwise; C1 writes x=1..5; 4 trims; 80 ticks, 3 partitions, 2 crashes, 1 torn write, 3 drops.",
+            claim: text(
+                "A node cut off while the others compact catches up by a jump to a trim point, and the jump never moves its promise nor its votes above the trim point.",
+            ),
+            world: text(
+                "N1-N3 stepwise; C1 writes x=1..5; 4 trims; 80 ticks, 3 partitions, 2 crashes, 1 torn write, 3 drops.",
+            ),
             modes: SIMULATION,
             book_mode: LEVEL_SWEEP,
             levels: &["act3/the-stranded-node"],
@@ -257,8 +297,12 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act3-linearizable-or-not",
-            claim: "Two clients writing and reading across leader changes, partitions and crashes see a linearizable history.",
-            world: "N1-N3; C1 and C2 each write then read their own key and the other's (8 operations each); 3 trims; 80 ticks, 2 partitions, 2 crashes, 3 drops, 3 client resends.",
+            claim: text(
+                "Two clients writing and reading across leader changes, partitions and crashes see a linearizable history.",
+            ),
+            world: text(
+                "N1-N3; C1 and C2 each write then read their own key and the other's (8 operations each); 3 trims; 80 ticks, 2 partitions, 2 crashes, 3 drops, 3 client resends.",
+            ),
             modes: SIMULATION,
             book_mode: LEVEL_SWEEP,
             levels: &["act3/linearizable-or-not"],
@@ -279,8 +323,12 @@ pub fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act3-long",
-            claim: "Two clients' 200 operations, with the log compacted every few slots, stay safe and linearizable through every kind of fault at once, jumps included.",
-            world: "N1-N3 stepwise; C1 and C2 each run 100 operations (write, then read, of their own key); 60 trims; 3,000 ticks, 20 drops, 20 duplicates, 4 crashes, 2 torn writes, 4 partitions, 20 client resends.",
+            claim: text(
+                "Two clients' 200 operations, with the log compacted every few slots, stay safe and linearizable through every kind of fault at once, jumps included.",
+            ),
+            world: text(
+                "N1-N3 stepwise; C1 and C2 each run 100 operations (write, then read, of their own key); 60 trims; 3,000 ticks, 20 drops, 20 duplicates, 4 crashes, 2 torn writes, 4 partitions, 20 client resends.",
+            ),
             modes: SIMULATION,
             book_mode: BookMode::Simulation {
                 seeds: 100,

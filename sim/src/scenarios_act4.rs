@@ -5,7 +5,7 @@
 //! row, a read from commit indexes, a read that skips the rinse, a successor that fills gaps, a
 //! ballot handed off twice.
 
-use super::{BookMode, Scenario, Setup};
+use super::{BookMode, Scenario, Setup, text};
 use crate::faults::{Budget, Fault, NegativeControl};
 use crate::replicated_log::{ClientOp, LogWorldConfig};
 use crate::report::Mode;
@@ -128,7 +128,8 @@ fn four(clients: Vec<Vec<ClientOp>>, budget: Budget) -> LogWorldConfig {
 
 /// Four nodes where any three elect and any two choose.
 fn flexible(mut config: LogWorldConfig) -> LogWorldConfig {
-    let quorums = Quorums::flexible(four_nodes(), 3, 2).expect("3 + 2 > 4");
+    let quorums =
+        Quorums::flexible(four_nodes(), 3, 2).unwrap_or_else(|error| panic!("3 + 2 > 4: {error}"));
     config.quorums = Some(quorums);
     config
 }
@@ -138,7 +139,7 @@ fn grid(rows: u8, columns: u8) -> Quorums {
     let rows: Vec<Vec<NodeId>> = (0..rows)
         .map(|row| (1..=columns).map(|c| node(row * columns + c)).collect())
         .collect();
-    Quorums::grid(&rows).expect("a full grid of distinct nodes")
+    Quorums::grid(&rows).unwrap_or_else(|error| panic!("a full grid of distinct nodes: {error}"))
 }
 
 /// Four nodes as a 2x2 grid: rows {N1, N2} and {N3, N4}; slot 1 (and every odd slot) is
@@ -467,8 +468,12 @@ fn flexible_scenarios() -> Vec<Scenario> {
     vec![
         Scenario {
             name: "act4-flexible-quorums",
-            claim: "Over four nodes where any three elect and any two choose, a write chosen by two survives a leader change: every Phase-1 quorum meets the two that chose it.",
-            world: "N1-N4, q1 = 3, q2 = 2. Prelude: N1 elected by {N1, N2, N3}; C1's x=1 chosen in slot 1 by {N1, N2}. Then 1 tick (a leader change) and 1 crash (and its restart); every schedule.",
+            claim: text(
+                "Over four nodes where any three elect and any two choose, a write chosen by two survives a leader change: every Phase-1 quorum meets the two that chose it.",
+            ),
+            world: text(
+                "N1-N4, q1 = 3, q2 = 2. Prelude: N1 elected by {N1, N2, N3}; C1's x=1 chosen in slot 1 by {N1, N2}. Then 1 tick (a leader change) and 1 crash (and its restart); every schedule.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &["act4/flexible-quorums"],
@@ -477,8 +482,12 @@ fn flexible_scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "act4-flexible-quorums-faults",
-            claim: "Over four nodes where any three elect and any two choose, a client's writes stay safe through leader changes, crashes, drops, duplicates and a partition, and every run decides once faults stop.",
-            world: "N1-N4, q1 = 3, q2 = 2; C1 writes x=1..4 at any node; 40 ticks, 2 crashes, 3 drops, 2 duplicates, 1 partition.",
+            claim: text(
+                "Over four nodes where any three elect and any two choose, a client's writes stay safe through leader changes, crashes, drops, duplicates and a partition, and every run decides once faults stop.",
+            ),
+            world: text(
+                "N1-N4, q1 = 3, q2 = 2; C1 writes x=1..4 at any node; 40 ticks, 2 crashes, 3 drops, 2 duplicates, 1 partition.",
+            ),
             modes: SIMULATION,
             book_mode: BookMode::Simulation {
                 seeds: 2_000,
@@ -490,8 +499,12 @@ fn flexible_scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "act4-non-intersecting-quorums-control",
-            claim: "Negative control: over four nodes where any two elect and any two choose, a second leader elected by two nodes that missed the first leader's two voters chooses another value in the same slot; the agreement checker must catch it.",
-            world: "N1-N4, q1 = q2 = 2 (built by the world; paros-core refuses it); C1 writes x=1 at N1, C2 writes x=2 at N3. Prelude: N1 elected by {N1, N2}. Then 1 tick (another node stands); every schedule.",
+            claim: text(
+                "Negative control: over four nodes where any two elect and any two choose, a second leader elected by two nodes that missed the first leader's two voters chooses another value in the same slot; the agreement checker must catch it.",
+            ),
+            world: text(
+                "N1-N4, q1 = q2 = 2 (built by the world; paros-core refuses it); C1 writes x=1 at N1, C2 writes x=2 at N3. Prelude: N1 elected by {N1, N2}. Then 1 tick (another node stands); every schedule.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -500,8 +513,12 @@ fn flexible_scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "act4-handoff",
-            claim: "A leader with a command in flight hands its ballot to another node, which leads at the same ballot with no Phase 1: it finishes the command with the identical value and takes the next one, through a crash and its restart, and no (slot, ballot) ever carries two values.",
-            world: "N1-N3; C1 writes x=1, then x=2 at any node. Prelude: N1 elected at 1.N1 by {N1, N2}; x=1 voted in slot 1 by N1 and N2, N2's vote not yet at N1. Then 1 handoff and 1 crash (and its restart); every schedule.",
+            claim: text(
+                "A leader with a command in flight hands its ballot to another node, which leads at the same ballot with no Phase 1: it finishes the command with the identical value and takes the next one, through a crash and its restart, and no (slot, ballot) ever carries two values.",
+            ),
+            world: text(
+                "N1-N3; C1 writes x=1, then x=2 at any node. Prelude: N1 elected at 1.N1 by {N1, N2}; x=1 voted in slot 1 by N1 and N2, N2's vote not yet at N1. Then 1 handoff and 1 crash (and its restart); every schedule.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &["act4/the-handoff"],
@@ -510,8 +527,12 @@ fn flexible_scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "act4-handoff-faults",
-            claim: "With leaders handing their ballots off and being deposed, a client's writes stay safe through crashes, drops, duplicates and a partition, no (slot, ballot) carries two values, and every run decides once faults stop.",
-            world: "N1-N3; C1 writes x=1..4 at any node; 2 handoffs, 40 ticks, 2 crashes, 3 drops, 2 duplicates, 1 partition.",
+            claim: text(
+                "With leaders handing their ballots off and being deposed, a client's writes stay safe through crashes, drops, duplicates and a partition, no (slot, ballot) carries two values, and every run decides once faults stop.",
+            ),
+            world: text(
+                "N1-N3; C1 writes x=1..4 at any node; 2 handoffs, 40 ticks, 2 crashes, 3 drops, 2 duplicates, 1 partition.",
+            ),
             modes: SIMULATION,
             book_mode: BookMode::Simulation {
                 seeds: 2_000,
@@ -523,8 +544,12 @@ fn flexible_scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "act4-handoff-fills-gaps-control",
-            claim: "Negative control: a successor that fills a hole below the handed-off next slot with a no-op sends a second value at a (slot, ballot) where x is already chosen; the one-value-per-ballot checker must catch it.",
-            world: "N1-N3; C1 writes x=1 at N1. Prelude: N1 elected at 1.N1 by {N1, N3}; x=1 chosen in slot 1 by {N1, N3}; N2 heard nothing. Then 1 handoff and 1 tick; every schedule.",
+            claim: text(
+                "Negative control: a successor that fills a hole below the handed-off next slot with a no-op sends a second value at a (slot, ballot) where x is already chosen; the one-value-per-ballot checker must catch it.",
+            ),
+            world: text(
+                "N1-N3; C1 writes x=1 at N1. Prelude: N1 elected at 1.N1 by {N1, N3}; x=1 chosen in slot 1 by {N1, N3}; N2 heard nothing. Then 1 handoff and 1 tick; every schedule.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -533,8 +558,12 @@ fn flexible_scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "act4-double-handoff-control",
-            claim: "Negative control: a leader that keeps its ballot after handing it off hands it to a second node, and both successors propose their own command in the same slot at the same ballot; the one-value-per-ballot checker must catch it.",
-            world: "N1-N3; C1 writes x=1 at N2, C2 writes x=2 at N3. Prelude: N1 elected at 1.N1 by {N1, N2}. Then 2 handoffs and 1 tick; every schedule.",
+            claim: text(
+                "Negative control: a leader that keeps its ballot after handing it off hands it to a second node, and both successors propose their own command in the same slot at the same ballot; the one-value-per-ballot checker must catch it.",
+            ),
+            world: text(
+                "N1-N3; C1 writes x=1 at N2, C2 writes x=2 at N3. Prelude: N1 elected at 1.N1 by {N1, N2}. Then 2 handoffs and 1 tick; every schedule.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -549,8 +578,12 @@ fn grid_scenarios() -> Vec<Scenario> {
     vec![
         Scenario {
             name: "act4-grid",
-            claim: "Over a 2x2 grid, two writes decide in two slots on two columns, each slot by its own column, and stay safe through a crash and a lost message.",
-            world: "N1-N4, rows {N1, N2} and {N3, N4}; slot 1 decides in {N1, N3}, slot 2 in {N2, N4}. C1 writes x=1 then x=2 at N1. Prelude: N1 elected by its row; x=1 chosen in slot 1 by {N1, N3} and acknowledged. Then 1 crash (and its restart) and 1 drop; every schedule.",
+            claim: text(
+                "Over a 2x2 grid, two writes decide in two slots on two columns, each slot by its own column, and stay safe through a crash and a lost message.",
+            ),
+            world: text(
+                "N1-N4, rows {N1, N2} and {N3, N4}; slot 1 decides in {N1, N3}, slot 2 in {N2, N4}. C1 writes x=1 then x=2 at N1. Prelude: N1 elected by its row; x=1 chosen in slot 1 by {N1, N3} and acknowledged. Then 1 crash (and its restart) and 1 drop; every schedule.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &["act4/the-grid"],
@@ -559,8 +592,12 @@ fn grid_scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "act4-grid-3x3",
-            claim: "Over a 3x3 grid, two clients' writes stay safe through leader changes, crashes, drops, duplicates and a partition, and every run decides once faults stop.",
-            world: "N1-N9, rows {N1, N2, N3}, {N4, N5, N6}, {N7, N8, N9}; slot s decides in column (s - 1) mod 3. C1 writes x=1..4 and C2 y=1..3 at any node; 60 ticks, 3 crashes, 4 drops, 2 duplicates, 1 partition.",
+            claim: text(
+                "Over a 3x3 grid, two clients' writes stay safe through leader changes, crashes, drops, duplicates and a partition, and every run decides once faults stop.",
+            ),
+            world: text(
+                "N1-N9, rows {N1, N2, N3}, {N4, N5, N6}, {N7, N8, N9}; slot s decides in column (s - 1) mod 3. C1 writes x=1..4 and C2 y=1..3 at any node; 60 ticks, 3 crashes, 4 drops, 2 duplicates, 1 partition.",
+            ),
             modes: SIMULATION,
             book_mode: BookMode::Simulation {
                 seeds: 1_000,
@@ -572,8 +609,12 @@ fn grid_scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "act4-grid-decides-in-row-control",
-            claim: "Negative control: over a 2x2 \"grid\" where a full row decides as well as the slot's column, the row {N1, N2} chooses x=1 while the other row elects a leader that sees nothing, whose column then chooses x=2 in the same slot; the agreement checker must catch it.",
-            world: "N1-N4, rows {N1, N2} and {N3, N4}, where a row decides too (built by the world; paros-core refuses it); C1 writes x=1 at N1, C2 writes x=2 at N3. Prelude: N1 elected by {N1, N2}. Then 1 tick (another node stands); every schedule.",
+            claim: text(
+                "Negative control: over a 2x2 \"grid\" where a full row decides as well as the slot's column, the row {N1, N2} chooses x=1 while the other row elects a leader that sees nothing, whose column then chooses x=2 in the same slot; the agreement checker must catch it.",
+            ),
+            world: text(
+                "N1-N4, rows {N1, N2} and {N3, N4}, where a row decides too (built by the world; paros-core refuses it); C1 writes x=1 at N1, C2 writes x=2 at N3. Prelude: N1 elected by {N1, N2}. Then 1 tick (another node stands); every schedule.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -588,8 +629,12 @@ fn quorum_read_scenarios() -> Vec<Scenario> {
     vec![
         Scenario {
             name: "act4-quorum-reads",
-            claim: "Over a 2x2 grid, a follower serves a linearizable read with no leader involved: it asks a row for their highest accepted slots and answers once it has applied through the highest.",
-            world: "N1-N4, rows {N1, N2} and {N3, N4}. Prelude: N1 elected by its row; C1's x=1 chosen in slot 1 by the column {N1, N3} and acknowledged, then voted by N2 and N4 too; only N1 knows it is chosen. C2 reads x at N4; then 1 tick; every schedule.",
+            claim: text(
+                "Over a 2x2 grid, a follower serves a linearizable read with no leader involved: it asks a row for their highest accepted slots and answers once it has applied through the highest.",
+            ),
+            world: text(
+                "N1-N4, rows {N1, N2} and {N3, N4}. Prelude: N1 elected by its row; C1's x=1 chosen in slot 1 by the column {N1, N3} and acknowledged, then voted by N2 and N4 too; only N1 knows it is chosen. C2 reads x at N4; then 1 tick; every schedule.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &["act4/quorum-reads"],
@@ -598,8 +643,12 @@ fn quorum_read_scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "act4-quorum-reads-faults",
-            claim: "Over a 2x2 grid, reads at any node stay linearizable while writes go on, through leader changes, crashes, drops, duplicates and a partition.",
-            world: "N1-N4 as a 2x2 grid; C1 writes x=1..3, C2 and C3 read x three times each, all at any node; 40 ticks, 2 crashes, 3 drops, 2 duplicates, 1 partition.",
+            claim: text(
+                "Over a 2x2 grid, reads at any node stay linearizable while writes go on, through leader changes, crashes, drops, duplicates and a partition.",
+            ),
+            world: text(
+                "N1-N4 as a 2x2 grid; C1 writes x=1..3, C2 and C3 read x three times each, all at any node; 40 ticks, 2 crashes, 3 drops, 2 duplicates, 1 partition.",
+            ),
             modes: SIMULATION,
             book_mode: BookMode::Simulation {
                 seeds: 1_000,
@@ -611,8 +660,12 @@ fn quorum_read_scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "act4-read-commit-index-control",
-            claim: "Negative control: nodes that answer a read with their commit index instead of their highest accepted slot let a read at N4 over the row {N3, N4} miss x=1, which the column {N1, N3} chose and N1 acknowledged; the linearizability checker must catch it.",
-            world: "N1-N4 as a 2x2 grid, every node answering ReadIndex with its commit index; C1 writes x=1 at N1, C2 reads x at N4. Prelude: N1 elected by its row; x=1 chosen in slot 1 by the column {N1, N3} and acknowledged; N3 does not know it is chosen. No faults; every schedule.",
+            claim: text(
+                "Negative control: nodes that answer a read with their commit index instead of their highest accepted slot let a read at N4 over the row {N3, N4} miss x=1, which the column {N1, N3} chose and N1 acknowledged; the linearizability checker must catch it.",
+            ),
+            world: text(
+                "N1-N4 as a 2x2 grid, every node answering ReadIndex with its commit index; C1 writes x=1 at N1, C2 reads x at N4. Prelude: N1 elected by its row; x=1 chosen in slot 1 by the column {N1, N3} and acknowledged; N3 does not know it is chosen. No faults; every schedule.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -621,8 +674,12 @@ fn quorum_read_scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "act4-skip-rinse-control",
-            claim: "Negative control: a node that answers a read with its vote at the watermark slot before that slot is decided returns x=1, and a later read over the other row, which never saw x=1, returns nothing: the read went back in time, and the linearizability checker must catch it.",
-            world: "N1-N4 as a 2x2 grid, every node skipping the rinse; C1 writes x=1 at N1, C2 reads x at N1, C3 reads x at N4. Prelude: N1 elected by its row; C1's x=1 reaches N1, which votes for it in slot 1. No faults; every schedule.",
+            claim: text(
+                "Negative control: a node that answers a read with its vote at the watermark slot before that slot is decided returns x=1, and a later read over the other row, which never saw x=1, returns nothing: the read went back in time, and the linearizability checker must catch it.",
+            ),
+            world: text(
+                "N1-N4 as a 2x2 grid, every node skipping the rinse; C1 writes x=1 at N1, C2 reads x at N1, C3 reads x at N4. Prelude: N1 elected by its row; C1's x=1 reaches N1, which votes for it in slot 1. No faults; every schedule.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -637,8 +694,12 @@ fn proxy_scenarios() -> Vec<Scenario> {
     vec![
         Scenario {
             name: "act4-proxy-leaders",
-            claim: "A leader that sends its Accepts through proxy leaders gets its command chosen through a crashed proxy or node: each proxy announces only what a quorum accepted at one ballot, and no (slot, ballot) ever carries two values.",
-            world: "N1-N3 and proxies P1, P2; an election timeout of 2 ticks; C1 writes x=1 at N1. Prelude: N1 elected at 1.N1 by {N1, N2}; x=1 sent to P2. Then 1 tick (the leader's beat, which resends through the other proxy) and 1 crash (a proxy or a node, and its restart); every schedule.",
+            claim: text(
+                "A leader that sends its Accepts through proxy leaders gets its command chosen through a crashed proxy or node: each proxy announces only what a quorum accepted at one ballot, and no (slot, ballot) ever carries two values.",
+            ),
+            world: text(
+                "N1-N3 and proxies P1, P2; an election timeout of 2 ticks; C1 writes x=1 at N1. Prelude: N1 elected at 1.N1 by {N1, N2}; x=1 sent to P2. Then 1 tick (the leader's beat, which resends through the other proxy) and 1 crash (a proxy or a node, and its restart); every schedule.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &["act4/proxy-leaders"],
@@ -647,8 +708,12 @@ fn proxy_scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "act4-proxy-leaders-faults",
-            claim: "With the leader's Accepts going through two proxy leaders, a client's writes stay safe through leader changes, crashed proxies and nodes, drops, duplicates and a partition, and every run decides once faults stop.",
-            world: "N1-N3 and proxies P1, P2; C1 writes x=1..3 at any node; 40 ticks, 2 crashes, 3 drops, 2 duplicates, 1 partition.",
+            claim: text(
+                "With the leader's Accepts going through two proxy leaders, a client's writes stay safe through leader changes, crashed proxies and nodes, drops, duplicates and a partition, and every run decides once faults stop.",
+            ),
+            world: text(
+                "N1-N3 and proxies P1, P2; C1 writes x=1..3 at any node; 40 ticks, 2 crashes, 3 drops, 2 duplicates, 1 partition.",
+            ),
             modes: SIMULATION,
             book_mode: BookMode::Simulation {
                 seeds: 2_000,
@@ -660,8 +725,12 @@ fn proxy_scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "act4-proxy-keyed-by-slot-control",
-            claim: "Negative control: a proxy that keeps its state by slot alone counts N1's Accepted at 1.N1 and N2's at 2.N2 together and announces a value only one acceptor accepted at its ballot; the announced-was-chosen checker must catch it.",
-            world: "N1-N3 and proxies P1, P2, each keyed by slot alone; C1 writes x=1 at N1, C2 writes x=2 at N2. Prelude: N1 elected at 1.N1; x=1 voted in slot 1 by N1 alone, through P2, which counted it. Then 1 tick (N2 stands); every schedule.",
+            claim: text(
+                "Negative control: a proxy that keeps its state by slot alone counts N1's Accepted at 1.N1 and N2's at 2.N2 together and announces a value only one acceptor accepted at its ballot; the announced-was-chosen checker must catch it.",
+            ),
+            world: text(
+                "N1-N3 and proxies P1, P2, each keyed by slot alone; C1 writes x=1 at N1, C2 writes x=2 at N2. Prelude: N1 elected at 1.N1; x=1 voted in slot 1 by N1 alone, through P2, which counted it. Then 1 tick (N2 stands); every schedule.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -670,8 +739,12 @@ fn proxy_scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "act4-new-value-same-ballot-control",
-            claim: "Negative control: a leader that resends a client's command through the other proxy as a no-op, at the same ballot, sends two values at one (slot, ballot); the one-value-per-ballot checker must catch it.",
-            world: "N1-N3 and proxies P1, P2, the leader breaking P4; C1 writes x=1 at N1. Prelude: N1 elected at 1.N1; x=1 sent to P2. Then 1 tick (the leader's beat); every schedule.",
+            claim: text(
+                "Negative control: a leader that resends a client's command through the other proxy as a no-op, at the same ballot, sends two values at one (slot, ballot); the one-value-per-ballot checker must catch it.",
+            ),
+            world: text(
+                "N1-N3 and proxies P1, P2, the leader breaking P4; C1 writes x=1 at N1. Prelude: N1 elected at 1.N1; x=1 sent to P2. Then 1 tick (the leader's beat); every schedule.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],

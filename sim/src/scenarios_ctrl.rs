@@ -5,7 +5,7 @@
 
 use super::act2::{and_then, setup, writes, x1_chosen};
 use super::act4::CHAPTER_BEYOND;
-use super::{BookMode, Scenario};
+use super::{BookMode, Scenario, text};
 use crate::faults::{Budget, Fault, NegativeControl};
 use crate::replicated_log::LogWorldConfig;
 use crate::report::Mode;
@@ -67,8 +67,12 @@ pub(super) fn all() -> Vec<Scenario> {
     vec![
         Scenario {
             name: "act4-faulty-records",
-            claim: "With a record of a crashed voter corrupted (its promise, or its vote in the chosen slot), no schedule reports a vote as \"no vote\" or un-makes a decision: a corrupt vote is unknown, an unknown does not complete a discovery quorum, and a corrupt promise refuses the boot.",
-            world: "N1-N3 and C1 (writes x=1, x=2). Prelude: x=1 is chosen by {N1, N2}, and N2 crashes. Then 1 corrupted record on N2's disk (its promise or its vote, or none) at any point before its restart, 1 tick, and every schedule.",
+            claim: text(
+                "With a record of a crashed voter corrupted (its promise, or its vote in the chosen slot), no schedule reports a vote as \"no vote\" or un-makes a decision: a corrupt vote is unknown, an unknown does not complete a discovery quorum, and a corrupt promise refuses the boot.",
+            ),
+            world: text(
+                "N1-N3 and C1 (writes x=1, x=2). Prelude: x=1 is chosen by {N1, N2}, and N2 crashes. Then 1 corrupted record on N2's disk (its promise or its vote, or none) at any point before its restart, 1 tick, and every schedule.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -77,18 +81,26 @@ pub(super) fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act4-the-wiped-node",
-            claim: "A node whose disk is wiped is refused at boot and stays down, and no schedule of the other two un-makes a decision.",
-            world: "N1-N3 and C1 (writes x=1, x=2). Prelude: x=1 is chosen by {N1, N2}; N2 crashes and its disk is wiped. Then 1 tick and every schedule.",
+            claim: text(
+                "A node whose disk is wiped is refused at boot and stays down, and no schedule of the other two un-makes a decision.",
+            ),
+            world: text(
+                "N1-N3 and C1 (writes x=1, x=2). Prelude: x=1 is chosen by {N1, N2}; N2 crashes and its disk is wiped. Then 1 tick and every schedule.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
-            levels: &[],
+            levels: &["act4/the-wiped-node"],
             chapter: Some(CHAPTER_BEYOND),
             setup: setup(wiped, &n2_wiped()),
         },
         Scenario {
             name: "act4-storage-faults",
-            claim: "Under every storage fault at once (crashes, torn writes, corrupted records, a wiped disk) with lost and repeated messages, no decision is un-made and no vote is reported as \"no vote\".",
-            world: "N1-N5 stepwise (persist, then send, as actions); C1 writes x=1, x=2, x=3 at any node; 60 ticks, 3 crashes, 2 torn writes, 1 corrupted record, 1 wiped disk, 4 drops, 2 duplicates, 4 client resends.",
+            claim: text(
+                "Under every storage fault at once (crashes, torn writes, corrupted records, a wiped disk) with lost and repeated messages, no decision is un-made and no vote is reported as \"no vote\".",
+            ),
+            world: text(
+                "N1-N5 stepwise (persist, then send, as actions); C1 writes x=1, x=2, x=3 at any node; 60 ticks, 3 crashes, 2 torn writes, 1 corrupted record, 1 wiped disk, 4 drops, 2 duplicates, 4 client resends.",
+            ),
             modes: SIMULATION,
             book_mode: BookMode::Simulation {
                 seeds: 1_000,
@@ -100,8 +112,12 @@ pub(super) fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act4-corrupt-as-none-control",
-            claim: "Negative control: a node that reports a vote it can no longer read as \"no vote\" lets a new leader fill a chosen slot; the no-none-where-voted checker must catch it.",
-            world: "The world of act4-faulty-records, whose nodes report unknown votes as none.",
+            claim: text(
+                "Negative control: a node that reports a vote it can no longer read as \"no vote\" lets a new leader fill a chosen slot; the no-none-where-voted checker must catch it.",
+            ),
+            world: text(
+                "The world of act4-faulty-records, whose nodes report unknown votes as none.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],

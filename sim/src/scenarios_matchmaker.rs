@@ -4,7 +4,7 @@
 //! negative controls, each caught by its own rule's property.
 
 use super::act4::CHAPTER_BEYOND;
-use super::{BookMode, Scenario, Setup};
+use super::{BookMode, Scenario, Setup, text};
 use crate::faults::{Budget, Fault, NegativeControl};
 use crate::matchmaker::{LeaderPlan, MatchmakerWorldConfig};
 use crate::report::Mode;
@@ -109,11 +109,19 @@ pub(super) fn all() -> Vec<Scenario> {
     vec![
         Scenario {
             name: "act4-matchmaker",
-            claim: "Reconfiguring is a round change: after x is chosen in round 1, the leader of round 2 in another configuration finds x through round 1's, chooses it in its own, collects round 1's configuration and retires the removed acceptor, and at most one value is ever chosen, through a crash.",
-            world: "Matchmakers M1-M3, acceptors A1-A4; L1 runs round 1 in {A1, A2, A3} (x), L2 round 2 in {A2, A3, A4} (y); garbage collection on. Prelude: x chosen in round 1 by {A1, A2, A3}, L1 knows it, nothing in flight. Then 1 crash (a matchmaker, which restarts from its disk, or a leader, which stays down); every schedule.",
+            claim: text(
+                "Reconfiguring is a round change: after x is chosen in round 1, the leader of round 2 in another configuration finds x through round 1's, chooses it in its own, collects round 1's configuration and retires the removed acceptor, and at most one value is ever chosen, through a crash.",
+            ),
+            world: text(
+                "Matchmakers M1-M3, acceptors A1-A4; L1 runs round 1 in {A1, A2, A3} (x), L2 round 2 in {A2, A3, A4} (y); garbage collection on. Prelude: x chosen in round 1 by {A1, A2, A3}, L1 knows it, nothing in flight. Then 1 crash (a matchmaker, which restarts from its disk, or a leader, which stays down); every schedule.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
-            levels: &["act4/matchmaking", "act4/reconfigure", "act4/garbage-collection"],
+            levels: &[
+                "act4/matchmaking",
+                "act4/reconfigure",
+                "act4/garbage-collection",
+            ],
             chapter: Some(CHAPTER_BEYOND),
             setup: setup(
                 two_configurations(Budget::NONE.with(Fault::Crash, 1)),
@@ -122,8 +130,12 @@ pub(super) fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act4-matchmaker-replacement",
-            claim: "Replacing the matchmakers loses no round: round 1, recorded by the old generation, is in the state the new one starts from, round 2 matches with the new generation or is refused by the stopped old one, and at most one value is chosen.",
-            world: "Matchmakers M1-M3 replaced by M4-M6 through R1, acceptors A1-A4; L1 runs round 1 in {A1, A2, A3} (x), L2 round 2 in {A2, A3, A4} (y); a leader matches with the generation published when it starts; no garbage collection, no faults. Prelude: x chosen in round 1 as in act4-matchmaker; R1 has stopped M1 and M2 and reconstructed their state, its Stop to M3 and its Bootstraps in flight. Then every schedule.",
+            claim: text(
+                "Replacing the matchmakers loses no round: round 1, recorded by the old generation, is in the state the new one starts from, round 2 matches with the new generation or is refused by the stopped old one, and at most one value is chosen.",
+            ),
+            world: text(
+                "Matchmakers M1-M3 replaced by M4-M6 through R1, acceptors A1-A4; L1 runs round 1 in {A1, A2, A3} (x), L2 round 2 in {A2, A3, A4} (y); a leader matches with the generation published when it starts; no garbage collection, no faults. Prelude: x chosen in round 1 as in act4-matchmaker; R1 has stopped M1 and M2 and reconstructed their state, its Stop to M3 and its Bootstraps in flight. Then every schedule.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &["act4/matchmaker-generations"],
@@ -139,8 +151,12 @@ pub(super) fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act4-matchmaker-faults",
-            claim: "Three configurations, garbage collection and a replacement of the matchmakers stay safe through crashes, drops and duplicates.",
-            world: "Matchmakers M1-M3 (replaced by M4-M6 through R1), acceptors A1-A4; L1 round 1 in {A1, A2, A3} (x), L2 round 2 in {A2, A3, A4} (y), L3 round 3 in {A1, A3, A4} (z); garbage collection on; 2 crashes, 3 drops, 2 duplicates.",
+            claim: text(
+                "Three configurations, garbage collection and a replacement of the matchmakers stay safe through crashes, drops and duplicates.",
+            ),
+            world: text(
+                "Matchmakers M1-M3 (replaced by M4-M6 through R1), acceptors A1-A4; L1 round 1 in {A1, A2, A3} (x), L2 round 2 in {A2, A3, A4} (y), L3 round 3 in {A1, A3, A4} (z); garbage collection on; 2 crashes, 3 drops, 2 duplicates.",
+            ),
             modes: SIMULATION,
             book_mode: BookMode::Simulation {
                 seeds: 2_000,
@@ -162,8 +178,12 @@ pub(super) fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act4-matchmaker-no-lower-round-check-control",
-            claim: "Negative control: matchmakers that record a round below one they store (M1 dropped) give round 1 a history without round 2's configuration, though round 2 matched first; the history-complete checker must catch it.",
-            world: "As act4-matchmaker, with the matchmakers breaking M1 and no faults; every schedule.",
+            claim: text(
+                "Negative control: matchmakers that record a round below one they store (M1 dropped) give round 1 a history without round 2's configuration, though round 2 matched first; the history-complete checker must catch it.",
+            ),
+            world: text(
+                "As act4-matchmaker, with the matchmakers breaking M1 and no faults; every schedule.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -178,8 +198,12 @@ pub(super) fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act4-matchmaker-phase1-latest-only-control",
-            claim: "Negative control: a leader that completes Phase 1 with a quorum of the newest configuration of its history alone (M3 dropped) misses x, chosen in round 1's configuration, and proposes z in round 3; the proposal-keeps-chosen checker must catch it.",
-            world: "Acceptors A1-A4; L1 round 1 in {A1, A2, A3} (x), L2 round 2 in {A2, A3, A4} (y), L3 round 3 in {A2, A3, A4} (z), the leaders breaking M3; no garbage collection, no faults. Prelude: x chosen in round 1 by {A1, A2}; round 2 recorded by M1 and M2. Then every schedule.",
+            claim: text(
+                "Negative control: a leader that completes Phase 1 with a quorum of the newest configuration of its history alone (M3 dropped) misses x, chosen in round 1's configuration, and proposes z in round 3; the proposal-keeps-chosen checker must catch it.",
+            ),
+            world: text(
+                "Acceptors A1-A4; L1 round 1 in {A1, A2, A3} (x), L2 round 2 in {A2, A3, A4} (y), L3 round 3 in {A2, A3, A4} (z), the leaders breaking M3; no garbage collection, no faults. Prelude: x chosen in round 1 by {A1, A2}; round 2 recorded by M1 and M2. Then every schedule.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -202,8 +226,12 @@ pub(super) fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act4-matchmaker-gc-after-phase1-control",
-            claim: "Negative control: a leader that asks for garbage collection as soon as its Phase 1 is done (M4 dropped) has round 1's configuration, which holds the votes for x, collected before anything is chosen in round 2; the gc-keeps-what-phase1-needs checker must catch it.",
-            world: "As act4-matchmaker, with the leaders breaking M4 and no faults. Prelude: x chosen in round 1 by {A1, A2}. Then every schedule.",
+            claim: text(
+                "Negative control: a leader that asks for garbage collection as soon as its Phase 1 is done (M4 dropped) has round 1's configuration, which holds the votes for x, collected before anything is chosen in round 2; the gc-keeps-what-phase1-needs checker must catch it.",
+            ),
+            world: text(
+                "As act4-matchmaker, with the leaders breaking M4 and no faults. Prelude: x chosen in round 1 by {A1, A2}. Then every schedule.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
@@ -218,8 +246,12 @@ pub(super) fn all() -> Vec<Scenario> {
         },
         Scenario {
             name: "act4-matchmaker-no-stop-control",
-            claim: "Negative control: matchmakers that report their state when asked to stop but go on matching (M6 dropped) let a round match with the old generation after its state was taken for the new one; the reconstruction-complete checker must catch it.",
-            world: "As act4-matchmaker-replacement, with the old matchmakers breaking M6; every schedule.",
+            claim: text(
+                "Negative control: matchmakers that report their state when asked to stop but go on matching (M6 dropped) let a round match with the old generation after its state was taken for the new one; the reconstruction-complete checker must catch it.",
+            ),
+            world: text(
+                "As act4-matchmaker-replacement, with the old matchmakers breaking M6; every schedule.",
+            ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],

@@ -134,6 +134,7 @@ impl ActionFields {
             "crash" => ActionJson::Crash { node: node()? },
             "torn-crash" => ActionJson::TornCrash { node: node()? },
             "restart" => ActionJson::Restart { node: node()? },
+            "wipe" => ActionJson::Wipe { node: node()? },
             "persist" => ActionJson::Persist { node: node()? },
             "send" => ActionJson::Send { node: node()? },
             "partition" => ActionJson::Partition { node: node()? },

@@ -136,7 +136,8 @@ pub struct ReplayView {
 impl ReplayView {
     /// The view as JSON.
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).expect("a replay view always serializes")
+        serde_json::to_string(self)
+            .unwrap_or_else(|error| panic!("a replay view always serializes: {error}"))
     }
 }
 
@@ -195,7 +196,9 @@ where
             self.step = 0;
         }
         for action in &self.actions[self.step..step] {
-            Model::apply(&mut self.world, action).expect("every action replayed when built");
+            if let Err(refused) = Model::apply(&mut self.world, action) {
+                panic!("every action replayed when built: {refused}");
+            }
         }
         self.step = step;
     }

@@ -182,6 +182,19 @@ pub struct DiskView {
     /// Act IV: the highest ballot this node took by a handoff, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub took_handoff: Option<String>,
+    /// Act IV: what a storage fault did to this disk, in words: wiped or unreadable (the
+    /// library refuses the boot), or the slots whose vote frame is corrupt (unknown).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fault: Option<DiskFaultView>,
+}
+
+/// Act IV: a storage fault on a disk, as the library judges it.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct DiskFaultView {
+    /// A few words for the node's box: `disk wiped`, `record unreadable`, `vote unknown: slot 1`.
+    pub mark: String,
+    /// The whole sentence: the library's refusal, or which votes it no longer knows.
+    pub words: String,
 }
 
 /// Act III: a trim point: the state after every slot through `through`, sessions included.
@@ -438,6 +451,11 @@ pub enum ActionJson {
     },
     /// Act II: a node crashes in the middle of persisting.
     TornCrash {
+        /// Its name.
+        node: String,
+    },
+    /// Act IV: a crashed node's disk is erased.
+    Wipe {
         /// Its name.
         node: String,
     },

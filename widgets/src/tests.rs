@@ -397,6 +397,7 @@ fn every_action_reads_back_as_it_is_written() {
         ActionJson::Crash { node: node() },
         ActionJson::TornCrash { node: node() },
         ActionJson::Restart { node: node() },
+        ActionJson::Wipe { node: node() },
         ActionJson::Persist { node: node() },
         ActionJson::Send { node: node() },
         ActionJson::Partition { node: node() },

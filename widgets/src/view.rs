@@ -301,7 +301,8 @@ impl View {
 
     /// The view as JSON.
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).expect("a view always serializes")
+        serde_json::to_string(self)
+            .unwrap_or_else(|error| panic!("a view always serializes: {error}"))
     }
 }
 

@@ -835,6 +835,12 @@ fn the_catalog_keeps_the_contract_with_the_book() {
                 "act4-matchmaker-replacement",
                 None
             ),
+            (
+                "act4/the-wiped-node",
+                "Beyond Multi-Paxos",
+                "act4-the-wiped-node",
+                None
+            ),
         ]
     );
     assert!(summaries.iter().all(|level| {
@@ -1160,3 +1166,5 @@ mod act4_matchmaker;
 mod act4_proxy_leaders;
 #[path = "levels/act4_quorum_reads.rs"]
 mod act4_quorum_reads;
+#[path = "levels/act4_wiped_node.rs"]
+mod act4_wiped_node;

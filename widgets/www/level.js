@@ -516,6 +516,7 @@ function worldDetails(view) {
       if (disk.trim_point) facts.push(`disk: ${trimPointText(disk.trim_point)}`);
       if (disk.handed_off) facts.push(`disk: handed off ${disk.handed_off}`);
       if (disk.took_handoff) facts.push(`disk: took ${disk.took_handoff} by a handoff`);
+      if (disk.fault) facts.push(`disk: ${disk.fault.words}`);
       if (disk.held) {
         const held = disk.held;
         facts.push(`held: writes ${held.writes.join('; ') || 'none'} (${held.persisted ? 'durable' : 'not durable'}); messages ${held.messages.join('; ') || 'none'} (${held.sent ? 'sent' : 'not sent'})`);

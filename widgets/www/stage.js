@@ -606,7 +606,9 @@ function nodeLines(node) {
   if (node.role === 'acceptor' || node.role === 'retired') {
     return [`promised ${node.promised || '—'}`, node.accepted ? `voted ${record(node.accepted)}` : 'no vote'];
   }
-  if (node.up === false) return [`promised ${node.promised || '—'}`, `down: disk only${node.floor ? ` · floor ${node.floor}` : ''}`];
+  // A disk a storage fault reached says so in words (`disk wiped`), not by its outline alone.
+  const disk = node.disk?.fault ? node.disk.fault.mark : 'disk only';
+  if (node.up === false) return [`promised ${node.promised || '—'}`, `down: ${disk}${node.floor ? ` · floor ${node.floor}` : ''}`];
   return [
     `promised ${node.promised || '—'}`,
     node.chosen_index == null ? '' : `chosen to ${node.chosen_index}`,
@@ -661,6 +663,7 @@ function drawNode(node, place, asking, geometry, keptBack) {
   const classes = ['pp-node', `pp-${node.role}`];
   if (node.silent) classes.push('pp-silent');
   if (node.up === false) classes.push('pp-down');
+  if (node.disk?.fault) classes.push('pp-disk-fault');
   if (node.by_hand) classes.push('pp-by-hand');
   if (asking) classes.push('pp-asking');
   const parts = [

@@ -226,7 +226,7 @@ impl<'a> Search<'a> {
         }
         match self.events.event(node) {
             Event::Return(operation) => operation,
-            other => unreachable!("a returned operation is left, so {other:?} is a return"),
+            _ => unreachable!("a returned operation is left, so its last event is a return"),
         }
     }
 
@@ -373,7 +373,7 @@ impl EventList {
     fn operation(&self, call: usize) -> usize {
         match self.events[call] {
             Event::Call(operation) => operation,
-            other => unreachable!("node {call} is {other:?}, not a call"),
+            _ => unreachable!("node {call} is a call"),
         }
     }
 

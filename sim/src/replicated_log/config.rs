@@ -169,14 +169,17 @@ impl LogWorldConfig {
         })
     }
 
-    pub(super) fn core_config(&self) -> LogConfig {
+    /// The configuration paros-core's nodes run with, quorum system and timeouts included.
+    pub fn core_config(&self) -> LogConfig {
         let mut config = LogConfig::new(self.nodes())
             .with_quorums(self.quorum_system())
-            .expect("validated: the quorum system is over the nodes");
+            .unwrap_or_else(|error| {
+                panic!("validated: the quorum system is over the nodes: {error}")
+            });
         if self.proxies > 0 {
             config = config
                 .with_proxies(self.proxy_ids())
-                .expect("proxies are numbered after the nodes");
+                .unwrap_or_else(|error| panic!("proxies are numbered after the nodes: {error}"));
         }
         config.election_timeout_ticks = self.election_timeout_ticks;
         config.heartbeat_interval_ticks = self.heartbeat_interval_ticks;
@@ -291,7 +294,8 @@ fn non_intersecting_quorums(nodes: NodeSet) -> Flexible {
 /// with the constructor the core has for negative controls only.
 fn grid_deciding_in_rows(config: &LogWorldConfig) -> Grid {
     let rows = [0, 2].map(|first| vec![config.node_id(first), config.node_id(first + 1)]);
-    Grid::deciding_in_rows_unchecked(&rows).expect("four distinct nodes make a 2x2 grid")
+    Grid::deciding_in_rows_unchecked(&rows)
+        .unwrap_or_else(|error| panic!("four distinct nodes make a 2x2 grid: {error}"))
 }
 
 /// The node id numbered `number`: N1 is 1, and clients follow the nodes.

@@ -72,6 +72,7 @@ pub static ACT4: &[&Level<LogWorld>] = &[
     &act4::quorum_reads::LEVEL,
     &act4::the_handoff::LEVEL,
     &act4::proxy_leaders::LEVEL,
+    &act4::the_wiped_node::LEVEL,
 ];
 
 /// Act IV's levels on the Matchmaker Paxos world, in the order of the level map.

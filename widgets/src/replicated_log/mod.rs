@@ -329,6 +329,7 @@ impl Board for LogWorld {
             ActionJson::Crash { node: name } => world(LogAction::Crash(node_or_proxy(&name)?)),
             ActionJson::TornCrash { node: name } => world(LogAction::TornCrash(node(&name)?)),
             ActionJson::Restart { node: name } => world(LogAction::Restart(node_or_proxy(&name)?)),
+            ActionJson::Wipe { node: name } => world(LogAction::WipeDisk(node(&name)?)),
             ActionJson::Persist { node: name } => world(LogAction::Persist(node(&name)?)),
             ActionJson::Send { node: name } => world(LogAction::Send(node(&name)?)),
             ActionJson::Partition { node: name } => world(LogAction::Partition(node(&name)?)),
@@ -354,7 +355,9 @@ impl Board for LogWorld {
             | ActionJson::Retire { .. }
             | ActionJson::Replace { .. }
             | ActionJson::NextStage) => Err(PlayError::BadInput(format!(
-                "{other:?} is not an action of the replicated log"
+                // As the browser sent it: the JSON, not a Debug impl linked for one message.
+                "{} is not an action of the replicated log",
+                serde_json::to_string(&other).unwrap_or_default()
             ))),
         }
     }

@@ -8,13 +8,14 @@ use crate::automation::Automation;
 use crate::board::{ByHand, message_verbs};
 use crate::scene::{
     ActionJson, BudgetView, CallView, ClientView, ClusterView, ConditionView, ControlView,
-    DecidedView, DiskView, HeldView, KeyValueView, MessageView, NodeView, ProxyView, ReadView,
-    RecordSlotView, SessionView, SlotView, TimelineView, TrimPointView,
+    DecidedView, DiskFaultView, DiskView, HeldView, KeyValueView, MessageView, NodeView, ProxyView,
+    ReadView, RecordSlotView, SessionView, SlotView, TimelineView, TrimPointView,
 };
-use paros_core::NodeSet;
 use paros_core::log::{
-    ColocatedNode, DurableRecord, KvStore, LogMessage, LogRole, Slot, TrimPoint, Write,
+    BootRefused, ColocatedNode, DurableRecord, KvStore, LogMessage, LogRole, Provisioning, Slot,
+    TrimPoint, Write,
 };
+use paros_core::{NodeId, NodeSet};
 use paros_sim::Fault;
 use paros_sim::linearizability::{Condition, Verdict};
 use paros_sim::replicated_log::{ClientCall, ClientOp, LogAction, LogWorld, Server};
@@ -169,7 +170,7 @@ fn trim_point_view(world: &LogWorld, point: &TrimPoint) -> TrimPointView {
     }
 }
 
-fn disk_view(world: &LogWorld, server: &Server) -> DiskView {
+fn disk_view(world: &LogWorld, node: NodeId, server: &Server) -> DiskView {
     let (record, torn) = durable_record(server);
     DiskView {
         promised: record.promised.map(|ballot| ballot_name(world, ballot)),
@@ -212,7 +213,44 @@ fn disk_view(world: &LogWorld, server: &Server) -> DiskView {
             .map(|point| trim_point_view(world, point)),
         handed_off: record.handed_off.map(|ballot| ballot_name(world, ballot)),
         took_handoff: record.took_handoff.map(|ballot| ballot_name(world, ballot)),
+        fault: disk_fault(world, node, server, &record),
     }
+}
+
+/// What a storage fault did to `node`'s disk, judged by the library: the reason
+/// `ColocatedNode::boot` refuses it, or the slots whose vote its record no longer knows (C2).
+pub fn disk_fault(
+    world: &LogWorld,
+    node: NodeId,
+    server: &Server,
+    record: &DurableRecord,
+) -> Option<DiskFaultView> {
+    if server.boot_refused {
+        let config = world.config().core_config();
+        let refused =
+            ColocatedNode::boot(node, config, Provisioning::Provisioned, &server.disk).err()?;
+        let (mark, what) = match refused {
+            BootRefused::Missing => ("disk wiped", "wiped"),
+            _ => ("record unreadable", "unreadable"),
+        };
+        return Some(DiskFaultView {
+            mark: mark.into(),
+            words: format!("{what}, and the library refuses its boot: \"{refused}\""),
+        });
+    }
+    let unknown = match server.host.node() {
+        Some(running) => running.unknown_votes(),
+        None => &record.unknown_votes,
+    };
+    let slots: Vec<String> = unknown.iter().map(|slot| slot.0.to_string()).collect();
+    (!slots.is_empty()).then(|| DiskFaultView {
+        mark: format!("vote unknown: slot {}", slots.join(", ")),
+        words: format!(
+            "vote unknown in slot {}: its record is corrupt, so a Promise answers \"unknown\" \
+             there, never \"no vote\"",
+            slots.join(", ")
+        ),
+    })
 }
 
 /// The nodes N1.. with their log, election arc, disk and reads.
@@ -225,7 +263,7 @@ pub fn nodes(world: &LogWorld, by_hand: &ByHand) -> Vec<NodeView> {
         .enumerate()
         .map(|(index, server)| {
             let name = world.name(world.config().node_id(index));
-            let disk = Some(disk_view(world, server));
+            let disk = Some(disk_view(world, world.config().node_id(index), server));
             let Some(node) = server.host.node() else {
                 let (record, _) = durable_record(server);
                 return NodeView {
@@ -421,11 +459,14 @@ pub fn controls(world: &LogWorld, moves: &[LogMove]) -> Vec<ControlView> {
                         },
                         format!("Hand off: {} → {}", named(from), named(to)),
                     ),
+                    LogAction::WipeDisk(node) => (
+                        ActionJson::Wipe { node: named(node) },
+                        format!("Wipe {}'s disk", named(node)),
+                    ),
                     LogAction::Deliver(_)
                     | LogAction::Drop(_)
                     | LogAction::Duplicate(_)
                     | LogAction::CorruptRecord { .. }
-                    | LogAction::WipeDisk(_)
                     | LogAction::StopFaults => {
                         return None;
                     }
@@ -528,7 +569,7 @@ pub fn cluster(world: &LogWorld) -> ClusterView {
         violations: world
             .violations()
             .iter()
-            .map(|violation| format!("{:?}: {}", violation.property, violation.detail))
+            .map(|violation| format!("{}: {}", violation.property, violation.detail))
             .collect(),
         timeline: (config.clients.len() > 1).then(|| timeline(world)),
         grid: super::grid::grid_view(world),

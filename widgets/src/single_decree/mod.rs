@@ -100,7 +100,8 @@ impl Board for DecreeWorld {
             }
             other => {
                 return Err(PlayError::BadInput(format!(
-                    "{other:?} is an action of the replicated log, not of this world"
+                    "{} is an action of the replicated log, not of this world",
+                    serde_json::to_string(&other).unwrap_or_default()
                 )));
             }
         })

@@ -13,6 +13,7 @@ pub mod quorum_reads;
 pub mod reconfigure;
 pub mod the_grid;
 pub mod the_handoff;
+pub mod the_wiped_node;
 
 use paros_core::NodeSet;
 use paros_sim::replicated_log::LogWorld;
