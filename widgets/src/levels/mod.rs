@@ -72,7 +72,6 @@ pub static ACT4: &[&Level<LogWorld>] = &[
     &act4::quorum_reads::LEVEL,
     &act4::the_handoff::LEVEL,
     &act4::proxy_leaders::LEVEL,
-    &act4::the_wiped_node::LEVEL,
 ];
 
 /// Act IV's levels on the Matchmaker Paxos world, in the order of the level map.
@@ -83,9 +82,17 @@ pub static ACT4_MATCHMAKER: &[&Level<MatchmakerWorld>] = &[
     &act4::matchmaker_generations::LEVEL,
 ];
 
+/// Act IV's levels on the replicated-log world with storage faults, in the order of the level
+/// map: they come after the Matchmaker Paxos levels.
+pub static ACT4_DISK_FAULTS: &[&Level<LogWorld>] = &[&act4::the_wiped_node::LEVEL];
+
 /// Every level played on the replicated-log world: Act II's, then Act III's, then Act IV's.
 pub fn log_levels() -> impl Iterator<Item = &'static Level<LogWorld>> {
-    ACT2.iter().chain(ACT3).chain(ACT4).copied()
+    ACT2.iter()
+        .chain(ACT3)
+        .chain(ACT4)
+        .chain(ACT4_DISK_FAULTS)
+        .copied()
 }
 
 /// The Act I level with this id.
@@ -114,7 +121,15 @@ pub const MODULES: [&str; 3] = [
 /// Every level, in the order of the level map, as the level map and the book list them.
 pub fn catalog() -> Vec<LevelSummary> {
     let act1 = ACT1.iter().map(|level| level.summary());
-    let log = log_levels().map(|level| level.summary());
+    let log = ACT2
+        .iter()
+        .chain(ACT3)
+        .chain(ACT4)
+        .map(|level| level.summary());
     let matchmaker = ACT4_MATCHMAKER.iter().map(|level| level.summary());
-    act1.chain(log).chain(matchmaker).collect()
+    let disk_faults = ACT4_DISK_FAULTS.iter().map(|level| level.summary());
+    act1.chain(log)
+        .chain(matchmaker)
+        .chain(disk_faults)
+        .collect()
 }

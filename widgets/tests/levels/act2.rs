@@ -550,6 +550,7 @@ fn a_mounted_game_plays_either_act_through_json() {
             + levels::ACT3.len()
             + levels::ACT4.len()
             + levels::ACT4_MATCHMAKER.len()
+            + levels::ACT4_DISK_FAULTS.len()
     );
 }
 

@@ -20,13 +20,16 @@ fn view_json(game: &Game<LogWorld>) -> serde_json::Value {
 }
 
 #[test]
-fn the_level_is_listed_in_act4_after_proxy_leaders_with_x1_chosen_by_n1_and_n2() {
-    let ids: Vec<&str> = levels::ACT4.iter().map(|level| level.id).collect();
-    let proxies = ids.iter().position(|id| *id == "act4/proxy-leaders");
+fn the_level_is_listed_after_the_matchmaker_levels_with_x1_chosen_by_n1_and_n2() {
+    let ids: Vec<&str> = paros_play::catalog().iter().map(|level| level.id).collect();
+    let generations = ids
+        .iter()
+        .position(|id| *id == "act4/matchmaker-generations");
     assert_eq!(
         ids.iter().position(|id| *id == ID),
-        proxies.map(|at| at + 1)
+        generations.map(|at| at + 1)
     );
+    assert!(levels::ACT4_DISK_FAULTS.iter().any(|level| level.id == ID));
     let game = mount();
     let chosen = game.world().chosen_by_votes();
     assert_eq!(chosen.len(), 1);
