@@ -775,6 +775,28 @@ fn leader_plans(plans: &[(u32, &[u8], &str)]) -> Vec<LeaderPlan> {
         .collect()
 }
 
+/// A matchmaker level world's prelude: x chosen at 1.L1 in {A1, A2, A3} by A1 and A2 (A3's
+/// Accept lost), known to L1, every matchmaker having recorded round 1; then `$rest`.
+macro_rules! x_chosen_in_round_1 {
+    ($($rest:expr),* $(,)?) => {
+        [
+            "start L1",
+            "deliver L1->M1 MatchA",
+            "deliver L1->M2 MatchA",
+            "deliver L1->M3 MatchA",
+            "deliver M1->L1 MatchB",
+            "deliver M2->L1 MatchB",
+            "deliver M3->L1 MatchB",
+            "deliver L1->A1 Accept",
+            "deliver L1->A2 Accept",
+            "drop L1->A3 Accept",
+            "deliver A1->L1 Accepted",
+            "deliver A2->L1 Accepted",
+            $($rest),*
+        ]
+    };
+}
+
 /// `act4/matchmaking`: x chosen at 1.L1 in {A1, A2, A3} (A3's Accept lost); L2 registered
 /// 2.L2 in {A2, A3, A4} with M1 and M2 only (its MatchA to M3 and both replies lost), so M3
 /// never saw round 2; L3, round 3.L3 in {A2, A3, A4} wanting z, not started. No faults left.
@@ -792,19 +814,7 @@ pub static MATCHMAKING: LevelWorld<MatchmakerWorldConfig> = LevelWorld {
         budget: Budget::NONE.with(Fault::Drop, 4),
         negative_control: None,
     },
-    prelude: &[
-        "start L1",
-        "deliver L1->M1 MatchA",
-        "deliver L1->M2 MatchA",
-        "deliver L1->M3 MatchA",
-        "deliver M1->L1 MatchB",
-        "deliver M2->L1 MatchB",
-        "deliver M3->L1 MatchB",
-        "deliver L1->A1 Accept",
-        "deliver L1->A2 Accept",
-        "drop L1->A3 Accept",
-        "deliver A1->L1 Accepted",
-        "deliver A2->L1 Accepted",
+    prelude: &x_chosen_in_round_1![
         "start L2",
         "deliver L2->M1 MatchA",
         "deliver L2->M2 MatchA",
@@ -827,20 +837,7 @@ pub static RECONFIGURE: LevelWorld<MatchmakerWorldConfig> = LevelWorld {
         budget: Budget::NONE.with(Fault::Drop, 1),
         negative_control: None,
     },
-    prelude: &[
-        "start L1",
-        "deliver L1->M1 MatchA",
-        "deliver L1->M2 MatchA",
-        "deliver L1->M3 MatchA",
-        "deliver M1->L1 MatchB",
-        "deliver M2->L1 MatchB",
-        "deliver M3->L1 MatchB",
-        "deliver L1->A1 Accept",
-        "deliver L1->A2 Accept",
-        "drop L1->A3 Accept",
-        "deliver A1->L1 Accepted",
-        "deliver A2->L1 Accepted",
-    ],
+    prelude: &x_chosen_in_round_1![],
 };
 
 /// `act4/garbage-collection`: x chosen at 1.L1 in {A1, A2, A3} by A1 and A2; L2, round 2.L2
@@ -856,19 +853,7 @@ pub static GARBAGE_COLLECTION: LevelWorld<MatchmakerWorldConfig> = LevelWorld {
         budget: Budget::NONE.with(Fault::Drop, 2),
         negative_control: None,
     },
-    prelude: &[
-        "start L1",
-        "deliver L1->M1 MatchA",
-        "deliver L1->M2 MatchA",
-        "deliver L1->M3 MatchA",
-        "deliver M1->L1 MatchB",
-        "deliver M2->L1 MatchB",
-        "deliver M3->L1 MatchB",
-        "deliver L1->A1 Accept",
-        "deliver L1->A2 Accept",
-        "drop L1->A3 Accept",
-        "deliver A1->L1 Accepted",
-        "deliver A2->L1 Accepted",
+    prelude: &x_chosen_in_round_1![
         "start L2",
         "deliver L2->M1 MatchA",
         "deliver L2->M2 MatchA",
@@ -896,20 +881,7 @@ pub static MATCHMAKER_GENERATIONS: LevelWorld<MatchmakerWorldConfig> = LevelWorl
         budget: Budget::NONE.with(Fault::Drop, 1),
         negative_control: None,
     },
-    prelude: &[
-        "start L1",
-        "deliver L1->M1 MatchA",
-        "deliver L1->M2 MatchA",
-        "deliver L1->M3 MatchA",
-        "deliver M1->L1 MatchB",
-        "deliver M2->L1 MatchB",
-        "deliver M3->L1 MatchB",
-        "deliver L1->A1 Accept",
-        "deliver L1->A2 Accept",
-        "drop L1->A3 Accept",
-        "deliver A1->L1 Accepted",
-        "deliver A2->L1 Accepted",
-    ],
+    prelude: &x_chosen_in_round_1![],
 };
 
 /// `act4/the-wiped-node`: N1 leads at 1.N1 and x=1 is chosen in slot 1 by N1 and N2 (N3's
