@@ -78,7 +78,7 @@ pub(super) fn all() -> Vec<Scenario> {
             ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
-            levels: &[],
+            levels: &["act4/faulty-records"],
             chapter: Some(CHAPTER_BEYOND),
             setup: setup(smallest(), &n2_crashed()),
         },
