@@ -218,7 +218,8 @@ fn candidate_at(
 /// slot and above its floor, in which some node of the cluster voted.
 fn slot_in_question(world: &LogWorld, promise: &PromiseOnWire<'_>) -> Option<Slot> {
     let first = promise.from_slot.max(promise.floor.next());
-    let reported = (promise.votes.iter().map(|(slot, _)| *slot)).chain(promise.unknown.to_vec());
+    let reported =
+        (promise.votes.iter().map(|(slot, _)| *slot)).chain(promise.unknown.iter().copied());
     let voted = (world.chosen_by_votes().into_iter()).map(|votes| votes.slot);
     reported.chain(voted).filter(|slot| *slot >= first).min()
 }
