@@ -139,7 +139,7 @@ fn the_unknown_answer_is_read_from_the_real_promise_and_n3_waits_by_phase1_compl
     let text = refused(&mut game, "none");
     assert!(
         text.contains("corrupt-as-none")
-            && text.contains("N2 voted for x=1 (C1#1) at 1.N1 in slot 1, with {N1, N2}")
+            && text.contains("{N1, N2} voted for x=1 (C1#1) at 1.N1 in slot 1, N2 among them")
             && text.contains("phase1_complete holds: {N2, N3} promised"),
         "{text}"
     );

@@ -399,7 +399,7 @@ impl Asked<'_> {
                  \"unknown\"."
             ),
             (Answer::Unknown, _) => format!(
-                "Nothing of {name}'s record of slot {slot} is damaged: it knows what it did \
+                "Nothing in {name}'s record of slot {slot} is damaged: it knows what it did \
                  there, and says so. \"Unknown\" is only for a vote whose record fails its \
                  checksum."
             ),
@@ -421,9 +421,9 @@ impl Asked<'_> {
             || format!("{name} voted in slot {slot}"),
             |cast| {
                 format!(
-                    "{name} voted for {} in slot {slot}, with {}",
-                    vote_words(self.world, cast),
-                    set_name(self.world, cast.voters)
+                    "{} voted for {} in slot {slot}, {name} among them",
+                    set_name(self.world, cast.voters),
+                    vote_words(self.world, cast)
                 )
             },
         );
