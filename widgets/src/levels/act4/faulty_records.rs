@@ -34,7 +34,7 @@ pub static LEVEL: Level<LogWorld> = Level {
            C1's x=2 chosen after x=1",
     chapter: BEYOND_MULTI_PAXOS,
     scenario: "act4-faulty-records",
-    symbols: &["phase1_complete", "DurableRecord::recover"],
+    symbols: &["log::phase1_complete", "DurableRecord::recover"],
     unlocks: None,
     hints: [
         "A record can be damaged only on a disk at rest: crash N2 first, then restart it. Let N3 \
@@ -450,12 +450,12 @@ impl Asked<'_> {
         let definite = set_name(world, definite_in(counted, slot));
         if complete {
             format!(
-                "Counted so, phase1_complete holds: {promised} promised, and {definite} answered \
+                "Counted so, log::phase1_complete holds: {promised} promised, and {definite} answered \
                  slot {slot} for certain, a Phase-1 quorum. {candidate} leads."
             )
         } else {
             format!(
-                "Counted so, phase1_complete does not hold: {promised} promised, and only \
+                "Counted so, log::phase1_complete does not hold: {promised} promised, and only \
                  {definite} answered slot {slot} for certain, no Phase-1 quorum (C3). \
                  {candidate} waits."
             )
