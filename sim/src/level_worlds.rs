@@ -105,6 +105,7 @@ pub static LOG: &[&LevelWorld<LogWorldConfig>] = &[
     &QUORUM_READS,
     &THE_HANDOFF,
     &PROXY_LEADERS,
+    &FAULTY_RECORDS,
     &THE_WIPED_NODE,
 ];
 
@@ -884,6 +885,37 @@ pub static MATCHMAKER_GENERATIONS: LevelWorld<MatchmakerWorldConfig> = LevelWorl
     prelude: &x_chosen_in_round_1![],
 };
 
+/// `act4/faulty-records`: N1 leads at 1.N1 and x=1 is chosen in slot 1 by N1 and N2 (N3's
+/// Accept still on its way); C1's x=2 is the player's. One crash and one corrupted record (N2's
+/// vote in slot 1, in the level's solution, so that N2 answers "unknown" there), and one tick
+/// beyond the prelude's, so that N3, which has not heard x=1 is chosen, can stand.
+pub static FAULTY_RECORDS: LevelWorld<LogWorldConfig> = LevelWorld {
+    name: "act4/faulty-records",
+    config: || {
+        let budget = Budget::NONE
+            .with(Fault::Tick, 2)
+            .with(Fault::Crash, 1)
+            .with(Fault::CorruptRecord, 1);
+        let mut config = cluster(&[&[("x", "1"), ("x", "2")]], budget);
+        config.election_timeout_ticks = 1;
+        config
+    },
+    prelude: X1_CHOSEN_BY_N1_AND_N2,
+};
+
+/// The disk-fault levels' prelude: N1 is elected by N1 and N2, and C1's x=1 is chosen in slot 1
+/// by them and answered; N3's Prepare and Accept are still on their way.
+const X1_CHOSEN_BY_N1_AND_N2: &[&str] = &[
+    "tick N1",
+    "deliver N1->N2 Prepare",
+    "deliver N2->N1 Promise",
+    "request C1 N1",
+    "deliver C1->N1 Write",
+    "deliver N1->N2 Accept",
+    "deliver N2->N1 Accepted",
+    "deliver N1->C1 Reply",
+];
+
 /// `act4/the-wiped-node`: N1 leads at 1.N1 and x=1 is chosen in slot 1 by N1 and N2 (N3's
 /// Accept still on its way); C1's x=2 is the player's. One crash, one wiped disk (N2's, in the
 /// level's solution, so the library refuses its boot and N1 and N3 decide without it), and one
@@ -899,16 +931,7 @@ pub static THE_WIPED_NODE: LevelWorld<LogWorldConfig> = LevelWorld {
         config.election_timeout_ticks = 1;
         config
     },
-    prelude: &[
-        "tick N1",
-        "deliver N1->N2 Prepare",
-        "deliver N2->N1 Promise",
-        "request C1 N1",
-        "deliver C1->N1 Write",
-        "deliver N1->N2 Accept",
-        "deliver N2->N1 Accepted",
-        "deliver N1->C1 Reply",
-    ],
+    prelude: X1_CHOSEN_BY_N1_AND_N2,
 };
 
 #[cfg(test)]

@@ -120,6 +120,23 @@ fn names_are_unique_and_say_what_they_are() {
 }
 
 #[test]
+fn the_log_controls_are_exactly_the_log_scenarios_with_a_negative_control() {
+    // The replay's table is built apart from the other scenarios: it must hold every control,
+    // built as the full list builds it, and nothing else.
+    let controls: Vec<Scenario> = scenarios::log_scenarios()
+        .into_iter()
+        .filter(|scenario| scenario.negative_control().is_some())
+        .collect();
+    assert_eq!(scenarios::log_controls(), controls);
+    assert_eq!(controls.len(), 19);
+    assert!(
+        controls
+            .iter()
+            .all(|control| control.name.ends_with("-control"))
+    );
+}
+
+#[test]
 fn levels_map_to_their_scenarios_and_chapters() {
     for (level, name, chapter) in [
         (

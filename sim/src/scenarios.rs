@@ -307,6 +307,19 @@ pub fn log_scenarios() -> Vec<Scenario> {
         .collect()
 }
 
+/// The negative controls of the replicated log, in the order of [`log_scenarios`]: the only
+/// log scenarios whose reports carry a counterexample, so the only ones a replay can show. Each
+/// is built by itself, so a caller that needs only these (the game's replay) links none of the
+/// other scenarios.
+pub fn log_controls() -> Vec<Scenario> {
+    act2::controls()
+        .into_iter()
+        .chain(act3::controls())
+        .chain(act4::controls())
+        .chain(ctrl::controls())
+        .collect()
+}
+
 /// The scenarios of Matchmaker Paxos (Act IV), all named `act4-matchmaker...`.
 pub fn matchmaker_scenarios() -> Vec<Scenario> {
     matchmaker::all()

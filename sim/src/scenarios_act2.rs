@@ -155,6 +155,56 @@ pub(super) fn node(number: u8) -> NodeId {
     NodeId::new(number).expect("a node id")
 }
 
+/// Three nodes, messages to self in flight, no clients, 2 ticks and 1 crash, and `control`.
+fn ballots(control: Option<NegativeControl>) -> LogWorldConfig {
+    let mut config = log(
+        Vec::new(),
+        Budget::NONE.with(Fault::Tick, 2).with(Fault::Crash, 1),
+        false,
+    );
+    config.election_timeout_ticks = 1;
+    config.self_messages_in_flight = true;
+    config.negative_control = control;
+    config
+}
+
+/// Three nodes (stepwise or not), C1 writing x=1 and x=2, 2 ticks and 1 crash, and `control`.
+fn control(control: NegativeControl, stepwise: bool) -> LogWorldConfig {
+    let mut config = log(
+        vec![writes("x", 2)],
+        Budget::NONE.with(Fault::Tick, 2).with(Fault::Crash, 1),
+        stepwise,
+    );
+    config.election_timeout_ticks = 1;
+    config.negative_control = Some(control);
+    config
+}
+
+/// Three nodes, C1 writing x=1 and then reading x at any node, 1 tick: the local-read control.
+fn local_read() -> LogWorldConfig {
+    let mut config = log(
+        vec![vec![ClientOp::write("x", "1"), ClientOp::read("x")]],
+        Budget::NONE.with(Fault::Tick, 1),
+        false,
+    );
+    config.election_timeout_ticks = 1;
+    config.negative_control = Some(NegativeControl::LocalRead);
+    config
+}
+
+/// Three nodes, C1 writing x=1 at N1, 1 tick, and `control`.
+fn write_at_n1(control: NegativeControl) -> LogWorldConfig {
+    let mut config = log(
+        vec![vec![ClientOp::write("x", "1")]],
+        Budget::NONE.with(Fault::Tick, 1),
+        false,
+    );
+    config.election_timeout_ticks = 1;
+    config.client_targets = vec![Some(node(1))];
+    config.negative_control = Some(control);
+    config
+}
+
 /// Every Act II scenario, in the order `paros-sim list` prints them.
 pub fn all() -> Vec<Scenario> {
     let mut exhaustive = log(
@@ -164,33 +214,6 @@ pub fn all() -> Vec<Scenario> {
     );
     exhaustive.election_timeout_ticks = 1;
     exhaustive.client_targets = vec![Some(node(1))];
-    let mut local_read = log(
-        vec![vec![ClientOp::write("x", "1"), ClientOp::read("x")]],
-        Budget::NONE.with(Fault::Tick, 1),
-        false,
-    );
-    local_read.election_timeout_ticks = 1;
-    local_read.negative_control = Some(NegativeControl::LocalRead);
-    let mut early_ack = log(
-        vec![vec![ClientOp::write("x", "1")]],
-        Budget::NONE.with(Fault::Tick, 1),
-        false,
-    );
-    early_ack.election_timeout_ticks = 1;
-    early_ack.client_targets = vec![Some(node(1))];
-    early_ack.negative_control = Some(NegativeControl::EarlyAck);
-    let mut learn_early = early_ack.clone();
-    learn_early.negative_control = Some(NegativeControl::LearnEarly);
-    let control = |control: NegativeControl, stepwise: bool| {
-        let mut config = log(
-            vec![writes("x", 2)],
-            Budget::NONE.with(Fault::Tick, 2).with(Fault::Crash, 1),
-            stepwise,
-        );
-        config.election_timeout_ticks = 1;
-        config.negative_control = Some(control);
-        config
-    };
     let mut reads_across_a_restart = log(
         vec![
             vec![ClientOp::write("x", "1")],
@@ -212,17 +235,6 @@ pub fn all() -> Vec<Scenario> {
     two_leaders.election_timeout_ticks = 1;
     two_leaders.self_messages_in_flight = true;
     two_leaders.client_targets = vec![Some(node(3)), Some(node(2))];
-    let ballots = |control: Option<NegativeControl>| {
-        let mut config = log(
-            Vec::new(),
-            Budget::NONE.with(Fault::Tick, 2).with(Fault::Crash, 1),
-            false,
-        );
-        config.election_timeout_ticks = 1;
-        config.self_messages_in_flight = true;
-        config.negative_control = control;
-        config
-    };
     vec![
         Scenario {
             name: "act2-ballot-never-reused",
@@ -238,20 +250,7 @@ pub fn all() -> Vec<Scenario> {
             chapter: Some(CHAPTER_LEADER),
             setup: setup(ballots(None), &[]),
         },
-        Scenario {
-            name: "act2-forget-ballot-control",
-            claim: text(
-                "Negative control: a node that forgets on restart the ballot it stood at can stand at it again; the ballot-unique checker must catch it.",
-            ),
-            world: text(
-                "The world of act2-ballot-never-reused, where a restarted node's record loses the ballot it stood at.",
-            ),
-            modes: BOTH_MODES,
-            book_mode: BookMode::Exhaustive,
-            levels: &[],
-            chapter: Some(CHAPTER_LEADER),
-            setup: setup(ballots(Some(NegativeControl::ForgetBallot)), &[]),
-        },
+        act2_forget_ballot_control(),
         Scenario {
             name: "act2-reads-across-a-restart",
             claim: text(
@@ -506,85 +505,140 @@ pub fn all() -> Vec<Scenario> {
                 &[],
             ),
         },
-        Scenario {
-            name: "act2-send-before-persist-control",
-            claim: text(
-                "Negative control: a node whose Accepted leaves before its vote is durable can un-make a decision; the agreement checker must catch it.",
-            ),
-            world: text(
-                "N1-N3 stepwise, sends allowed before persists. Prelude: x=1 is chosen by {N1, N2} with N2's vote not yet durable, N2 crashes and restarts without it. Then 1 tick and every schedule.",
-            ),
-            modes: BOTH_MODES,
-            book_mode: BookMode::Exhaustive,
-            levels: &[],
-            chapter: Some(CHAPTER_CRASH),
-            setup: setup(
-                control(NegativeControl::SendBeforePersist, true),
-                X1_SENT_BEFORE_PERSIST_THEN_N2_RESTARTS,
-            ),
-        },
-        Scenario {
-            name: "act2-blank-restart-control",
-            claim: text(
-                "Negative control: a node whose disk was wiped, restarted as if new in spite of the library's refusal, forgets its vote and can un-make a decision; the agreement checker must catch it.",
-            ),
-            world: text(
-                "N1-N3. Prelude: x=1 is chosen by {N1, N2}; N2 crashes, its disk is wiped, and it comes back blank. Then 1 tick and every schedule.",
-            ),
-            modes: BOTH_MODES,
-            book_mode: BookMode::Exhaustive,
-            levels: &[],
-            chapter: Some(CHAPTER_CRASH),
-            setup: setup(
-                {
-                    let mut config = control(NegativeControl::BlankRestart, false);
-                    config.budget = config.budget.with(Fault::WipeDisk, 1);
-                    config
-                },
-                &x1_chosen_then_n2_wiped_restarts(),
-            ),
-        },
-        Scenario {
-            name: "act2-local-read-control",
-            claim: text(
-                "Negative control: a node that answers a read from its own log can return a stale value; the linearizability checker must catch it.",
-            ),
-            world: text(
-                "N1-N3; C1 writes x=1 then reads x at any node, which answers from its applied state at once; 1 tick, no faults.",
-            ),
-            modes: BOTH_MODES,
-            book_mode: BookMode::Exhaustive,
-            levels: &[],
-            chapter: Some(CHAPTER_READS),
-            setup: setup(local_read, &[]),
-        },
-        Scenario {
-            name: "act2-early-ack-control",
-            claim: text(
-                "Negative control: a leader that answers \"written\" when a write arrives, before it is chosen, tells a client something false; the written-is-chosen checker must catch it.",
-            ),
-            world: text(
-                "N1-N3; C1 writes x=1 at N1, which acknowledges it at once; 1 tick, no faults.",
-            ),
-            modes: BOTH_MODES,
-            book_mode: BookMode::Exhaustive,
-            levels: &[],
-            chapter: Some(CHAPTER_LEADER),
-            setup: setup(early_ack, &[]),
-        },
-        Scenario {
-            name: "act2-learn-early-control",
-            claim: text(
-                "Negative control: a node that takes a leader's Accept as word that its entry is chosen learns it before any quorum has voted; the learned-is-chosen checker must catch it.",
-            ),
-            world: text(
-                "N1-N3; C1 writes x=1 at N1; a node that receives an Accept learns its entry chosen at once; 1 tick, no faults.",
-            ),
-            modes: BOTH_MODES,
-            book_mode: BookMode::Exhaustive,
-            levels: &[],
-            chapter: Some(CHAPTER_LOG),
-            setup: setup(learn_early, &[]),
-        },
+        act2_send_before_persist_control(),
+        act2_blank_restart_control(),
+        act2_local_read_control(),
+        act2_early_ack_control(),
+        act2_learn_early_control(),
+    ]
+}
+
+/// The scenario `act2-forget-ballot-control`.
+fn act2_forget_ballot_control() -> Scenario {
+    Scenario {
+        name: "act2-forget-ballot-control",
+        claim: text(
+            "Negative control: a node that forgets on restart the ballot it stood at can stand at it again; the ballot-unique checker must catch it.",
+        ),
+        world: text(
+            "The world of act2-ballot-never-reused, where a restarted node's record loses the ballot it stood at.",
+        ),
+        modes: BOTH_MODES,
+        book_mode: BookMode::Exhaustive,
+        levels: &[],
+        chapter: Some(CHAPTER_LEADER),
+        setup: setup(ballots(Some(NegativeControl::ForgetBallot)), &[]),
+    }
+}
+
+/// The scenario `act2-send-before-persist-control`.
+fn act2_send_before_persist_control() -> Scenario {
+    Scenario {
+        name: "act2-send-before-persist-control",
+        claim: text(
+            "Negative control: a node whose Accepted leaves before its vote is durable can un-make a decision; the agreement checker must catch it.",
+        ),
+        world: text(
+            "N1-N3 stepwise, sends allowed before persists. Prelude: x=1 is chosen by {N1, N2} with N2's vote not yet durable, N2 crashes and restarts without it. Then 1 tick and every schedule.",
+        ),
+        modes: BOTH_MODES,
+        book_mode: BookMode::Exhaustive,
+        levels: &[],
+        chapter: Some(CHAPTER_CRASH),
+        setup: setup(
+            control(NegativeControl::SendBeforePersist, true),
+            X1_SENT_BEFORE_PERSIST_THEN_N2_RESTARTS,
+        ),
+    }
+}
+
+/// The scenario `act2-blank-restart-control`.
+fn act2_blank_restart_control() -> Scenario {
+    Scenario {
+        name: "act2-blank-restart-control",
+        claim: text(
+            "Negative control: a node whose disk was wiped, restarted as if new in spite of the library's refusal, forgets its vote and can un-make a decision; the agreement checker must catch it.",
+        ),
+        world: text(
+            "N1-N3. Prelude: x=1 is chosen by {N1, N2}; N2 crashes, its disk is wiped, and it comes back blank. Then 1 tick and every schedule.",
+        ),
+        modes: BOTH_MODES,
+        book_mode: BookMode::Exhaustive,
+        levels: &[],
+        chapter: Some(CHAPTER_CRASH),
+        setup: setup(
+            {
+                let mut config = control(NegativeControl::BlankRestart, false);
+                config.budget = config.budget.with(Fault::WipeDisk, 1);
+                config
+            },
+            &x1_chosen_then_n2_wiped_restarts(),
+        ),
+    }
+}
+
+/// The scenario `act2-local-read-control`.
+fn act2_local_read_control() -> Scenario {
+    Scenario {
+        name: "act2-local-read-control",
+        claim: text(
+            "Negative control: a node that answers a read from its own log can return a stale value; the linearizability checker must catch it.",
+        ),
+        world: text(
+            "N1-N3; C1 writes x=1 then reads x at any node, which answers from its applied state at once; 1 tick, no faults.",
+        ),
+        modes: BOTH_MODES,
+        book_mode: BookMode::Exhaustive,
+        levels: &[],
+        chapter: Some(CHAPTER_READS),
+        setup: setup(local_read(), &[]),
+    }
+}
+
+/// The scenario `act2-early-ack-control`.
+fn act2_early_ack_control() -> Scenario {
+    Scenario {
+        name: "act2-early-ack-control",
+        claim: text(
+            "Negative control: a leader that answers \"written\" when a write arrives, before it is chosen, tells a client something false; the written-is-chosen checker must catch it.",
+        ),
+        world: text(
+            "N1-N3; C1 writes x=1 at N1, which acknowledges it at once; 1 tick, no faults.",
+        ),
+        modes: BOTH_MODES,
+        book_mode: BookMode::Exhaustive,
+        levels: &[],
+        chapter: Some(CHAPTER_LEADER),
+        setup: setup(write_at_n1(NegativeControl::EarlyAck), &[]),
+    }
+}
+
+/// The scenario `act2-learn-early-control`.
+fn act2_learn_early_control() -> Scenario {
+    Scenario {
+        name: "act2-learn-early-control",
+        claim: text(
+            "Negative control: a node that takes a leader's Accept as word that its entry is chosen learns it before any quorum has voted; the learned-is-chosen checker must catch it.",
+        ),
+        world: text(
+            "N1-N3; C1 writes x=1 at N1; a node that receives an Accept learns its entry chosen at once; 1 tick, no faults.",
+        ),
+        modes: BOTH_MODES,
+        book_mode: BookMode::Exhaustive,
+        levels: &[],
+        chapter: Some(CHAPTER_LOG),
+        setup: setup(write_at_n1(NegativeControl::LearnEarly), &[]),
+    }
+}
+
+/// The negative controls among [`all`], in its order: the scenarios a replay can show.
+pub(super) fn controls() -> Vec<Scenario> {
+    vec![
+        act2_forget_ballot_control(),
+        act2_send_before_persist_control(),
+        act2_blank_restart_control(),
+        act2_local_read_control(),
+        act2_early_ack_control(),
+        act2_learn_early_control(),
     ]
 }

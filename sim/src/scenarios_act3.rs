@@ -131,23 +131,7 @@ pub fn all() -> Vec<Scenario> {
             chapter: Some(CHAPTER_TRUNCATION),
             setup: setup(leader_below_a_floor(), &n1_trims_n3_stranded()),
         },
-        Scenario {
-            name: "act3-trim-ignores-floor-control",
-            claim: text(
-                "Negative control: a leader that does not read the floor from Promises fills a compacted, already-chosen slot with a no-op; the trimmed-slots-kept checker must catch it.",
-            ),
-            world: text(
-                "The world of act3-leader-below-a-floor, where every Promise's floor is hidden from the candidate.",
-            ),
-            modes: BOTH_MODES,
-            book_mode: BookMode::Exhaustive,
-            levels: &[],
-            chapter: Some(CHAPTER_TRUNCATION),
-            setup: setup(
-                with_control(leader_below_a_floor(), NegativeControl::TrimIgnoresFloor),
-                &n1_trims_n3_stranded(),
-            ),
-        },
+        act3_trim_ignores_floor_control(),
         Scenario {
             name: "act3-jump-keeps-promise",
             claim: text(
@@ -162,26 +146,7 @@ pub fn all() -> Vec<Scenario> {
             chapter: Some(CHAPTER_TRUNCATION),
             setup: setup(jump_after_a_new_promise(), &n1_trims_then_beats()),
         },
-        Scenario {
-            name: "act3-jump-moves-promise-control",
-            claim: text(
-                "Negative control: a node that takes the sender's ballot as its promise when it installs a trim point lowers a promise it gave a newer leader; the jump-keeps-promise checker must catch it.",
-            ),
-            world: text(
-                "The world of act3-jump-keeps-promise, where installing a trim point sets the promise to the ballot it came with.",
-            ),
-            modes: BOTH_MODES,
-            book_mode: BookMode::Exhaustive,
-            levels: &[],
-            chapter: Some(CHAPTER_TRUNCATION),
-            setup: setup(
-                with_control(
-                    jump_after_a_new_promise(),
-                    NegativeControl::JumpMovesPromise,
-                ),
-                &n1_trims_then_beats(),
-            ),
-        },
+        act3_jump_moves_promise_control(),
         Scenario {
             name: "act3-fresh-leader-trap",
             claim: text(
@@ -196,23 +161,7 @@ pub fn all() -> Vec<Scenario> {
             chapter: Some(CHAPTER_READS),
             setup: setup(fresh_leader(), &x1_written()),
         },
-        Scenario {
-            name: "act3-read-at-applied-control",
-            claim: text(
-                "Negative control: a new leader that answers a read from what it has applied misses a write the old leader acknowledged; the linearizability checker must catch it.",
-            ),
-            world: text(
-                "The world of act3-fresh-leader-trap, where a leader answers a read at once from its applied state.",
-            ),
-            modes: BOTH_MODES,
-            book_mode: BookMode::Exhaustive,
-            levels: &[],
-            chapter: Some(CHAPTER_READS),
-            setup: setup(
-                with_control(fresh_leader(), NegativeControl::ReadAtApplied),
-                &x1_written(),
-            ),
-        },
+        act3_read_at_applied_control(),
         Scenario {
             name: "act3-chosen-is-not-applied",
             claim: text(
@@ -227,23 +176,7 @@ pub fn all() -> Vec<Scenario> {
             chapter: Some(CHAPTER_READS),
             setup: setup(retry_above_a_hole(), N1_LEADS),
         },
-        Scenario {
-            name: "act3-dedup-at-propose-control",
-            claim: text(
-                "Negative control: a node that de-duplicates retries only when it proposes them applies a retry chosen in two slots twice; the applied-once checker must catch it.",
-            ),
-            world: text(
-                "The world of act3-chosen-is-not-applied, where the apply walk skips the session table.",
-            ),
-            modes: BOTH_MODES,
-            book_mode: BookMode::Exhaustive,
-            levels: &[],
-            chapter: Some(CHAPTER_READS),
-            setup: setup(
-                with_control(retry_above_a_hole(), NegativeControl::DedupAtPropose),
-                N1_LEADS,
-            ),
-        },
+        act3_dedup_at_propose_control(),
         Scenario {
             name: "act3-truncate-by-consensus",
             claim: text(
@@ -371,4 +304,101 @@ fn cross_reads(own: &str, other: &str, count: usize) -> Vec<ClientOp> {
             ]
         })
         .collect()
+}
+
+/// The scenario `act3-trim-ignores-floor-control`.
+fn act3_trim_ignores_floor_control() -> Scenario {
+    Scenario {
+        name: "act3-trim-ignores-floor-control",
+        claim: text(
+            "Negative control: a leader that does not read the floor from Promises fills a compacted, already-chosen slot with a no-op; the trimmed-slots-kept checker must catch it.",
+        ),
+        world: text(
+            "The world of act3-leader-below-a-floor, where every Promise's floor is hidden from the candidate.",
+        ),
+        modes: BOTH_MODES,
+        book_mode: BookMode::Exhaustive,
+        levels: &[],
+        chapter: Some(CHAPTER_TRUNCATION),
+        setup: setup(
+            with_control(leader_below_a_floor(), NegativeControl::TrimIgnoresFloor),
+            &n1_trims_n3_stranded(),
+        ),
+    }
+}
+
+/// The scenario `act3-jump-moves-promise-control`.
+fn act3_jump_moves_promise_control() -> Scenario {
+    Scenario {
+        name: "act3-jump-moves-promise-control",
+        claim: text(
+            "Negative control: a node that takes the sender's ballot as its promise when it installs a trim point lowers a promise it gave a newer leader; the jump-keeps-promise checker must catch it.",
+        ),
+        world: text(
+            "The world of act3-jump-keeps-promise, where installing a trim point sets the promise to the ballot it came with.",
+        ),
+        modes: BOTH_MODES,
+        book_mode: BookMode::Exhaustive,
+        levels: &[],
+        chapter: Some(CHAPTER_TRUNCATION),
+        setup: setup(
+            with_control(
+                jump_after_a_new_promise(),
+                NegativeControl::JumpMovesPromise,
+            ),
+            &n1_trims_then_beats(),
+        ),
+    }
+}
+
+/// The scenario `act3-read-at-applied-control`.
+fn act3_read_at_applied_control() -> Scenario {
+    Scenario {
+        name: "act3-read-at-applied-control",
+        claim: text(
+            "Negative control: a new leader that answers a read from what it has applied misses a write the old leader acknowledged; the linearizability checker must catch it.",
+        ),
+        world: text(
+            "The world of act3-fresh-leader-trap, where a leader answers a read at once from its applied state.",
+        ),
+        modes: BOTH_MODES,
+        book_mode: BookMode::Exhaustive,
+        levels: &[],
+        chapter: Some(CHAPTER_READS),
+        setup: setup(
+            with_control(fresh_leader(), NegativeControl::ReadAtApplied),
+            &x1_written(),
+        ),
+    }
+}
+
+/// The scenario `act3-dedup-at-propose-control`.
+fn act3_dedup_at_propose_control() -> Scenario {
+    Scenario {
+        name: "act3-dedup-at-propose-control",
+        claim: text(
+            "Negative control: a node that de-duplicates retries only when it proposes them applies a retry chosen in two slots twice; the applied-once checker must catch it.",
+        ),
+        world: text(
+            "The world of act3-chosen-is-not-applied, where the apply walk skips the session table.",
+        ),
+        modes: BOTH_MODES,
+        book_mode: BookMode::Exhaustive,
+        levels: &[],
+        chapter: Some(CHAPTER_READS),
+        setup: setup(
+            with_control(retry_above_a_hole(), NegativeControl::DedupAtPropose),
+            N1_LEADS,
+        ),
+    }
+}
+
+/// The negative controls among [`all`], in its order: the scenarios a replay can show.
+pub(super) fn controls() -> Vec<Scenario> {
+    vec![
+        act3_trim_ignores_floor_control(),
+        act3_jump_moves_promise_control(),
+        act3_read_at_applied_control(),
+        act3_dedup_at_propose_control(),
+    ]
 }

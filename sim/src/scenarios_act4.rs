@@ -497,20 +497,7 @@ fn flexible_scenarios() -> Vec<Scenario> {
             chapter: Some(CHAPTER_BEYOND),
             setup: setup(faults_over_flexible_quorums(), &[]),
         },
-        Scenario {
-            name: "act4-non-intersecting-quorums-control",
-            claim: text(
-                "Negative control: over four nodes where any two elect and any two choose, a second leader elected by two nodes that missed the first leader's two voters chooses another value in the same slot; the agreement checker must catch it.",
-            ),
-            world: text(
-                "N1-N4, q1 = q2 = 2 (built by the world; paros-core refuses it); C1 writes x=1 at N1, C2 writes x=2 at N3. Prelude: N1 elected by {N1, N2}. Then 1 tick (another node stands); every schedule.",
-            ),
-            modes: BOTH_MODES,
-            book_mode: BookMode::Exhaustive,
-            levels: &[],
-            chapter: Some(CHAPTER_BEYOND),
-            setup: setup(two_halves(), N1_LEADS_BY_TWO),
-        },
+        act4_non_intersecting_quorums_control(),
         Scenario {
             name: "act4-handoff",
             claim: text(
@@ -542,34 +529,8 @@ fn flexible_scenarios() -> Vec<Scenario> {
             chapter: Some(CHAPTER_BEYOND),
             setup: setup(handoff_faults(), &[]),
         },
-        Scenario {
-            name: "act4-handoff-fills-gaps-control",
-            claim: text(
-                "Negative control: a successor that fills a hole below the handed-off next slot with a no-op sends a second value at a (slot, ballot) where x is already chosen; the one-value-per-ballot checker must catch it.",
-            ),
-            world: text(
-                "N1-N3; C1 writes x=1 at N1. Prelude: N1 elected at 1.N1 by {N1, N3}; x=1 chosen in slot 1 by {N1, N3}; N2 heard nothing. Then 1 handoff and 1 tick; every schedule.",
-            ),
-            modes: BOTH_MODES,
-            book_mode: BookMode::Exhaustive,
-            levels: &[],
-            chapter: Some(CHAPTER_BEYOND),
-            setup: setup(handoff_fills_gaps(), X1_CHOSEN_BEHIND_N2),
-        },
-        Scenario {
-            name: "act4-double-handoff-control",
-            claim: text(
-                "Negative control: a leader that keeps its ballot after handing it off hands it to a second node, and both successors propose their own command in the same slot at the same ballot; the one-value-per-ballot checker must catch it.",
-            ),
-            world: text(
-                "N1-N3; C1 writes x=1 at N2, C2 writes x=2 at N3. Prelude: N1 elected at 1.N1 by {N1, N2}. Then 2 handoffs and 1 tick; every schedule.",
-            ),
-            modes: BOTH_MODES,
-            book_mode: BookMode::Exhaustive,
-            levels: &[],
-            chapter: Some(CHAPTER_BEYOND),
-            setup: setup(double_handoff(), N1_LEADS_THREE),
-        },
+        act4_handoff_fills_gaps_control(),
+        act4_double_handoff_control(),
     ]
 }
 
@@ -607,20 +568,7 @@ fn grid_scenarios() -> Vec<Scenario> {
             chapter: Some(CHAPTER_BEYOND),
             setup: setup(three_by_three(), &[]),
         },
-        Scenario {
-            name: "act4-grid-decides-in-row-control",
-            claim: text(
-                "Negative control: over a 2x2 \"grid\" where a full row decides as well as the slot's column, the row {N1, N2} chooses x=1 while the other row elects a leader that sees nothing, whose column then chooses x=2 in the same slot; the agreement checker must catch it.",
-            ),
-            world: text(
-                "N1-N4, rows {N1, N2} and {N3, N4}, where a row decides too (built by the world; paros-core refuses it); C1 writes x=1 at N1, C2 writes x=2 at N3. Prelude: N1 elected by {N1, N2}. Then 1 tick (another node stands); every schedule.",
-            ),
-            modes: BOTH_MODES,
-            book_mode: BookMode::Exhaustive,
-            levels: &[],
-            chapter: Some(CHAPTER_BEYOND),
-            setup: setup(rows_decide(), N1_LEADS_BY_TWO),
-        },
+        act4_grid_decides_in_row_control(),
     ]
 }
 
@@ -658,34 +606,8 @@ fn quorum_read_scenarios() -> Vec<Scenario> {
             chapter: Some(CHAPTER_BEYOND),
             setup: setup(reads_through_faults(), &[]),
         },
-        Scenario {
-            name: "act4-read-commit-index-control",
-            claim: text(
-                "Negative control: nodes that answer a read with their commit index instead of their highest accepted slot let a read at N4 over the row {N3, N4} miss x=1, which the column {N1, N3} chose and N1 acknowledged; the linearizability checker must catch it.",
-            ),
-            world: text(
-                "N1-N4 as a 2x2 grid, every node answering ReadIndex with its commit index; C1 writes x=1 at N1, C2 reads x at N4. Prelude: N1 elected by its row; x=1 chosen in slot 1 by the column {N1, N3} and acknowledged; N3 does not know it is chosen. No faults; every schedule.",
-            ),
-            modes: BOTH_MODES,
-            book_mode: BookMode::Exhaustive,
-            levels: &[],
-            chapter: Some(CHAPTER_BEYOND),
-            setup: setup(reads_commit_indexes(), &x1_chosen_by_a_column()),
-        },
-        Scenario {
-            name: "act4-skip-rinse-control",
-            claim: text(
-                "Negative control: a node that answers a read with its vote at the watermark slot before that slot is decided returns x=1, and a later read over the other row, which never saw x=1, returns nothing: the read went back in time, and the linearizability checker must catch it.",
-            ),
-            world: text(
-                "N1-N4 as a 2x2 grid, every node skipping the rinse; C1 writes x=1 at N1, C2 reads x at N1, C3 reads x at N4. Prelude: N1 elected by its row; C1's x=1 reaches N1, which votes for it in slot 1. No faults; every schedule.",
-            ),
-            modes: BOTH_MODES,
-            book_mode: BookMode::Exhaustive,
-            levels: &[],
-            chapter: Some(CHAPTER_BEYOND),
-            setup: setup(skips_the_rinse(), N1_PROPOSES_X1),
-        },
+        act4_read_commit_index_control(),
+        act4_skip_rinse_control(),
     ]
 }
 
@@ -723,33 +645,165 @@ fn proxy_scenarios() -> Vec<Scenario> {
             chapter: Some(CHAPTER_PROXIES),
             setup: setup(proxy_leaders_faults(), &[]),
         },
-        Scenario {
-            name: "act4-proxy-keyed-by-slot-control",
-            claim: text(
-                "Negative control: a proxy that keeps its state by slot alone counts N1's Accepted at 1.N1 and N2's at 2.N2 together and announces a value only one acceptor accepted at its ballot; the announced-was-chosen checker must catch it.",
-            ),
-            world: text(
-                "N1-N3 and proxies P1, P2, each keyed by slot alone; C1 writes x=1 at N1, C2 writes x=2 at N2. Prelude: N1 elected at 1.N1; x=1 voted in slot 1 by N1 alone, through P2, which counted it. Then 1 tick (N2 stands); every schedule.",
-            ),
-            modes: BOTH_MODES,
-            book_mode: BookMode::Exhaustive,
-            levels: &[],
-            chapter: Some(CHAPTER_PROXIES),
-            setup: setup(proxy_keyed_by_slot(), PROXY_X1_COUNTED),
-        },
-        Scenario {
-            name: "act4-new-value-same-ballot-control",
-            claim: text(
-                "Negative control: a leader that resends a client's command through the other proxy as a no-op, at the same ballot, sends two values at one (slot, ballot); the one-value-per-ballot checker must catch it.",
-            ),
-            world: text(
-                "N1-N3 and proxies P1, P2, the leader breaking P4; C1 writes x=1 at N1. Prelude: N1 elected at 1.N1; x=1 sent to P2. Then 1 tick (the leader's beat); every schedule.",
-            ),
-            modes: BOTH_MODES,
-            book_mode: BookMode::Exhaustive,
-            levels: &[],
-            chapter: Some(CHAPTER_PROXIES),
-            setup: setup(new_value_same_ballot(), PROXY_X1_SENT),
-        },
+        act4_proxy_keyed_by_slot_control(),
+        act4_new_value_same_ballot_control(),
+    ]
+}
+
+/// The scenario `act4-non-intersecting-quorums-control`.
+fn act4_non_intersecting_quorums_control() -> Scenario {
+    Scenario {
+        name: "act4-non-intersecting-quorums-control",
+        claim: text(
+            "Negative control: over four nodes where any two elect and any two choose, a second leader elected by two nodes that missed the first leader's two voters chooses another value in the same slot; the agreement checker must catch it.",
+        ),
+        world: text(
+            "N1-N4, q1 = q2 = 2 (built by the world; paros-core refuses it); C1 writes x=1 at N1, C2 writes x=2 at N3. Prelude: N1 elected by {N1, N2}. Then 1 tick (another node stands); every schedule.",
+        ),
+        modes: BOTH_MODES,
+        book_mode: BookMode::Exhaustive,
+        levels: &[],
+        chapter: Some(CHAPTER_BEYOND),
+        setup: setup(two_halves(), N1_LEADS_BY_TWO),
+    }
+}
+
+/// The scenario `act4-handoff-fills-gaps-control`.
+fn act4_handoff_fills_gaps_control() -> Scenario {
+    Scenario {
+        name: "act4-handoff-fills-gaps-control",
+        claim: text(
+            "Negative control: a successor that fills a hole below the handed-off next slot with a no-op sends a second value at a (slot, ballot) where x is already chosen; the one-value-per-ballot checker must catch it.",
+        ),
+        world: text(
+            "N1-N3; C1 writes x=1 at N1. Prelude: N1 elected at 1.N1 by {N1, N3}; x=1 chosen in slot 1 by {N1, N3}; N2 heard nothing. Then 1 handoff and 1 tick; every schedule.",
+        ),
+        modes: BOTH_MODES,
+        book_mode: BookMode::Exhaustive,
+        levels: &[],
+        chapter: Some(CHAPTER_BEYOND),
+        setup: setup(handoff_fills_gaps(), X1_CHOSEN_BEHIND_N2),
+    }
+}
+
+/// The scenario `act4-double-handoff-control`.
+fn act4_double_handoff_control() -> Scenario {
+    Scenario {
+        name: "act4-double-handoff-control",
+        claim: text(
+            "Negative control: a leader that keeps its ballot after handing it off hands it to a second node, and both successors propose their own command in the same slot at the same ballot; the one-value-per-ballot checker must catch it.",
+        ),
+        world: text(
+            "N1-N3; C1 writes x=1 at N2, C2 writes x=2 at N3. Prelude: N1 elected at 1.N1 by {N1, N2}. Then 2 handoffs and 1 tick; every schedule.",
+        ),
+        modes: BOTH_MODES,
+        book_mode: BookMode::Exhaustive,
+        levels: &[],
+        chapter: Some(CHAPTER_BEYOND),
+        setup: setup(double_handoff(), N1_LEADS_THREE),
+    }
+}
+
+/// The scenario `act4-grid-decides-in-row-control`.
+fn act4_grid_decides_in_row_control() -> Scenario {
+    Scenario {
+        name: "act4-grid-decides-in-row-control",
+        claim: text(
+            "Negative control: over a 2x2 \"grid\" where a full row decides as well as the slot's column, the row {N1, N2} chooses x=1 while the other row elects a leader that sees nothing, whose column then chooses x=2 in the same slot; the agreement checker must catch it.",
+        ),
+        world: text(
+            "N1-N4, rows {N1, N2} and {N3, N4}, where a row decides too (built by the world; paros-core refuses it); C1 writes x=1 at N1, C2 writes x=2 at N3. Prelude: N1 elected by {N1, N2}. Then 1 tick (another node stands); every schedule.",
+        ),
+        modes: BOTH_MODES,
+        book_mode: BookMode::Exhaustive,
+        levels: &[],
+        chapter: Some(CHAPTER_BEYOND),
+        setup: setup(rows_decide(), N1_LEADS_BY_TWO),
+    }
+}
+
+/// The scenario `act4-read-commit-index-control`.
+fn act4_read_commit_index_control() -> Scenario {
+    Scenario {
+        name: "act4-read-commit-index-control",
+        claim: text(
+            "Negative control: nodes that answer a read with their commit index instead of their highest accepted slot let a read at N4 over the row {N3, N4} miss x=1, which the column {N1, N3} chose and N1 acknowledged; the linearizability checker must catch it.",
+        ),
+        world: text(
+            "N1-N4 as a 2x2 grid, every node answering ReadIndex with its commit index; C1 writes x=1 at N1, C2 reads x at N4. Prelude: N1 elected by its row; x=1 chosen in slot 1 by the column {N1, N3} and acknowledged; N3 does not know it is chosen. No faults; every schedule.",
+        ),
+        modes: BOTH_MODES,
+        book_mode: BookMode::Exhaustive,
+        levels: &[],
+        chapter: Some(CHAPTER_BEYOND),
+        setup: setup(reads_commit_indexes(), &x1_chosen_by_a_column()),
+    }
+}
+
+/// The scenario `act4-skip-rinse-control`.
+fn act4_skip_rinse_control() -> Scenario {
+    Scenario {
+        name: "act4-skip-rinse-control",
+        claim: text(
+            "Negative control: a node that answers a read with its vote at the watermark slot before that slot is decided returns x=1, and a later read over the other row, which never saw x=1, returns nothing: the read went back in time, and the linearizability checker must catch it.",
+        ),
+        world: text(
+            "N1-N4 as a 2x2 grid, every node skipping the rinse; C1 writes x=1 at N1, C2 reads x at N1, C3 reads x at N4. Prelude: N1 elected by its row; C1's x=1 reaches N1, which votes for it in slot 1. No faults; every schedule.",
+        ),
+        modes: BOTH_MODES,
+        book_mode: BookMode::Exhaustive,
+        levels: &[],
+        chapter: Some(CHAPTER_BEYOND),
+        setup: setup(skips_the_rinse(), N1_PROPOSES_X1),
+    }
+}
+
+/// The scenario `act4-proxy-keyed-by-slot-control`.
+fn act4_proxy_keyed_by_slot_control() -> Scenario {
+    Scenario {
+        name: "act4-proxy-keyed-by-slot-control",
+        claim: text(
+            "Negative control: a proxy that keeps its state by slot alone counts N1's Accepted at 1.N1 and N2's at 2.N2 together and announces a value only one acceptor accepted at its ballot; the announced-was-chosen checker must catch it.",
+        ),
+        world: text(
+            "N1-N3 and proxies P1, P2, each keyed by slot alone; C1 writes x=1 at N1, C2 writes x=2 at N2. Prelude: N1 elected at 1.N1; x=1 voted in slot 1 by N1 alone, through P2, which counted it. Then 1 tick (N2 stands); every schedule.",
+        ),
+        modes: BOTH_MODES,
+        book_mode: BookMode::Exhaustive,
+        levels: &[],
+        chapter: Some(CHAPTER_PROXIES),
+        setup: setup(proxy_keyed_by_slot(), PROXY_X1_COUNTED),
+    }
+}
+
+/// The scenario `act4-new-value-same-ballot-control`.
+fn act4_new_value_same_ballot_control() -> Scenario {
+    Scenario {
+        name: "act4-new-value-same-ballot-control",
+        claim: text(
+            "Negative control: a leader that resends a client's command through the other proxy as a no-op, at the same ballot, sends two values at one (slot, ballot); the one-value-per-ballot checker must catch it.",
+        ),
+        world: text(
+            "N1-N3 and proxies P1, P2, the leader breaking P4; C1 writes x=1 at N1. Prelude: N1 elected at 1.N1; x=1 sent to P2. Then 1 tick (the leader's beat); every schedule.",
+        ),
+        modes: BOTH_MODES,
+        book_mode: BookMode::Exhaustive,
+        levels: &[],
+        chapter: Some(CHAPTER_PROXIES),
+        setup: setup(new_value_same_ballot(), PROXY_X1_SENT),
+    }
+}
+
+/// The negative controls among [`all`], in its order: the scenarios a replay can show.
+pub(super) fn controls() -> Vec<Scenario> {
+    vec![
+        act4_non_intersecting_quorums_control(),
+        act4_handoff_fills_gaps_control(),
+        act4_double_handoff_control(),
+        act4_grid_decides_in_row_control(),
+        act4_read_commit_index_control(),
+        act4_skip_rinse_control(),
+        act4_proxy_keyed_by_slot_control(),
+        act4_new_value_same_ballot_control(),
     ]
 }

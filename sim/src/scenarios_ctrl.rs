@@ -32,16 +32,19 @@ fn three_nodes(budget: Budget) -> LogWorldConfig {
     config
 }
 
-/// The scenarios.
-pub(super) fn all() -> Vec<Scenario> {
-    let smallest = three_nodes(
+/// [`three_nodes`] with 2 ticks, 1 crash and 1 corrupted record: the world of
+/// `act4-faulty-records` and its control.
+fn smallest() -> LogWorldConfig {
+    three_nodes(
         Budget::NONE
             .with(Fault::Tick, 2)
             .with(Fault::Crash, 1)
             .with(Fault::CorruptRecord, 1),
-    );
-    let mut corrupt_as_none = smallest.clone();
-    corrupt_as_none.negative_control = Some(NegativeControl::CorruptAsNone);
+    )
+}
+
+/// The scenarios.
+pub(super) fn all() -> Vec<Scenario> {
     let wiped = three_nodes(
         Budget::NONE
             .with(Fault::Tick, 2)
@@ -75,9 +78,9 @@ pub(super) fn all() -> Vec<Scenario> {
             ),
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
-            levels: &[],
+            levels: &["act4/faulty-records"],
             chapter: Some(CHAPTER_BEYOND),
-            setup: setup(smallest, &n2_crashed()),
+            setup: setup(smallest(), &n2_crashed()),
         },
         Scenario {
             name: "act4-the-wiped-node",
@@ -110,19 +113,33 @@ pub(super) fn all() -> Vec<Scenario> {
             chapter: Some(CHAPTER_BEYOND),
             setup: setup(every_storage_fault, &[]),
         },
-        Scenario {
-            name: "act4-corrupt-as-none-control",
-            claim: text(
-                "Negative control: a node that reports a vote it can no longer read as \"no vote\" lets a new leader fill a chosen slot; the no-none-where-voted checker must catch it.",
-            ),
-            world: text(
-                "The world of act4-faulty-records, whose nodes report unknown votes as none.",
-            ),
-            modes: BOTH_MODES,
-            book_mode: BookMode::Exhaustive,
-            levels: &[],
-            chapter: Some(CHAPTER_BEYOND),
-            setup: setup(corrupt_as_none, &n2_crashed()),
-        },
+        act4_corrupt_as_none_control(),
     ]
+}
+
+/// The scenario `act4-corrupt-as-none-control`.
+fn act4_corrupt_as_none_control() -> Scenario {
+    Scenario {
+        name: "act4-corrupt-as-none-control",
+        claim: text(
+            "Negative control: a node that reports a vote it can no longer read as \"no vote\" lets a new leader fill a chosen slot; the no-none-where-voted checker must catch it.",
+        ),
+        world: text("The world of act4-faulty-records, whose nodes report unknown votes as none."),
+        modes: BOTH_MODES,
+        book_mode: BookMode::Exhaustive,
+        levels: &[],
+        chapter: Some(CHAPTER_BEYOND),
+        setup: setup(
+            LogWorldConfig {
+                negative_control: Some(NegativeControl::CorruptAsNone),
+                ..smallest()
+            },
+            &n2_crashed(),
+        ),
+    }
+}
+
+/// The negative controls among [`all`], in its order: the scenarios a replay can show.
+pub(super) fn controls() -> Vec<Scenario> {
+    vec![act4_corrupt_as_none_control()]
 }

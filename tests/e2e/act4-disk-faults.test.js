@@ -1,4 +1,8 @@
-// Browser tests of Act IV's disk-fault level `act4/the-wiped-node`: played to its goal by
+// Browser tests of Act IV's disk-fault levels. `act4/faulty-records`: played to its goal by
+// clicking (N2 crashed, its vote in slot 1 corrupted with the "Corrupt" control, N2 restarted,
+// each Promise to N3 put in its case, x=1 kept and x=2 chosen), the corrupt-as-none answer
+// refused with the world untouched, the unknown vote marked on N2 in words, and the page
+// audited by axe-core while a question is open. `act4/the-wiped-node`: played to its goal by
 // clicking (N2 crashed, its disk wiped with the "Wipe" control, the library's refusal taken,
 // and x=2 chosen by N1 and N3), a wrong answer refused on the way with the world untouched, the
 // wiped disk marked on the stage in words, no restart offered for it, and the page audited by
@@ -11,6 +15,7 @@ import { deliver, control, answer } from './log-play.js';
 
 const site = useSite();
 const ID = 'act4/the-wiped-node';
+const FAULTY_RECORDS = 'act4/faulty-records';
 
 const question = (page) => page.locator('.pp-question').textContent();
 const worldBox = (page) => page.locator('.pp-world-box').textContent();
@@ -55,5 +60,53 @@ test('the wiped node is played to its goal by clicking, and booting it blank is 
   await deliver(page, 'C1', 'N1', 'Write');
   await deliver(page, 'N1', 'N3', 'Accept(1.N1, slot 2,');
   await deliver(page, 'N3', 'N1', 'Accepted(1.N1, slot 2');
+  await passedCleanly(page, context, errors);
+});
+
+test('faulty records is played to its goal by clicking, and a corrupt vote is never "no vote"', async () => {
+  const { page, context, errors } = await site.open(site.level(FAULTY_RECORDS));
+  assert.equal(await page.locator('.pp-title').textContent(), 'Faulty records');
+  assert.match(await page.locator('.pp-kicker').textContent(), /Act IV/);
+  assert.equal(await goal(page), 'open');
+
+  // N2 crashes; its vote in slot 1 is damaged by the control; the stage says so in words.
+  await control(page, 'Crash N2');
+  assert.ok((await controls(page)).includes("Corrupt N2's promise"), 'each record has its control');
+  await control(page, "Corrupt N2's vote in slot 1");
+  assert.match(await page.locator('.pp-stage [data-node="N2"]').textContent(), /down: vote unknown: slot 1/);
+  await control(page, 'Restart N2');
+  assert.match(await page.locator('.pp-stage [data-node="N2"]').textContent(), /vote unknown: slot 1/);
+  assert.match(await worldBox(page), /vote unknown in slot 1: its record is corrupt/);
+
+  // N3 stands; N2's Promise is on its way: the question is open, and audited.
+  await control(page, 'Tick N3');
+  await deliver(page, 'N3', 'N2', 'Prepare');
+  assert.match(await question(page), /N2's Promise at .* is on its way to N3\. What does it answer for slot 1/);
+  const axeOpen = grave(await audit(page));
+  assert.deepEqual(axeOpen, [], JSON.stringify(axeOpen, null, 2));
+
+  // Corrupt-as-none is refused and changes nothing.
+  const stageBefore = await stage(page);
+  const printBefore = await fingerprint(page);
+  const movesBefore = await moves(page);
+  await answer(page, 'none', 'wrong');
+  assert.match(await page.locator('.pp-outcome-wrong').textContent(), /corrupt-as-none/);
+  assert.equal(await fingerprint(page), printBefore, 'a wrong answer leaves the world as it was');
+  assert.equal(await stage(page), stageBefore, 'and the stage');
+  assert.equal(await moves(page), movesBefore, 'a wrong answer is not a move');
+  await answer(page, 'unknown', 'right');
+  assert.match(await page.locator('.pp-outcome-right').textContent(), /phase1_complete does not hold/);
+
+  // N2's Promise lands and N3 waits; N1's vote completes the count; x=1 stays, x=2 follows.
+  await deliver(page, 'N2', 'N3', 'Promise');
+  await deliver(page, 'N3', 'N1', 'Prepare');
+  await answer(page, 'voted', 'right');
+  await deliver(page, 'N1', 'N3', 'Promise');
+  await deliver(page, 'N3', 'N2', 'Accept');
+  await deliver(page, 'N2', 'N3', 'Accepted');
+  await control(page, 'Request: C1 N3');
+  await deliver(page, 'C1', 'N3', 'Write');
+  await deliver(page, 'N3', 'N2', 'Accept');
+  await deliver(page, 'N2', 'N3', 'Accepted');
   await passedCleanly(page, context, errors);
 });

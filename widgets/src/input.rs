@@ -65,9 +65,10 @@ struct ActionFields {
     node: Option<String>,
     client: Option<String>,
     to: Option<String>,
+    record: Option<String>,
 }
 
-const ACTION_FIELDS: [&str; 5] = ["kind", "message", "node", "client", "to"];
+const ACTION_FIELDS: [&str; 6] = ["kind", "message", "node", "client", "to", "record"];
 
 impl ActionFields {
     fn read(object: &Map<String, Value>) -> Result<ActionFields, String> {
@@ -77,7 +78,7 @@ impl ActionFields {
         {
             return Err(format!(
                 "unknown field `{unknown}`, expected one of `kind`, `message`, `node`, `client`, \
-                 `to`"
+                 `to`, `record`"
             ));
         }
         let text = |field: &str| match object.get(field) {
@@ -103,6 +104,7 @@ impl ActionFields {
             node: text("node")?,
             client: text("client")?,
             to: text("to")?,
+            record: text("record")?,
         })
     }
 
@@ -113,6 +115,7 @@ impl ActionFields {
             node,
             client,
             to,
+            record,
         } = self;
         let needs = |field: &str| format!("a {kind} action needs `{field}`");
         let message = || message.ok_or_else(|| needs("message"));
@@ -135,6 +138,10 @@ impl ActionFields {
             "torn-crash" => ActionJson::TornCrash { node: node()? },
             "restart" => ActionJson::Restart { node: node()? },
             "wipe" => ActionJson::Wipe { node: node()? },
+            "corrupt" => ActionJson::Corrupt {
+                node: node()?,
+                record: record.ok_or_else(|| needs("record"))?,
+            },
             "persist" => ActionJson::Persist { node: node()? },
             "send" => ActionJson::Send { node: node()? },
             "partition" => ActionJson::Partition { node: node()? },

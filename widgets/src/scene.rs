@@ -459,6 +459,14 @@ pub enum ActionJson {
         /// Its name.
         node: String,
     },
+    /// Act IV: one record on a crashed node's disk is damaged: its latest frame fails its
+    /// checksum.
+    Corrupt {
+        /// Its name.
+        node: String,
+        /// The record, as the world names it: `promise`, or `vote 1`.
+        record: String,
+    },
     /// Act II: a crashed node restarts from its disk.
     Restart {
         /// Its name.

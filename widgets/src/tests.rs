@@ -398,6 +398,10 @@ fn every_action_reads_back_as_it_is_written() {
         ActionJson::TornCrash { node: node() },
         ActionJson::Restart { node: node() },
         ActionJson::Wipe { node: node() },
+        ActionJson::Corrupt {
+            node: node(),
+            record: "vote 1".into(),
+        },
         ActionJson::Persist { node: node() },
         ActionJson::Send { node: node() },
         ActionJson::Partition { node: node() },

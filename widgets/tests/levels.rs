@@ -836,6 +836,12 @@ fn the_catalog_keeps_the_contract_with_the_book() {
                 None
             ),
             (
+                "act4/faulty-records",
+                "Beyond Multi-Paxos",
+                "act4-faulty-records",
+                None
+            ),
+            (
                 "act4/the-wiped-node",
                 "Beyond Multi-Paxos",
                 "act4-the-wiped-node",
@@ -1154,6 +1160,8 @@ fn no_wrong_choice_equals_a_right_one_in_random_play() {
 mod act3_reads;
 #[path = "levels/act3_retry.rs"]
 mod act3_retry;
+#[path = "levels/act4_faulty_records.rs"]
+mod act4_faulty_records;
 #[path = "levels/act4_flexible.rs"]
 mod act4_flexible;
 #[path = "levels/act4_grid.rs"]

@@ -609,9 +609,13 @@ function nodeLines(node) {
   // A disk a storage fault reached says so in words (`disk wiped`), not by its outline alone.
   const disk = node.disk?.fault ? node.disk.fault.mark : 'disk only';
   if (node.up === false) return [`promised ${node.promised || '—'}`, `down: ${disk}${node.floor ? ` · floor ${node.floor}` : ''}`];
+  // Up with a record it cannot read (a vote unknown), the mark takes the chosen index's line:
+  // the slot column still shows what is chosen.
+  let second = node.chosen_index == null ? '' : `chosen to ${node.chosen_index}`;
+  if (node.disk?.fault) second = node.disk.fault.mark;
   return [
     `promised ${node.promised || '—'}`,
-    node.chosen_index == null ? '' : `chosen to ${node.chosen_index}`,
+    second,
     node.applied_index == null ? '' : `applied to ${node.applied_index}${node.floor ? ` · floor ${node.floor}` : ''}`,
   ];
 }

@@ -84,7 +84,8 @@ pub static ACT4_MATCHMAKER: &[&Level<MatchmakerWorld>] = &[
 
 /// Act IV's levels on the replicated-log world with storage faults, in the order of the level
 /// map: they come after the Matchmaker Paxos levels.
-pub static ACT4_DISK_FAULTS: &[&Level<LogWorld>] = &[&act4::the_wiped_node::LEVEL];
+pub static ACT4_DISK_FAULTS: &[&Level<LogWorld>] =
+    &[&act4::faulty_records::LEVEL, &act4::the_wiped_node::LEVEL];
 
 /// Every level played on the replicated-log world: Act II's, then Act III's, then Act IV's.
 pub fn log_levels() -> impl Iterator<Item = &'static Level<LogWorld>> {

@@ -330,6 +330,16 @@ impl Board for LogWorld {
             ActionJson::TornCrash { node: name } => world(LogAction::TornCrash(node(&name)?)),
             ActionJson::Restart { node: name } => world(LogAction::Restart(node_or_proxy(&name)?)),
             ActionJson::Wipe { node: name } => world(LogAction::WipeDisk(node(&name)?)),
+            ActionJson::Corrupt { node: name, record } => {
+                // The record is read by the world's own words for it (`corrupt N2 vote 1`).
+                let text = format!("corrupt {} {record}", self.name(node(&name)?));
+                match self.parse_action(&text) {
+                    Ok(action @ LogAction::CorruptRecord { .. }) => world(action),
+                    _ => Err(PlayError::BadInput(format!(
+                        "no record {record:?}: corrupt a `promise` or a `vote SLOT`"
+                    ))),
+                }
+            }
             ActionJson::Persist { node: name } => world(LogAction::Persist(node(&name)?)),
             ActionJson::Send { node: name } => world(LogAction::Send(node(&name)?)),
             ActionJson::Partition { node: name } => world(LogAction::Partition(node(&name)?)),

@@ -18,7 +18,7 @@ use paros_core::log::{
 use paros_core::{NodeId, NodeSet};
 use paros_sim::Fault;
 use paros_sim::linearizability::{Condition, Verdict};
-use paros_sim::replicated_log::{ClientCall, ClientOp, LogAction, LogWorld, Server};
+use paros_sim::replicated_log::{ClientCall, ClientOp, DiskRecord, LogAction, LogWorld, Server};
 
 /// A durable write as players read it: `Accept(slot 1, x=1 (C1#1) at 1.N1)`.
 pub fn write_name(world: &LogWorld, write: &Write) -> String {
@@ -463,10 +463,21 @@ pub fn controls(world: &LogWorld, moves: &[LogMove]) -> Vec<ControlView> {
                         ActionJson::Wipe { node: named(node) },
                         format!("Wipe {}'s disk", named(node)),
                     ),
+                    LogAction::CorruptRecord { node, record } => (
+                        ActionJson::Corrupt {
+                            node: named(node),
+                            record: record.to_string(),
+                        },
+                        match record {
+                            DiskRecord::Promise => format!("Corrupt {}'s promise", named(node)),
+                            DiskRecord::Vote(slot) => {
+                                format!("Corrupt {}'s vote in slot {slot}", named(node))
+                            }
+                        },
+                    ),
                     LogAction::Deliver(_)
                     | LogAction::Drop(_)
                     | LogAction::Duplicate(_)
-                    | LogAction::CorruptRecord { .. }
                     | LogAction::StopFaults => {
                         return None;
                     }

@@ -21,12 +21,17 @@ fn view_json(game: &Game<LogWorld>) -> serde_json::Value {
 
 #[test]
 fn the_level_is_listed_after_the_matchmaker_levels_with_x1_chosen_by_n1_and_n2() {
+    // The level map: the Matchmaker Paxos levels, then faulty records, then the wiped node.
     let ids: Vec<&str> = paros_play::catalog().iter().map(|level| level.id).collect();
     let generations = ids
         .iter()
         .position(|id| *id == "act4/matchmaker-generations");
     assert_eq!(
         ids.iter().position(|id| *id == ID),
+        generations.map(|at| at + 2)
+    );
+    assert_eq!(
+        ids.iter().position(|id| *id == "act4/faulty-records"),
         generations.map(|at| at + 1)
     );
     assert!(levels::ACT4_DISK_FAULTS.iter().any(|level| level.id == ID));

@@ -1,9 +1,10 @@
 //! Act IV: beyond Multi-Paxos. Act II's log over other quorum systems (four nodes where the
 //! two phases need different numbers of nodes, or stand in a 2x2 grid), with reads served by
 //! a follower, with a leader that hands its ballot on, and with a leader whose Phase 2 goes
-//! through proxy leaders. Each level is a file here with its briefing in a markdown file
+//! through proxy leaders; and on disks that lie (a corrupted record, a wiped disk). Each level is a file here with its briefing in a markdown file
 //! beside it.
 
+pub mod faulty_records;
 pub mod flexible_quorums;
 pub mod garbage_collection;
 pub mod matchmaker_generations;
