@@ -34,7 +34,8 @@ pub static LEVEL: Level<LogWorld> = Level {
     unlocks: None,
     hints: [
         "N3 cannot catch up by its walk: the slots it lacks are gone from N1's log. N1 sends its \
-         trim point instead, when N3's heartbeat ack shows it below N1's floor.",
+         trim point instead, a `TrimPoint` message, when N3's heartbeat ack shows it below N1's \
+         floor.",
         "A trim point is decided state. It moves N3's floor and applied index, and nothing else: \
          N3's promise is its own word, given to whoever asked last.",
     ],

@@ -44,7 +44,8 @@ pub static LEVEL: Level<LogWorld> = Level {
     hints: [
         "A row is {N1, N2} or {N3, N4}; a column is {N1, N3} or {N2, N4}. Promises count when \
          they fill a row; votes count when they fill the slot's own column.",
-        "Slot 1 belongs to column 1, {N1, N3}, and slot 2 to column 2, {N2, N4}. A vote from \
+        "`Grid::deciding_column` gives slot 1 to column 1, {N1, N3}, and slot 2 to column 2, \
+         {N2, N4}. A vote from \
          the other column adds nothing to a slot, however many rows it touches.",
     ],
     hint_for: [HintFor::Any, HintFor::Any],
