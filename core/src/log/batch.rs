@@ -18,7 +18,7 @@
 //!   an AcceptedRun never names a slot it did not vote in.
 //!
 //! A batch of 1, the default ([`LogConfig::with_accept_batch`]), sends no run at all: every
-//! message and write is as without batching. Batching with proxy leaders is refused
+//! message and write is as without batching. Batched, a run of one slot is a plain Accept. Batching with proxy leaders is refused
 //! ([`AcceptBatchRefused::WithProxies`]): a proxy forwards and counts one slot's Accept.
 
 use super::{ColocatedNode, Leadership, chosen_by_a_recording_quorum};
@@ -112,38 +112,58 @@ impl LogConfig {
 
 impl ColocatedNode {
     /// Sends an Accept for `slot` to `to` as part of a run: it joins the open run to `to` if
-    /// [`joins_the_run`] allows, else it opens a new one. The run's commit index is the latest
-    /// the leader knew: the commit index only rises, and the run leaves after every one of its
-    /// slots was proposed.
+    /// [`joins_the_run`] allows, else it opens a new one. A run of one slot travels as a plain
+    /// Accept, the message an unbatched leader sends, and becomes an AcceptRun when a second
+    /// slot joins it. The run's commit index is the latest the leader knew: the commit index
+    /// only rises, and the run leaves after every one of its slots was proposed.
     pub(super) fn send_in_run(
         &mut self,
         to: NodeId,
         (ballot, slot, entry, commit): (Ballot, Slot, Entry, Slot),
     ) {
         let batch = self.config.accept_batch;
-        if let Some(index) = self.ready.open_run(to)
-            && let LogMessage::AcceptRun {
-                ballot: run_ballot,
-                first,
-                entries,
-                commit: run_commit,
-            } = &mut self.ready.messages[index].message
-            && joins_the_run((*run_ballot, *first, entries.len()), ballot, slot, batch)
-        {
-            entries.push(entry);
-            *run_commit = (*run_commit).max(commit);
-            return;
+        if let Some(index) = self.ready.open_run(to) {
+            match &mut self.ready.messages[index].message {
+                LogMessage::AcceptRun {
+                    ballot: run_ballot,
+                    first,
+                    entries,
+                    commit: run_commit,
+                } if joins_the_run((*run_ballot, *first, entries.len()), ballot, slot, batch) => {
+                    entries.push(entry);
+                    *run_commit = (*run_commit).max(commit);
+                    return;
+                }
+                open @ LogMessage::Accept { .. } => {
+                    if let LogMessage::Accept {
+                        ballot: run_ballot,
+                        slot: first,
+                        entry: first_entry,
+                        commit: run_commit,
+                    } = open
+                        && joins_the_run((*run_ballot, *first, 1), ballot, slot, batch)
+                    {
+                        let entries = vec![std::mem::replace(first_entry, Entry::Noop), entry];
+                        *open = LogMessage::AcceptRun {
+                            ballot,
+                            first: *first,
+                            entries,
+                            commit: (*run_commit).max(commit),
+                        };
+                        return;
+                    }
+                }
+                _ => {}
+            }
         }
         let index = self.ready.messages.len();
-        self.send(
-            to,
-            LogMessage::AcceptRun {
-                ballot,
-                first: slot,
-                entries: vec![entry],
-                commit,
-            },
-        );
+        let accept = LogMessage::Accept {
+            ballot,
+            slot,
+            entry,
+            commit,
+        };
+        self.send(to, accept);
         self.ready.open_run_at(to, index);
     }
 

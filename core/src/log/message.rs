@@ -71,7 +71,8 @@ pub enum LogMessage {
     },
     /// Phase 2a for a run of consecutive slots: `entries[i]` is proposed in slot `first + i`,
     /// all at one ballot, with the leader's commit index piggybacked. Sent only by a leader
-    /// whose configuration batches Accepts ([`LogConfig::with_accept_batch`]); each slot is
+    /// whose configuration batches Accepts ([`LogConfig::with_accept_batch`]), for two slots or
+    /// more (a run of one is an [`LogMessage::Accept`]); each slot is
     /// voted on by the vote rule exactly as if it had come in an Accept of its own
     /// ([`accept_run_slots`](crate::log::accept_run_slots)).
     ///
