@@ -282,6 +282,9 @@ mod same_log {
     use proptest::prelude::*;
     use std::collections::VecDeque;
 
+    /// A node's chosen log, slot by slot, and its store, key by key.
+    type NodeOutcome = (Vec<(Slot, Entry)>, Vec<(Value, Value)>);
+
     /// Runs `commands` through a cluster batching `batch` slots, `arrivals[i]` of them reaching
     /// the leader in round `i`, with the nodes' messages of each round rotated by `rotations[i]`
     /// so votes arrive in other orders; returns every node's chosen log and store.
@@ -290,7 +293,7 @@ mod same_log {
         commands: &[(u8, u8)],
         arrivals: &[usize],
         rotations: &[usize],
-    ) -> Vec<(Vec<(Slot, Entry)>, Vec<(Value, Value)>)> {
+    ) -> Vec<NodeOutcome> {
         let mut cluster = batched(batch);
         cluster.elect(1);
         let mut next = 0;

@@ -7,6 +7,8 @@
 //! - [`KvStore`] is the replicated state machine, with client sessions.
 //! - [`TrimPoint`] is the log compacted by a decided [`Entry::Trim`]: the floor, and the jump
 //!   that catches up a node stranded below it.
+//! - [`LogConfig::with_accept_batch`] lets a leader send a run of consecutive slots in one
+//!   [`LogMessage::AcceptRun`], answered by one [`LogMessage::AcceptedRun`].
 //! - [`ProxyLeader`] takes a leader's Phase 2 off its hands: it forwards the Accepts, counts the
 //!   Accepteds and announces each choice (Compartmentalized Paxos, P1–P5).
 
