@@ -509,13 +509,14 @@ impl LeaderState {
 
     /// Keeps only the proposals above `through`.
     fn drop_proposals_through(&mut self, through: Slot) {
-        self.proposals = self.proposals.split_off(&through.next());
-        self.proposed_requests = (self.proposals.values())
-            .filter_map(|proposal| match &proposal.entry {
-                Entry::Command(command) => Some((command.client, command.seq)),
-                Entry::Noop | Entry::Trim(_) => None,
-            })
-            .collect();
+        let kept = self.proposals.split_off(&through.next());
+        let dropped = std::mem::replace(&mut self.proposals, kept);
+        for proposal in dropped.values() {
+            if let Entry::Command(command) = &proposal.entry {
+                self.proposed_requests
+                    .remove(&(command.client, command.seq));
+            }
+        }
     }
 
     /// Whether this leadership already proposed the request `(client, seq)`.
