@@ -318,10 +318,7 @@ mod tests {
                 .contains("at most 256")
         );
         assert!(parse(&["--batch", "0"]).unwrap_err().contains("at least 1"));
-        assert_eq!(
-            parse(&["--batch", "64"]).unwrap().workload.accept_batch,
-            64
-        );
+        assert_eq!(parse(&["--batch", "64"]).unwrap().workload.accept_batch, 64);
         assert!(
             parse(&["--payload", "8"])
                 .unwrap_err()
