@@ -44,6 +44,9 @@ pub enum Ignored {
     HandoffTaken,
     /// A Handoff whose in-flight slots are not all below its next slot.
     MalformedHandoff,
+    /// An AcceptRun with no entry, or an AcceptedRun whose last slot is below its first: a run
+    /// that names no slot.
+    EmptyRun,
     /// About a slot already announced chosen: an Accepted for a (slot, ballot) a proxy leader
     /// announced, an Accept at or below the leader's commit index, or an announcement of a
     /// slot the leader already learned.
@@ -79,6 +82,7 @@ impl fmt::Display for Ignored {
             Ignored::MalformedHandoff => {
                 "the handoff's in-flight slots are not below its next slot"
             }
+            Ignored::EmptyRun => "the run names no slot",
             Ignored::AlreadyAnnounced => "the slot is already announced chosen",
             Ignored::NotProposed => "this leader did not propose that entry there",
             Ignored::Retired => "this acceptor is retired: its configurations are collected",

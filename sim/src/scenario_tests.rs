@@ -259,6 +259,30 @@ fn the_act2_exhaustive_world_is_pinned_and_passes() {
 }
 
 #[test]
+fn the_batched_worlds_are_pinned_and_pass_as_their_originals_do() {
+    // A run of one is a plain Accept, so the batched twin of act2-exhaustive, whose leader
+    // never has two slots to send at once, is the same space; act2-runs-batched is the world
+    // where runs of two are sent (replicated_log/batch_tests.rs plays one).
+    for (name, states, transitions) in [
+        ("act2-exhaustive-batched", 14_999, 48_308),
+        ("act2-runs-batched", 322_034, 1_323_734),
+    ] {
+        let report = crate::book::report_for(name).unwrap();
+        assert_eq!(
+            report.verdict,
+            Verdict::Pass,
+            "{name}: {:?}",
+            report.violations
+        );
+        assert_eq!(
+            (report.states, report.transitions),
+            (states, transitions),
+            "{name}"
+        );
+    }
+}
+
+#[test]
 fn the_worlds_that_reach_the_core_bugs_are_finished_and_pinned() {
     // On a core where a stale reply from a node's earlier life completed a new read, the
     // explorer finds act2-reads-across-a-restart's linearizability violation in 20 actions;
@@ -308,7 +332,7 @@ fn every_seeded_log_scenario_finds_nothing_and_every_run_settles() {
         let scenarios::Setup::Log { .. } = scenario.setup else {
             continue;
         };
-        let long = ["act2-long", "act3-long"].contains(&scenario.name);
+        let long = ["act2-long", "act3-long", "act2-long-batched"].contains(&scenario.name);
         if scenario.negative_control().is_some() || long {
             continue;
         }
@@ -333,8 +357,8 @@ fn every_negative_control_is_caught_by_the_explorer_and_trips_its_own_property()
         .collect();
     assert_eq!(
         controls.len(),
-        26,
-        "one scenario per negative control, two for learn-early"
+        31,
+        "one scenario per negative control, two for learn-early, and five batched twins"
     );
     for control in crate::NegativeControl::ALL {
         assert!(

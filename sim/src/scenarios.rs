@@ -66,6 +66,8 @@ mod act2;
 mod act3;
 #[path = "scenarios_act4.rs"]
 mod act4;
+#[path = "scenarios_batch.rs"]
+mod batch;
 #[path = "scenarios_ctrl.rs"]
 mod ctrl;
 #[path = "scenarios_matchmaker.rs"]
@@ -304,6 +306,7 @@ pub fn log_scenarios() -> Vec<Scenario> {
         .chain(act3::all())
         .chain(act4::all())
         .chain(ctrl::all())
+        .chain(batch::all())
         .collect()
 }
 

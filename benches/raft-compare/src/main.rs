@@ -1,7 +1,8 @@
 //! Core throughput: commands chosen per second by three paros-core `ColocatedNode`s in
 //! memory, side by side with three raft-rs `RawNode`s running the same loop in the same run.
 //!
-//! Usage: `raft-compare [--commands N] [--window W] [--payload BYTES] [--repetitions R]`.
+//! Usage: `raft-compare [--commands N] [--window W] [--payload BYTES] [--batch B]
+//! [--repetitions R]`.
 //! Each repetition runs every loop once, in turn; the report gives each loop's median and the
 //! ratio paros / raft-rs. See README.md for what the loops share and where they differ.
 
@@ -50,8 +51,7 @@ struct Options {
     repetitions: usize,
 }
 
-const USAGE: &str =
-    "usage: raft-compare [--commands N] [--window W] [--payload BYTES] [--repetitions R]";
+const USAGE: &str = "usage: raft-compare [--commands N] [--window W] [--payload BYTES] [--batch B] [--repetitions R]";
 
 fn parse_options(args: impl Iterator<Item = String>) -> Result<Options, String> {
     let mut options = Options {
@@ -59,6 +59,7 @@ fn parse_options(args: impl Iterator<Item = String>) -> Result<Options, String> 
             commands: 100_000,
             window: 64,
             payload_bytes: 64,
+            accept_batch: 1,
         },
         repetitions: 5,
     };
@@ -77,6 +78,7 @@ fn parse_options(args: impl Iterator<Item = String>) -> Result<Options, String> 
             "--commands" => options.workload.commands = number,
             "--window" => options.workload.window = number,
             "--payload" => options.workload.payload_bytes = number as usize,
+            "--batch" => options.workload.accept_batch = number as usize,
             "--repetitions" => options.repetitions = number as usize,
             _ => return Err(format!("unknown option {flag:?}\n{USAGE}")),
         }
@@ -87,8 +89,14 @@ fn parse_options(args: impl Iterator<Item = String>) -> Result<Options, String> 
 
 fn validate(options: &Options) -> Result<(), String> {
     let workload = &options.workload;
-    if workload.commands == 0 || workload.window == 0 || options.repetitions == 0 {
-        return Err("--commands, --window and --repetitions must be at least 1".to_owned());
+    if workload.commands == 0
+        || workload.window == 0
+        || workload.accept_batch == 0
+        || options.repetitions == 0
+    {
+        return Err(
+            "--commands, --window, --batch and --repetitions must be at least 1".to_owned(),
+        );
     }
     if workload.window > 256 {
         return Err("--window is at most 256 (raft-rs's max_inflight_msgs here)".to_owned());
@@ -199,8 +207,12 @@ fn main() -> ExitCode {
     };
     let workload = &options.workload;
     println!(
-        "3 nodes in memory, no faults: {} commands of {} bytes, window {}, {} repetitions",
-        workload.commands, workload.payload_bytes, workload.window, options.repetitions
+        "3 nodes in memory, no faults: {} commands of {} bytes, window {}, paros accept batch {}, {} repetitions",
+        workload.commands,
+        workload.payload_bytes,
+        workload.window,
+        workload.accept_batch,
+        options.repetitions
     );
     let names: Vec<&str> = LOOPS.iter().map(|(name, _)| *name).collect();
     println!(
@@ -228,6 +240,7 @@ mod tests {
             commands: 500,
             window: 8,
             payload_bytes: 64,
+            accept_batch: 1,
         }
     }
 
@@ -246,6 +259,21 @@ mod tests {
     fn paros_sends_one_accept_and_one_accepted_per_node_and_command() {
         let measurement = paros_loop::measure(&small()).unwrap();
         assert_eq!(measurement.messages, 6 * 500);
+    }
+
+    #[test]
+    fn batched_accepts_send_fewer_messages_and_apply_every_command() {
+        let batched = Workload {
+            accept_batch: 128,
+            ..small()
+        };
+        let measurement = paros_loop::measure(&batched).unwrap();
+        assert_eq!(measurement.commands, 500);
+        assert!(
+            measurement.messages < 6 * 500 / 4,
+            "{} messages",
+            measurement.messages
+        );
     }
 
     #[test]
@@ -289,6 +317,8 @@ mod tests {
                 .unwrap_err()
                 .contains("at most 256")
         );
+        assert!(parse(&["--batch", "0"]).unwrap_err().contains("at least 1"));
+        assert_eq!(parse(&["--batch", "64"]).unwrap().workload.accept_batch, 64);
         assert!(
             parse(&["--payload", "8"])
                 .unwrap_err()

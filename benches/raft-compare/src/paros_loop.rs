@@ -44,17 +44,19 @@ struct Delivered {
 }
 
 impl Cluster {
-    fn new() -> Cluster {
+    fn new(accept_batch: usize) -> Result<Cluster, String> {
         let members: NodeSet = NODES.map(node_id).into_iter().collect();
-        let config = LogConfig::new(members);
-        Cluster {
+        let config = LogConfig::new(members)
+            .with_accept_batch(accept_batch)
+            .map_err(|refused| format!("paros: --batch {accept_batch}: {refused}"))?;
+        Ok(Cluster {
             nodes: NODES
                 .iter()
                 .map(|id| ColocatedNode::new(node_id(*id), config))
                 .collect(),
             disks: vec![DurableRecord::default(); NODES.len()],
             network: VecDeque::new(),
-        }
+        })
     }
 
     /// Persist, then send: the only order `Ready` allows. Returns the client commands the
@@ -195,7 +197,7 @@ pub fn measure(workload: &Workload) -> Result<Measurement, String> {
             (key, Value::new(&workload.value(index)))
         })
         .collect();
-    let mut cluster = Cluster::new();
+    let mut cluster = Cluster::new(workload.accept_batch)?;
     cluster.elect_leader()?;
     let cpu_start = thread_cpu_time();
     let allocations_before = allocations();

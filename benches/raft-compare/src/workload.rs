@@ -23,6 +23,9 @@ pub struct Workload {
     pub window: u64,
     /// Bytes of each command: key plus value.
     pub payload_bytes: usize,
+    /// The most consecutive slots one paros-core Accept carries
+    /// (`LogConfig::with_accept_batch`); 1 sends one Accept per slot.
+    pub accept_batch: usize,
 }
 
 impl Workload {
@@ -92,6 +95,7 @@ mod tests {
             commands: 10,
             window: 4,
             payload_bytes: 64,
+            accept_batch: 1,
         };
         for index in [0, 1, 1023, 1024, u64::MAX] {
             assert_eq!(workload.key(index).len(), KEY_BYTES);

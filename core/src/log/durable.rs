@@ -126,9 +126,60 @@ impl Persisted {
 
 /// A digest of a batch of writes, in order: the same batch gives the same digest on every run.
 fn digest(writes: &[Write]) -> u64 {
-    let mut hasher = Fnv::new();
+    let mut hasher = WordDigest::new();
     writes.hash(&mut hasher);
     hasher.finish()
+}
+
+/// The proof's digest: a multiply-rotate hash taken a word (8 bytes) at a time, so a batch of
+/// votes is digested at a fraction of FNV's byte-at-a-time cost. It tells one batch from
+/// another, as a proof needs; the disk's checksums stay FNV ([`checksum`]), so the format on
+/// disk does not depend on it.
+struct WordDigest(u64);
+
+impl WordDigest {
+    fn new() -> WordDigest {
+        WordDigest(0x243f_6a88_85a3_08d3)
+    }
+
+    fn mix(&mut self, word: u64) {
+        self.0 = (self.0 ^ word)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(29);
+    }
+}
+
+impl Hasher for WordDigest {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            self.mix(u64::from_le_bytes(word.try_into().expect("8 bytes")));
+        }
+        let rest = words.remainder();
+        let mut last = [0; 8];
+        last[..rest.len()].copy_from_slice(rest);
+        self.mix(u64::from_le_bytes(last) ^ (rest.len() as u64) << 59);
+    }
+
+    fn write_u8(&mut self, value: u8) {
+        self.mix(u64::from(value));
+    }
+
+    fn write_u32(&mut self, value: u32) {
+        self.mix(u64::from(value));
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.mix(value);
+    }
+
+    fn write_usize(&mut self, value: usize) {
+        self.mix(value as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 impl DurableRecord {

@@ -27,7 +27,7 @@ use super::BrokenRule;
 use super::{ColocatedNode, LeaderState, Leadership};
 use crate::log::{DurableRecord, Entry, LogMessage, Slot, Write};
 use crate::{Ballot, Ignored, NodeId, vote_rule};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// H3: whether a successor that took a ballot with `next_slot` may propose a new entry in
@@ -226,6 +226,7 @@ impl ColocatedNode {
         let mut leader = LeaderState {
             ballot,
             proposals: BTreeMap::new(),
+            proposed_requests: BTreeSet::new(),
             next_slot: next_slot.max(floor.next()),
             ticks_since_beat: 0,
             resends: BTreeMap::new(),

@@ -69,6 +69,34 @@ pub enum LogMessage {
         /// The slot.
         slot: Slot,
     },
+    /// Phase 2a for a run of consecutive slots: `entries[i]` is proposed in slot `first + i`,
+    /// all at one ballot, with the leader's commit index piggybacked. Sent only by a leader
+    /// whose configuration batches Accepts ([`LogConfig::with_accept_batch`]), for two slots or
+    /// more (a run of one is an [`LogMessage::Accept`]); each slot is
+    /// voted on by the vote rule exactly as if it had come in an Accept of its own
+    /// ([`accept_run_slots`](crate::log::accept_run_slots)).
+    ///
+    /// [`LogConfig::with_accept_batch`]: crate::log::LogConfig::with_accept_batch
+    AcceptRun {
+        /// The leader's ballot.
+        ballot: Ballot,
+        /// The slot of the first entry.
+        first: Slot,
+        /// The entries proposed, one per slot from `first` on; never empty.
+        entries: Vec<Entry>,
+        /// Every slot up to this one is chosen, as far as the leader knows.
+        commit: Slot,
+    },
+    /// Phase 2b for a run: the sender voted at `ballot` for the leader's entry in every slot
+    /// from `first` through `through`.
+    AcceptedRun {
+        /// The ballot voted for.
+        ballot: Ballot,
+        /// The first slot voted in.
+        first: Slot,
+        /// The last slot voted in.
+        through: Slot,
+    },
     /// A refusal: the sender promised `promised`, above `ballot`.
     Nack {
         /// The refused ballot.
@@ -184,6 +212,8 @@ impl LogMessage {
             LogMessage::Promise { .. } => "Promise",
             LogMessage::Accept { .. } => "Accept",
             LogMessage::Accepted { .. } => "Accepted",
+            LogMessage::AcceptRun { .. } => "AcceptRun",
+            LogMessage::AcceptedRun { .. } => "AcceptedRun",
             LogMessage::Nack { .. } => "Nack",
             LogMessage::Heartbeat { .. } => "Heartbeat",
             LogMessage::HeartbeatAck { .. } => "HeartbeatAck",

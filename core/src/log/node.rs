@@ -20,12 +20,16 @@ use crate::log::{
     Ready, RecordError, Slot, SlotVote, TrimError, TrimPoint, Write, first_slot_to_recover,
     floor_after_applying, trim_may_be_proposed,
 };
-use crate::log::{ProxyIsANode, nack_goes_to, proxy_for, resend_is_identical};
+use crate::log::{ProxiesRefused, nack_goes_to, proxy_for, resend_is_identical};
 use crate::{
     Ballot, Ignored, Majority, NodeId, NodeSet, QuorumError, QuorumSystem, Quorums, Value,
     promise_rule, vote_rule,
 };
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, btree_map};
+
+#[path = "batch.rs"]
+mod batch;
+pub use batch::{AcceptBatchRefused, accept_run_slots, joins_the_run, voted_runs};
 
 #[path = "handoff.rs"]
 mod handoff;
@@ -48,6 +52,11 @@ pub struct LogConfig {
     /// The proxy leaders a leader sends its Accepts through; none by default
     /// ([`LogConfig::with_proxies`]).
     proxies: NodeSet,
+    /// The most consecutive slots one Accept carries; 1 by default
+    /// ([`LogConfig::with_accept_batch`]).
+    ///
+    /// Invariant: at least 1, and 1 whenever `proxies` is not empty.
+    accept_batch: usize,
 }
 
 impl LogConfig {
@@ -61,6 +70,7 @@ impl LogConfig {
             catch_up_batch: 8,
             quorums: Quorums::Majority(Majority::over(nodes)),
             proxies: NodeSet::EMPTY,
+            accept_batch: 1,
         }
     }
 
@@ -87,12 +97,16 @@ impl LogConfig {
 
     /// This configuration with its leaders sending each Accept through one of `proxies`
     /// ([`ProxyLeader`](crate::log::ProxyLeader), P1–P5) instead of to every node; refused if a
-    /// proxy is a node of the cluster.
-    pub fn with_proxies(self, proxies: NodeSet) -> Result<LogConfig, ProxyIsANode> {
-        match proxies.intersection(self.nodes).iter().next() {
-            Some(node) => Err(ProxyIsANode(node)),
-            None => Ok(LogConfig { proxies, ..self }),
+    /// proxy is a node of the cluster, or when the configuration batches its Accepts
+    /// ([`LogConfig::with_accept_batch`]): a proxy forwards and counts one slot at a time.
+    pub fn with_proxies(self, proxies: NodeSet) -> Result<LogConfig, ProxiesRefused> {
+        if let Some(node) = proxies.intersection(self.nodes).iter().next() {
+            return Err(ProxiesRefused::ProxyIsANode(node));
         }
+        if self.batches_accepts() && !proxies.is_empty() {
+            return Err(ProxiesRefused::AcceptsBatched);
+        }
+        Ok(LogConfig { proxies, ..self })
     }
 
     /// The proxy leaders Accepts go through; empty when leaders send them to every node.
@@ -445,6 +459,11 @@ struct LeaderState {
     ballot: Ballot,
     /// The slots it proposed in this leadership and has not yet seen chosen.
     proposals: BTreeMap<Slot, Proposal>,
+    /// The client requests, `(client, seq)`, among `proposals`: a retry already proposed is
+    /// found here without a walk over every proposal.
+    ///
+    /// Invariant: exactly the requests of the commands in `proposals`.
+    proposed_requests: BTreeSet<(NodeId, u64)>,
     /// The slot the next new command gets.
     ///
     /// Invariant: above every slot this leader proposed in this leadership.
@@ -460,6 +479,9 @@ impl LeaderState {
     /// Phase 2a for one slot: records the proposal and returns the Accept for every node,
     /// this one included.
     fn propose(&mut self, slot: Slot, entry: Entry, commit: Slot) -> LogMessage {
+        if let Entry::Command(command) = &entry {
+            self.proposed_requests.insert((command.client, command.seq));
+        }
         self.proposals.insert(
             slot,
             Proposal {
@@ -473,6 +495,33 @@ impl LeaderState {
             entry,
             commit,
         }
+    }
+
+    /// Drops the proposal in `slot`, seen chosen, and returns it.
+    fn forget(&mut self, slot: Slot) -> Option<Proposal> {
+        let proposal = self.proposals.remove(&slot)?;
+        if let Entry::Command(command) = &proposal.entry {
+            self.proposed_requests
+                .remove(&(command.client, command.seq));
+        }
+        Some(proposal)
+    }
+
+    /// Keeps only the proposals above `through`.
+    fn drop_proposals_through(&mut self, through: Slot) {
+        let kept = self.proposals.split_off(&through.next());
+        let dropped = std::mem::replace(&mut self.proposals, kept);
+        for proposal in dropped.values() {
+            if let Entry::Command(command) = &proposal.entry {
+                self.proposed_requests
+                    .remove(&(command.client, command.seq));
+            }
+        }
+    }
+
+    /// Whether this leadership already proposed the request `(client, seq)`.
+    fn proposed(&self, client: NodeId, seq: u64) -> bool {
+        self.proposed_requests.contains(&(client, seq))
     }
 
     /// A leader's beat: a heartbeat with the commit index to every other node, then the Accepts
@@ -820,7 +869,7 @@ impl ColocatedNode {
                     leader.beat_through_proxies(self.id, self.config, commit, new_value)
                 };
                 for (to, message) in beat {
-                    self.send(to, message);
+                    self.send_or_join_run(to, message);
                 }
             }
         } else {
@@ -852,6 +901,16 @@ impl ColocatedNode {
         if !is_client_request && !self.knows_sender(from, &envelope.message) {
             return Err(Ignored::UnknownSender);
         }
+        // A run is voted on where it lies: copying it whole first would copy every entry twice.
+        if let LogMessage::AcceptRun {
+            ballot,
+            first,
+            entries,
+            commit,
+        } = &envelope.message
+        {
+            return self.on_accept_run(from, *ballot, *first, entries, *commit);
+        }
         match envelope.message.clone() {
             LogMessage::Prepare { ballot, from_slot } => {
                 self.on_prepare(from, ballot, from_slot);
@@ -871,6 +930,17 @@ impl ColocatedNode {
                 commit,
             } => self.on_accept(from, ballot, slot, entry, commit),
             LogMessage::Accepted { ballot, slot } => self.on_accepted(from, ballot, slot),
+            LogMessage::AcceptRun {
+                ballot,
+                first,
+                entries,
+                commit,
+            } => self.on_accept_run(from, ballot, first, &entries, commit),
+            LogMessage::AcceptedRun {
+                ballot,
+                first,
+                through,
+            } => self.on_accepted_run(from, ballot, first, through),
             LogMessage::Nack { ballot, promised } => self.on_nack(ballot, promised),
             LogMessage::Heartbeat { ballot, commit } => {
                 self.on_heartbeat(from, ballot, commit);
@@ -1123,6 +1193,7 @@ impl ColocatedNode {
         let mut leader = LeaderState {
             ballot,
             proposals: BTreeMap::new(),
+            proposed_requests: BTreeSet::new(),
             next_slot: last.next(),
             ticks_since_beat: 0,
             resends: BTreeMap::new(),
@@ -1178,15 +1249,7 @@ impl ColocatedNode {
         {
             return Err(Ignored::ChosenOtherwise);
         }
-        if self.acceptor.promised != Some(ballot) {
-            self.promise(ballot);
-        }
-        let vote = SlotVote { ballot, entry };
-        self.acceptor.accepts.insert(slot, vote.clone());
-        // A new vote at or above the promise supersedes an unknown one, as it would a known
-        // one: the unknown vote was cast at or below the promise.
-        self.acceptor.unknown.remove(&slot);
-        self.ready.writes.push(Write::Accept(slot, vote));
+        self.vote(slot, SlotVote { ballot, entry });
         self.follow(leader, ballot);
         self.learn_commit(ballot, commit);
         self.send(from, LogMessage::Accepted { ballot, slot });
@@ -1211,9 +1274,10 @@ impl ColocatedNode {
         if !proposal.accepted_by.insert(from) {
             return Err(Ignored::Duplicate);
         }
-        if chosen_by_a_recording_quorum(&self.config.quorums, slot, proposal.accepted_by) {
-            let entry = proposal.entry.clone();
-            leader.proposals.remove(&slot);
+        if chosen_by_a_recording_quorum(&self.config.quorums, slot, proposal.accepted_by)
+            && let Some(proposal) = leader.forget(slot)
+        {
+            let entry = proposal.entry;
             self.learn_chosen(slot, SlotVote { ballot, entry });
         }
         Ok(())
@@ -1236,7 +1300,7 @@ impl ColocatedNode {
         if proposal.entry != entry {
             return Err(Ignored::NotProposed);
         }
-        leader.proposals.remove(&slot);
+        leader.forget(slot);
         leader.resends.remove(&slot);
         self.learn_chosen(slot, SlotVote { ballot, entry });
         Ok(())
@@ -1329,19 +1393,41 @@ impl ColocatedNode {
     /// The commit rule: a vote this node holds at the leader's own ballot, at or below the
     /// leader's commit index, is the chosen entry (a leader proposes one entry per slot per
     /// ballot, and it counts a slot chosen only at its own ballot).
+    ///
+    /// The votes are learned where they lie, without a copy of the range first. Batched, the
+    /// chosen index rises once for them all (one chosen-through mark); unbatched, once per
+    /// slot, as each is learned.
     fn learn_commit(&mut self, ballot: Ballot, commit: Slot) {
         if commit <= self.learner.chosen_index {
             return;
         }
-        let learned: Vec<(Slot, SlotVote)> = self
-            .acceptor
-            .accepts
-            .range(self.learner.chosen_index.next()..=commit)
-            .filter(|(_, vote)| vote.ballot == ballot)
-            .map(|(slot, vote)| (*slot, vote.clone()))
-            .collect();
-        for (slot, vote) in learned {
-            self.learn_chosen(slot, vote);
+        let mut slot = self.learner.chosen_index.next();
+        while slot <= commit
+            && let Some((&voted, vote)) = self.acceptor.accepts.range(slot..=commit).next()
+        {
+            slot = voted.next();
+            if vote.ballot != ballot {
+                continue;
+            }
+            // The vote held is the chosen one: nothing stale to overwrite, and its ballot is at
+            // or below the promise unless a control lowered the promise.
+            let promise = learning_raises_the_promise(self.acceptor.promised, vote);
+            match self.learner.chosen.entry(voted) {
+                btree_map::Entry::Vacant(place) => place.insert(vote.clone()),
+                btree_map::Entry::Occupied(_) => continue,
+            };
+            if promise != self.acceptor.promised
+                && let Some(ballot) = promise
+            {
+                self.promise(ballot);
+            }
+            if !self.config.batches_accepts() {
+                self.advance_chosen_index();
+                self.check_invariants();
+            }
+        }
+        if self.config.batches_accepts() {
+            self.advance_chosen_index();
         }
     }
 
@@ -1354,8 +1440,19 @@ impl ColocatedNode {
     /// chosen-through mark in the same `Ready`, and a delayed Accept below the chosen ballot is
     /// refused by the vote rule instead of replacing the chosen entry.
     pub fn learn_chosen(&mut self, slot: Slot, vote: SlotVote) {
+        if self.note_chosen(slot, vote) {
+            self.advance_chosen_index();
+            self.check_invariants();
+        }
+    }
+
+    /// [`ColocatedNode::learn_chosen`] but for the chosen index: records `vote` as chosen in
+    /// `slot`, raising the promise and overwriting a stale vote, and returns whether it was new.
+    /// The caller raises the chosen index ([`ColocatedNode::advance_chosen_index`]), once for
+    /// every slot it learns in one step.
+    fn note_chosen(&mut self, slot: Slot, vote: SlotVote) -> bool {
         if slot <= self.floor() || self.learner.chosen.contains_key(&slot) {
-            return;
+            return false;
         }
         let promise = learning_raises_the_promise(self.acceptor.promised, &vote);
         if promise != self.acceptor.promised
@@ -1376,8 +1473,7 @@ impl ColocatedNode {
             self.ready.writes.push(Write::Accept(slot, vote.clone()));
         }
         self.learner.chosen.insert(slot, vote);
-        self.advance_chosen_index();
-        self.check_invariants();
+        true
     }
 
     /// Raises the chosen index over the contiguous known-chosen prefix, records it durably,
@@ -1454,7 +1550,7 @@ impl ColocatedNode {
         self.acceptor.accepts = self.acceptor.accepts.split_off(&keep);
         self.acceptor.unknown = self.acceptor.unknown.split_off(&keep);
         if let Leadership::Leader(leader) = &mut self.proposer.leadership {
-            leader.proposals = leader.proposals.split_off(&keep);
+            leader.drop_proposals_through(through);
             leader.next_slot = leader.next_slot.max(keep);
         }
         self.ready.writes.push(Write::Truncate(through));
@@ -1559,9 +1655,7 @@ impl ColocatedNode {
             );
             return;
         }
-        let already_proposed = leader.proposals.values().any(|proposal| {
-            matches!(&proposal.entry, Entry::Command(proposed) if proposed.client == client && proposed.seq == seq)
-        });
+        let already_proposed = leader.proposed(client, seq);
         let accept = (!already_proposed).then(|| {
             let slot = leader.next_slot;
             leader.next_slot = slot.next();
@@ -1719,7 +1813,8 @@ impl ColocatedNode {
     }
 
     /// Sends a leader's Accept: through the slot's proxy when the cluster has proxies
-    /// ([`proxy_for`]), else to every node.
+    /// ([`proxy_for`]), in runs to every node when it batches its Accepts
+    /// ([`LogConfig::with_accept_batch`]), else to every node.
     fn send_accept(&mut self, accept: LogMessage) {
         let proxy = match &accept {
             LogMessage::Accept { slot, .. } => proxy_for(self.config.proxies, *slot, 0),
@@ -1727,7 +1822,28 @@ impl ColocatedNode {
         };
         match proxy {
             Some(proxy) => self.send(proxy, accept),
+            None if self.config.batches_accepts() => {
+                for to in self.config.nodes.iter() {
+                    self.send_or_join_run(to, accept.clone());
+                }
+            }
             None => self.broadcast(accept),
+        }
+    }
+
+    /// Sends `message` to `to`; an Accept joins a run instead when Accepts are batched
+    /// ([`ColocatedNode::send_in_run`]).
+    fn send_or_join_run(&mut self, to: NodeId, message: LogMessage) {
+        match message {
+            LogMessage::Accept {
+                ballot,
+                slot,
+                entry,
+                commit,
+            } if self.config.batches_accepts() => {
+                self.send_in_run(to, (ballot, slot, entry, commit));
+            }
+            message => self.send(to, message),
         }
     }
 

@@ -24,18 +24,30 @@ use crate::{Ballot, Ignored, NodeId, NodeSet, Quorums, is_chosen_in_slot};
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// A cluster's proxy leaders refused because one of them is a node of the cluster: a proxy is
-/// a role of its own, with no vote ([`LogConfig::with_proxies`]).
+/// Why [`LogConfig::with_proxies`] refused a cluster's proxy leaders.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct ProxyIsANode(pub NodeId);
+pub enum ProxiesRefused {
+    /// This proxy is a node of the cluster: a proxy is a role of its own, with no vote.
+    ProxyIsANode(NodeId),
+    /// The configuration batches its Accepts ([`LogConfig::with_accept_batch`]), and a proxy
+    /// forwards and counts one slot's Accept at a time.
+    AcceptsBatched,
+}
 
-impl fmt::Display for ProxyIsANode {
+impl fmt::Display for ProxiesRefused {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "proxy {} is a node of the cluster", self.0)
+        match self {
+            ProxiesRefused::ProxyIsANode(node) => {
+                write!(f, "proxy {node} is a node of the cluster")
+            }
+            ProxiesRefused::AcceptsBatched => {
+                f.write_str("a cluster that batches its accepts takes no proxy leaders")
+            }
+        }
     }
 }
 
-impl std::error::Error for ProxyIsANode {}
+impl std::error::Error for ProxiesRefused {}
 
 /// P1: the proxy's copies of the leader's `accept`, one to each acceptor, unchanged.
 ///

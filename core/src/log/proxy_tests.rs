@@ -4,7 +4,7 @@
 
 use crate::log::{
     ColocatedNode, Command, DurableRecord, Entry, LogConfig, LogEnvelope, LogMessage, LogRole,
-    Outcome, Persisted, ProxyIsANode, ProxyLeader, Slot, forward_unchanged, nack_goes_to,
+    Outcome, Persisted, ProxiesRefused, ProxyLeader, Slot, forward_unchanged, nack_goes_to,
     proxy_for, proxy_may_announce, resend_is_identical,
 };
 use crate::{Ballot, Ignored, NodeId, NodeSet, Value};
@@ -310,7 +310,10 @@ fn a_proxy_may_send_a_node_only_accepts_and_announcements() {
 fn proxies_are_off_by_default_and_never_a_node_of_the_cluster() {
     let plain = LogConfig::new(set(&[1, 2, 3]));
     assert!(plain.proxies().is_empty());
-    assert_eq!(plain.with_proxies(set(&[3, 4])), Err(ProxyIsANode(node(3))));
+    assert_eq!(
+        plain.with_proxies(set(&[3, 4])),
+        Err(ProxiesRefused::ProxyIsANode(node(3)))
+    );
     assert_eq!(config().proxies(), set(&PROXIES));
 }
 

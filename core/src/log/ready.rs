@@ -1,5 +1,6 @@
 //! `Ready`: what a node asks its caller to do after an input. Persist, then send.
 
+use crate::NodeId;
 use crate::log::{Entry, LogEnvelope, Persisted, Slot, Write};
 
 /// An entry the apply walk applied to the state machine.
@@ -30,6 +31,10 @@ pub struct Ready {
     pub(crate) writes: Vec<Write>,
     pub(crate) messages: Vec<LogEnvelope>,
     pub(crate) applied: Vec<Applied>,
+    /// For each node, the index in `messages` of the `AcceptRun` to it that later slots may
+    /// still join ([`joins_the_run`](crate::log::joins_the_run)). Empty unless Accepts are
+    /// batched.
+    pub(crate) open_runs: Vec<(NodeId, usize)>,
 }
 
 impl Ready {
@@ -51,6 +56,21 @@ impl Ready {
     /// The entries applied by the apply walk, in slot order.
     pub fn applied(&self) -> &[Applied] {
         &self.applied
+    }
+
+    /// The index in `messages` of the open run to `to`, if any.
+    pub(crate) fn open_run(&self, to: NodeId) -> Option<usize> {
+        (self.open_runs.iter())
+            .find(|(node, _)| *node == to)
+            .map(|(_, index)| *index)
+    }
+
+    /// Makes the message at `index` the open run to `to`.
+    pub(crate) fn open_run_at(&mut self, to: NodeId, index: usize) {
+        match self.open_runs.iter_mut().find(|(node, _)| *node == to) {
+            Some((_, open)) => *open = index,
+            None => self.open_runs.push((to, index)),
+        }
     }
 
     /// Takes the applied entries out, leaving the writes and the messages that wait for them:

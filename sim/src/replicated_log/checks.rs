@@ -7,6 +7,7 @@ use crate::check::{GaveUp, Property, Violation};
 use crate::linearizability::{self, History};
 use paros_core::log::{
     Applied, Entry, KvStore, LogEnvelope, LogMessage, Slot, SlotVote, TrimPoint, Write,
+    accept_run_slots,
 };
 use paros_core::{Ballot, NodeId};
 use std::collections::{BTreeMap, BTreeSet};
@@ -144,16 +145,8 @@ impl LogWorld {
             return;
         }
         let node = self.config.node_id(index);
-        let proposed: Vec<(Slot, Ballot, Entry)> = (messages.iter())
-            .filter_map(|envelope| match &envelope.message {
-                LogMessage::Accept {
-                    ballot,
-                    slot,
-                    entry,
-                    ..
-                } if ballot.node == node => Some((*slot, *ballot, entry.clone())),
-                _ => None,
-            })
+        let proposed: Vec<(Slot, Ballot, Entry)> = accepts_in(messages)
+            .filter(|(_, ballot, _)| ballot.node == node)
             .collect();
         if !proposed.is_empty() {
             self.effects.push(Effect::Proposals { node, proposed });
@@ -173,17 +166,7 @@ impl LogWorld {
     /// Records the Accepts among `messages` as sent by `sender`, for the one-value-per-ballot
     /// checker.
     pub(super) fn push_accepts_sent(&mut self, sender: NodeId, messages: &[LogEnvelope]) {
-        let sent: Vec<(Slot, Ballot, Entry)> = (messages.iter())
-            .filter_map(|envelope| match &envelope.message {
-                LogMessage::Accept {
-                    ballot,
-                    slot,
-                    entry,
-                    ..
-                } => Some((*slot, *ballot, entry.clone())),
-                _ => None,
-            })
-            .collect();
+        let sent: Vec<(Slot, Ballot, Entry)> = accepts_in(messages).collect();
         if !sent.is_empty() {
             self.effects
                 .push(Effect::AcceptsSent { node: sender, sent });
@@ -569,4 +552,30 @@ pub(super) fn chosen_prefix(
     Some(format!(
         "has chosen index {chosen_index}, but slot {hole} is not known chosen"
     ))
+}
+
+/// Every (slot, ballot, entry) the Accepts among `messages` propose, a run's slot by slot
+/// ([`accept_run_slots`]).
+fn accepts_in(messages: &[LogEnvelope]) -> impl Iterator<Item = (Slot, Ballot, Entry)> + '_ {
+    messages
+        .iter()
+        .flat_map(|envelope| -> Vec<(Slot, Ballot, Entry)> {
+            match &envelope.message {
+                LogMessage::Accept {
+                    ballot,
+                    slot,
+                    entry,
+                    ..
+                } => vec![(*slot, *ballot, entry.clone())],
+                LogMessage::AcceptRun {
+                    ballot,
+                    first,
+                    entries,
+                    ..
+                } => accept_run_slots(*first, entries)
+                    .map(|(slot, entry)| (slot, *ballot, entry.clone()))
+                    .collect(),
+                _ => Vec::new(),
+            }
+        })
 }

@@ -93,6 +93,10 @@ pub struct LogWorldConfig {
     /// With any, a leader sends each Accept through one of them
     /// ([`LogConfig::with_proxies`]); 0 for a world without.
     pub proxies: u8,
+    /// The most consecutive slots a leader sends in one Accept
+    /// ([`LogConfig::with_accept_batch`]); 1, the default, sends one Accept per slot and no
+    /// run. Refused with proxies.
+    pub accept_batch: usize,
 }
 
 impl LogWorldConfig {
@@ -113,6 +117,7 @@ impl LogWorldConfig {
             handoffs: 0,
             quorums: None,
             proxies: 0,
+            accept_batch: 1,
         }
     }
 
@@ -181,6 +186,9 @@ impl LogWorldConfig {
                 .with_proxies(self.proxy_ids())
                 .unwrap_or_else(|error| panic!("proxies are numbered after the nodes: {error}"));
         }
+        config = config
+            .with_accept_batch(self.accept_batch)
+            .unwrap_or_else(|refused| panic!("validated: the accept batch is allowed: {refused}"));
         config.election_timeout_ticks = self.election_timeout_ticks;
         config.heartbeat_interval_ticks = self.heartbeat_interval_ticks;
         config
@@ -191,6 +199,11 @@ impl LogWorldConfig {
         if self.node_count == 0 || count > usize::from(NodeId::MAX) {
             return Err(Refused::BadConfig(
                 "between 1 and 63 nodes, clients and proxies",
+            ));
+        }
+        if self.accept_batch == 0 || (self.accept_batch > 1 && self.proxies > 0) {
+            return Err(Refused::BadConfig(
+                "an accept batch of at least 1, and of 1 with proxies",
             ));
         }
         let needs_proxies = [

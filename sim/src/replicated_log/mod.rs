@@ -649,6 +649,8 @@ impl Model for LogWorld {
 }
 
 #[cfg(test)]
+mod batch_tests;
+#[cfg(test)]
 mod grid_tests;
 #[cfg(test)]
 mod proxy_tests;

@@ -81,6 +81,32 @@ impl LogWorld {
             LogMessage::Accepted { ballot: b, slot } => {
                 format!("Accepted({}, slot {slot})", ballot(*b))
             }
+            LogMessage::AcceptRun {
+                ballot: b,
+                first,
+                entries,
+                commit,
+            } => {
+                let named: Vec<String> = (entries.iter())
+                    .map(|entry| self.entry_name(entry))
+                    .collect();
+                let through = Slot((first.0 + entries.len() as u64).saturating_sub(1));
+                format!(
+                    "AcceptRun({}, {}, [{}], commit {commit})",
+                    ballot(*b),
+                    slots_named(*first, through),
+                    named.join("; ")
+                )
+            }
+            LogMessage::AcceptedRun {
+                ballot: b,
+                first,
+                through,
+            } => format!(
+                "AcceptedRun({}, {})",
+                ballot(*b),
+                slots_named(*first, *through)
+            ),
             LogMessage::Nack {
                 ballot: b,
                 promised,
@@ -185,5 +211,14 @@ impl LogWorld {
             self.name(votes.ballot.node),
             voters.join(", ")
         )
+    }
+}
+
+/// A run's slots: `slot 3` for a run of one, `slots 3-5` for more.
+fn slots_named(first: Slot, through: Slot) -> String {
+    if through <= first {
+        format!("slot {first}")
+    } else {
+        format!("slots {first}-{through}")
     }
 }

@@ -7,7 +7,10 @@ use super::{Host, LogWorld};
 use crate::check::Property;
 use crate::faults::{NegativeControl, Refused};
 use crate::network::{InFlight, MessageId};
-use paros_core::log::{ColocatedNode, LogEnvelope, LogMessage, LogRole, Outcome, Slot, SlotVote};
+use paros_core::log::{
+    ColocatedNode, Entry, LogEnvelope, LogMessage, LogRole, Outcome, Slot, SlotVote,
+    accept_run_slots,
+};
 use paros_core::{Ballot, NodeId};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -65,24 +68,13 @@ impl LogWorld {
             return Ok(());
         }
         if self.config.negative_control == Some(NegativeControl::LearnEarly)
-            && let LogMessage::Accept {
-                ballot,
-                slot,
-                entry,
-                ..
-            } = &envelope.message
+            && let Some(entries) = learned_early(&envelope.message)
         {
-            let vote = SlotVote {
-                ballot: *ballot,
-                entry: entry.clone(),
-            };
-            // Learn early: the node learns the entry chosen before it, or anyone, votes.
+            // Learn early: the node learns the entries chosen before it, or anyone, votes.
             let _ignored = node.handle(&LogEnvelope {
                 from: envelope.from,
                 to: envelope.to,
-                message: LogMessage::Chosen {
-                    entries: vec![(*slot, vote)],
-                },
+                message: LogMessage::Chosen { entries },
             });
         }
         if self.config.negative_control == Some(NegativeControl::TrimIgnoresFloor)
@@ -217,5 +209,33 @@ impl LogWorld {
             "{} installed a trim point through slot {through} and {what}",
             self.name(node)
         )
+    }
+}
+
+/// What the learn-early control takes for chosen on an Accept or a run's arrival: every entry
+/// it proposes, at its ballot.
+pub(super) fn learned_early(message: &LogMessage) -> Option<Vec<(Slot, SlotVote)>> {
+    let vote = |ballot: Ballot, entry: &Entry| SlotVote {
+        ballot,
+        entry: entry.clone(),
+    };
+    match message {
+        LogMessage::Accept {
+            ballot,
+            slot,
+            entry,
+            ..
+        } => Some(vec![(*slot, vote(*ballot, entry))]),
+        LogMessage::AcceptRun {
+            ballot,
+            first,
+            entries,
+            ..
+        } => Some(
+            accept_run_slots(*first, entries)
+                .map(|(slot, entry)| (slot, vote(*ballot, entry)))
+                .collect(),
+        ),
+        _ => None,
     }
 }

@@ -196,7 +196,7 @@ fn a_search_through_the_memo_visits_what_one_without_it_does_with_proxies() {
 
 /// The world with every successor built by `apply`, never through the memo.
 #[derive(Clone)]
-struct PlainProxies(LogWorld);
+pub(super) struct PlainProxies(pub(super) LogWorld);
 
 impl crate::model::Model for PlainProxies {
     type Config = LogWorldConfig;

@@ -73,21 +73,31 @@ impl LogWorld {
         self.config.quorum_system()
     }
 
-    /// A node votes when its `Accepted` leaves it: the entry is its accepted record for the
+    /// A node votes when its `Accepted` (or an `AcceptedRun` naming the slot) leaves it: the entry is its accepted record for the
     /// slot at that ballot. The votes are counted by [`LogWorld::count_votes`].
     pub(super) fn record_votes(&mut self, index: usize, messages: &[LogEnvelope]) {
         let Some(node) = self.servers[index].host.node() else {
             return;
         };
+        let vote_at = |slot: Slot, ballot: Ballot| {
+            (node.accepts().get(&slot))
+                .filter(|vote| vote.ballot == ballot)
+                .map(|vote| (slot, ballot, vote.entry.clone()))
+        };
         let cast: Vec<(Slot, Ballot, Entry)> = messages
             .iter()
-            .filter_map(|envelope| match envelope.message {
-                LogMessage::Accepted { ballot, slot } => node
-                    .accepts()
-                    .get(&slot)
-                    .filter(|vote| vote.ballot == ballot)
-                    .map(|vote| (slot, ballot, vote.entry.clone())),
-                _ => None,
+            .flat_map(|envelope| match envelope.message {
+                LogMessage::Accepted { ballot, slot } => {
+                    vote_at(slot, ballot).into_iter().collect()
+                }
+                LogMessage::AcceptedRun {
+                    ballot,
+                    first,
+                    through,
+                } => (first.0..=through.0)
+                    .filter_map(|slot| vote_at(Slot(slot), ballot))
+                    .collect(),
+                _ => Vec::new(),
             })
             .collect();
         if !cast.is_empty() {

@@ -336,8 +336,8 @@ pub fn kind(message: &LogMessage) -> &'static str {
     match message {
         LogMessage::Prepare { .. } => "prepare",
         LogMessage::Promise { .. } => "promise",
-        LogMessage::Accept { .. } => "accept",
-        LogMessage::Accepted { .. } => "accepted",
+        LogMessage::Accept { .. } | LogMessage::AcceptRun { .. } => "accept",
+        LogMessage::Accepted { .. } | LogMessage::AcceptedRun { .. } => "accepted",
         LogMessage::Nack { .. } => "nack",
         LogMessage::Heartbeat { .. } => "heartbeat",
         LogMessage::HeartbeatAck { .. } => "heartbeat-ack",
@@ -359,6 +359,8 @@ fn message_ballot(world: &LogWorld, message: &LogMessage) -> String {
         | LogMessage::Promise { ballot, .. }
         | LogMessage::Accept { ballot, .. }
         | LogMessage::Accepted { ballot, .. }
+        | LogMessage::AcceptRun { ballot, .. }
+        | LogMessage::AcceptedRun { ballot, .. }
         | LogMessage::Nack { ballot, .. }
         | LogMessage::Heartbeat { ballot, .. }
         | LogMessage::HeartbeatAck { ballot, .. }
@@ -389,7 +391,9 @@ pub fn messages(world: &LogWorld, moves: &[LogMove]) -> Vec<MessageView> {
                 slot: match &envelope.message {
                     LogMessage::Accept { slot, .. }
                     | LogMessage::Accepted { slot, .. }
-                    | LogMessage::SlotChosen { slot, .. } => Some(slot.0),
+                    | LogMessage::SlotChosen { slot, .. }
+                    | LogMessage::AcceptRun { first: slot, .. }
+                    | LogMessage::AcceptedRun { first: slot, .. } => Some(slot.0),
                     _ => None,
                 },
                 cut,
