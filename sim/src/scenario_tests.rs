@@ -128,7 +128,7 @@ fn the_log_controls_are_exactly_the_log_scenarios_with_a_negative_control() {
         .filter(|scenario| scenario.negative_control().is_some())
         .collect();
     assert_eq!(scenarios::log_controls(), controls);
-    assert_eq!(controls.len(), 19);
+    assert_eq!(controls.len(), 24);
     assert!(
         controls
             .iter()

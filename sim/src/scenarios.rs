@@ -320,6 +320,7 @@ pub fn log_controls() -> Vec<Scenario> {
         .chain(act3::controls())
         .chain(act4::controls())
         .chain(ctrl::controls())
+        .chain(batch::controls())
         .collect()
 }
 

@@ -22,7 +22,26 @@ pub const BATCH: usize = 4;
 /// # Panics
 /// If `original` is not an Act II scenario of the replicated log: a programming error.
 fn twin(name: &'static str, original: &str, world: &'static str) -> Scenario {
-    let of = (act2::all().into_iter())
+    twin_of(act2::all(), name, original, world)
+}
+
+/// The batched twin `name` of the Act II negative control `original`, built from the controls
+/// alone, so the game's replay table links no other scenario.
+///
+/// # Panics
+/// If `original` is not an Act II control of the replicated log: a programming error.
+fn control_twin(name: &'static str, original: &str, world: &'static str) -> Scenario {
+    twin_of(act2::controls(), name, original, world)
+}
+
+/// The batched twin `name` of `original`, one of `scenarios`.
+fn twin_of(
+    scenarios: Vec<Scenario>,
+    name: &'static str,
+    original: &str,
+    world: &'static str,
+) -> Scenario {
+    let of = (scenarios.into_iter())
         .find(|scenario| scenario.name == original)
         .unwrap_or_else(|| panic!("{original} is an Act II scenario"));
     let Setup::Log { config, prelude } = of.setup else {
@@ -62,6 +81,13 @@ fn runs() -> LogWorldConfig {
 
 /// The batched twins and the runs world, in the order `paros-sim list` prints them.
 pub fn all() -> Vec<Scenario> {
+    let mut all = worlds();
+    all.extend(controls());
+    all
+}
+
+/// The runs world and the batched twins of Act II's worlds that are no negative control.
+fn worlds() -> Vec<Scenario> {
     vec![
         Scenario {
             name: "act2-runs-batched",
@@ -100,28 +126,34 @@ pub fn all() -> Vec<Scenario> {
             "act2-long",
             "The world of act2-long, with leaders sending up to 4 consecutive slots in one AcceptRun.",
         ),
-        twin(
-            "act2-send-before-persist-control-batched",
+    ]
+}
+
+/// The batched twins of Act II's negative controls, each still caught by its own checker.
+pub fn controls() -> Vec<Scenario> {
+    vec![
+        control_twin(
+            "act2-send-before-persist-batched-control",
             "act2-send-before-persist-control",
             "The world of act2-send-before-persist-control, with leaders sending up to 4 consecutive slots in one AcceptRun.",
         ),
-        twin(
-            "act2-blank-restart-control-batched",
+        control_twin(
+            "act2-blank-restart-batched-control",
             "act2-blank-restart-control",
             "The world of act2-blank-restart-control, with leaders sending up to 4 consecutive slots in one AcceptRun.",
         ),
-        twin(
-            "act2-local-read-control-batched",
+        control_twin(
+            "act2-local-read-batched-control",
             "act2-local-read-control",
             "The world of act2-local-read-control, with leaders sending up to 4 consecutive slots in one AcceptRun.",
         ),
-        twin(
-            "act2-early-ack-control-batched",
+        control_twin(
+            "act2-early-ack-batched-control",
             "act2-early-ack-control",
             "The world of act2-early-ack-control, with leaders sending up to 4 consecutive slots in one AcceptRun.",
         ),
-        twin(
-            "act2-learn-early-control-batched",
+        control_twin(
+            "act2-learn-early-batched-control",
             "act2-learn-early-control",
             "The world of act2-learn-early-control, with leaders sending up to 4 consecutive slots in one AcceptRun.",
         ),
