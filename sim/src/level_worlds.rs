@@ -891,17 +891,21 @@ pub static MATCHMAKER_GENERATIONS: LevelWorld<MatchmakerWorldConfig> = LevelWorl
 /// beyond the prelude's, so that N3, which has not heard x=1 is chosen, can stand.
 pub static FAULTY_RECORDS: LevelWorld<LogWorldConfig> = LevelWorld {
     name: "act4/faulty-records",
-    config: || {
-        let budget = Budget::NONE
-            .with(Fault::Tick, 2)
-            .with(Fault::Crash, 1)
-            .with(Fault::CorruptRecord, 1);
-        let mut config = cluster(&[&[("x", "1"), ("x", "2")]], budget);
-        config.election_timeout_ticks = 1;
-        config
-    },
+    config: || disk_fault_world(Fault::CorruptRecord),
     prelude: X1_CHOSEN_BY_N1_AND_N2,
 };
+
+/// The disk-fault levels' world: C1 writes x=1, x=2; two ticks, one crash and one `disk_fault`;
+/// an election timeout of one tick.
+fn disk_fault_world(disk_fault: Fault) -> LogWorldConfig {
+    let budget = Budget::NONE
+        .with(Fault::Tick, 2)
+        .with(Fault::Crash, 1)
+        .with(disk_fault, 1);
+    let mut config = cluster(&[&[("x", "1"), ("x", "2")]], budget);
+    config.election_timeout_ticks = 1;
+    config
+}
 
 /// The disk-fault levels' prelude: N1 is elected by N1 and N2, and C1's x=1 is chosen in slot 1
 /// by them and answered; N3's Prepare and Accept are still on their way.
@@ -922,15 +926,7 @@ const X1_CHOSEN_BY_N1_AND_N2: &[&str] = &[
 /// tick beyond the prelude's, so that survivors of a wiped leader can elect another.
 pub static THE_WIPED_NODE: LevelWorld<LogWorldConfig> = LevelWorld {
     name: "act4/the-wiped-node",
-    config: || {
-        let budget = Budget::NONE
-            .with(Fault::Tick, 2)
-            .with(Fault::Crash, 1)
-            .with(Fault::WipeDisk, 1);
-        let mut config = cluster(&[&[("x", "1"), ("x", "2")]], budget);
-        config.election_timeout_ticks = 1;
-        config
-    },
+    config: || disk_fault_world(Fault::WipeDisk),
     prelude: X1_CHOSEN_BY_N1_AND_N2,
 };
 

@@ -22,6 +22,11 @@ use paros_sim::replicated_log::LogWorld;
 /// The chapter beside `act4/flexible-quorums` and `act4/the-handoff`.
 pub const BEYOND_MULTI_PAXOS: &str = "Beyond Multi-Paxos";
 
+/// The stage note of the disk-fault levels, whose world is
+/// `paros_sim::level_worlds`' shared disk-fault prelude.
+const X1_CHOSEN_BY_N1_AND_N2: &str = "N1 leads at 1.N1. x=1 is chosen in slot 1 by N1 and N2; N3's \
+                                      Accept is on its way. C1 has x=2 to write.";
+
 /// The chapter beside `act4/proxy-leaders`.
 pub const PROXY_LEADERS_CHAPTER: &str = "Compartmentalized Paxos's proxy leaders";
 

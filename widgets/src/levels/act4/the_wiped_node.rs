@@ -53,8 +53,7 @@ pub static LEVEL: Level<LogWorld> = Level {
     retry_by_hand: false,
     stages: &[Stage {
         title: "A disk lost",
-        note: "N1 leads at 1.N1. x=1 is chosen in slot 1 by N1 and N2; N3's Accept is on its \
-               way. C1 has x=2 to write.",
+        note: super::X1_CHOSEN_BY_N1_AND_N2,
         world: &level_worlds::THE_WIPED_NODE,
     }],
     solution: &[
