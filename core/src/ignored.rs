@@ -46,6 +46,7 @@ pub enum Ignored {
     MalformedHandoff,
     /// An AcceptRun with no entry, or an AcceptedRun whose last slot is below its first: a run
     /// that names no slot.
+    #[cfg(feature = "accept-batch")]
     EmptyRun,
     /// About a slot already announced chosen: an Accepted for a (slot, ballot) a proxy leader
     /// announced, an Accept at or below the leader's commit index, or an announcement of a
@@ -82,6 +83,7 @@ impl fmt::Display for Ignored {
             Ignored::MalformedHandoff => {
                 "the handoff's in-flight slots are not below its next slot"
             }
+            #[cfg(feature = "accept-batch")]
             Ignored::EmptyRun => "the run names no slot",
             Ignored::AlreadyAnnounced => "the slot is already announced chosen",
             Ignored::NotProposed => "this leader did not propose that entry there",

@@ -67,6 +67,10 @@ fn run(mut command: Command, what: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The paros-core features the book documents: its whole public API, batched Accepts included
+/// (the game's build leaves them off), without the negative controls' broken rules.
+const CORE_FEATURES: [&str; 2] = ["--features", "accept-batch"];
+
 /// Builds paros-core's rustdoc JSON and reads its symbols.
 pub fn repository_symbols(root: &Path) -> anyhow::Result<SymbolIndex> {
     let target = root.join("target/book-rustdoc");
@@ -74,7 +78,9 @@ pub fn repository_symbols(root: &Path) -> anyhow::Result<SymbolIndex> {
     command
         .current_dir(root)
         .env("RUSTC_BOOTSTRAP", "1")
-        .args(["rustdoc", "-q", "-p", "paros-core", "--lib", "--target-dir"])
+        .args(["rustdoc", "-q", "-p", "paros-core", "--lib"])
+        .args(CORE_FEATURES)
+        .arg("--target-dir")
         .arg(&target)
         .args(["--", "-Z", "unstable-options", "--output-format", "json"]);
     run(command, "building paros-core's rustdoc JSON")?;
@@ -92,7 +98,9 @@ pub fn repository_api_docs(root: &Path) -> anyhow::Result<PathBuf> {
     let mut command = cargo();
     command
         .current_dir(root)
-        .args(["doc", "-q", "-p", "paros-core", "--no-deps", "--target-dir"])
+        .args(["doc", "-q", "-p", "paros-core", "--no-deps"])
+        .args(CORE_FEATURES)
+        .arg("--target-dir")
         .arg(&target);
     run(command, "building paros-core's API docs")?;
     Ok(target.join("doc"))

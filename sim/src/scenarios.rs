@@ -66,6 +66,7 @@ mod act2;
 mod act3;
 #[path = "scenarios_act4.rs"]
 mod act4;
+#[cfg(feature = "accept-batch")]
 #[path = "scenarios_batch.rs"]
 mod batch;
 #[path = "scenarios_ctrl.rs"]
@@ -301,13 +302,14 @@ pub fn act1_scenarios() -> Vec<Scenario> {
 
 /// The scenarios of the replicated log: Acts II to IV.
 pub fn log_scenarios() -> Vec<Scenario> {
-    act2::all()
-        .into_iter()
+    let scenarios = (act2::all().into_iter())
         .chain(act3::all())
         .chain(act4::all())
-        .chain(ctrl::all())
-        .chain(batch::all())
-        .collect()
+        .chain(ctrl::all());
+    // The batched twins: only in a build with batched Accepts, which the game's is not.
+    #[cfg(feature = "accept-batch")]
+    let scenarios = scenarios.chain(batch::all());
+    scenarios.collect()
 }
 
 /// The negative controls of the replicated log, in the order of [`log_scenarios`]: the only
@@ -315,13 +317,13 @@ pub fn log_scenarios() -> Vec<Scenario> {
 /// is built by itself, so a caller that needs only these (the game's replay) links none of the
 /// other scenarios.
 pub fn log_controls() -> Vec<Scenario> {
-    act2::controls()
-        .into_iter()
+    let controls = (act2::controls().into_iter())
         .chain(act3::controls())
         .chain(act4::controls())
-        .chain(ctrl::controls())
-        .chain(batch::controls())
-        .collect()
+        .chain(ctrl::controls());
+    #[cfg(feature = "accept-batch")]
+    let controls = controls.chain(batch::controls());
+    controls.collect()
 }
 
 /// The scenarios of Matchmaker Paxos (Act IV), all named `act4-matchmaker...`.

@@ -22,7 +22,7 @@
 //! ([`AcceptBatchRefused::WithProxies`]): a proxy forwards and counts one slot's Accept.
 
 use super::{ColocatedNode, Leadership, chosen_by_a_recording_quorum};
-use crate::log::{Entry, LogConfig, LogMessage, Slot, SlotVote, Write, nack_goes_to};
+use crate::log::{Entry, LogConfig, LogMessage, Slot, SlotVote, nack_goes_to};
 use crate::{Ballot, Ignored, NodeId, vote_rule};
 use std::fmt;
 
@@ -97,16 +97,6 @@ impl LogConfig {
             accept_batch: batch,
             ..self
         })
-    }
-
-    /// The most consecutive slots one Accept carries; 1 unless batched.
-    pub fn accept_batch(&self) -> usize {
-        self.accept_batch
-    }
-
-    /// Whether leaders send runs of slots ([`LogConfig::with_accept_batch`]).
-    pub(crate) fn batches_accepts(&self) -> bool {
-        self.accept_batch > 1
     }
 }
 
@@ -228,19 +218,6 @@ impl ColocatedNode {
             );
         }
         Ok(())
-    }
-
-    /// One vote by the vote rule, already checked: the promise rises to `vote.ballot` if it was
-    /// below, and the vote is recorded and written.
-    pub(super) fn vote(&mut self, slot: Slot, vote: SlotVote) {
-        if self.acceptor.promised != Some(vote.ballot) {
-            self.promise(vote.ballot);
-        }
-        self.ready.writes.push(Write::Accept(slot, vote.clone()));
-        self.acceptor.accepts.insert(slot, vote);
-        // A new vote at or above the promise supersedes an unknown one, as it would a known
-        // one: the unknown vote was cast at or below the promise.
-        self.acceptor.unknown.remove(&slot);
     }
 
     /// Votes for this leader's proposals in every slot from `first` through `through`; each

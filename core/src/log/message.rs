@@ -77,6 +77,7 @@ pub enum LogMessage {
     /// ([`accept_run_slots`](crate::log::accept_run_slots)).
     ///
     /// [`LogConfig::with_accept_batch`]: crate::log::LogConfig::with_accept_batch
+    #[cfg(feature = "accept-batch")]
     AcceptRun {
         /// The leader's ballot.
         ballot: Ballot,
@@ -89,6 +90,7 @@ pub enum LogMessage {
     },
     /// Phase 2b for a run: the sender voted at `ballot` for the leader's entry in every slot
     /// from `first` through `through`.
+    #[cfg(feature = "accept-batch")]
     AcceptedRun {
         /// The ballot voted for.
         ballot: Ballot,
@@ -212,7 +214,9 @@ impl LogMessage {
             LogMessage::Promise { .. } => "Promise",
             LogMessage::Accept { .. } => "Accept",
             LogMessage::Accepted { .. } => "Accepted",
+            #[cfg(feature = "accept-batch")]
             LogMessage::AcceptRun { .. } => "AcceptRun",
+            #[cfg(feature = "accept-batch")]
             LogMessage::AcceptedRun { .. } => "AcceptedRun",
             LogMessage::Nack { .. } => "Nack",
             LogMessage::Heartbeat { .. } => "Heartbeat",

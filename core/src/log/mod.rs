@@ -7,8 +7,9 @@
 //! - [`KvStore`] is the replicated state machine, with client sessions.
 //! - [`TrimPoint`] is the log compacted by a decided [`Entry::Trim`]: the floor, and the jump
 //!   that catches up a node stranded below it.
-//! - [`LogConfig::with_accept_batch`] lets a leader send a run of consecutive slots in one
-//!   [`LogMessage::AcceptRun`], answered by one [`LogMessage::AcceptedRun`].
+//! - With the `accept-batch` feature, `LogConfig::with_accept_batch` lets a leader send a run
+//!   of consecutive slots in one `LogMessage::AcceptRun`, answered by one
+//!   `LogMessage::AcceptedRun`. The game leaves it off: no level batches.
 //! - [`ProxyLeader`] takes a leader's Phase 2 off its hands: it forwards the Accepts, counts the
 //!   Accepteds and announces each choice (Compartmentalized Paxos, P1–P5).
 
@@ -31,11 +32,13 @@ pub use kv::KvStore;
 pub use message::{LogEnvelope, LogMessage, Outcome};
 #[cfg(feature = "negative-controls")]
 pub use node::BrokenRule;
+#[cfg(feature = "accept-batch")]
+pub use node::{AcceptBatchRefused, accept_run_slots, joins_the_run, voted_runs};
 pub use node::{
-    AcceptBatchRefused, ColocatedNode, Election, HandoffRefused, LogConfig, LogRole, PendingRead,
-    Proposal, accept_run_slots, chosen_by_a_recording_quorum, fill_up_to,
-    heard_from_a_discovery_quorum, joins_the_run, learning_raises_the_promise, phase1_complete,
-    read_may_be_served, recover_slot, successor_may_propose, voted_runs,
+    ColocatedNode, Election, HandoffRefused, LogConfig, LogRole, PendingRead, Proposal,
+    chosen_by_a_recording_quorum, fill_up_to, heard_from_a_discovery_quorum,
+    learning_raises_the_promise, phase1_complete, read_may_be_served, recover_slot,
+    successor_may_propose,
 };
 pub use proxy::{
     ProxiesRefused, ProxyLeader, forward_unchanged, nack_goes_to, proxy_for, proxy_may_announce,
@@ -47,7 +50,7 @@ pub use trim::{
 };
 pub use types::{Command, Entry, ReadId, Slot, SlotVote};
 
-#[cfg(test)]
+#[cfg(all(test, feature = "accept-batch"))]
 mod batch_tests;
 #[cfg(test)]
 mod ctrl_tests;

@@ -27,8 +27,10 @@ use crate::{
 };
 use std::collections::{BTreeMap, BTreeSet, btree_map};
 
+#[cfg(feature = "accept-batch")]
 #[path = "batch.rs"]
 mod batch;
+#[cfg(feature = "accept-batch")]
 pub use batch::{AcceptBatchRefused, accept_run_slots, joins_the_run, voted_runs};
 
 #[path = "handoff.rs"]
@@ -103,6 +105,7 @@ impl LogConfig {
         if let Some(node) = proxies.intersection(self.nodes).iter().next() {
             return Err(ProxiesRefused::ProxyIsANode(node));
         }
+        #[cfg(feature = "accept-batch")]
         if self.batches_accepts() && !proxies.is_empty() {
             return Err(ProxiesRefused::AcceptsBatched);
         }
@@ -112,6 +115,17 @@ impl LogConfig {
     /// The proxy leaders Accepts go through; empty when leaders send them to every node.
     pub fn proxies(&self) -> NodeSet {
         self.proxies
+    }
+
+    /// The most consecutive slots one Accept carries; 1 unless batched.
+    pub fn accept_batch(&self) -> usize {
+        self.accept_batch
+    }
+
+    /// Whether leaders send runs of slots (`LogConfig::with_accept_batch`, with the
+    /// `accept-batch` feature).
+    pub(crate) fn batches_accepts(&self) -> bool {
+        self.accept_batch > 1
     }
 }
 
@@ -902,6 +916,7 @@ impl ColocatedNode {
             return Err(Ignored::UnknownSender);
         }
         // A run is voted on where it lies: copying it whole first would copy every entry twice.
+        #[cfg(feature = "accept-batch")]
         if let LogMessage::AcceptRun {
             ballot,
             first,
@@ -930,12 +945,14 @@ impl ColocatedNode {
                 commit,
             } => self.on_accept(from, ballot, slot, entry, commit),
             LogMessage::Accepted { ballot, slot } => self.on_accepted(from, ballot, slot),
+            #[cfg(feature = "accept-batch")]
             LogMessage::AcceptRun {
                 ballot,
                 first,
                 entries,
                 commit,
             } => self.on_accept_run(from, ballot, first, &entries, commit),
+            #[cfg(feature = "accept-batch")]
             LogMessage::AcceptedRun {
                 ballot,
                 first,
@@ -1254,6 +1271,19 @@ impl ColocatedNode {
         self.learn_commit(ballot, commit);
         self.send(from, LogMessage::Accepted { ballot, slot });
         Ok(())
+    }
+
+    /// One vote by the vote rule, already checked: the promise rises to `vote.ballot` if it was
+    /// below, and the vote is recorded and written.
+    fn vote(&mut self, slot: Slot, vote: SlotVote) {
+        if self.acceptor.promised != Some(vote.ballot) {
+            self.promise(vote.ballot);
+        }
+        self.ready.writes.push(Write::Accept(slot, vote.clone()));
+        self.acceptor.accepts.insert(slot, vote);
+        // A new vote at or above the promise supersedes an unknown one, as it would a known
+        // one: the unknown vote was cast at or below the promise.
+        self.acceptor.unknown.remove(&slot);
     }
 
     /// A vote for this leader's proposal; a Phase-2 quorum makes the slot chosen (F2,
@@ -1822,6 +1852,7 @@ impl ColocatedNode {
         };
         match proxy {
             Some(proxy) => self.send(proxy, accept),
+            #[cfg(feature = "accept-batch")]
             None if self.config.batches_accepts() => {
                 for to in self.config.nodes.iter() {
                     self.send_or_join_run(to, accept.clone());
@@ -1835,6 +1866,7 @@ impl ColocatedNode {
     /// ([`ColocatedNode::send_in_run`]).
     fn send_or_join_run(&mut self, to: NodeId, message: LogMessage) {
         match message {
+            #[cfg(feature = "accept-batch")]
             LogMessage::Accept {
                 ballot,
                 slot,

@@ -31,6 +31,7 @@ pub enum ProxiesRefused {
     ProxyIsANode(NodeId),
     /// The configuration batches its Accepts ([`LogConfig::with_accept_batch`]), and a proxy
     /// forwards and counts one slot's Accept at a time.
+    #[cfg(feature = "accept-batch")]
     AcceptsBatched,
 }
 
@@ -40,6 +41,7 @@ impl fmt::Display for ProxiesRefused {
             ProxiesRefused::ProxyIsANode(node) => {
                 write!(f, "proxy {node} is a node of the cluster")
             }
+            #[cfg(feature = "accept-batch")]
             ProxiesRefused::AcceptsBatched => {
                 f.write_str("a cluster that batches its accepts takes no proxy leaders")
             }

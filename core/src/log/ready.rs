@@ -1,5 +1,6 @@
 //! `Ready`: what a node asks its caller to do after an input. Persist, then send.
 
+#[cfg(feature = "accept-batch")]
 use crate::NodeId;
 use crate::log::{Entry, LogEnvelope, Persisted, Slot, Write};
 
@@ -34,6 +35,7 @@ pub struct Ready {
     /// For each node, the index in `messages` of the `AcceptRun` to it that later slots may
     /// still join ([`joins_the_run`](crate::log::joins_the_run)). Empty unless Accepts are
     /// batched.
+    #[cfg(feature = "accept-batch")]
     pub(crate) open_runs: Vec<(NodeId, usize)>,
 }
 
@@ -59,6 +61,7 @@ impl Ready {
     }
 
     /// The index in `messages` of the open run to `to`, if any.
+    #[cfg(feature = "accept-batch")]
     pub(crate) fn open_run(&self, to: NodeId) -> Option<usize> {
         (self.open_runs.iter())
             .find(|(node, _)| *node == to)
@@ -66,6 +69,7 @@ impl Ready {
     }
 
     /// Makes the message at `index` the open run to `to`.
+    #[cfg(feature = "accept-batch")]
     pub(crate) fn open_run_at(&mut self, to: NodeId, index: usize) {
         match self.open_runs.iter_mut().find(|(node, _)| *node == to) {
             Some((_, open)) => *open = index,

@@ -5,9 +5,10 @@
 use super::{ClientCall, ClientOp, LogWorld, Part, part};
 use crate::check::{GaveUp, Property, Violation};
 use crate::linearizability::{self, History};
+#[cfg(feature = "accept-batch")]
+use paros_core::log::accept_run_slots;
 use paros_core::log::{
     Applied, Entry, KvStore, LogEnvelope, LogMessage, Slot, SlotVote, TrimPoint, Write,
-    accept_run_slots,
 };
 use paros_core::{Ballot, NodeId};
 use std::collections::{BTreeMap, BTreeSet};
@@ -555,7 +556,7 @@ pub(super) fn chosen_prefix(
 }
 
 /// Every (slot, ballot, entry) the Accepts among `messages` propose, a run's slot by slot
-/// ([`accept_run_slots`]).
+/// (`accept_run_slots`).
 fn accepts_in(messages: &[LogEnvelope]) -> impl Iterator<Item = (Slot, Ballot, Entry)> + '_ {
     messages
         .iter()
@@ -567,6 +568,7 @@ fn accepts_in(messages: &[LogEnvelope]) -> impl Iterator<Item = (Slot, Ballot, E
                     entry,
                     ..
                 } => vec![(*slot, *ballot, entry.clone())],
+                #[cfg(feature = "accept-batch")]
                 LogMessage::AcceptRun {
                     ballot,
                     first,

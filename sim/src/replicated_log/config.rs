@@ -186,9 +186,14 @@ impl LogWorldConfig {
                 .with_proxies(self.proxy_ids())
                 .unwrap_or_else(|error| panic!("proxies are numbered after the nodes: {error}"));
         }
-        config = config
-            .with_accept_batch(self.accept_batch)
-            .unwrap_or_else(|refused| panic!("validated: the accept batch is allowed: {refused}"));
+        #[cfg(feature = "accept-batch")]
+        {
+            config = config
+                .with_accept_batch(self.accept_batch)
+                .unwrap_or_else(|refused| {
+                    panic!("validated: the accept batch is allowed: {refused}")
+                });
+        }
         config.election_timeout_ticks = self.election_timeout_ticks;
         config.heartbeat_interval_ticks = self.heartbeat_interval_ticks;
         config
@@ -204,6 +209,11 @@ impl LogWorldConfig {
         if self.accept_batch == 0 || (self.accept_batch > 1 && self.proxies > 0) {
             return Err(Refused::BadConfig(
                 "an accept batch of at least 1, and of 1 with proxies",
+            ));
+        }
+        if self.accept_batch > 1 && !cfg!(feature = "accept-batch") {
+            return Err(Refused::BadConfig(
+                "an accept batch of 1: this build has no batched Accepts (feature accept-batch)",
             ));
         }
         let needs_proxies = [

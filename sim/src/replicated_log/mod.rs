@@ -35,6 +35,7 @@ mod votes;
 pub use action::{DiskRecord, LogAction};
 pub use clients::{ClientCall, ClientState};
 pub use config::{ClientOp, LogWorldConfig};
+pub use names::{message_ballot, message_kind, message_slot};
 pub use network::LogInFlight;
 use proxies::Proxies;
 pub use proxies::ProxyHost;
@@ -648,7 +649,7 @@ impl Model for LogWorld {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "accept-batch"))]
 mod batch_tests;
 #[cfg(test)]
 mod grid_tests;

@@ -2,9 +2,8 @@
 //! checkers and the game use the same names, so a violation reads like the stage.
 
 use super::{LogWorld, SlotVotes};
-use paros_core::NodeId;
-use paros_core::Value;
 use paros_core::log::{Entry, LogMessage, Outcome, Slot};
+use paros_core::{Ballot, NodeId, Value};
 
 impl LogWorld {
     /// A node's, client's or proxy leader's name: N1.., C1.., P1..
@@ -81,6 +80,7 @@ impl LogWorld {
             LogMessage::Accepted { ballot: b, slot } => {
                 format!("Accepted({}, slot {slot})", ballot(*b))
             }
+            #[cfg(feature = "accept-batch")]
             LogMessage::AcceptRun {
                 ballot: b,
                 first,
@@ -98,6 +98,7 @@ impl LogWorld {
                     named.join("; ")
                 )
             }
+            #[cfg(feature = "accept-batch")]
             LogMessage::AcceptedRun {
                 ballot: b,
                 first,
@@ -215,10 +216,71 @@ impl LogWorld {
 }
 
 /// A run's slots: `slot 3` for a run of one, `slots 3-5` for more.
+#[cfg(feature = "accept-batch")]
 fn slots_named(first: Slot, through: Slot) -> String {
     if through <= first {
         format!("slot {first}")
     } else {
         format!("slots {first}-{through}")
+    }
+}
+
+/// A message's kind as the stage draws it, in lowercase words (`accept`, `heartbeat-ack`): a
+/// run is drawn as the Accept or Accepted it batches.
+pub fn message_kind(message: &LogMessage) -> &'static str {
+    match message {
+        LogMessage::Prepare { .. } => "prepare",
+        LogMessage::Promise { .. } => "promise",
+        LogMessage::Accept { .. } => "accept",
+        LogMessage::Accepted { .. } => "accepted",
+        #[cfg(feature = "accept-batch")]
+        LogMessage::AcceptRun { .. } => "accept",
+        #[cfg(feature = "accept-batch")]
+        LogMessage::AcceptedRun { .. } => "accepted",
+        LogMessage::Nack { .. } => "nack",
+        LogMessage::Heartbeat { .. } => "heartbeat",
+        LogMessage::HeartbeatAck { .. } => "heartbeat-ack",
+        LogMessage::Chosen { .. } => "chosen",
+        LogMessage::SlotChosen { .. } => "slot-chosen",
+        LogMessage::TrimPoint { .. } => "trim-point",
+        LogMessage::Handoff { .. } => "handoff",
+        LogMessage::ReadIndex { .. } => "read-index",
+        LogMessage::ReadIndexReply { .. } => "read-index-reply",
+        LogMessage::Write { .. } => "write",
+        LogMessage::Read { .. } => "read",
+        LogMessage::Reply { .. } => "reply",
+    }
+}
+
+/// The ballot a message carries, if any: reads, client messages and catch-up carry none.
+pub fn message_ballot(message: &LogMessage) -> Option<Ballot> {
+    match message {
+        LogMessage::Prepare { ballot, .. }
+        | LogMessage::Promise { ballot, .. }
+        | LogMessage::Accept { ballot, .. }
+        | LogMessage::Accepted { ballot, .. }
+        | LogMessage::Nack { ballot, .. }
+        | LogMessage::Heartbeat { ballot, .. }
+        | LogMessage::HeartbeatAck { ballot, .. }
+        | LogMessage::SlotChosen { ballot, .. }
+        | LogMessage::TrimPoint { ballot, .. }
+        | LogMessage::Handoff { ballot, .. } => Some(*ballot),
+        #[cfg(feature = "accept-batch")]
+        LogMessage::AcceptRun { ballot, .. } | LogMessage::AcceptedRun { ballot, .. } => {
+            Some(*ballot)
+        }
+        _ => None,
+    }
+}
+
+/// The slot a Phase-2 message is about (a run's first), if it is one.
+pub fn message_slot(message: &LogMessage) -> Option<Slot> {
+    match message {
+        LogMessage::Accept { slot, .. }
+        | LogMessage::Accepted { slot, .. }
+        | LogMessage::SlotChosen { slot, .. } => Some(*slot),
+        #[cfg(feature = "accept-batch")]
+        LogMessage::AcceptRun { first, .. } | LogMessage::AcceptedRun { first, .. } => Some(*first),
+        _ => None,
     }
 }

@@ -7,9 +7,10 @@ use super::{Host, LogWorld};
 use crate::check::Property;
 use crate::faults::{NegativeControl, Refused};
 use crate::network::{InFlight, MessageId};
+#[cfg(feature = "accept-batch")]
+use paros_core::log::accept_run_slots;
 use paros_core::log::{
     ColocatedNode, Entry, LogEnvelope, LogMessage, LogRole, Outcome, Slot, SlotVote,
-    accept_run_slots,
 };
 use paros_core::{Ballot, NodeId};
 use std::collections::BTreeMap;
@@ -226,6 +227,7 @@ pub(super) fn learned_early(message: &LogMessage) -> Option<Vec<(Slot, SlotVote)
             entry,
             ..
         } => Some(vec![(*slot, vote(*ballot, entry))]),
+        #[cfg(feature = "accept-batch")]
         LogMessage::AcceptRun {
             ballot,
             first,

@@ -90,6 +90,7 @@ impl LogWorld {
                 LogMessage::Accepted { ballot, slot } => {
                     vote_at(slot, ballot).into_iter().collect()
                 }
+                #[cfg(feature = "accept-batch")]
                 LogMessage::AcceptedRun {
                     ballot,
                     first,

@@ -18,7 +18,10 @@ use paros_core::log::{
 use paros_core::{NodeId, NodeSet};
 use paros_sim::Fault;
 use paros_sim::linearizability::{Condition, Verdict};
-use paros_sim::replicated_log::{ClientCall, ClientOp, DiskRecord, LogAction, LogWorld, Server};
+use paros_sim::replicated_log::{
+    ClientCall, ClientOp, DiskRecord, LogAction, LogWorld, Server, message_ballot, message_kind,
+    message_slot,
+};
 
 /// A durable write as players read it: `Accept(slot 1, x=1 (C1#1) at 1.N1)`.
 pub fn write_name(world: &LogWorld, write: &Write) -> String {
@@ -331,45 +334,8 @@ pub fn nodes(world: &LogWorld, by_hand: &ByHand) -> Vec<NodeView> {
         .collect()
 }
 
-/// The kind of a log message in the view's words.
-pub fn kind(message: &LogMessage) -> &'static str {
-    match message {
-        LogMessage::Prepare { .. } => "prepare",
-        LogMessage::Promise { .. } => "promise",
-        LogMessage::Accept { .. } | LogMessage::AcceptRun { .. } => "accept",
-        LogMessage::Accepted { .. } | LogMessage::AcceptedRun { .. } => "accepted",
-        LogMessage::Nack { .. } => "nack",
-        LogMessage::Heartbeat { .. } => "heartbeat",
-        LogMessage::HeartbeatAck { .. } => "heartbeat-ack",
-        LogMessage::Chosen { .. } => "chosen",
-        LogMessage::SlotChosen { .. } => "slot-chosen",
-        LogMessage::TrimPoint { .. } => "trim-point",
-        LogMessage::Handoff { .. } => "handoff",
-        LogMessage::ReadIndex { .. } => "read-index",
-        LogMessage::ReadIndexReply { .. } => "read-index-reply",
-        LogMessage::Write { .. } => "write",
-        LogMessage::Read { .. } => "read",
-        LogMessage::Reply { .. } => "reply",
-    }
-}
-
-fn message_ballot(world: &LogWorld, message: &LogMessage) -> String {
-    let ballot = match message {
-        LogMessage::Prepare { ballot, .. }
-        | LogMessage::Promise { ballot, .. }
-        | LogMessage::Accept { ballot, .. }
-        | LogMessage::Accepted { ballot, .. }
-        | LogMessage::AcceptRun { ballot, .. }
-        | LogMessage::AcceptedRun { ballot, .. }
-        | LogMessage::Nack { ballot, .. }
-        | LogMessage::Heartbeat { ballot, .. }
-        | LogMessage::HeartbeatAck { ballot, .. }
-        | LogMessage::SlotChosen { ballot, .. }
-        | LogMessage::TrimPoint { ballot, .. }
-        | LogMessage::Handoff { ballot, .. } => Some(*ballot),
-        _ => None,
-    };
-    ballot.map_or_else(String::new, |ballot| ballot_name(world, ballot))
+fn ballot_of(world: &LogWorld, message: &LogMessage) -> String {
+    message_ballot(message).map_or_else(String::new, |ballot| ballot_name(world, ballot))
 }
 
 /// The messages in flight, each with the actions `moves` allows on it.
@@ -385,17 +351,10 @@ pub fn messages(world: &LogWorld, moves: &[LogMove]) -> Vec<MessageView> {
                 id: message.id.0,
                 from: world.name(envelope.from),
                 to: world.name(envelope.to),
-                kind: kind(&envelope.message),
+                kind: message_kind(&envelope.message),
                 text: world.message_name(&envelope.message),
-                ballot: message_ballot(world, &envelope.message),
-                slot: match &envelope.message {
-                    LogMessage::Accept { slot, .. }
-                    | LogMessage::Accepted { slot, .. }
-                    | LogMessage::SlotChosen { slot, .. }
-                    | LogMessage::AcceptRun { first: slot, .. }
-                    | LogMessage::AcceptedRun { first: slot, .. } => Some(slot.0),
-                    _ => None,
-                },
+                ballot: ballot_of(world, &envelope.message),
+                slot: message_slot(&envelope.message).map(|slot| slot.0),
                 cut,
                 harmless: None,
                 actions,
