@@ -84,8 +84,23 @@ impl Order {
     }
 }
 
-/// How often, in new states, the explorer reads its memory use.
+/// How often, in new states, the explorer reads its memory use and reports its progress.
 const MEMORY_CHECK_STATES: usize = 1 << 16;
+
+/// How far a search has got, reported every 65,536 new states
+/// ([`explore_reporting`]): a long search that a bound or a timeout ends can still say how far
+/// it went.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Progress {
+    /// States (orbits, with symmetry) found so far.
+    pub states: u64,
+    /// Transitions taken so far.
+    pub transitions: u64,
+    /// The deepest state visited so far.
+    pub depth: u32,
+    /// The process's resident memory, where Linux says ([`resident_bytes`]).
+    pub resident_bytes: Option<u64>,
+}
 
 /// The bytes this process holds in memory, where Linux says (`/proc/self/statm`'s resident
 /// pages, taken as 4 KiB each).
@@ -166,6 +181,15 @@ fn path_to_vec<A: Clone>(mut node: Option<&Rc<PathNode<A>>>) -> Vec<A> {
 /// reached deep, and cut off there, would be marked seen and so never reached again by a
 /// shorter path within the bound, and the search could pass without having looked at it.
 pub fn explore<M: Model>(start: M, limits: Limits) -> Result<Exploration<M::Action>, Error> {
+    explore_reporting(start, limits, &mut |_| {})
+}
+
+/// [`explore`], telling `progress` how far it has got every 65,536 new states.
+pub fn explore_reporting<M: Model>(
+    start: M,
+    limits: Limits,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Exploration<M::Action>, Error> {
     if limits.order == Order::DepthFirst && limits.max_depth.is_some() {
         return Err(Error::BadParameters(
             "a depth bound cannot be combined with depth-first order: a state first reached \
@@ -179,7 +203,7 @@ pub fn explore<M: Model>(start: M, limits: Limits) -> Result<Exploration<M::Acti
     if by_orbit {
         start = start.for_symmetric_exploration();
     }
-    let mut search = Search::new(limits, by_orbit.then(|| start.symmetries()));
+    let mut search = Search::new(limits, by_orbit.then(|| start.symmetries()), progress);
     let first = search.key(&start);
     search.seen.insert(first).map_err(table_full)?;
     let ending = match limits.order {
@@ -190,7 +214,7 @@ pub fn explore<M: Model>(start: M, limits: Limits) -> Result<Exploration<M::Acti
 }
 
 /// The breadth-first search from `start`, already in the seen set.
-fn breadth_first<M: Model>(start: M, search: &mut Search) -> Result<Ending<M::Action>, Error> {
+fn breadth_first<M: Model>(start: M, search: &mut Search<'_>) -> Result<Ending<M::Action>, Error> {
     let mut queue = Queue::new();
     let mut next = Some(Visit {
         world: start,
@@ -222,7 +246,7 @@ struct Frame<M: Model> {
 
 /// The depth-first search from `start`, already in the seen set. Its memory is the seen set
 /// and one [`Frame`] per state on the current path.
-fn depth_first<M: Model>(start: M, search: &mut Search) -> Result<Ending<M::Action>, Error> {
+fn depth_first<M: Model>(start: M, search: &mut Search<'_>) -> Result<Ending<M::Action>, Error> {
     let mut stack: Vec<Frame<M>> = Vec::new();
     let mut next = Some((start, None, 0));
     loop {
@@ -367,7 +391,7 @@ impl<M: Model> Queue<M> {
 }
 
 /// The counters and seen set of one search.
-struct Search {
+struct Search<'p> {
     /// Fingerprints, or orbit fingerprints when `symmetries` is set.
     seen: SeenSet,
     /// The world's symmetries, when the search merges states by orbit.
@@ -384,10 +408,16 @@ struct Search {
     state_bound_hit: Option<u64>,
     /// Set when a state at the depth bound had a successor not yet visited.
     depth_bound_hit: Option<u32>,
+    /// Hears how far the search has got ([`Progress`]).
+    progress: &'p mut dyn FnMut(Progress),
 }
 
-impl Search {
-    fn new(limits: Limits, symmetries: Option<usize>) -> Search {
+impl<'p> Search<'p> {
+    fn new(
+        limits: Limits,
+        symmetries: Option<usize>,
+        progress: &'p mut dyn FnMut(Progress),
+    ) -> Search<'p> {
         Search {
             seen: SeenSet::new(),
             symmetries,
@@ -400,6 +430,7 @@ impl Search {
             faults: BTreeMap::new(),
             state_bound_hit: None,
             depth_bound_hit: None,
+            progress,
         }
     }
 
@@ -481,8 +512,16 @@ impl Search {
         }
     }
 
-    fn check_memory(&self) -> Result<(), Error> {
-        let (Some(limit), Some(used)) = (self.limits.max_memory_bytes, resident_bytes()) else {
+    /// Reports the search's progress, and stops it if it holds more memory than its limit.
+    fn check_memory(&mut self) -> Result<(), Error> {
+        let resident = resident_bytes();
+        (self.progress)(Progress {
+            states: self.seen.len() as u64,
+            transitions: self.transitions,
+            depth: self.depth,
+            resident_bytes: resident,
+        });
+        let (Some(limit), Some(used)) = (self.limits.max_memory_bytes, resident) else {
             return Ok(());
         };
         if used > limit {

@@ -4,7 +4,7 @@
 //! everything it calls is generic over [`Model`].
 
 use crate::Error;
-use crate::explore::{self, Ending, Limits, Order};
+use crate::explore::{self, Ending, Limits, Order, Progress};
 use crate::model::Model;
 use crate::report::{Mode, Report, SIMULATION_IS_INCOMPLETE, SeedRange, Verdict};
 use crate::scenarios::{self, Scenario, with_start};
@@ -12,9 +12,20 @@ use crate::simulate::{self, Sweep};
 
 /// Explores every state of the scenario's world, within `limits`.
 pub fn explore(scenario: &Scenario, limits: Limits) -> Result<Report, Error> {
+    explore_reporting(scenario, limits, &mut |_| {})
+}
+
+/// [`explore`], telling `progress` how far the search has got every 65,536 new states.
+pub fn explore_reporting(
+    scenario: &Scenario,
+    limits: Limits,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Report, Error> {
     require(scenario, Mode::Exhaustive)?;
     let clock = Stopwatch::start();
-    let mut report = with_start!(scenario, |world| explore_model(scenario, world, limits)?);
+    let mut report = with_start!(scenario, |world| explore_model(
+        scenario, world, limits, progress
+    )?);
     report.duration_ms = clock.elapsed_ms();
     Ok(report)
 }
@@ -48,8 +59,13 @@ fn require(scenario: &Scenario, mode: Mode) -> Result<(), Error> {
     }
 }
 
-fn explore_model<M: Model>(scenario: &Scenario, start: M, limits: Limits) -> Result<Report, Error> {
-    let found = explore::explore(start.clone(), limits)?;
+fn explore_model<M: Model>(
+    scenario: &Scenario,
+    start: M,
+    limits: Limits,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Report, Error> {
+    let found = explore::explore_reporting(start.clone(), limits, progress)?;
     let mut report = blank(scenario, Mode::Exhaustive)?;
     report.states = found.states;
     report.transitions = found.transitions;

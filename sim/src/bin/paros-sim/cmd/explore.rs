@@ -1,6 +1,6 @@
 //! `paros-sim explore SCENARIO`: the exhaustive search, breadth-first or depth-first.
 
-use paros_sim::explore::{Limits, Order};
+use paros_sim::explore::{Limits, Order, Progress};
 use paros_sim::model::Model;
 use paros_sim::scenarios::{Scenario, Setup};
 use paros_sim::{runner, scenarios};
@@ -52,7 +52,12 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             Order::BreadthFirst
         },
     };
-    let report = runner::explore(&scenario, limits)?;
+    let mut said = 0;
+    let report = runner::explore_reporting(&scenario, limits, &mut |progress| {
+        if let Some(line) = progress_line(progress, &mut said) {
+            eprintln!("{line}");
+        }
+    })?;
     let exit = super::finish(&report, args.report.as_deref())?;
     println!("order: {}", limits.order.as_str());
     let renamings = symmetries(&scenario)?;
@@ -71,4 +76,51 @@ fn symmetries(scenario: &Scenario) -> anyhow::Result<usize> {
         Setup::Log { .. } => scenario.log_start()?.symmetries(),
         Setup::Matchmaker { .. } => scenario.matchmaker_start()?.symmetries(),
     })
+}
+
+/// States between two progress lines on standard error.
+const PROGRESS_EVERY_STATES: u64 = 10_000_000;
+
+/// A line saying how far the search has got, once per [`PROGRESS_EVERY_STATES`] states found;
+/// `said` is how many such lines were said before.
+fn progress_line(progress: Progress, said: &mut u64) -> Option<String> {
+    let due = progress.states / PROGRESS_EVERY_STATES;
+    if due <= *said {
+        return None;
+    }
+    *said = due;
+    let memory = progress.resident_bytes.map_or(String::new(), |bytes| {
+        format!(", {} MiB resident", bytes >> 20)
+    });
+    Some(format!(
+        "explore: {} states found, {} transitions, depth {}{memory}",
+        progress.states, progress.transitions, progress.depth
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(states: u64) -> Progress {
+        Progress {
+            states,
+            transitions: 3 * states,
+            depth: 12,
+            resident_bytes: Some(5 << 20),
+        }
+    }
+
+    #[test]
+    fn a_progress_line_is_said_once_per_ten_million_states() {
+        let mut said = 0;
+        assert_eq!(progress_line(at(9_999_999), &mut said), None);
+        assert_eq!(
+            progress_line(at(10_027_008), &mut said).as_deref(),
+            Some("explore: 10027008 states found, 30081024 transitions, depth 12, 5 MiB resident")
+        );
+        assert_eq!(progress_line(at(10_092_544), &mut said), None);
+        assert!(progress_line(at(20_000_000), &mut said).is_some());
+        assert_eq!(said, 2);
+    }
 }
