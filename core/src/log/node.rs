@@ -17,15 +17,15 @@
 
 use crate::log::{
     Applied, Command, DurableRecord, Entry, KvStore, LogEnvelope, LogMessage, Outcome, ReadId,
-    Ready, RecordError, Slot, SlotVote, TrimError, TrimPoint, Write, first_slot_to_recover,
-    floor_after_applying, trim_may_be_proposed,
+    Ready, RecordError, Slot, SlotMap, SlotVote, TrimError, TrimPoint, Write,
+    first_slot_to_recover, floor_after_applying, trim_may_be_proposed,
 };
 use crate::log::{ProxiesRefused, nack_goes_to, proxy_for, resend_is_identical};
 use crate::{
     Ballot, Ignored, Majority, NodeId, NodeSet, QuorumError, QuorumSystem, Quorums, Value,
     promise_rule, vote_rule,
 };
-use std::collections::{BTreeMap, BTreeSet, btree_map};
+use std::collections::{BTreeMap, BTreeSet};
 
 #[path = "batch.rs"]
 mod batch;
@@ -361,7 +361,7 @@ struct AcceptorState {
     promised: Option<Ballot>,
     /// Each slot's accepted record: the highest-ballot vote cast there, or the chosen vote once
     /// learned (the chosen overwrite rule, [`ColocatedNode::learn_chosen`]).
-    accepts: BTreeMap<Slot, SlotVote>,
+    accepts: SlotMap<SlotVote>,
     /// The slots where this acceptor voted and its record of the vote is corrupt (C2): never
     /// in `accepts`. A slot leaves only when a readable vote is written there: a new vote by
     /// the vote rule, or the chosen entry learned (C4, [`ColocatedNode::learn_chosen`]).
@@ -374,7 +374,7 @@ struct AcceptorState {
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 struct LearnerState {
     /// Every slot above the floor known chosen, with the vote chosen there.
-    chosen: BTreeMap<Slot, SlotVote>,
+    chosen: SlotMap<SlotVote>,
     /// Invariant: every slot above the floor and up to here is in `chosen` (a contiguous
     /// prefix), and the floor is at or below it.
     chosen_index: Slot,
@@ -692,7 +692,7 @@ impl ColocatedNode {
             config,
             acceptor: AcceptorState::default(),
             learner: LearnerState {
-                chosen: BTreeMap::new(),
+                chosen: SlotMap::new(),
                 chosen_index: Slot(0),
                 applied_index: Slot(0),
                 trim_point: TrimPoint::initial(config.nodes),
@@ -760,7 +760,7 @@ impl ColocatedNode {
     }
 
     /// Each slot's accepted record.
-    pub fn accepts(&self) -> &BTreeMap<Slot, SlotVote> {
+    pub fn accepts(&self) -> &SlotMap<SlotVote> {
         &self.acceptor.accepts
     }
 
@@ -771,7 +771,7 @@ impl ColocatedNode {
     }
 
     /// Every slot this node knows is chosen.
-    pub fn chosen(&self) -> &BTreeMap<Slot, SlotVote> {
+    pub fn chosen(&self) -> &SlotMap<SlotVote> {
         &self.learner.chosen
     }
 
@@ -1412,10 +1412,10 @@ impl ColocatedNode {
             // The vote held is the chosen one: nothing stale to overwrite, and its ballot is at
             // or below the promise unless a control lowered the promise.
             let promise = learning_raises_the_promise(self.acceptor.promised, vote);
-            match self.learner.chosen.entry(voted) {
-                btree_map::Entry::Vacant(place) => place.insert(vote.clone()),
-                btree_map::Entry::Occupied(_) => continue,
-            };
+            if self.learner.chosen.contains_key(&voted) {
+                continue;
+            }
+            self.learner.chosen.insert(voted, vote.clone());
             if promise != self.acceptor.promised
                 && let Some(ballot) = promise
             {

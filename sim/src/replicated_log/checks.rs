@@ -6,11 +6,11 @@ use super::{ClientCall, ClientOp, LogWorld, Part, part};
 use crate::check::{GaveUp, Property, Violation};
 use crate::linearizability::{self, History};
 use paros_core::log::{
-    Applied, Entry, KvStore, LogEnvelope, LogMessage, Slot, SlotVote, TrimPoint, Write,
+    Applied, Entry, KvStore, LogEnvelope, LogMessage, Slot, SlotMap, SlotVote, TrimPoint, Write,
     accept_run_slots,
 };
 use paros_core::{Ballot, NodeId};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// What a server's step asks of the world's knowledge: a check, or a record, made once the
@@ -529,7 +529,7 @@ impl LogWorld {
 /// The chosen prefix: every slot above the floor and up to the chosen index is known chosen,
 /// and nothing past it is applied. What is broken, in words, or `None`.
 pub(super) fn chosen_prefix(
-    chosen: &BTreeMap<Slot, SlotVote>,
+    chosen: &SlotMap<SlotVote>,
     floor: Slot,
     chosen_index: Slot,
     applied_index: Slot,
