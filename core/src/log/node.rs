@@ -458,7 +458,7 @@ struct LeaderState {
     /// The ballot its Phase 1 won; every Accept and heartbeat of this leadership carries it.
     ballot: Ballot,
     /// The slots it proposed in this leadership and has not yet seen chosen.
-    proposals: BTreeMap<Slot, Proposal>,
+    proposals: SlotMap<Proposal>,
     /// The client requests, `(client, seq)`, among `proposals`: a retry already proposed is
     /// found here without a walk over every proposal.
     ///
@@ -600,7 +600,7 @@ impl LeaderState {
 }
 
 /// What a node that does not lead proposes: nothing.
-static NO_PROPOSALS: BTreeMap<Slot, Proposal> = BTreeMap::new();
+static NO_PROPOSALS: SlotMap<Proposal> = SlotMap::new();
 
 impl ColocatedNode {
     /// A brand-new node with an empty disk. Its first `Ready` writes its identity, and only
@@ -829,7 +829,7 @@ impl ColocatedNode {
     }
 
     /// The leader's proposals not yet seen chosen; empty unless this node leads.
-    pub fn proposals(&self) -> &BTreeMap<Slot, Proposal> {
+    pub fn proposals(&self) -> &SlotMap<Proposal> {
         match &self.proposer.leadership {
             Leadership::Leader(leader) => &leader.proposals,
             Leadership::Follower { .. } | Leadership::Candidate { .. } => &NO_PROPOSALS,
@@ -1192,7 +1192,7 @@ impl ColocatedNode {
 
         let mut leader = LeaderState {
             ballot,
-            proposals: BTreeMap::new(),
+            proposals: SlotMap::new(),
             proposed_requests: BTreeSet::new(),
             next_slot: last.next(),
             ticks_since_beat: 0,
