@@ -805,7 +805,7 @@ impl Reader<'_> {
                 let seq = u64::from_le_bytes(self.array()?);
                 let key = self.text()?;
                 let value = self.text()?;
-                Ok(Entry::Command(Command {
+                Ok(Entry::from(Command {
                     client,
                     seq,
                     key,

@@ -1659,7 +1659,7 @@ impl ColocatedNode {
         let accept = (!already_proposed).then(|| {
             let slot = leader.next_slot;
             leader.next_slot = slot.next();
-            leader.propose(slot, Entry::Command(command), commit)
+            leader.propose(slot, Entry::from(command), commit)
         });
         self.awaiting.insert((client, seq));
         if let Some(accept) = accept {

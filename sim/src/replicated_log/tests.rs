@@ -458,7 +458,7 @@ fn a_slot_chosen_above_a_hole_is_recorded_as_decided_at_once() {
 fn applied(slot: u64, seq: u64) -> Applied {
     Applied {
         slot: Slot(slot),
-        entry: Entry::Command(paros_core::log::Command {
+        entry: Entry::from(paros_core::log::Command {
             client: NodeId::new(4).unwrap(),
             seq,
             key: Value::new("x"),
