@@ -14,7 +14,7 @@
 //! ([`DurableRecord::unknown_votes`], C2); a corrupt promise, or any other corrupt write, makes
 //! the whole record unreadable (C5: the node is a wiped node).
 
-use crate::log::{Command, Entry, KvStore, Slot, SlotVote, TrimPoint};
+use crate::log::{Command, Entry, KvStore, Slot, SlotMap, SlotVote, TrimPoint};
 use crate::{Ballot, NodeId, NodeSet, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -69,7 +69,7 @@ pub struct DurableRecord {
     /// The highest ballot promised.
     pub promised: Option<Ballot>,
     /// Each slot's accepted record.
-    pub accepts: BTreeMap<Slot, SlotVote>,
+    pub accepts: SlotMap<SlotVote>,
     /// Invariant: every slot up to here is chosen and `accepts` holds its chosen entry.
     pub chosen_through: Slot,
     /// The highest ballot this node stood for election at; its next election goes above it.
@@ -805,7 +805,7 @@ impl Reader<'_> {
                 let seq = u64::from_le_bytes(self.array()?);
                 let key = self.text()?;
                 let value = self.text()?;
-                Ok(Entry::Command(Command {
+                Ok(Entry::from(Command {
                     client,
                     seq,
                     key,

@@ -340,7 +340,7 @@ fn a_chosen_entry_overwrites_a_stale_lower_ballot_vote() {
         .unwrap();
     let chosen = SlotVote {
         ballot: Ballot::new(2, node(2)),
-        entry: Entry::Command(crate::log::Command {
+        entry: Entry::from(crate::log::Command {
             client: node(CLIENT),
             seq: 1,
             key: Value::new("x"),
@@ -568,7 +568,7 @@ mod robustness {
     /// A trim point through `slot` of the three-node cluster, with a value and a session.
     fn trim_point(slot: u64) -> TrimPoint {
         let mut store = KvStore::default();
-        store.apply(&Entry::Command(Command {
+        store.apply(&Entry::from(Command {
             client: node(9),
             seq: slot,
             key: Value::new("x"),
