@@ -15,7 +15,7 @@ pub fn explore(scenario: &Scenario, limits: Limits) -> Result<Report, Error> {
     explore_reporting(scenario, limits, &mut |_| {})
 }
 
-/// [`explore`], telling `progress` how far the search has got every 65,536 new states.
+/// [`explore()`], telling `progress` how far the search has got every 65,536 new states.
 pub fn explore_reporting(
     scenario: &Scenario,
     limits: Limits,

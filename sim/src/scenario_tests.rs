@@ -267,23 +267,10 @@ fn the_batched_worlds_are_pinned_and_pass_as_their_originals_do() {
     // A run of one is a plain Accept, so the batched twin of act2-exhaustive, whose leader
     // never has two slots to send at once, is the same space; act2-runs-batched is the world
     // where runs of two are sent (replicated_log/batch_tests.rs plays one).
-    for (name, states, transitions) in [
+    assert_pinned_passes(&[
         ("act2-exhaustive-batched", 14_999, 48_308),
         ("act2-runs-batched", 322_034, 1_323_734),
-    ] {
-        let report = crate::book::report_for(name).unwrap();
-        assert_eq!(
-            report.verdict,
-            Verdict::Pass,
-            "{name}: {:?}",
-            report.violations
-        );
-        assert_eq!(
-            (report.states, report.transitions),
-            (states, transitions),
-            "{name}"
-        );
-    }
+    ]);
 }
 
 #[test]
@@ -292,24 +279,11 @@ fn the_worlds_that_reach_the_core_bugs_are_finished_and_pinned() {
     // explorer finds act2-reads-across-a-restart's linearizability violation in 20 actions;
     // where a stale Accept could rewrite a learned decision, act2-two-leaders-catch-up's disk
     // check fails in 28 (sim/README.md). On the fixed core both finish.
-    for (name, states, transitions) in [
+    assert_pinned_passes(&[
         ("act2-ballot-never-reused", 354_442, 1_409_439),
         ("act2-reads-across-a-restart", 937_698, 4_306_089),
         ("act2-two-leaders-catch-up", 341_145, 1_708_357),
-    ] {
-        let report = crate::book::report_for(name).unwrap();
-        assert_eq!(
-            report.verdict,
-            Verdict::Pass,
-            "{name}: {:?}",
-            report.violations
-        );
-        assert_eq!(
-            (report.states, report.transitions),
-            (states, transitions),
-            "{name}"
-        );
-    }
+    ]);
     // Each world has in it what it claims to reach.
     let reads = scenarios::find("act2-reads-across-a-restart").unwrap();
     let scenarios::Setup::Log { config, .. } = &reads.setup else {
@@ -487,4 +461,22 @@ fn a_jump_followed_by_a_trim_in_the_same_walk_keeps_its_promise() {
     // jump-keeps-promise checker once took that for the jump breaking T5.
     let scenario = scenarios::find("act3-truncate-by-consensus").unwrap();
     simulate_finding_nothing(&scenario, 934..935, 1_000);
+}
+
+/// Each named scenario's book report passes, with exactly these states and transitions.
+fn assert_pinned_passes(pinned: &[(&str, u64, u64)]) {
+    for &(name, states, transitions) in pinned {
+        let report = crate::book::report_for(name).unwrap();
+        assert_eq!(
+            report.verdict,
+            Verdict::Pass,
+            "{name}: {:?}",
+            report.violations
+        );
+        assert_eq!(
+            (report.states, report.transitions),
+            (states, transitions),
+            "{name}"
+        );
+    }
 }

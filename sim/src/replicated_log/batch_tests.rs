@@ -2,10 +2,9 @@
 //! recovery, voted and counted slot by slot, and its name; and the memo exact over a
 //! world that sends runs.
 
-use super::proxy_tests::PlainProxies;
+use super::proxy_tests::memo_search_matches_plain;
 use super::test_worlds::{after, config_of};
 use super::*;
-use crate::explore::{self, Limits};
 use paros_core::Ballot;
 use paros_core::log::{LogMessage, Slot};
 
@@ -95,14 +94,7 @@ fn a_new_leader_recovers_two_slots_in_one_run_and_each_is_chosen_by_its_own_vote
 fn a_search_through_the_memo_visits_what_one_without_it_does_with_runs() {
     // Server steps through the memo must match `apply`'s, state for state, when the messages
     // they take and send are runs.
-    let world = world_after(&N3_RECOVERS_TWO_SLOTS[..8]);
-    let remembered = explore::explore(world.clone(), Limits::default()).unwrap();
-    let plain = explore::explore(PlainProxies(world), Limits::default()).unwrap();
-    assert_eq!(
-        (remembered.states, remembered.transitions),
-        (plain.states, plain.transitions)
-    );
-    assert!(remembered.states > 1_000, "{}", remembered.states);
+    memo_search_matches_plain(world_after(&N3_RECOVERS_TWO_SLOTS[..8]));
 }
 
 #[test]
