@@ -8,11 +8,10 @@ use crate::check::Property;
 use crate::faults::{NegativeControl, Refused};
 use crate::network::{InFlight, MessageId};
 use paros_core::log::{
-    ColocatedNode, Entry, LogEnvelope, LogMessage, LogRole, Outcome, Slot, SlotVote,
+    ColocatedNode, Entry, LogEnvelope, LogMessage, LogRole, Outcome, Slot, SlotMap, SlotVote,
     accept_run_slots,
 };
 use paros_core::{Ballot, NodeId};
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// A message on the wire, with its id in send order.
@@ -142,7 +141,7 @@ impl LogWorld {
 struct JumpWitness {
     through: Slot,
     promised: Option<Ballot>,
-    votes_above: BTreeMap<Slot, SlotVote>,
+    votes_above: SlotMap<SlotVote>,
 }
 
 impl JumpWitness {
