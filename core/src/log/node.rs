@@ -157,7 +157,7 @@ pub struct Election {
     /// The nodes that promised.
     pub promised_by: NodeSet,
     /// For each slot, the highest-ballot vote any Promise reported.
-    pub reported: BTreeMap<Slot, SlotVote>,
+    pub reported: SlotMap<SlotVote>,
     /// The highest floor any Promise reported: every slot up to it is decided (T4).
     pub highest_floor: Slot,
     /// For each slot some Promise reported unknown (C2), the nodes that reported it so: their
@@ -1040,7 +1040,7 @@ impl ColocatedNode {
             election: Election {
                 from_slot,
                 promised_by: NodeSet::EMPTY,
-                reported: BTreeMap::new(),
+                reported: SlotMap::new(),
                 highest_floor: Slot(0),
                 unknown_by: Vec::new(),
             },
