@@ -141,8 +141,7 @@ impl Cluster {
     /// Makes node `index`'s writes durable and puts its messages in flight.
     fn flush_node(&mut self, index: usize) -> usize {
         let ready = self.nodes[index].take_ready();
-        let proof = self.disks[index].persist(ready.writes());
-        let messages = ready.into_messages(proof);
+        let messages = self.disks[index].persist_ready(ready);
         let count = messages.len();
         self.in_flight.extend(messages);
         count
@@ -156,8 +155,7 @@ impl Cluster {
             let node = &mut self.nodes[number - 1];
             let _ignored = node.handle(envelope);
             let ready = node.take_ready();
-            let proof = self.disks[number - 1].persist(ready.writes());
-            return Some(ready.into_messages(proof));
+            return Some(self.disks[number - 1].persist_ready(ready));
         }
         let proxy = self.proxies.get_mut(number - self.nodes.len() - 1)?;
         let _ignored = proxy.handle(envelope);

@@ -59,8 +59,8 @@ impl Cluster {
         })
     }
 
-    /// Persist, then send: the only order `Ready` allows. Returns the client commands the
-    /// node applied.
+    /// Persist, then send: the only order `Ready` allows, in one step, since the node's disk is
+    /// its `DurableRecord`. Returns the client commands the node applied.
     fn flush(&mut self, index: usize) -> u64 {
         let ready = self.nodes[index].take_ready();
         let applied = ready
@@ -68,8 +68,7 @@ impl Cluster {
             .iter()
             .filter(|applied| applied.fresh && matches!(applied.entry, Entry::Command(_)))
             .count();
-        let proof = self.disks[index].persist(ready.writes());
-        self.network.extend(ready.into_messages(proof));
+        self.network.extend(self.disks[index].persist_ready(ready));
         applied as u64
     }
 

@@ -14,7 +14,7 @@
 //! ([`DurableRecord::unknown_votes`], C2); a corrupt promise, or any other corrupt write, makes
 //! the whole record unreadable (C5: the node is a wiped node).
 
-use crate::log::{Command, Entry, KvStore, Slot, SlotVote, TrimPoint};
+use crate::log::{Command, Entry, KvStore, LogEnvelope, Ready, Slot, SlotMap, SlotVote, TrimPoint};
 use crate::{Ballot, NodeId, NodeSet, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -69,7 +69,7 @@ pub struct DurableRecord {
     /// The highest ballot promised.
     pub promised: Option<Ballot>,
     /// Each slot's accepted record.
-    pub accepts: BTreeMap<Slot, SlotVote>,
+    pub accepts: SlotMap<SlotVote>,
     /// Invariant: every slot up to here is chosen and `accepts` holds its chosen entry.
     pub chosen_through: Slot,
     /// The highest ballot this node stood for election at; its next election goes above it.
@@ -195,6 +195,19 @@ impl DurableRecord {
         Persisted {
             digest: digest(writes),
         }
+    }
+
+    /// Persists a [`Ready`]'s writes to this record and releases its messages: [`persist`]
+    /// and [`Ready::into_messages`] in one step, for a caller whose disk is this record. No proof
+    /// changes hands, so none is digested: the writes are applied here, before the messages
+    /// are handed out, which is the order a proof enforces.
+    ///
+    /// [`persist`]: DurableRecord::persist
+    pub fn persist_ready(&mut self, ready: Ready) -> Vec<LogEnvelope> {
+        for write in ready.writes() {
+            self.apply(write);
+        }
+        ready.messages
     }
 
     /// Applies one write.
@@ -805,7 +818,7 @@ impl Reader<'_> {
                 let seq = u64::from_le_bytes(self.array()?);
                 let key = self.text()?;
                 let value = self.text()?;
-                Ok(Entry::Command(Command {
+                Ok(Entry::from(Command {
                     client,
                     seq,
                     key,

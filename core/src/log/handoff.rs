@@ -25,7 +25,7 @@
 #[cfg(feature = "negative-controls")]
 use super::BrokenRule;
 use super::{ColocatedNode, LeaderState, Leadership};
-use crate::log::{DurableRecord, Entry, LogMessage, Slot, Write};
+use crate::log::{DurableRecord, Entry, LogMessage, Slot, SlotMap, Write};
 use crate::{Ballot, Ignored, NodeId, vote_rule};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -225,7 +225,7 @@ impl ColocatedNode {
         let commit = self.learner.chosen_index;
         let mut leader = LeaderState {
             ballot,
-            proposals: BTreeMap::new(),
+            proposals: SlotMap::new(),
             proposed_requests: BTreeSet::new(),
             next_slot: next_slot.max(floor.next()),
             ticks_since_beat: 0,

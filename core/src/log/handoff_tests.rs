@@ -10,7 +10,7 @@ use crate::{Ballot, Ignored, Value};
 
 /// The command the client writes first: `x` = `a`.
 fn first_command() -> Entry {
-    Entry::Command(Command {
+    Entry::from(Command {
         client: node(CLIENT),
         seq: 1,
         key: Value::new("x"),

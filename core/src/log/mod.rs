@@ -4,6 +4,7 @@
 //! - [`Ready`] carries each step's durable [`Write`]s and the messages that wait for them.
 //! - [`DurableRecord`] is what survives a crash; [`encode`] and [`decode`] frame it on disk;
 //!   [`ColocatedNode::boot`] refuses a provisioned node whose disk is missing or unreadable.
+//! - [`SlotMap`] keeps a node's per-slot records (votes, chosen entries) dense, in slot order.
 //! - [`KvStore`] is the replicated state machine, with client sessions.
 //! - [`TrimPoint`] is the log compacted by a decided [`Entry::Trim`]: the floor, and the jump
 //!   that catches up a node stranded below it.
@@ -20,6 +21,7 @@ mod message;
 mod node;
 mod proxy;
 mod ready;
+mod slot_map;
 mod trim;
 mod types;
 
@@ -45,6 +47,7 @@ pub use proxy::{
     resend_is_identical,
 };
 pub use ready::{Applied, Ready};
+pub use slot_map::SlotMap;
 pub use trim::{
     TrimError, TrimPoint, first_slot_to_recover, floor_after_applying, trim_may_be_proposed,
 };
@@ -64,6 +67,8 @@ mod handoff_tests;
 mod proxy_tests;
 #[cfg(test)]
 mod schedule_tests;
+#[cfg(test)]
+mod slot_map_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

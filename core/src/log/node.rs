@@ -17,15 +17,15 @@
 
 use crate::log::{
     Applied, Command, DurableRecord, Entry, KvStore, LogEnvelope, LogMessage, Outcome, ReadId,
-    Ready, RecordError, Slot, SlotVote, TrimError, TrimPoint, Write, first_slot_to_recover,
-    floor_after_applying, trim_may_be_proposed,
+    Ready, RecordError, Slot, SlotMap, SlotVote, TrimError, TrimPoint, Write,
+    first_slot_to_recover, floor_after_applying, trim_may_be_proposed,
 };
 use crate::log::{ProxiesRefused, nack_goes_to, proxy_for, resend_is_identical};
 use crate::{
     Ballot, Ignored, Majority, NodeId, NodeSet, QuorumError, QuorumSystem, Quorums, Value,
     promise_rule, vote_rule,
 };
-use std::collections::{BTreeMap, BTreeSet, btree_map};
+use std::collections::{BTreeMap, BTreeSet};
 
 #[cfg(feature = "accept-batch")]
 #[path = "batch.rs"]
@@ -157,7 +157,7 @@ pub struct Election {
     /// The nodes that promised.
     pub promised_by: NodeSet,
     /// For each slot, the highest-ballot vote any Promise reported.
-    pub reported: BTreeMap<Slot, SlotVote>,
+    pub reported: SlotMap<SlotVote>,
     /// The highest floor any Promise reported: every slot up to it is decided (T4).
     pub highest_floor: Slot,
     /// For each slot some Promise reported unknown (C2), the nodes that reported it so: their
@@ -375,7 +375,7 @@ struct AcceptorState {
     promised: Option<Ballot>,
     /// Each slot's accepted record: the highest-ballot vote cast there, or the chosen vote once
     /// learned (the chosen overwrite rule, [`ColocatedNode::learn_chosen`]).
-    accepts: BTreeMap<Slot, SlotVote>,
+    accepts: SlotMap<SlotVote>,
     /// The slots where this acceptor voted and its record of the vote is corrupt (C2): never
     /// in `accepts`. A slot leaves only when a readable vote is written there: a new vote by
     /// the vote rule, or the chosen entry learned (C4, [`ColocatedNode::learn_chosen`]).
@@ -388,7 +388,7 @@ struct AcceptorState {
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 struct LearnerState {
     /// Every slot above the floor known chosen, with the vote chosen there.
-    chosen: BTreeMap<Slot, SlotVote>,
+    chosen: SlotMap<SlotVote>,
     /// Invariant: every slot above the floor and up to here is in `chosen` (a contiguous
     /// prefix), and the floor is at or below it.
     chosen_index: Slot,
@@ -472,7 +472,7 @@ struct LeaderState {
     /// The ballot its Phase 1 won; every Accept and heartbeat of this leadership carries it.
     ballot: Ballot,
     /// The slots it proposed in this leadership and has not yet seen chosen.
-    proposals: BTreeMap<Slot, Proposal>,
+    proposals: SlotMap<Proposal>,
     /// The client requests, `(client, seq)`, among `proposals`: a retry already proposed is
     /// found here without a walk over every proposal.
     ///
@@ -614,7 +614,7 @@ impl LeaderState {
 }
 
 /// What a node that does not lead proposes: nothing.
-static NO_PROPOSALS: BTreeMap<Slot, Proposal> = BTreeMap::new();
+static NO_PROPOSALS: SlotMap<Proposal> = SlotMap::new();
 
 impl ColocatedNode {
     /// A brand-new node with an empty disk. Its first `Ready` writes its identity, and only
@@ -706,7 +706,7 @@ impl ColocatedNode {
             config,
             acceptor: AcceptorState::default(),
             learner: LearnerState {
-                chosen: BTreeMap::new(),
+                chosen: SlotMap::new(),
                 chosen_index: Slot(0),
                 applied_index: Slot(0),
                 trim_point: TrimPoint::initial(config.nodes),
@@ -774,7 +774,7 @@ impl ColocatedNode {
     }
 
     /// Each slot's accepted record.
-    pub fn accepts(&self) -> &BTreeMap<Slot, SlotVote> {
+    pub fn accepts(&self) -> &SlotMap<SlotVote> {
         &self.acceptor.accepts
     }
 
@@ -785,7 +785,7 @@ impl ColocatedNode {
     }
 
     /// Every slot this node knows is chosen.
-    pub fn chosen(&self) -> &BTreeMap<Slot, SlotVote> {
+    pub fn chosen(&self) -> &SlotMap<SlotVote> {
         &self.learner.chosen
     }
 
@@ -843,7 +843,7 @@ impl ColocatedNode {
     }
 
     /// The leader's proposals not yet seen chosen; empty unless this node leads.
-    pub fn proposals(&self) -> &BTreeMap<Slot, Proposal> {
+    pub fn proposals(&self) -> &SlotMap<Proposal> {
         match &self.proposer.leadership {
             Leadership::Leader(leader) => &leader.proposals,
             Leadership::Follower { .. } | Leadership::Candidate { .. } => &NO_PROPOSALS,
@@ -1040,7 +1040,7 @@ impl ColocatedNode {
             election: Election {
                 from_slot,
                 promised_by: NodeSet::EMPTY,
-                reported: BTreeMap::new(),
+                reported: SlotMap::new(),
                 highest_floor: Slot(0),
                 unknown_by: Vec::new(),
             },
@@ -1209,7 +1209,7 @@ impl ColocatedNode {
 
         let mut leader = LeaderState {
             ballot,
-            proposals: BTreeMap::new(),
+            proposals: SlotMap::new(),
             proposed_requests: BTreeSet::new(),
             next_slot: last.next(),
             ticks_since_beat: 0,
@@ -1442,10 +1442,10 @@ impl ColocatedNode {
             // The vote held is the chosen one: nothing stale to overwrite, and its ballot is at
             // or below the promise unless a control lowered the promise.
             let promise = learning_raises_the_promise(self.acceptor.promised, vote);
-            match self.learner.chosen.entry(voted) {
-                btree_map::Entry::Vacant(place) => place.insert(vote.clone()),
-                btree_map::Entry::Occupied(_) => continue,
-            };
+            if self.learner.chosen.contains_key(&voted) {
+                continue;
+            }
+            self.learner.chosen.insert(voted, vote.clone());
             if promise != self.acceptor.promised
                 && let Some(ballot) = promise
             {
@@ -1689,7 +1689,7 @@ impl ColocatedNode {
         let accept = (!already_proposed).then(|| {
             let slot = leader.next_slot;
             leader.next_slot = slot.next();
-            leader.propose(slot, Entry::Command(command), commit)
+            leader.propose(slot, Entry::from(command), commit)
         });
         self.awaiting.insert((client, seq));
         if let Some(accept) = accept {

@@ -29,7 +29,7 @@ fn config() -> LogConfig {
 }
 
 fn command(value: &str) -> Entry {
-    Entry::Command(Command {
+    Entry::from(Command {
         client: node(CLIENT),
         seq: 1,
         key: Value::new("x"),

@@ -227,6 +227,32 @@ fn ready_releases_messages_only_with_the_proof() {
 }
 
 #[test]
+fn persisting_a_whole_ready_applies_its_writes_and_releases_its_messages() {
+    let mut cluster = Cluster::new();
+    cluster.elect(1);
+    cluster.write(1, 1, "k", "v");
+    let write = cluster.network.pop_front().expect("the client's write");
+    cluster.nodes[0].handle(&write).unwrap();
+    cluster.flush(0);
+    let accept = (cluster.network.iter())
+        .find(|envelope| {
+            envelope.to == node(2) && matches!(envelope.message, LogMessage::Accept { .. })
+        })
+        .cloned()
+        .expect("the leader's Accept to node 2 is in flight");
+    let mut follower = cluster.nodes[1].clone();
+    follower.handle(&accept).unwrap();
+    let ready = follower.take_ready();
+    assert!(!ready.writes().is_empty(), "a vote is a write");
+    let (mut in_steps, mut at_once) = (DurableRecord::default(), DurableRecord::default());
+    let proof = in_steps.persist(ready.writes());
+    let expected = ready.clone().into_messages(proof);
+    assert_eq!(at_once.persist_ready(ready), expected);
+    assert_eq!(at_once, in_steps);
+    assert!(!expected.is_empty(), "the vote's Accepted is released");
+}
+
+#[test]
 #[should_panic(expected = "the proof must cover this Ready's writes")]
 fn ready_refuses_a_proof_for_other_writes() {
     let mut fresh = ColocatedNode::new(
@@ -340,7 +366,7 @@ fn a_chosen_entry_overwrites_a_stale_lower_ballot_vote() {
         .unwrap();
     let chosen = SlotVote {
         ballot: Ballot::new(2, node(2)),
-        entry: Entry::Command(crate::log::Command {
+        entry: Entry::from(crate::log::Command {
             client: node(CLIENT),
             seq: 1,
             key: Value::new("x"),
@@ -568,7 +594,7 @@ mod robustness {
     /// A trim point through `slot` of the three-node cluster, with a value and a session.
     fn trim_point(slot: u64) -> TrimPoint {
         let mut store = KvStore::default();
-        store.apply(&Entry::Command(Command {
+        store.apply(&Entry::from(Command {
             client: node(9),
             seq: slot,
             key: Value::new("x"),

@@ -19,8 +19,7 @@
 //!   [`ColocatedNode::install_trim_point`](crate::log::ColocatedNode::install_trim_point).
 
 use crate::NodeSet;
-use crate::log::{Entry, KvStore, Slot, SlotVote};
-use std::collections::BTreeMap;
+use crate::log::{Entry, KvStore, Slot, SlotMap, SlotVote};
 use std::fmt;
 
 /// The trim point: the replicated state as it stood after every slot through `through` was
@@ -55,7 +54,7 @@ impl TrimPoint {
     /// silent skip, because a skipped write would be lost from every node that jumps.
     pub fn advance(
         &self,
-        chosen: &BTreeMap<Slot, SlotVote>,
+        chosen: &SlotMap<SlotVote>,
         through: Slot,
     ) -> Result<TrimPoint, TrimError> {
         let mut store = self.store.clone();

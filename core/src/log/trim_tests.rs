@@ -31,7 +31,7 @@ fn value_of(node: &ColocatedNode, key: &str) -> Option<String> {
 fn store_through_two() -> KvStore {
     let mut store = KvStore::default();
     for seq in 1..=2 {
-        store.apply(&Entry::Command(Command {
+        store.apply(&Entry::from(Command {
             client: node(CLIENT),
             seq,
             key: Value::new("x"),

@@ -2,6 +2,7 @@
 
 use crate::{Ballot, NodeId, Value};
 use std::fmt;
+use std::sync::Arc;
 
 /// A position in the log. Slots start at 1; `Slot(0)` means "before the first slot", as in a
 /// `chosen_index` of nothing yet.
@@ -75,13 +76,20 @@ impl fmt::Display for Command {
 pub enum Entry {
     /// A no-op, proposed by a new leader to fill a slot that no Promise reported.
     Noop,
-    /// A client's command.
-    Command(Command),
+    /// A client's command, shared: a vote, a chosen entry, a durable write and a message all
+    /// hold the one copy the leader proposed, so an entry is cheap to copy and small to keep.
+    Command(Arc<Command>),
     /// A control command: compact the log through this slot. Decided like any command, it moves
     /// each node's floor when that node's apply walk applies it
     /// ([`floor_after_applying`](crate::log::floor_after_applying)); it does not touch the
     /// key-value store.
     Trim(Slot),
+}
+
+impl From<Command> for Entry {
+    fn from(command: Command) -> Entry {
+        Entry::Command(Arc::new(command))
+    }
 }
 
 impl fmt::Display for Entry {

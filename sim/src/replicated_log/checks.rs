@@ -8,10 +8,10 @@ use crate::linearizability::{self, History};
 #[cfg(feature = "accept-batch")]
 use paros_core::log::accept_run_slots;
 use paros_core::log::{
-    Applied, Entry, KvStore, LogEnvelope, LogMessage, Slot, SlotVote, TrimPoint, Write,
+    Applied, Entry, KvStore, LogEnvelope, LogMessage, Slot, SlotMap, SlotVote, TrimPoint, Write,
 };
 use paros_core::{Ballot, NodeId};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// What a server's step asks of the world's knowledge: a check, or a record, made once the
@@ -530,7 +530,7 @@ impl LogWorld {
 /// The chosen prefix: every slot above the floor and up to the chosen index is known chosen,
 /// and nothing past it is applied. What is broken, in words, or `None`.
 pub(super) fn chosen_prefix(
-    chosen: &BTreeMap<Slot, SlotVote>,
+    chosen: &SlotMap<SlotVote>,
     floor: Slot,
     chosen_index: Slot,
     applied_index: Slot,

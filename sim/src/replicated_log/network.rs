@@ -10,10 +10,9 @@ use crate::network::{InFlight, MessageId};
 #[cfg(feature = "accept-batch")]
 use paros_core::log::accept_run_slots;
 use paros_core::log::{
-    ColocatedNode, Entry, LogEnvelope, LogMessage, LogRole, Outcome, Slot, SlotVote,
+    ColocatedNode, Entry, LogEnvelope, LogMessage, LogRole, Outcome, Slot, SlotMap, SlotVote,
 };
 use paros_core::{Ballot, NodeId};
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// A message on the wire, with its id in send order.
@@ -143,7 +142,7 @@ impl LogWorld {
 struct JumpWitness {
     through: Slot,
     promised: Option<Ballot>,
-    votes_above: BTreeMap<Slot, SlotVote>,
+    votes_above: SlotMap<SlotVote>,
 }
 
 impl JumpWitness {

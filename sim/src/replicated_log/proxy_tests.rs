@@ -29,7 +29,7 @@ const X1_AT_P2: &[&str] = &[
 ];
 
 fn x1() -> Entry {
-    Entry::Command(Command {
+    Entry::from(Command {
         client: NodeId::new(4).unwrap(),
         seq: 1,
         key: Value::new("x"),

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::check::Property;
-use paros_core::log::{Applied, KvStore, SlotVote, TrimPoint, Write};
+use paros_core::log::{Applied, KvStore, SlotMap, SlotVote, TrimPoint, Write};
 use paros_core::{NodeId, Value};
 
 /// A fair schedule with no faults: deliver (and persist and send) what is pending, oldest
@@ -458,7 +458,7 @@ fn a_slot_chosen_above_a_hole_is_recorded_as_decided_at_once() {
 fn applied(slot: u64, seq: u64) -> Applied {
     Applied {
         slot: Slot(slot),
-        entry: Entry::Command(paros_core::log::Command {
+        entry: Entry::from(paros_core::log::Command {
             client: NodeId::new(4).unwrap(),
             seq,
             key: Value::new("x"),
@@ -519,8 +519,8 @@ fn a_chosen_index_over_a_hole_or_an_apply_past_it_breaks_the_chosen_prefix() {
         let ballot = paros_core::Ballot::new(1, NodeId::new(1).unwrap());
         (Slot(slot), SlotVote { ballot, entry })
     };
-    let with_hole: BTreeMap<Slot, SlotVote> = [vote(1), vote(3)].into_iter().collect();
-    let contiguous: BTreeMap<Slot, SlotVote> = [vote(1), vote(2), vote(4)].into_iter().collect();
+    let with_hole: SlotMap<SlotVote> = [vote(1), vote(3)].into_iter().collect();
+    let contiguous: SlotMap<SlotVote> = [vote(1), vote(2), vote(4)].into_iter().collect();
     assert_eq!(
         checks::chosen_prefix(&with_hole, Slot(0), Slot(3), Slot(1)).as_deref(),
         Some("has chosen index 3, but slot 2 is not known chosen")
@@ -535,7 +535,7 @@ fn a_chosen_index_over_a_hole_or_an_apply_past_it_breaks_the_chosen_prefix() {
         None
     );
     assert_eq!(
-        checks::chosen_prefix(&BTreeMap::new(), Slot(0), Slot(0), Slot(0)),
+        checks::chosen_prefix(&SlotMap::new(), Slot(0), Slot(0), Slot(0)),
         None
     );
 }

@@ -5,7 +5,7 @@ use super::shared::{index_of, node, set_name};
 use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::replicated_log::ballot_name;
 use crate::replicated_log::stage::durable_record;
-use paros_core::log::{Entry, LogMessage, LogRole, Slot, SlotVote};
+use paros_core::log::{Entry, LogMessage, LogRole, Slot, SlotMap, SlotVote};
 use paros_core::{NodeId, NodeSet};
 use paros_sim::replicated_log::LogWorld;
 use std::collections::BTreeMap;
@@ -151,7 +151,7 @@ struct Recovery<'a> {
     name: String,
     ballot: String,
     quorum: NodeSet,
-    reported: &'a BTreeMap<Slot, SlotVote>,
+    reported: &'a SlotMap<SlotVote>,
     plan: &'a BTreeMap<Slot, Entry>,
 }
 

@@ -41,7 +41,7 @@ fn repeat_at(world: &LogWorld, after: &LogWorld, index: usize) -> Option<Repeat>
         if !store.apply(entry)
             && let Entry::Command(command) = entry
         {
-            let command = command.clone();
+            let command = Command::clone(command);
             return Some(Repeat {
                 index,
                 slot,
@@ -91,10 +91,7 @@ pub(super) fn repeat_applies(
         ("{not_again}", not_again.to_string()),
         ("{name}", name.clone()),
         ("{client}", world.name(client)),
-        (
-            "{entry}",
-            world.entry_name(&Entry::Command(command.clone())),
-        ),
+        ("{entry}", world.entry_name(&Entry::from(command.clone()))),
         ("{seq}", seq.to_string()),
         ("{slot}", slot.to_string()),
         ("{first}", first),
