@@ -189,9 +189,7 @@ impl DurableRecord {
     /// A caller with a disk of its own frames the writes ([`encode`]), syncs them, and then
     /// persists them to the record it would restart from.
     pub fn persist(&mut self, writes: &[Write]) -> Persisted {
-        for write in writes {
-            self.apply(write);
-        }
+        self.apply_all(writes);
         Persisted {
             digest: digest(writes),
         }
@@ -204,10 +202,15 @@ impl DurableRecord {
     ///
     /// [`persist`]: DurableRecord::persist
     pub fn persist_ready(&mut self, ready: Ready) -> Vec<LogEnvelope> {
-        for write in ready.writes() {
+        self.apply_all(ready.writes());
+        ready.messages
+    }
+
+    /// Applies writes in order: what both ways of persisting do before any message is released.
+    fn apply_all(&mut self, writes: &[Write]) {
+        for write in writes {
             self.apply(write);
         }
-        ready.messages
     }
 
     /// Applies one write.
