@@ -61,6 +61,11 @@ pub enum Property {
     /// C2: no node ever reports "no vote" for a slot where it durably voted (and has not
     /// truncated since): a vote it can no longer read is reported unknown.
     NoNoneWhereVoted,
+    /// Progress: once faults stop, every client request is answered within a bound of fair
+    /// steps ([`LogWorld::fair_steps_bound`](crate::replicated_log::LogWorld::fair_steps_bound)),
+    /// whether or not an election happens. Judged only on a fair schedule
+    /// ([`Model::settle`](crate::model::Model::settle)), never by the explorer.
+    Progress,
 }
 
 impl fmt::Display for Property {
@@ -86,6 +91,7 @@ impl fmt::Display for Property {
             Property::GcKeepsWhatPhase1Needs => "gc-keeps-what-phase1-needs",
             Property::ReconstructionComplete => "reconstruction-complete",
             Property::NoNoneWhereVoted => "no-none-where-voted",
+            Property::Progress => "progress",
         })
     }
 }

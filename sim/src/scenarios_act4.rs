@@ -433,6 +433,34 @@ fn proxy_leaders_faults() -> LogWorldConfig {
     )
 }
 
+/// C1's x=1 sent to P2 (the prelude), then x=2, all at N1; 4 ticks and 4 drops and nothing
+/// else, so the drops fall on the few messages of one leader's slots: the forwards, the
+/// Accepteds and the announcements. [`proxy_leaders_faults`], whose three drops are spread over
+/// a whole run of elections (a follower stands after one tick there, and each new ballot gives
+/// the proxies fresh (slot, ballot) keys), reached a proxy holding a slot whose messages were
+/// lost in none of 50,000 seeds.
+fn proxy_leaders_lost_messages() -> LogWorldConfig {
+    let mut config = three_with_proxies(
+        vec![writes("x", 2)],
+        Budget::NONE.with(Fault::Tick, 4).with(Fault::Drop, 4),
+    );
+    config.election_timeout_ticks = 2;
+    config.client_targets = vec![Some(node(1))];
+    config
+}
+
+/// C1's x=1 sent to P2 (the prelude), then x=2; 1 handoff, 4 ticks, 1 drop: N1 may hand its
+/// ballot to a successor while slot 1 is still in flight through the proxies.
+fn proxy_leaders_handoff() -> LogWorldConfig {
+    let mut config = three_with_proxies(
+        vec![writes("x", 2)],
+        Budget::NONE.with(Fault::Tick, 4).with(Fault::Drop, 1),
+    );
+    config.election_timeout_ticks = 2;
+    config.handoffs = 1;
+    config
+}
+
 /// The control where a proxy keys its state by slot alone: C1 writes x=1 at N1, C2 writes
 /// x=2 at N2; 1 tick, so N2 may stand.
 fn proxy_keyed_by_slot() -> LogWorldConfig {
@@ -644,6 +672,40 @@ fn proxy_scenarios() -> Vec<Scenario> {
             levels: &[],
             chapter: Some(CHAPTER_PROXIES),
             setup: setup(proxy_leaders_faults(), &[]),
+        },
+        Scenario {
+            name: "act4-proxy-leaders-lost-messages",
+            claim: text(
+                "Through two proxy leaders, a leader whose forwarded Accepts, Accepteds and announcements are lost still gets every write chosen and answered once faults stop, without an election: progress under a stable leader.",
+            ),
+            world: text(
+                "N1-N3 and proxies P1, P2; an election timeout of 2 ticks; C1 writes x=1, x=2 at N1. Prelude: N1 elected at 1.N1 by {N1, N2}; x=1 sent to P2. Then 4 ticks and 4 drops.",
+            ),
+            modes: SIMULATION,
+            book_mode: BookMode::Simulation {
+                seeds: 2_000,
+                max_steps: 1_000,
+            },
+            levels: &[],
+            chapter: Some(CHAPTER_PROXIES),
+            setup: setup(proxy_leaders_lost_messages(), PROXY_X1_SENT_SLOWLY),
+        },
+        Scenario {
+            name: "act4-proxy-leaders-handoff",
+            claim: text(
+                "A leader that sends its Accepts through proxy leaders may hand its ballot off with a slot in flight: the successor's sends of that slot reach proxies that hold it, and it is still chosen and answered once faults stop.",
+            ),
+            world: text(
+                "N1-N3 and proxies P1, P2; an election timeout of 2 ticks; C1 writes x=1, x=2 at any node. Prelude: N1 elected at 1.N1 by {N1, N2}; x=1 sent to P2. Then 1 handoff, 4 ticks and 1 drop.",
+            ),
+            modes: SIMULATION,
+            book_mode: BookMode::Simulation {
+                seeds: 2_000,
+                max_steps: 1_000,
+            },
+            levels: &[],
+            chapter: Some(CHAPTER_PROXIES),
+            setup: setup(proxy_leaders_handoff(), PROXY_X1_SENT_SLOWLY),
         },
         act4_proxy_keyed_by_slot_control(),
         act4_new_value_same_ballot_control(),

@@ -318,6 +318,9 @@ impl LogWorld {
         if self.is_proxy_action(action) {
             return Ok(None); // a proxy's step is taken afresh: the memo keys on servers
         }
+        if self.fair_steps_left.is_some() {
+            return Ok(None); // the progress clock runs: every step is taken afresh
+        }
         let (index, spends) = match *action {
             LogAction::Deliver(message) => return self.remembered_delivery(message).map(Some),
             LogAction::Tick(node) => (self.idle_server(node)?, Some(Fault::Tick)),

@@ -70,6 +70,7 @@ enum Part {
     Sent,
     Violations,
     GaveUp,
+    FairSteps,
 }
 
 /// The hash of one vote: one voter's, in one slot, at one ballot, for one entry.
@@ -92,6 +93,9 @@ pub struct LogWorld {
     trims_left: u32,
     /// How many more handoffs an operator may ask for.
     handoffs_left: u32,
+    /// Once faults stop ([`LogAction::StopFaults`]), the fair steps left before a client still
+    /// waiting breaks progress ([`Property::Progress`]); `None` while faults may happen.
+    fair_steps_left: Option<u32>,
     /// The history, decisions, votes and violations: shared with the worlds this one was
     /// copied from until one of them changes it (`Arc::make_mut`).
     knowledge: Arc<Knowledge>,
@@ -154,6 +158,7 @@ impl LogWorld {
             budget_left: config.budget,
             trims_left: config.trims,
             handoffs_left: config.handoffs,
+            fair_steps_left: None,
             network: Network::new(config.nodes(), NodeSet::EMPTY),
             config: Arc::new(config),
             servers,
@@ -215,6 +220,7 @@ impl LogWorld {
             budget_left: self.budget_left,
             trims_left: self.trims_left,
             handoffs_left: self.handoffs_left,
+            fair_steps_left: self.fair_steps_left,
             knowledge: Arc::clone(&self.knowledge),
             server_parts: self.server_parts.clone(),
             proxies: Arc::clone(&self.proxies),
@@ -378,6 +384,9 @@ impl LogWorld {
     pub fn apply(&mut self, action: &LogAction) -> Result<(), Refused> {
         let applied = self.step_servers(action);
         self.learn_effects();
+        if applied.is_ok() && *action != LogAction::StopFaults {
+            self.spend_fair_step();
+        }
         applied
     }
 
@@ -514,6 +523,7 @@ impl LogWorld {
                     &(self.trims_left, self.knowledge.highest_floor),
                 ))
                 .wrapping_add(part(Part::Handoffs, &self.handoffs_left))
+                .wrapping_add(part(Part::FairSteps, &self.fair_steps_left))
                 .wrapping_add(part(Part::Violations, &self.knowledge.violations.len())),
             u64::wrapping_add,
         )
@@ -610,16 +620,10 @@ impl Model for LogWorld {
         self.all_clients_done()
     }
 
-    /// The fair schedule of [`LogWorld::settle`], bounded by 200 actions per operation left.
+    /// The fair schedule of [`LogWorld::settle`], one step past the progress bound
+    /// ([`LogWorld::fair_steps_bound`]), so a world that makes no progress breaks it.
     fn settle(&self) -> Option<Result<Settled<LogAction>, String>> {
-        let operations_left: usize = self
-            .clients
-            .iter()
-            .zip(&self.config.clients)
-            .map(|(client, program)| program.len() - client.next_op)
-            .sum();
-        let steps_max = 200 + 200 * u32::try_from(operations_left).unwrap_or(u32::MAX / 400);
-        Some(LogWorld::settle(self, steps_max))
+        Some(LogWorld::settle(self, self.fair_steps_bound().saturating_add(1)))
     }
 
     fn fault_kind(&self, action: &LogAction) -> Option<Fault> {

@@ -1,8 +1,10 @@
 //! Liveness once faults stop: the fair schedule ([`LogWorld::settle`]) that heals, restarts,
-//! persists, sends and delivers what is due, lets clients ask the leader, and ticks the clock,
-//! and the summary of a world that did not settle.
+//! persists, sends and delivers what is due, lets clients ask the leader, and ticks the clock;
+//! progress, the property it is judged by ([`Property::Progress`]: every request answered
+//! within [`LogWorld::fair_steps_bound`] steps); and the summary of a world that made none.
 
-use super::{LogAction, LogWorld};
+use super::{LogAction, LogWorld, ProxyHost};
+use crate::check::Property;
 use crate::faults::{Budget, Fault};
 use crate::model::Settled;
 use paros_core::NodeId;
@@ -12,11 +14,47 @@ use paros_core::log::ColocatedNode;
 const FAIR_RESEND_STEPS: u32 = 60;
 
 impl LogWorld {
-    /// Every fault budget is spent, and clocks and client retries become unbounded.
+    /// Every fault budget is spent, clocks and client retries become unbounded, and the
+    /// progress clock starts: every request must be answered within
+    /// [`LogWorld::fair_steps_bound`] steps.
     pub(super) fn stop_faults(&mut self) {
         self.budget_left = Budget::NONE
             .with(Fault::Tick, u32::MAX / 2)
             .with(Fault::ClientResend, u32::MAX / 2);
+        self.fair_steps_left = Some(self.fair_steps_bound());
+    }
+
+    /// Progress's bound: the fair steps in which, once faults stop, every client must have
+    /// its whole program answered, 200 and 200 more per operation left. An election, a
+    /// catch-up and each operation's round trips take a few dozen steps each.
+    pub fn fair_steps_bound(&self) -> u32 {
+        let operations_left: usize = (self.clients.iter().zip(&self.config.clients))
+            .map(|(client, program)| program.len() - client.next_op)
+            .sum();
+        let operations_left = u32::try_from(operations_left).unwrap_or(u32::MAX / 400);
+        200u32.saturating_add(operations_left.saturating_mul(200))
+    }
+
+    /// One step taken once faults stopped: progress ([`Property::Progress`]) is broken when
+    /// the bound runs out with a client still waiting.
+    pub(super) fn spend_fair_step(&mut self) {
+        let Some(left) = self.fair_steps_left else {
+            return;
+        };
+        if self.all_clients_done() {
+            return;
+        }
+        match left.checked_sub(1) {
+            Some(left) => self.fair_steps_left = Some(left),
+            None => {
+                self.fair_steps_left = None;
+                let detail = format!(
+                    "a request still unanswered when the fair steps' bound ran out: {}",
+                    self.summary()
+                );
+                self.violate(Property::Progress, detail);
+            }
+        }
     }
 
     /// Liveness once faults stop: from this state, stop faults ([`LogAction::StopFaults`]) and
@@ -79,16 +117,24 @@ impl LogWorld {
                 None => {}
             }
         }
-        for (index, proxy) in self.proxies().iter().enumerate() {
-            if !proxy.is_up() {
-                return Some(LogAction::Restart(self.config.proxy_id(index)));
-            }
+        if let Some(proxy) = self.proxy_to_restart() {
+            return Some(LogAction::Restart(proxy));
         }
         if let Some(message) = self.network.in_flight().first() {
             return Some(LogAction::Deliver(message.id));
         }
         self.fair_request(step, last_sent)
             .or_else(|| self.fair_tick())
+    }
+
+    /// The crashed proxy the fair schedule restarts: the first one, and only when every proxy
+    /// is down. A crashed proxy is no worse than the messages it lost (P5), so the others must
+    /// carry the leader's Accepts without it; with none up, nothing could.
+    fn proxy_to_restart(&self) -> Option<NodeId> {
+        if self.proxies().iter().any(ProxyHost::is_up) {
+            return None;
+        }
+        (!self.proxies().is_empty()).then(|| self.config.proxy_id(0))
     }
 
     /// The leader: the live node leading at the highest ballot.

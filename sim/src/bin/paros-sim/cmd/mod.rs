@@ -53,7 +53,7 @@ fn print_report(report: &Report) {
         ),
         paros_sim::report::Mode::Simulation => {
             println!(
-                "liveness: {} of {} runs reached a decision; {} runs broke safety; {} hit the step bound",
+                "liveness: {} of {} runs reached a decision; {} runs broke a property; {} hit the step bound",
                 report.decisions, report.seeds, report.violating_runs, report.step_bound_hits
             );
             if report.decisions > 0 {
