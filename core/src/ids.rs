@@ -85,6 +85,11 @@ impl NodeSet {
         NodeSet(self.0 | other.0)
     }
 
+    /// The nodes of `self` that are not in `other`.
+    pub const fn difference(self, other: NodeSet) -> NodeSet {
+        NodeSet(self.0 & !other.0)
+    }
+
     /// Whether every node of `self` is in `other`.
     pub const fn is_subset(self, other: NodeSet) -> bool {
         self.0 & !other.0 == 0

@@ -53,7 +53,8 @@ pub enum Ignored {
     /// slot the leader already learned.
     AlreadyAnnounced,
     /// A proxy's announcement of an entry this leader did not propose in that slot at its
-    /// ballot.
+    /// ballot; or, at a proxy, an Accept for a (slot, ballot) it holds with another entry
+    /// (P4: never sent).
     NotProposed,
     /// A message to an acceptor that retired: every configuration it belonged to is collected
     /// (Matchmaker Paxos, M5).

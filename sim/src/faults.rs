@@ -202,6 +202,9 @@ pub enum NegativeControl {
     /// Act IV: a leader resends a client's command through another proxy as a no-op, at the
     /// same ballot, so one (slot, ballot) carries two values (P4 broken).
     NewValueSameBallot,
+    /// Act IV: a proxy leader ignores an Accept for a (slot, ballot) it already holds, so a
+    /// lost forward, Accepted or announcement is never sent again (P1's repeat rule broken).
+    ProxyIgnoresRepeats,
     /// Act IV, Matchmaker Paxos: matchmakers record a round below one they store (M1 broken),
     /// so the lower round's history misses the higher round's configuration.
     NoLowerRoundCheck,
@@ -221,7 +224,7 @@ pub enum NegativeControl {
 
 impl NegativeControl {
     /// Every negative control, in order.
-    pub const ALL: [NegativeControl; 25] = [
+    pub const ALL: [NegativeControl; 26] = [
         NegativeControl::Amnesia,
         NegativeControl::SendBeforePersist,
         NegativeControl::BlankRestart,
@@ -242,6 +245,7 @@ impl NegativeControl {
         NegativeControl::SkipRinse,
         NegativeControl::ProxyKeyedBySlot,
         NegativeControl::NewValueSameBallot,
+        NegativeControl::ProxyIgnoresRepeats,
         NegativeControl::NoLowerRoundCheck,
         NegativeControl::Phase1LatestOnly,
         NegativeControl::GcAfterPhase1,
@@ -275,6 +279,8 @@ impl NegativeControl {
             | NegativeControl::NewValueSameBallot => Property::OneValuePerBallot,
             // The proxy announces before the leader learns: the announcement is judged first.
             NegativeControl::ProxyKeyedBySlot => Property::AnnouncedWasChosen,
+            // Nothing unsafe happens: the slot is never chosen, and the clients wait for ever.
+            NegativeControl::ProxyIgnoresRepeats => Property::Progress,
             // Each Matchmaker Paxos control is judged by its rule's own property, which breaks
             // before two values can be chosen.
             NegativeControl::NoLowerRoundCheck => Property::HistoryComplete,

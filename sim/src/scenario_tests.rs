@@ -74,6 +74,7 @@ fn names_are_unique_and_say_what_they_are() {
             "skip-rinse",
             "proxy-keyed-by-slot",
             "new-value-same-ballot",
+            "proxy-ignores-repeats",
             "no-lower-round-check",
             "phase1-latest-only",
             "gc-after-phase1",
@@ -131,7 +132,7 @@ fn the_log_controls_are_exactly_the_log_scenarios_with_a_negative_control() {
         .filter(|scenario| scenario.negative_control().is_some())
         .collect();
     assert_eq!(scenarios::log_controls(), controls);
-    assert_eq!(controls.len(), 19 + BATCHED_CONTROLS);
+    assert_eq!(controls.len(), 20 + BATCHED_CONTROLS);
     assert!(
         controls
             .iter()
@@ -335,7 +336,7 @@ fn every_negative_control_is_caught_by_the_explorer_and_trips_its_own_property()
         .collect();
     assert_eq!(
         controls.len(),
-        26 + BATCHED_CONTROLS,
+        27 + BATCHED_CONTROLS,
         "one scenario per negative control, two for learn-early, and the batched twins"
     );
     for control in crate::NegativeControl::ALL {

@@ -96,6 +96,20 @@ const PROXY_X1_SENT: &[&str] = &[
     "deliver m4 C1->N1 Write(#1, x=1)",
 ];
 
+/// Over three nodes and one proxy: N1 is elected at 1.N1 by {N1, N2}; C1's x=1 reaches N1,
+/// which sends its Accept to P1; P1 forwards it, and the copies to N2 and N3 are lost.
+const PROXY_FORWARDS_LOST: &[&str] = &[
+    "tick N1",
+    "tick N1",
+    "deliver m1 N1->N2 Prepare(1.N1, from slot 1)",
+    "deliver m3 N2->N1 Promise(1.N1, [])",
+    "request C1 N1 write x=1",
+    "deliver m4 C1->N1 Write(#1, x=1)",
+    "deliver m5 N1->P1 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+    "drop m7 P1->N2 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+    "drop m8 P1->N3 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+];
+
 /// [`PROXY_X1_SENT`], then P2 forwards it, N1 votes, and P2 counts N1's Accepted.
 const PROXY_X1_COUNTED: &[&str] = &[
     "tick N1",
@@ -473,6 +487,20 @@ fn proxy_keyed_by_slot() -> LogWorldConfig {
     config
 }
 
+/// The control where a proxy ignores repeats: one proxy, C1 writes x=1 at N1; the prelude
+/// spends its two ticks and two drops, and the fair schedule ticks on.
+fn proxy_ignores_repeats() -> LogWorldConfig {
+    let mut config = three_with_proxies(
+        vec![writes("x", 1)],
+        Budget::NONE.with(Fault::Tick, 2).with(Fault::Drop, 2),
+    );
+    config.proxies = 1;
+    config.election_timeout_ticks = 2;
+    config.client_targets = vec![Some(node(1))];
+    config.negative_control = Some(NegativeControl::ProxyIgnoresRepeats);
+    config
+}
+
 /// The control where a leader resends a new value at the same ballot: C1 writes x=1 at N1;
 /// 1 tick after the prelude's, the leader's beat.
 fn new_value_same_ballot() -> LogWorldConfig {
@@ -709,6 +737,7 @@ fn proxy_scenarios() -> Vec<Scenario> {
         },
         act4_proxy_keyed_by_slot_control(),
         act4_new_value_same_ballot_control(),
+        act4_proxy_ignores_repeats_control(),
     ]
 }
 
@@ -856,6 +885,27 @@ fn act4_new_value_same_ballot_control() -> Scenario {
     }
 }
 
+/// The scenario `act4-proxy-ignores-repeats-control`.
+fn act4_proxy_ignores_repeats_control() -> Scenario {
+    Scenario {
+        name: "act4-proxy-ignores-repeats-control",
+        claim: text(
+            "Negative control: a proxy that ignores an Accept for a (slot, ballot) it already holds never forwards the leader's resends, so two lost forwards stall the slot for ever; the progress checker must catch it once faults stop.",
+        ),
+        world: text(
+            "N1-N3 and one proxy P1, which ignores repeats; C1 writes x=1 at N1. Prelude: N1 elected at 1.N1 by {N1, N2}; x=1 sent to P1, which forwards it; the copies to N2 and N3 lost. No faults after; every seed then settles under the fair schedule.",
+        ),
+        modes: SIMULATION,
+        book_mode: BookMode::Simulation {
+            seeds: 20,
+            max_steps: 1_000,
+        },
+        levels: &[],
+        chapter: Some(CHAPTER_PROXIES),
+        setup: setup(proxy_ignores_repeats(), PROXY_FORWARDS_LOST),
+    }
+}
+
 /// The negative controls among [`all`], in its order: the scenarios a replay can show.
 pub(super) fn controls() -> Vec<Scenario> {
     vec![
@@ -867,5 +917,6 @@ pub(super) fn controls() -> Vec<Scenario> {
         act4_skip_rinse_control(),
         act4_proxy_keyed_by_slot_control(),
         act4_new_value_same_ballot_control(),
+        act4_proxy_ignores_repeats_control(),
     ]
 }

@@ -43,8 +43,8 @@ pub use node::{
     successor_may_propose,
 };
 pub use proxy::{
-    ProxiesRefused, ProxyLeader, forward_unchanged, nack_goes_to, proxy_for, proxy_may_announce,
-    resend_is_identical,
+    ProxiesRefused, ProxyLeader, Repeat, answer_to_repeat, forward_unchanged, nack_goes_to,
+    proxy_for, proxy_may_announce, resend_is_identical,
 };
 pub use ready::{Applied, Ready};
 pub use slot_map::SlotMap;

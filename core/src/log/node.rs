@@ -355,6 +355,10 @@ pub enum BrokenRule {
     /// state by slot alone, so the Accepteds of two ballots for one slot count together and it
     /// announces a value that no quorum accepted at any one ballot.
     ProxyKeyedBySlot,
+    /// Breaks P1's repeat rule, on a [`ProxyLeader`](crate::log::ProxyLeader): an Accept for a
+    /// (slot, ballot) the proxy already holds is ignored as a duplicate, forwarding nothing and
+    /// announcing nothing again, so one lost message stalls the slot for ever.
+    ProxyIgnoresRepeats,
     /// Breaks P4, on a leader: a resend of a client's command through another proxy carries a
     /// no-op instead, at the same ballot, so one (slot, ballot) has two entries.
     NewValueSameBallot,

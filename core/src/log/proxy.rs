@@ -7,15 +7,18 @@
 //! sends each Accept to one [`ProxyLeader`], which sends it on to the acceptors, counts their
 //! Accepteds and tells the leader once the slot is chosen. Five rules keep that safe:
 //!
-//! - **P1** a proxy forwards the leader's Accept unchanged, keeps its state by (slot, ballot)
-//!   and ignores a duplicate ([`forward_unchanged`], [`ProxyLeader::handle`]);
+//! - **P1** a proxy forwards the leader's Accept unchanged and keeps its state by (slot,
+//!   ballot); it de-duplicates the counting, never the forwarding: an Accept it already holds
+//!   goes again to the acceptors not yet counted, or, once announced, brings the announcement
+//!   again to its sender ([`forward_unchanged`], [`answer_to_repeat`], [`ProxyLeader::handle`]);
 //! - **P2** it announces a slot chosen only after a Phase-2 quorum of Accepteds for exactly
 //!   that (slot, ballot), counted per distinct acceptor ([`proxy_may_announce`]);
 //! - **P3** acceptors send Nacks to the leader itself, never to a proxy ([`nack_goes_to`]);
 //! - **P4** a leader that sends a slot again, through another proxy, sends the identical
 //!   entry ([`resend_is_identical`], [`proxy_for`]);
 //! - **P5** a proxy holds no safety state: its [`Ready`] never has a write, and a proxy that
-//!   crashes is only the messages it had not yet sent ([`ProxyLeader::restart`]).
+//!   crashes is only the messages it had not yet sent ([`ProxyLeader::restart`]); a lost
+//!   message is no worse, since the leader's next resend through any proxy sends it again.
 
 #[cfg(feature = "negative-controls")]
 use crate::log::BrokenRule;
@@ -71,6 +74,33 @@ pub fn forward_unchanged(
         .collect()
 }
 
+/// P1 for a repeat: what a proxy does with a leader's Accept for a (slot, ballot) it already
+/// holds (a resend at a beat, a duplicate, or a handoff's successor sending the slot again).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Repeat {
+    /// Forward the Accept again, unchanged, to these acceptors: the ones not yet counted.
+    Forward(NodeSet),
+    /// Announce the slot chosen again, to the Accept's sender.
+    Announce,
+}
+
+/// P1 for a repeat: the answer to an Accept for a (slot, ballot) a proxy already holds, whose
+/// Accepteds came from `accepted_by` of `acceptors`, and which it has `announced` or not.
+///
+/// Counting is de-duplicated, forwarding is not. A forward, its Accepted or the announcement
+/// may have been lost, and the leader's resend is the only thing that sends it again: a proxy
+/// that dropped a repeat would stall the slot for ever over one lost message. So a repeat goes
+/// to every acceptor not yet counted (each is counted once however often it answers, P2), and
+/// once the slot is announced, the announcement goes again, to whoever sent the repeat: the
+/// leader, or the successor it handed its ballot to.
+pub fn answer_to_repeat(acceptors: NodeSet, accepted_by: NodeSet, announced: bool) -> Repeat {
+    if announced {
+        Repeat::Announce
+    } else {
+        Repeat::Forward(acceptors.difference(accepted_by))
+    }
+}
+
 /// P2: whether a proxy may announce `slot` chosen, given the distinct acceptors that sent it
 /// an Accepted for exactly (slot, ballot): only once they are a Phase-2 quorum for that slot,
 /// judged by the cluster's own quorum system ([`crate::is_chosen_in_slot`], so a grid counts
@@ -124,7 +154,8 @@ pub fn proxy_for(proxies: NodeSet, slot: Slot, attempt: u64) -> Option<NodeId> {
 /// What a proxy knows of one (slot, ballot): volatile, rebuilt by the leader's next resend.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 struct ProxySlot {
-    /// The node that sent the Accept: it gets the announcement.
+    /// The node that sent the latest Accept: it gets the announcement. After a handoff, the
+    /// successor's resend makes it the successor.
     leader: NodeId,
     /// The entry the Accept carried.
     entry: Entry,
@@ -214,8 +245,8 @@ impl ProxyLeader {
                 entry,
                 commit,
             } => {
-                self.on_accept(envelope.from, *ballot, *slot, entry, *commit)?;
-                let forwarded = forward_unchanged(self.id, &envelope.message, self.config.nodes);
+                let acceptors = self.on_accept(envelope.from, *ballot, *slot, entry, *commit)?;
+                let forwarded = forward_unchanged(self.id, &envelope.message, acceptors);
                 self.ready.messages.extend(forwarded);
                 Ok(())
             }
@@ -226,9 +257,10 @@ impl ProxyLeader {
         }
     }
 
-    /// P1: records the Accept under its (slot, ballot); a second Accept for the same pair is a
-    /// duplicate. Slots at or below the leader's commit index are chosen and known to the
-    /// leader, so their state is dropped.
+    /// P1: records the Accept under its (slot, ballot) and returns the acceptors to forward it
+    /// to: all of them the first time; for a repeat, those [`answer_to_repeat`] names, the
+    /// repeat's sender becoming the one announced to. Slots at or below the leader's commit
+    /// index are chosen and known to the leader, so their state is dropped.
     fn on_accept(
         &mut self,
         leader: NodeId,
@@ -236,14 +268,14 @@ impl ProxyLeader {
         slot: Slot,
         entry: &Entry,
         commit: Slot,
-    ) -> Result<(), Ignored> {
+    ) -> Result<NodeSet, Ignored> {
         self.slots.retain(|(held, _), _| *held > commit);
         if slot <= commit {
             return Err(Ignored::AlreadyAnnounced);
         }
         let key = (slot, ballot);
         if self.slots.contains_key(&key) {
-            return Err(Ignored::Duplicate);
+            return self.on_repeat(leader, key, entry);
         }
         let state = ProxySlot {
             leader,
@@ -252,7 +284,54 @@ impl ProxyLeader {
             announced: false,
         };
         self.slots.insert(key, state);
-        Ok(())
+        Ok(self.config.nodes)
+    }
+
+    /// P1 for a repeat of the (slot, ballot) `key`, sent by `sender` ([`answer_to_repeat`]):
+    /// the acceptors to forward it to, or none when the announcement goes again instead.
+    fn on_repeat(
+        &mut self,
+        sender: NodeId,
+        key: (Slot, Ballot),
+        entry: &Entry,
+    ) -> Result<NodeSet, Ignored> {
+        #[cfg(feature = "negative-controls")]
+        if self.breaks(BrokenRule::ProxyIgnoresRepeats) {
+            return Err(Ignored::Duplicate);
+        }
+        let acceptors = self.config.nodes;
+        let Some(state) = self.slots.get_mut(&key) else {
+            return Err(Ignored::StaleBallot);
+        };
+        if state.entry != *entry {
+            // P4: one entry per (slot, ballot); another one was never proposed there.
+            return Err(Ignored::NotProposed);
+        }
+        state.leader = sender;
+        match answer_to_repeat(acceptors, state.accepted_by, state.announced) {
+            Repeat::Forward(to) => Ok(to),
+            Repeat::Announce => {
+                let announcement = self.announcement(key);
+                self.ready.messages.extend(announcement);
+                Ok(NodeSet::EMPTY)
+            }
+        }
+    }
+
+    /// The announcement that the (slot, ballot) `key` is chosen, to the node that sent its
+    /// latest Accept.
+    fn announcement(&self, key: (Slot, Ballot)) -> Option<LogEnvelope> {
+        let state = self.slots.get(&key)?;
+        let (slot, ballot) = key;
+        Some(LogEnvelope {
+            from: self.id,
+            to: state.leader,
+            message: LogMessage::SlotChosen {
+                ballot,
+                slot,
+                entry: state.entry.clone(),
+            },
+        })
     }
 
     /// The Accepteds a new (slot, ballot) starts with: none, as its votes are its own.
@@ -282,16 +361,8 @@ impl ProxyLeader {
         }
         if proxy_may_announce(&quorums, slot, state.accepted_by) {
             state.announced = true;
-            let (leader, entry, ballot) = (state.leader, state.entry.clone(), key.1);
-            self.ready.messages.push(LogEnvelope {
-                from: self.id,
-                to: leader,
-                message: LogMessage::SlotChosen {
-                    ballot,
-                    slot,
-                    entry,
-                },
-            });
+            let announcement = self.announcement(key);
+            self.ready.messages.extend(announcement);
         }
         Ok(())
     }

@@ -4,8 +4,8 @@
 
 use crate::log::{
     ColocatedNode, Command, DurableRecord, Entry, LogConfig, LogEnvelope, LogMessage, LogRole,
-    Outcome, Persisted, ProxiesRefused, ProxyLeader, Slot, forward_unchanged, nack_goes_to,
-    proxy_for, proxy_may_announce, resend_is_identical,
+    Outcome, Persisted, ProxiesRefused, ProxyLeader, Repeat, Slot, answer_to_repeat,
+    forward_unchanged, nack_goes_to, proxy_for, proxy_may_announce, resend_is_identical,
 };
 use crate::{Ballot, Ignored, NodeId, NodeSet, Value};
 
@@ -102,14 +102,85 @@ fn p1_a_proxy_forwards_the_accept_unchanged_to_every_acceptor() {
     assert!(out.iter().all(|envelope| envelope.message == sent));
 }
 
-/// P1: a second Accept for the same (slot, ballot) is a duplicate, and is not forwarded again.
+/// P1's repeat rule: counting is de-duplicated, forwarding is not. A second Accept for a
+/// (slot, ballot) the proxy holds goes again to every acceptor not yet counted (a forward or
+/// its Accepted may have been lost), and the acceptor already counted is counted once.
 #[test]
-fn p1_a_duplicate_accept_is_ignored() {
+fn p1_a_repeat_is_forwarded_again_to_the_acceptors_not_yet_counted() {
     let mut proxy = ProxyLeader::new(node(4), config());
-    let message = envelope(1, 4, accept(ballot(1, 1), 1, command("a")));
+    let at = ballot(1, 1);
+    let message = envelope(1, 4, accept(at, 1, command("a")));
     proxy.handle(&message).unwrap();
     let _forwarded = messages_of(&mut proxy);
-    assert_eq!(proxy.handle(&message), Err(Ignored::Duplicate));
+    proxy.handle(&envelope(1, 4, accepted(at, 1))).unwrap();
+    assert!(messages_of(&mut proxy).is_empty());
+
+    proxy.handle(&message).unwrap();
+    let again = messages_of(&mut proxy);
+    let sent = accept(at, 1, command("a"));
+    assert_eq!(again, forward_unchanged(node(4), &sent, set(&[2, 3])));
+    let counted: Vec<NodeSet> = proxy.counted().map(|(_, _, voters)| voters).collect();
+    assert_eq!(counted, [set(&[1])], "the repeat keeps what was counted");
+    assert_eq!(
+        answer_to_repeat(set(&[1, 2, 3]), set(&[1]), false),
+        Repeat::Forward(set(&[2, 3]))
+    );
+}
+
+/// P1's repeat rule: once the slot is announced, a repeat brings the announcement again (the
+/// first may have been lost), and forwards nothing.
+#[test]
+fn p1_a_repeat_after_the_announcement_announces_again() {
+    let mut proxy = ProxyLeader::new(node(4), config());
+    let at = ballot(1, 1);
+    let message = envelope(1, 4, accept(at, 1, command("a")));
+    proxy.handle(&message).unwrap();
+    proxy.handle(&envelope(1, 4, accepted(at, 1))).unwrap();
+    proxy.handle(&envelope(2, 4, accepted(at, 1))).unwrap();
+    let first = messages_of(&mut proxy);
+    let announced = announcements(&first);
+    assert_eq!(announced.len(), 1);
+    let announcement = announced[0].clone();
+
+    proxy.handle(&message).unwrap();
+    assert_eq!(messages_of(&mut proxy), [announcement]);
+    assert_eq!(answer_to_repeat(set(&[1, 2, 3]), set(&[1, 2]), true), Repeat::Announce);
+}
+
+/// P1's repeat rule after a handoff: the successor's Accept for a (slot, ballot) the proxy
+/// holds makes the successor the node announced to.
+#[test]
+fn p1_a_repeat_from_a_successor_makes_it_the_one_announced_to() {
+    let mut proxy = ProxyLeader::new(node(4), config());
+    let at = ballot(1, 1);
+    proxy
+        .handle(&envelope(1, 4, accept(at, 1, command("a"))))
+        .unwrap();
+    proxy
+        .handle(&envelope(2, 4, accept(at, 1, command("a"))))
+        .unwrap();
+    proxy.handle(&envelope(1, 4, accepted(at, 1))).unwrap();
+    proxy.handle(&envelope(3, 4, accepted(at, 1))).unwrap();
+    let out = messages_of(&mut proxy);
+    let announced = announcements(&out);
+    assert_eq!(announced.len(), 1);
+    assert_eq!(announced[0].to, node(2));
+}
+
+/// P4 at the proxy: an Accept for a (slot, ballot) it holds with another entry was never
+/// proposed there, and is neither forwarded nor counted.
+#[test]
+fn p1_a_repeat_with_another_entry_is_refused() {
+    let mut proxy = ProxyLeader::new(node(4), config());
+    let at = ballot(1, 1);
+    proxy
+        .handle(&envelope(1, 4, accept(at, 1, command("a"))))
+        .unwrap();
+    let _forwarded = messages_of(&mut proxy);
+    assert_eq!(
+        proxy.handle(&envelope(1, 4, accept(at, 1, command("b")))),
+        Err(Ignored::NotProposed)
+    );
     assert!(messages_of(&mut proxy).is_empty());
 }
 
@@ -526,6 +597,79 @@ fn a_crashed_proxy_is_passed_by_and_the_same_value_is_chosen() {
     }
 }
 
+/// P1 and P5 end to end: every forward of slot 1 to N2 and N3 is lost, through P5 and then
+/// through P4; the leader's next resend reaches P5 again, which holds the slot and forwards it
+/// again to the acceptors it has not counted, and the slot is chosen with no new leader.
+#[test]
+fn lost_forwards_through_both_proxies_are_sent_again_and_the_slot_is_chosen() {
+    let mut net = Net::new(config());
+    net.elect(1);
+    net.write(1, 1, "a");
+    for proxy in [5, 4] {
+        net.deliver(is("Accept", 1, proxy)).unwrap().unwrap();
+        net.in_flight
+            .retain(|envelope| !(envelope.from == node(proxy) && envelope.to != node(1)));
+        net.deliver_all(|envelope| envelope.message.kind() != "Heartbeat");
+        assert_eq!(net.nodes[0].chosen_index(), Slot(0));
+        net.tick(1, 1);
+    }
+    assert_eq!(
+        net.accepts_from(1),
+        [(node(5), accept(ballot(1, 1), 1, command("a")))]
+    );
+    net.settle();
+    assert_eq!(net.client_inbox, [(1, Outcome::Written)]);
+    assert_eq!(net.nodes[0].chosen_index(), Slot(1));
+}
+
+/// P1 end to end, a lost announcement: P5 counted a quorum and its announcement is lost; the
+/// resend through P4 is lost too; P5 announces again when the next resend reaches it.
+#[test]
+fn a_lost_announcement_is_sent_again_on_the_next_resend() {
+    let mut net = Net::new(config());
+    net.elect(1);
+    net.write(1, 1, "a");
+    net.deliver_all(|envelope| envelope.message.kind() != "SlotChosen");
+    net.in_flight
+        .retain(|envelope| envelope.message.kind() != "SlotChosen");
+    net.tick(1, 1);
+    net.in_flight.retain(|envelope| !is("Accept", 1, 4)(envelope));
+    net.settle();
+    net.tick(1, 1);
+    net.settle();
+    assert_eq!(net.client_inbox, [(1, Outcome::Written)]);
+    assert_eq!(net.nodes[0].chosen_index(), Slot(1));
+}
+
+/// Handoff with proxies: slot 1 is in flight through both proxies, their Accepteds slow, when
+/// N1 hands its ballot to N2. N2's send of slot 1 reaches a proxy that holds it keyed to N1;
+/// the proxy now announces to N2, which learns the slot chosen.
+#[test]
+fn a_successor_learns_a_slot_in_flight_through_proxies_that_hold_it() {
+    let mut net = Net::new(config());
+    net.elect(1);
+    net.write(1, 1, "a");
+    net.deliver(is("Accept", 1, 5)).unwrap().unwrap();
+    net.tick(1, 1);
+    net.deliver(is("Accept", 1, 4)).unwrap().unwrap();
+    net.deliver_all(|envelope| envelope.message.kind() == "Accept");
+    net.nodes[0].hand_off(node(2)).unwrap();
+    net.flush(1);
+    net.deliver(is("Handoff", 1, 2)).unwrap().unwrap();
+    assert_eq!(
+        net.accepts_from(2),
+        [(node(5), accept(ballot(1, 1), 1, command("a")))]
+    );
+    net.settle();
+    for _ in 0..3 {
+        net.tick(2, 1);
+        net.settle();
+    }
+    assert_eq!(net.nodes[1].role(), LogRole::Leader);
+    assert_eq!(net.nodes[1].chosen_index(), Slot(1));
+    assert_eq!(net.nodes[1].chosen()[&Slot(1)].entry, command("a"));
+}
+
 /// A leader's announcement is learned only for its own proposal at its own ballot.
 #[test]
 fn a_leader_ignores_an_announcement_of_another_ballot_or_entry() {
@@ -595,6 +739,24 @@ mod broken {
         );
     }
 
+    /// The control breaks P1's repeat rule exactly: the repeat is ignored and nothing goes
+    /// out, where the honest proxy forwards it to the two acceptors it has not counted.
+    #[test]
+    fn proxy_ignores_repeats_forwards_nothing_again() {
+        let repeat = |proxy: &mut ProxyLeader| {
+            let message = envelope(1, 4, accept(ballot(1, 1), 1, command("a")));
+            proxy.handle(&message).unwrap();
+            let _forwarded = messages_of(proxy);
+            let handled = proxy.handle(&message);
+            (handled, messages_of(proxy).len())
+        };
+        let mut honest = ProxyLeader::new(node(4), config());
+        assert_eq!(repeat(&mut honest), (Ok(()), 3));
+        let mut broken = ProxyLeader::new(node(4), config());
+        broken.break_rule(BrokenRule::ProxyIgnoresRepeats);
+        assert_eq!(repeat(&mut broken), (Err(Ignored::Duplicate), 0));
+    }
+
     /// The leader's first Accept and its resend through another proxy, for slot 1.
     fn first_and_resend(break_it: bool) -> Vec<(NodeId, LogMessage)> {
         let mut net = Net::new(config());
@@ -647,7 +809,8 @@ mod properties {
     proptest! {
         /// P2 and P5 under any order, loss and duplication: every announcement names an entry
         /// the proxy was sent at exactly its (slot, ballot), after Accepteds there from a
-        /// Phase-2 quorum of distinct acceptors; at most one per (slot, ballot); no write ever.
+        /// Phase-2 quorum of distinct acceptors; once per (slot, ballot) but in answer to a
+        /// repeated Accept (P1); no write ever.
         #[test]
         fn every_announcement_follows_a_quorum_at_exactly_its_slot_and_ballot(
             inputs in proptest::collection::vec(
@@ -677,7 +840,9 @@ mod properties {
                         prop_assert_eq!(Some(&entry), sent.get(&key));
                         let voters = voted.get(&key).copied().unwrap_or_default();
                         prop_assert!(proxy_may_announce(config().quorums(), slot, voters));
-                        prop_assert!(announced.insert(key), "announced twice");
+                        // A second announcement of a (slot, ballot) answers only a repeat.
+                        let repeat = matches!(message.message, LogMessage::Accept { .. });
+                        prop_assert!(announced.insert(key) || repeat, "announced unasked");
                         prop_assert_eq!(out.to, ballot.node);
                     }
                 }

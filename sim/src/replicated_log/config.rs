@@ -219,6 +219,7 @@ impl LogWorldConfig {
         let needs_proxies = [
             NegativeControl::ProxyKeyedBySlot,
             NegativeControl::NewValueSameBallot,
+            NegativeControl::ProxyIgnoresRepeats,
         ];
         if self.proxies == 0
             && self

@@ -62,19 +62,28 @@ impl LogWorld {
     pub(super) fn new_proxy(&self, index: usize) -> ProxyHost {
         let id = self.config.proxy_id(index);
         let mut proxy = ProxyLeader::restart(id, self.config.core_config());
-        if self.config.negative_control == Some(NegativeControl::ProxyKeyedBySlot) {
-            proxy.break_rule(BrokenRule::ProxyKeyedBySlot);
+        if let Some(rule) = self.broken_proxy_rule() {
+            proxy.break_rule(rule);
         }
         ProxyHost::Up(proxy)
+    }
+
+    /// The proxy's rule the world's negative control breaks, if it is one.
+    fn broken_proxy_rule(&self) -> Option<BrokenRule> {
+        match self.config.negative_control? {
+            NegativeControl::ProxyKeyedBySlot => Some(BrokenRule::ProxyKeyedBySlot),
+            NegativeControl::ProxyIgnoresRepeats => Some(BrokenRule::ProxyIgnoresRepeats),
+            _ => None,
+        }
     }
 
     /// Makes the proxy at `index`, if up, break the rule of the world's negative control, if
     /// that is a proxy's rule.
     pub(super) fn break_proxy_rule(&mut self, index: usize) {
-        if self.config.negative_control == Some(NegativeControl::ProxyKeyedBySlot)
+        if let Some(rule) = self.broken_proxy_rule()
             && let ProxyHost::Up(proxy) = self.proxy_mut(index)
         {
-            proxy.break_rule(BrokenRule::ProxyKeyedBySlot);
+            proxy.break_rule(rule);
         }
         self.proxy_parts_changed(index);
     }
