@@ -144,7 +144,10 @@ fn p1_a_repeat_after_the_announcement_announces_again() {
 
     proxy.handle(&message).unwrap();
     assert_eq!(messages_of(&mut proxy), [announcement]);
-    assert_eq!(answer_to_repeat(set(&[1, 2, 3]), set(&[1, 2]), true), Repeat::Announce);
+    assert_eq!(
+        answer_to_repeat(set(&[1, 2, 3]), set(&[1, 2]), true),
+        Repeat::Announce
+    );
 }
 
 /// P1's repeat rule after a handoff: the successor's Accept for a (slot, ballot) the proxy
@@ -633,7 +636,8 @@ fn a_lost_announcement_is_sent_again_on_the_next_resend() {
     net.in_flight
         .retain(|envelope| envelope.message.kind() != "SlotChosen");
     net.tick(1, 1);
-    net.in_flight.retain(|envelope| !is("Accept", 1, 4)(envelope));
+    net.in_flight
+        .retain(|envelope| !is("Accept", 1, 4)(envelope));
     net.settle();
     net.tick(1, 1);
     net.settle();

@@ -623,7 +623,10 @@ impl Model for LogWorld {
     /// The fair schedule of [`LogWorld::settle`], one step past the progress bound
     /// ([`LogWorld::fair_steps_bound`]), so a world that makes no progress breaks it.
     fn settle(&self) -> Option<Result<Settled<LogAction>, String>> {
-        Some(LogWorld::settle(self, self.fair_steps_bound().saturating_add(1)))
+        Some(LogWorld::settle(
+            self,
+            self.fair_steps_bound().saturating_add(1),
+        ))
     }
 
     fn fault_kind(&self, action: &LogAction) -> Option<Fault> {
