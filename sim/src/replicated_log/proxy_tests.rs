@@ -1,6 +1,6 @@
 //! Tests of proxy leaders in the log world: a command chosen through a proxy, a proxy crashed
-//! mid-slot and passed by, a proxy that never touches a disk, its names, and the two controls'
-//! worlds passing without their fault.
+//! mid-slot and passed by, a proxy that never touches a disk, its names, the two safety
+//! controls' worlds passing without their fault, and progress with its control.
 
 use super::test_worlds::{after, config_of};
 use super::*;
@@ -299,6 +299,38 @@ fn each_control_trips_its_own_property_and_its_honest_world_does_not() {
             searched.ending
         );
     }
+}
+
+/// Progress's checker and its control: in the control's world (one proxy that ignores repeats,
+/// its forwards to N2 and N3 lost), the fair schedule ends in a violation of progress and of
+/// nothing else, exactly when the bound runs out, and the counterexample replays to it; the same
+/// world with an honest proxy answers C1 well within the bound.
+#[test]
+fn progress_breaks_exactly_when_the_bound_runs_out_and_only_with_the_control() {
+    let (config, prelude) = config_of("act4-proxy-ignores-repeats-control");
+    let broken = after(config.clone(), &prelude);
+    let bound = broken.fair_steps_bound();
+    let settled = broken.settle(bound + 1).unwrap();
+    let properties: Vec<Property> = (settled.violations.iter())
+        .map(|violation| violation.property)
+        .collect();
+    assert_eq!(properties, [Property::Progress]);
+    assert_eq!(settled.actions.len() as u32, 1 + bound + 1, "stop-faults, then the bound");
+    let mut replayed = broken.clone();
+    for action in &settled.actions[..settled.actions.len() - 1] {
+        replayed.apply(action).unwrap();
+    }
+    assert!(replayed.violations().is_empty(), "not one step early");
+    replayed.apply(settled.actions.last().unwrap()).unwrap();
+    assert_eq!(replayed.violations(), settled.violations);
+
+    let mut honest_config = config;
+    honest_config.negative_control = None;
+    let honest = after(honest_config, &prelude);
+    let settled = honest.settle(bound + 1).unwrap();
+    assert!(settled.decided, "stuck: {:?}", settled.stuck);
+    assert!(settled.violations.is_empty(), "{:?}", settled.violations);
+    assert!(settled.actions.len() < 100, "{}", settled.actions.len());
 }
 
 #[test]
