@@ -130,11 +130,31 @@ impl Reconfigurer {
         self.broadcast(self.old, MmMessage::Stop);
     }
 
-    /// Runs the decision again at a higher ballot, when the caller judges it stalled.
+    /// Sends again what the current stage waits for, when the caller judges it stalled (a
+    /// message may be lost): Stop to each old matchmaker that has not reported, Bootstrap to
+    /// each new one that has not acknowledged, or the decision again at a higher ballot. Idle
+    /// and published reconfigurers send nothing.
     pub fn retry(&mut self) {
-        if self.stage == GenerationStage::Deciding {
-            let prepares = self.proposer.retry();
-            self.forward(prepares);
+        match self.stage {
+            GenerationStage::Stopping => {
+                let reported = &self.stop_reports;
+                let silent = (self.old.iter()).filter(|old| !reported.contains_key(old));
+                self.broadcast(silent.collect(), MmMessage::Stop);
+            }
+            GenerationStage::Bootstrapping => {
+                let (history, watermark) = self.reconstructed.clone().expect("set to bootstrap");
+                let acknowledged = self.bootstrapped;
+                let silent = (self.new.iter()).filter(|new| !acknowledged.contains(*new));
+                self.broadcast(
+                    silent.collect(),
+                    MmMessage::Bootstrap { history, watermark },
+                );
+            }
+            GenerationStage::Deciding => {
+                let prepares = self.proposer.retry();
+                self.forward(prepares);
+            }
+            GenerationStage::Idle | GenerationStage::Published => {}
         }
     }
 

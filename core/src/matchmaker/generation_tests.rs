@@ -194,3 +194,30 @@ fn a_reconfigurer_ignores_what_it_did_not_ask_for() {
         Err(Ignored::WrongPhase)
     );
 }
+
+#[test]
+fn a_reconfigurer_sends_again_what_was_lost_at_each_stage() {
+    let mut net = x_chosen_then_new_matchmakers();
+    let is = |kind: fn(&MmMessage) -> bool| move |envelope: &MmEnvelope| !kind(&envelope.message);
+    // Every Stop is lost, then every Bootstrap, then every message of the decision.
+    net.start_reconfigurer(31, &MATCHMAKERS, &NEXT);
+    net.run_dropping(is(|m| matches!(m, MmMessage::Stop)));
+    assert_eq!(net.reconfigurer(31).stage(), GenerationStage::Stopping);
+    let mut retry = |net: &mut Net| {
+        net.reconfigurer(31).retry();
+        let messages = net.reconfigurer(31).take_messages();
+        net.in_flight.extend(messages);
+    };
+    retry(&mut net);
+    net.run_dropping(is(|m| matches!(m, MmMessage::Bootstrap { .. })));
+    assert_eq!(net.reconfigurer(31).stage(), GenerationStage::Bootstrapping);
+    retry(&mut net);
+    net.run_dropping(is(|m| matches!(m, MmMessage::Successor(_))));
+    assert_eq!(net.reconfigurer(31).stage(), GenerationStage::Deciding);
+    retry(&mut net);
+    net.run();
+    assert_eq!(net.reconfigurer(31).published(), Some(set(&NEXT)));
+    // Published, it has nothing to send again.
+    retry(&mut net);
+    assert!(net.in_flight.is_empty());
+}

@@ -40,8 +40,12 @@ pub struct MatchmakerWorldConfig {
     /// Whether a leader whose value is chosen in its round may collect the configurations below
     /// it (M4) and retire the acceptors it removed (M5).
     pub garbage_collection: bool,
-    /// Whether the reconfigurer R1 may replace the matchmakers M1..M3 by M4..M6 (M6).
+    /// Whether the reconfigurer R1 may replace the matchmakers M1..M3 by the next generation
+    /// (M6).
     pub replacement: bool,
+    /// How many matchmakers of M1..M3 the next generation keeps: 0 replaces them by M4..M6, 1
+    /// by M3..M5, 2 by M2..M4. paros-core's reconfigurer is asked for that set as it is.
+    pub kept_matchmakers: u8,
     /// The faults allowed: drops, duplicates and crashes (of matchmakers and leaders).
     pub budget: Budget,
     /// The rule the world's roles break, if it is a negative control.
@@ -129,6 +133,7 @@ impl MatchmakerWorldConfig {
             ],
             garbage_collection: true,
             replacement: false,
+            kept_matchmakers: 0,
             budget: Budget::NONE,
             negative_control: None,
         }
@@ -168,11 +173,20 @@ impl MatchmakerWorldConfig {
             .collect()
     }
 
-    /// Every matchmaker of the world: M1..M3, and M4..M6 with a replacement.
+    /// The set the reconfigurer replaces M1..M3 by: M4..M6, or fewer new ones and the last
+    /// [`kept_matchmakers`](Self::kept_matchmakers) of M1..M3.
+    pub fn successors(&self) -> NodeSet {
+        let first = usize::from(GENERATION_SIZE - self.kept_matchmakers);
+        (first..first + usize::from(GENERATION_SIZE))
+            .map(Self::matchmaker_id)
+            .collect()
+    }
+
+    /// Every matchmaker of the world: M1..M3, and the successors with a replacement.
     pub fn matchmakers(&self) -> NodeSet {
         let first = Self::first_generation();
         if self.replacement {
-            first.union(Self::next_generation())
+            first.union(self.successors())
         } else {
             first
         }
@@ -211,6 +225,11 @@ impl MatchmakerWorldConfig {
         {
             return Err(Refused::BadConfig(
                 "between 1 and 9 acceptors and between 1 and 9 leaders",
+            ));
+        }
+        if self.kept_matchmakers >= GENERATION_SIZE {
+            return Err(Refused::BadConfig(
+                "the next generation keeps at most 2 of the first generation's matchmakers",
             ));
         }
         if self.leaders.iter().any(|plan| plan.round == 0) {
