@@ -61,6 +61,13 @@ pub enum Property {
     /// C2: no node ever reports "no vote" for a slot where it durably voted (and has not
     /// truncated since): a vote it can no longer read is reported unknown.
     NoNoneWhereVoted,
+    /// M4: a matchmaker stores no round below its own garbage-collection watermark: what is
+    /// collected stays collected, whatever arrives late.
+    NothingBelowWatermark,
+    /// Matchmaker Paxos, liveness once faults stop: a leader that starts after them, above
+    /// every round, completes Phase 1 and gets a value chosen in its round. Judged when the
+    /// fair schedule has nothing left to do.
+    LaterLeaderCompletes,
 }
 
 impl fmt::Display for Property {
@@ -86,6 +93,8 @@ impl fmt::Display for Property {
             Property::GcKeepsWhatPhase1Needs => "gc-keeps-what-phase1-needs",
             Property::ReconstructionComplete => "reconstruction-complete",
             Property::NoNoneWhereVoted => "no-none-where-voted",
+            Property::NothingBelowWatermark => "nothing-below-watermark",
+            Property::LaterLeaderCompletes => "later-leader-completes",
         })
     }
 }

@@ -15,7 +15,7 @@ pub const GENERATION_SIZE: u8 = 3;
 const FIRST_ACCEPTOR: u8 = 11;
 const FIRST_LEADER: u8 = 21;
 const RECONFIGURER: u8 = 31;
-/// At most this many acceptors, and this many leaders.
+/// At most this many acceptors, and this many leaders (the last kept for the fair schedule).
 const MAX_PER_ROLE: u8 = 9;
 
 /// One leader of the world and the round it plans: reconfiguring is planning a higher round in
@@ -30,7 +30,8 @@ pub struct LeaderPlan {
     pub value: Value,
 }
 
-/// What a Matchmaker Paxos world is made of. Constant for the life of a world.
+/// What a Matchmaker Paxos world is made of. Constant for the life of a world, but for the
+/// leader the fair schedule adds once faults stop.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct MatchmakerWorldConfig {
     /// How many acceptors: A1..An. One beyond the first configuration is the spare.
@@ -113,6 +114,10 @@ fn id(number: u8) -> NodeId {
 }
 
 impl MatchmakerWorldConfig {
+    /// The id of the last leader, L9: a world plans at most L1..L8, and the fair schedule
+    /// adds one more once faults stop.
+    pub const LAST_LEADER: u8 = FIRST_LEADER + MAX_PER_ROLE - 1;
+
     /// The honest world of the issue: A1..A4, L1 runs round 1 in {A1, A2, A3} wanting x, L2
     /// runs round 2 in {A2, A3, A4} wanting y (A1 is removed, A4 the spare), leaders collect
     /// garbage, no replacement and no faults.
@@ -221,10 +226,10 @@ impl MatchmakerWorldConfig {
 
     pub(super) fn validate(&self) -> Result<(), Refused> {
         if !(1..=MAX_PER_ROLE).contains(&self.acceptor_count)
-            || !(1..=usize::from(MAX_PER_ROLE)).contains(&self.leaders.len())
+            || !(1..usize::from(MAX_PER_ROLE)).contains(&self.leaders.len())
         {
             return Err(Refused::BadConfig(
-                "between 1 and 9 acceptors and between 1 and 9 leaders",
+                "between 1 and 9 acceptors and between 1 and 8 leaders (the ninth is the fair schedule's)",
             ));
         }
         if self.kept_matchmakers >= GENERATION_SIZE {

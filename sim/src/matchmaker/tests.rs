@@ -355,7 +355,7 @@ fn the_matchmaker_scenarios_are_named_for_their_world() {
             scenario.name
         );
     }
-    assert_eq!(crate::scenarios::matchmaker_scenarios().len(), 7);
+    assert_eq!(crate::scenarios::matchmaker_scenarios().len(), 10);
 }
 
 #[test]
@@ -395,4 +395,29 @@ fn the_honest_world_without_its_crash_passes_every_schedule() {
     assert_eq!(report.verdict, crate::report::Verdict::Pass);
     assert_eq!(report.states, 48_162);
     assert_eq!(report.terminal_undecided, 0);
+}
+
+#[test]
+fn every_seeded_matchmaker_world_stays_safe_and_a_later_leader_completes() {
+    // Once faults stop, the fair schedule's leader, above every round, completes Phase 1 and
+    // gets a value chosen in every walk of every honest world: late garbage collection,
+    // overlapping sets and late Bootstraps included.
+    let sweep = crate::simulate::Sweep {
+        seeds: 0..300,
+        max_steps: 1_000,
+    };
+    for scenario in crate::scenarios::matchmaker_scenarios() {
+        if scenario.negative_control().is_some() {
+            continue;
+        }
+        let name = scenario.name;
+        let report = crate::runner::simulate(&scenario, &sweep, &|_| {}).unwrap();
+        assert_eq!(report.violating_runs, 0, "{name}: {:?}", report.violations);
+        assert_eq!(report.settle_runs, 300, "{name}");
+        assert_eq!(
+            report.settle_decided, 300,
+            "{name}: seed {:?} stuck in {}",
+            report.unsettled_seed, report.unsettled_state
+        );
+    }
 }
