@@ -1,7 +1,8 @@
 //! Act IV's Matchmaker Paxos scenarios (Whittaker et al., "Matchmaker Paxos: A Reconfigurable
 //! Consensus Protocol", JSys 2021): two configurations and a spare acceptor, garbage
-//! collection, a replacement of the matchmakers, a seeded run with faults, and the four
-//! negative controls, each caught by its own rule's property.
+//! collection, a replacement of the matchmakers, a seeded run with faults, late garbage
+//! collection, overlapping sets and late Bootstraps, and the six negative controls, each caught
+//! by its own rule's property.
 
 use super::act4::CHAPTER_BEYOND;
 use super::{BookMode, Scenario, Setup, text};
@@ -137,6 +138,15 @@ fn two_removed_with_replacement(kept_matchmakers: u8) -> MatchmakerWorldConfig {
     }
 }
 
+/// The two configurations, replaced matchmakers and garbage collection, with one duplicate
+/// (spent by [`PUBLISHED_WITH_A_SECOND_BOOTSTRAP`]).
+fn late_bootstrap() -> MatchmakerWorldConfig {
+    MatchmakerWorldConfig {
+        replacement: true,
+        ..two_configurations(Budget::NONE.with(Fault::Duplicate, 1))
+    }
+}
+
 fn control(mut config: MatchmakerWorldConfig, control: NegativeControl) -> MatchmakerWorldConfig {
     config.negative_control = Some(control);
     config
@@ -268,10 +278,43 @@ pub(super) fn all() -> Vec<Scenario> {
             levels: &[],
             chapter: Some(CHAPTER_BEYOND),
             setup: setup(
-                MatchmakerWorldConfig {
-                    replacement: true,
-                    ..two_configurations(Budget::NONE.with(Fault::Duplicate, 1))
-                },
+                late_bootstrap(),
+                &[ROUND_1_DONE, PUBLISHED_WITH_A_SECOND_BOOTSTRAP].concat(),
+            ),
+        },
+        Scenario {
+            name: "act4-matchmaker-stopped-collects-control",
+            claim: text(
+                "Negative control: stopped matchmakers that still acknowledge garbage collection (M4 and M6 broken) let a leader retire A1 and A2 while the next generation still holds round 1's {A1, A2, A3}; once faults stop, the later leader waits in Phase 1 for ever, and the later-leader-completes checker must catch it.",
+            ),
+            world: text("As act4-matchmaker-late-gc, with the matchmakers breaking the rule."),
+            modes: SIMULATION,
+            book_mode: BookMode::Simulation {
+                seeds: 2_000,
+                max_steps: 1_000,
+            },
+            levels: &[],
+            chapter: Some(CHAPTER_BEYOND),
+            setup: setup(
+                control(
+                    two_removed_with_replacement(0),
+                    NegativeControl::StoppedCollects,
+                ),
+                ROUND_1_DONE,
+            ),
+        },
+        Scenario {
+            name: "act4-matchmaker-bootstrap-below-watermark-control",
+            claim: text(
+                "Negative control: a matchmaker that stores every round a Bootstrap carries (M4 broken) takes round 1 back after it collected below round 2; the nothing-below-watermark checker must catch it.",
+            ),
+            world: text("As act4-matchmaker-late-bootstrap, with the matchmakers breaking M4."),
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_BEYOND),
+            setup: setup(
+                control(late_bootstrap(), NegativeControl::BootstrapBelowWatermark),
                 &[ROUND_1_DONE, PUBLISHED_WITH_A_SECOND_BOOTSTRAP].concat(),
             ),
         },

@@ -254,12 +254,14 @@ impl MatchmakerWorldConfig {
             NegativeControl::Phase1LatestOnly,
             NegativeControl::GcAfterPhase1,
             NegativeControl::NoStop,
+            NegativeControl::StoppedCollects,
+            NegativeControl::BootstrapBelowWatermark,
         ];
         if let Some(control) = self.negative_control
             && !controls.contains(&control)
         {
             return Err(Refused::BadConfig(
-                "a matchmaker world's controls are no-lower-round-check, phase1-latest-only, gc-after-phase1 and no-stop",
+                "a matchmaker world's controls are no-lower-round-check, phase1-latest-only, gc-after-phase1, no-stop, stopped-collects and bootstrap-below-watermark",
             ));
         }
         let allowed = [Fault::Drop, Fault::Duplicate, Fault::Crash];

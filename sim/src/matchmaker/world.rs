@@ -16,7 +16,7 @@ use crate::model::Model;
 use crate::network::{InFlight, MessageAction, MessageId, Network, Verb};
 use paros_core::matchmaker::{
     BrokenRule, Configuration, GenerationStage, Leader, Matchmaker, MmEnvelope, MmMessage,
-    Reconfigurer, RetiringAcceptor, Stage, encode,
+    ReconfigureRefused, Reconfigurer, RetiringAcceptor, Stage, encode,
 };
 use paros_core::{Ballot, Message, NodeId, NodeSet, Value};
 use std::collections::BTreeMap;
@@ -120,6 +120,9 @@ pub struct MatchmakerWorld {
     pub(super) votes: Arc<BTreeMap<Ballot, RoundVotes>>,
     /// Whether faults have stopped: the fair schedule runs, and its leader is the last one.
     pub(super) faults_stopped: bool,
+    /// Why paros-core refused the replacement the world asked for, if it did: then there is
+    /// no reconfigurer, and M1..M3 serve for good. Constant, so left out of the fingerprint.
+    pub(super) replacement_refused: Option<ReconfigureRefused>,
 }
 
 /// The parts of a world the fingerprint hashes one by one.
@@ -153,14 +156,15 @@ impl MatchmakerWorld {
         let leaders: Vec<Leader> = (0..config.leaders.len())
             .map(|index| leader(&config, index, MatchmakerWorldConfig::first_generation()))
             .collect();
-        let reconfigurer = config.replacement.then(|| {
+        let asked = config.replacement.then(|| {
             Reconfigurer::new(
                 MatchmakerWorldConfig::reconfigurer_id(),
                 MatchmakerWorldConfig::first_generation(),
                 config.successors(),
             )
-            .expect("the first generation is not empty")
         });
+        let replacement_refused = asked.as_ref().and_then(|asked| asked.clone().err());
+        let reconfigurer = asked.and_then(Result::ok);
         let count = config.leaders.len();
         let mut world = MatchmakerWorld {
             network: Network::new(matchmaker_ids, NodeSet::EMPTY),
@@ -177,6 +181,7 @@ impl MatchmakerWorld {
             votes: Arc::new(BTreeMap::new()),
             config: Arc::new(config),
             faults_stopped: false,
+            replacement_refused,
         };
         for index in 0..world.matchmakers.len() {
             world.break_matchmaker(index);
@@ -217,9 +222,14 @@ impl MatchmakerWorld {
         self.collect_asked[index]
     }
 
-    /// The reconfigurer, with a replacement.
+    /// The reconfigurer, with a replacement paros-core accepted.
     pub fn reconfigurer(&self) -> Option<&Reconfigurer> {
         self.reconfigurer.as_deref()
+    }
+
+    /// Why paros-core refused the replacement the world asked for, if it did.
+    pub fn replacement_refused(&self) -> Option<ReconfigureRefused> {
+        self.replacement_refused
     }
 
     /// The matchmakers a leader starting now matches with: M4..M6 once the reconfigurer has
@@ -360,6 +370,9 @@ impl MatchmakerWorld {
                 history_name(matchmaker.configurations()),
             ));
         }
+        if let Some(refused) = self.replacement_refused {
+            lines.push(format!("R1: refused by paros-core: {refused}"));
+        }
         if let Some(reconfigurer) = &self.reconfigurer {
             let published = reconfigurer
                 .published()
@@ -388,6 +401,8 @@ impl MatchmakerWorld {
         let rule = match self.config.negative_control {
             Some(NegativeControl::NoLowerRoundCheck) => BrokenRule::NoLowerRoundCheck,
             Some(NegativeControl::NoStop) => BrokenRule::NoStop,
+            Some(NegativeControl::StoppedCollects) => BrokenRule::StoppedCollects,
+            Some(NegativeControl::BootstrapBelowWatermark) => BrokenRule::BootstrapBelowWatermark,
             _ => return,
         };
         Arc::make_mut(&mut self.matchmakers)[index].break_rule(rule);
