@@ -66,6 +66,13 @@ pub enum Property {
     /// whether or not an election happens. Judged only on a fair schedule
     /// ([`Model::settle`](crate::model::Model::settle)), never by the explorer.
     Progress,
+    /// M4: a matchmaker stores no round below its own garbage-collection watermark: what is
+    /// collected stays collected, whatever arrives late.
+    NothingBelowWatermark,
+    /// Matchmaker Paxos, liveness once faults stop: a leader that starts after them, above
+    /// every round, completes Phase 1 and gets a value chosen in its round. Judged when the
+    /// fair schedule has nothing left to do.
+    LaterLeaderCompletes,
 }
 
 impl fmt::Display for Property {
@@ -92,6 +99,8 @@ impl fmt::Display for Property {
             Property::ReconstructionComplete => "reconstruction-complete",
             Property::NoNoneWhereVoted => "no-none-where-voted",
             Property::Progress => "progress",
+            Property::NothingBelowWatermark => "nothing-below-watermark",
+            Property::LaterLeaderCompletes => "later-leader-completes",
         })
     }
 }

@@ -220,11 +220,18 @@ pub enum NegativeControl {
     /// Act IV: a node reports a vote it no longer knows (its frame corrupt) as "no vote" in its
     /// Promise (C2 broken), so a new leader may fill a chosen slot with a no-op.
     CorruptAsNone,
+    /// Act IV, Matchmaker Paxos: a stopped matchmaker still acknowledges garbage collection
+    /// (M4 and M6 broken), so a proof retires acceptors whose configuration the next
+    /// generation still holds.
+    StoppedCollects,
+    /// Act IV, Matchmaker Paxos: a Bootstrap stores every round it carries, even below the
+    /// watermark the matchmaker holds (M4 broken).
+    BootstrapBelowWatermark,
 }
 
 impl NegativeControl {
     /// Every negative control, in order.
-    pub const ALL: [NegativeControl; 26] = [
+    pub const ALL: [NegativeControl; 28] = [
         NegativeControl::Amnesia,
         NegativeControl::SendBeforePersist,
         NegativeControl::BlankRestart,
@@ -251,6 +258,8 @@ impl NegativeControl {
         NegativeControl::GcAfterPhase1,
         NegativeControl::NoStop,
         NegativeControl::CorruptAsNone,
+        NegativeControl::StoppedCollects,
+        NegativeControl::BootstrapBelowWatermark,
     ];
 
     /// The property this fault breaks: the checker it is the negative control of.
@@ -290,6 +299,10 @@ impl NegativeControl {
             // The Promise that says "no vote" leaves before any leader can use it: its checker
             // sees it first; the two values chosen come later (the tests play it on).
             NegativeControl::CorruptAsNone => Property::NoNoneWhereVoted,
+            // Nothing unsafe happens: the next generation keeps a configuration nobody can
+            // answer for, and only the fair schedule's leader, waiting for ever, shows it.
+            NegativeControl::StoppedCollects => Property::LaterLeaderCompletes,
+            NegativeControl::BootstrapBelowWatermark => Property::NothingBelowWatermark,
         }
     }
 }

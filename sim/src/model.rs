@@ -14,7 +14,8 @@
 //! - [`Model::enabled`] lists, in a stable order, every action [`Model::apply`] accepts now, and
 //!   nothing else. The explorer treats a refused enabled action as an error (a hole in the model),
 //!   never as a dead end. The one exception is an action only a world's fair schedule takes (the
-//!   log world's `stop-faults`, which unbounds its clocks): it is never enabled, since no search
+//!   log world's `stop-faults`, which unbounds its clocks, and the matchmaker world's, which
+//!   adds the leader that must finish): it is never enabled, since no search
 //!   could finish past it, but applies so that a liveness run replays.
 //! - [`Model::apply`] depends only on the state and the action: no clock, no randomness, no
 //!   hash-order iteration. A refused action leaves the state unchanged.

@@ -80,6 +80,8 @@ fn names_are_unique_and_say_what_they_are() {
             "gc-after-phase1",
             "no-stop",
             "corrupt-as-none",
+            "stopped-collects",
+            "bootstrap-below-watermark",
         ]
         .iter()
         .any(|fault| scenario.name.contains(fault));
@@ -336,7 +338,7 @@ fn every_negative_control_is_caught_by_the_explorer_and_trips_its_own_property()
         .collect();
     assert_eq!(
         controls.len(),
-        27 + BATCHED_CONTROLS,
+        29 + BATCHED_CONTROLS,
         "one scenario per negative control, two for learn-early, and the batched twins"
     );
     for control in crate::NegativeControl::ALL {

@@ -1,7 +1,8 @@
 //! Act IV's Matchmaker Paxos scenarios (Whittaker et al., "Matchmaker Paxos: A Reconfigurable
 //! Consensus Protocol", JSys 2021): two configurations and a spare acceptor, garbage
-//! collection, a replacement of the matchmakers, a seeded run with faults, and the four
-//! negative controls, each caught by its own rule's property.
+//! collection, a replacement of the matchmakers, a seeded run with faults, late garbage
+//! collection, overlapping sets and late Bootstraps, and the six negative controls, each caught
+//! by its own rule's property.
 
 use super::act4::CHAPTER_BEYOND;
 use super::{BookMode, Scenario, Setup, text};
@@ -54,6 +55,37 @@ const OLD_GENERATION_STOPPED: &[&str] = &[
     "deliver m17 M2->R1 StopB([1.L1 {A1, A2, A3}])",
 ];
 
+/// After [`ROUND_1_DONE`]: R1 stops M1..M3, a second copy of its Bootstrap to M4 is put in
+/// flight, and M4..M6 are bootstrapped and published. The copy is still in flight.
+const PUBLISHED_WITH_A_SECOND_BOOTSTRAP: &[&str] = &[
+    "replace R1",
+    "deliver m13 R1->M1 Stop",
+    "deliver m14 R1->M2 Stop",
+    "deliver m15 R1->M3 Stop",
+    "deliver m16 M1->R1 StopB([1.L1 {A1, A2, A3}])",
+    "deliver m17 M2->R1 StopB([1.L1 {A1, A2, A3}])",
+    "duplicate m19 R1->M4 Bootstrap([1.L1 {A1, A2, A3}])",
+    "deliver m19 R1->M4 Bootstrap([1.L1 {A1, A2, A3}])",
+    "deliver m20 R1->M5 Bootstrap([1.L1 {A1, A2, A3}])",
+    "deliver m21 R1->M6 Bootstrap([1.L1 {A1, A2, A3}])",
+    "deliver m23 M4->R1 BootstrapB",
+    "deliver m24 M5->R1 BootstrapB",
+    "deliver m25 M6->R1 BootstrapB",
+    "deliver m18 M3->R1 StopB([1.L1 {A1, A2, A3}])",
+    "deliver m26 R1->M1 SuccessorPrepare(1.R1)",
+    "deliver m27 R1->M2 SuccessorPrepare(1.R1)",
+    "deliver m28 R1->M3 SuccessorPrepare(1.R1)",
+    "deliver m29 M1->R1 SuccessorPromise(1.R1)",
+    "deliver m30 M2->R1 SuccessorPromise(1.R1)",
+    "deliver m31 M3->R1 SuccessorPromise(1.R1)",
+    "deliver m32 R1->M1 SuccessorAccept(1.R1, {M4, M5, M6})",
+    "deliver m33 R1->M2 SuccessorAccept(1.R1, {M4, M5, M6})",
+    "deliver m34 R1->M3 SuccessorAccept(1.R1, {M4, M5, M6})",
+    "deliver m35 M1->R1 SuccessorAccepted(1.R1, {M4, M5, M6})",
+    "deliver m36 M2->R1 SuccessorAccepted(1.R1, {M4, M5, M6})",
+    "deliver m37 M3->R1 SuccessorAccepted(1.R1, {M4, M5, M6})",
+];
+
 /// [`X_CHOSEN_IN_ROUND_1`], then L2's round 2 is recorded by M1 and M2; their answers are in
 /// flight.
 const X_CHOSEN_ROUND_2_MATCHED: &[&str] = &[
@@ -90,6 +122,29 @@ fn three_configurations() -> MatchmakerWorldConfig {
     let mut config = MatchmakerWorldConfig::two_configurations();
     config.leaders.push(plan(3, &[1, 3, 4], "z"));
     config
+}
+
+/// Round 1 in {A1, A2, A3} (x), then round 2 moves to {A3, A4, A5}: two of round 1's three
+/// acceptors are removed, so once they retire, round 1's configuration has no Phase-1 quorum
+/// left and must be collected everywhere it is stored. R1 replaces the matchmakers; garbage
+/// collection on.
+fn two_removed_with_replacement(kept_matchmakers: u8) -> MatchmakerWorldConfig {
+    MatchmakerWorldConfig {
+        acceptor_count: 5,
+        leaders: vec![plan(1, &[1, 2, 3], "x"), plan(2, &[3, 4, 5], "y")],
+        replacement: true,
+        kept_matchmakers,
+        ..MatchmakerWorldConfig::two_configurations()
+    }
+}
+
+/// The two configurations, replaced matchmakers and garbage collection, with one duplicate
+/// (spent by [`PUBLISHED_WITH_A_SECOND_BOOTSTRAP`]).
+fn late_bootstrap() -> MatchmakerWorldConfig {
+    MatchmakerWorldConfig {
+        replacement: true,
+        ..two_configurations(Budget::NONE.with(Fault::Duplicate, 1))
+    }
 }
 
 fn control(mut config: MatchmakerWorldConfig, control: NegativeControl) -> MatchmakerWorldConfig {
@@ -174,6 +229,93 @@ pub(super) fn all() -> Vec<Scenario> {
                     ..three_configurations()
                 },
                 &[],
+            ),
+        },
+        Scenario {
+            name: "act4-matchmaker-late-gc",
+            claim: text(
+                "Once faults stop, a later leader completes Phase 1 and gets a value chosen, even when a leader's garbage collection reaches the old matchmakers after the replacement took their state: a stopped matchmaker refuses it, so no proof retires acceptors whose configuration the next generation still holds.",
+            ),
+            world: text(
+                "Matchmakers M1-M3 replaced by M4-M6 through R1, acceptors A1-A5; L1 round 1 in {A1, A2, A3} (x), L2 round 2 in {A3, A4, A5} (y), which removes A1 and A2; garbage collection on. Prelude: x chosen in round 1, every message delivered. Then any schedule with no faults, and the fair schedule: a leader of round 3 in the acceptors not retired.",
+            ),
+            modes: SIMULATION,
+            book_mode: BookMode::Simulation {
+                seeds: 2_000,
+                max_steps: 1_000,
+            },
+            levels: &[],
+            chapter: Some(CHAPTER_BEYOND),
+            setup: setup(two_removed_with_replacement(0), ROUND_1_DONE),
+        },
+        Scenario {
+            name: "act4-matchmaker-overlapping-sets",
+            claim: text(
+                "Once faults stop, a later leader completes Phase 1 and gets a value chosen, even when the replacement asked for keeps two of the old matchmakers: paros-core refuses such a set, so no stopped matchmaker is published.",
+            ),
+            world: text(
+                "As act4-matchmaker-late-gc, but R1 is asked to replace M1-M3 by {M2, M3, M4}. Prelude: x chosen in round 1, every message delivered. Then any schedule with no faults, and the fair schedule.",
+            ),
+            modes: SIMULATION,
+            book_mode: BookMode::Simulation {
+                seeds: 2_000,
+                max_steps: 1_000,
+            },
+            levels: &[],
+            chapter: Some(CHAPTER_BEYOND),
+            setup: setup(two_removed_with_replacement(2), ROUND_1_DONE),
+        },
+        Scenario {
+            name: "act4-matchmaker-late-bootstrap",
+            claim: text(
+                "What a matchmaker collected stays collected: a Bootstrap that arrives after the next generation collected below round 2 stores nothing below its watermark.",
+            ),
+            world: text(
+                "Matchmakers M1-M3 replaced by M4-M6 through R1, acceptors A1-A4; L1 round 1 in {A1, A2, A3} (x), L2 round 2 in {A2, A3, A4} (y); garbage collection on. Prelude: x chosen in round 1; R1 stops M1-M3, a second copy of its Bootstrap to M4 put in flight, and M4-M6 published. Then every schedule, no faults.",
+            ),
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_BEYOND),
+            setup: setup(
+                late_bootstrap(),
+                &[ROUND_1_DONE, PUBLISHED_WITH_A_SECOND_BOOTSTRAP].concat(),
+            ),
+        },
+        Scenario {
+            name: "act4-matchmaker-stopped-collects-control",
+            claim: text(
+                "Negative control: stopped matchmakers that still acknowledge garbage collection (M4 and M6 broken) let a leader retire A1 and A2 while the next generation still holds round 1's {A1, A2, A3}; once faults stop, the later leader waits in Phase 1 for ever, and the later-leader-completes checker must catch it.",
+            ),
+            world: text("As act4-matchmaker-late-gc, with the matchmakers breaking the rule."),
+            modes: SIMULATION,
+            book_mode: BookMode::Simulation {
+                seeds: 2_000,
+                max_steps: 1_000,
+            },
+            levels: &[],
+            chapter: Some(CHAPTER_BEYOND),
+            setup: setup(
+                control(
+                    two_removed_with_replacement(0),
+                    NegativeControl::StoppedCollects,
+                ),
+                ROUND_1_DONE,
+            ),
+        },
+        Scenario {
+            name: "act4-matchmaker-bootstrap-below-watermark-control",
+            claim: text(
+                "Negative control: a matchmaker that stores every round a Bootstrap carries (M4 broken) takes round 1 back after it collected below round 2; the nothing-below-watermark checker must catch it.",
+            ),
+            world: text("As act4-matchmaker-late-bootstrap, with the matchmakers breaking M4."),
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_BEYOND),
+            setup: setup(
+                control(late_bootstrap(), NegativeControl::BootstrapBelowWatermark),
+                &[ROUND_1_DONE, PUBLISHED_WITH_A_SECOND_BOOTSTRAP].concat(),
             ),
         },
         Scenario {

@@ -192,3 +192,46 @@ fn a_stopped_generation_refuses_the_round_that_would_slip_past() {
     assert_eq!(net.leader(22).stage(), Stage::Matching);
     assert_eq!(net.leader(23).chosen(), Some(&Value::new("z")));
 }
+
+#[test]
+fn stopped_matchmakers_that_collect_leave_every_later_leader_waiting_in_phase1() {
+    // M4/M6 dropped: the stopped first generation acknowledges round 2's late GarbageA, the
+    // proof retires A and B, and the next generation still hands round 3 round 1's {A, B, C}:
+    // only C can promise there, so round 3 waits in Phase 1 for ever.
+    let mut net =
+        super::generation_tests::late_garbage_collection(Some(BrokenRule::StoppedCollects));
+    assert!(net.leader(22).gc_proof().is_some());
+    assert!(net.acceptor(A).retired().is_some() && net.acceptor(B).retired().is_some());
+    assert_eq!(net.leader(23).stage(), Stage::Phase1);
+    assert!(net.in_flight.is_empty());
+    let honest = super::generation_tests::late_garbage_collection(None)
+        .leader(23)
+        .stage();
+    assert_eq!(honest, Stage::Chosen);
+}
+
+#[test]
+fn a_bootstrap_below_the_watermark_brings_a_collected_round_back() {
+    let mut net = Net::new();
+    net.add_matchmaker(14);
+    net.matchmaker(14)
+        .break_rule(BrokenRule::BootstrapBelowWatermark);
+    let garbage = MmMessage::GarbageA {
+        watermark: round(2, 22),
+    };
+    net.matchmaker(14)
+        .handle(&envelope(22, 14, garbage))
+        .unwrap();
+    let bootstrap = MmMessage::Bootstrap {
+        history: [(round(1, 21), majority(&[A, B, C]))].into(),
+        watermark: None,
+    };
+    net.matchmaker(14)
+        .handle(&envelope(31, 14, bootstrap))
+        .unwrap();
+    assert!(
+        net.matchmaker(14)
+            .configurations()
+            .contains_key(&round(1, 21))
+    );
+}

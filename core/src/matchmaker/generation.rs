@@ -3,8 +3,9 @@
 //! single-decree Paxos over the old set, and publish it.
 
 use super::{History, MmEnvelope, MmMessage, history_from_replies, quorum_of_matchmakers};
-use crate::{Ballot, Envelope, Ignored, Majority, NodeId, NodeSet, Proposer, QuorumError, Value};
+use crate::{Ballot, Envelope, Ignored, Majority, NodeId, NodeSet, Proposer, Value};
 use std::collections::BTreeMap;
+use std::fmt;
 
 /// M6, reconstruction: the state of a stopped generation from `f+1` stop reports: the highest
 /// garbage-collection watermark among them, and the union of the configurations at or above it
@@ -35,6 +36,51 @@ pub fn successor_from_value(value: &Value) -> Option<NodeSet> {
         .map(|id| id.parse().ok().and_then(NodeId::new));
     let set: Option<NodeSet> = ids.collect();
     set.filter(|set| !set.is_empty())
+}
+
+/// Why a reconfiguration of the matchmakers is refused before it starts.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum ReconfigureRefused {
+    /// The old set is empty: there is nothing to stop and nobody to decide.
+    NoOldMatchmakers,
+    /// The new set is empty.
+    NoNewMatchmakers,
+    /// M6: these matchmakers are in both sets ([`successors_are_new`]).
+    SharedMatchmakers(NodeSet),
+}
+
+impl fmt::Display for ReconfigureRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReconfigureRefused::NoOldMatchmakers => f.write_str("the old matchmaker set is empty"),
+            ReconfigureRefused::NoNewMatchmakers => f.write_str("the new matchmaker set is empty"),
+            ReconfigureRefused::SharedMatchmakers(shared) => {
+                let ids: Vec<String> = shared.iter().map(|id| id.to_string()).collect();
+                write!(
+                    f,
+                    "{} would be in both generations: stopped in the old one, they would refuse every round of the new one (M6)",
+                    ids.join(", ")
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReconfigureRefused {}
+
+/// M6, the successors are new: the next generation shares no matchmaker with the old one.
+///
+/// Matchmaker Paxos (Whittaker et al., JSys 2021), section 6: every old matchmaker is stopped
+/// for good, and a stopped matchmaker refuses every MatchA. A matchmaker in both sets would
+/// acknowledge its Bootstrap, so the set would be published, and then refuse every round of
+/// the new generation; with `f+1` of them shared no leader could ever match again. A
+/// matchmaker carries no generation number here, so it serves in one generation only.
+pub fn successors_are_new(old: NodeSet, new: NodeSet) -> Result<(), ReconfigureRefused> {
+    let shared = old.intersection(new);
+    if !shared.is_empty() {
+        return Err(ReconfigureRefused::SharedMatchmakers(shared));
+    }
+    Ok(())
 }
 
 /// Where a reconfigurer is in replacing a generation.
@@ -74,9 +120,14 @@ pub struct Reconfigurer {
 }
 
 impl Reconfigurer {
-    /// A reconfigurer `id` that wants `new` to follow `old`; refused when `old` is empty.
-    pub fn new(id: NodeId, old: NodeSet, new: NodeSet) -> Result<Reconfigurer, QuorumError> {
-        let quorums = Majority::new(old).ok_or(QuorumError::NoAcceptors)?;
+    /// A reconfigurer `id` that wants `new` to follow `old`; refused when either is empty or
+    /// they share a matchmaker ([`successors_are_new`]).
+    pub fn new(id: NodeId, old: NodeSet, new: NodeSet) -> Result<Reconfigurer, ReconfigureRefused> {
+        let quorums = Majority::new(old).ok_or(ReconfigureRefused::NoOldMatchmakers)?;
+        if new.is_empty() {
+            return Err(ReconfigureRefused::NoNewMatchmakers);
+        }
+        successors_are_new(old, new)?;
         Ok(Reconfigurer {
             id,
             old,
@@ -130,11 +181,31 @@ impl Reconfigurer {
         self.broadcast(self.old, MmMessage::Stop);
     }
 
-    /// Runs the decision again at a higher ballot, when the caller judges it stalled.
+    /// Sends again what the current stage waits for, when the caller judges it stalled (a
+    /// message may be lost): Stop to each old matchmaker that has not reported, Bootstrap to
+    /// each new one that has not acknowledged, or the decision again at a higher ballot. Idle
+    /// and published reconfigurers send nothing.
     pub fn retry(&mut self) {
-        if self.stage == GenerationStage::Deciding {
-            let prepares = self.proposer.retry();
-            self.forward(prepares);
+        match self.stage {
+            GenerationStage::Stopping => {
+                let reported = &self.stop_reports;
+                let silent = (self.old.iter()).filter(|old| !reported.contains_key(old));
+                self.broadcast(silent.collect(), MmMessage::Stop);
+            }
+            GenerationStage::Bootstrapping => {
+                let (history, watermark) = self.reconstructed.clone().expect("set to bootstrap");
+                let acknowledged = self.bootstrapped;
+                let silent = (self.new.iter()).filter(|new| !acknowledged.contains(*new));
+                self.broadcast(
+                    silent.collect(),
+                    MmMessage::Bootstrap { history, watermark },
+                );
+            }
+            GenerationStage::Deciding => {
+                let prepares = self.proposer.retry();
+                self.forward(prepares);
+            }
+            GenerationStage::Idle | GenerationStage::Published => {}
         }
     }
 

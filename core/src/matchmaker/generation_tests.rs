@@ -1,12 +1,13 @@
 //! M6: replacing the matchmakers. The first generation is 11–13, the next 14–16; the
 //! reconfigurers are nodes 31 and 32.
 
-use super::tests::{A, B, C, D, MATCHMAKERS, Net, majority, node, round, set};
+use super::tests::{A, B, C, D, E, MATCHMAKERS, Net, envelope, majority, node, round, set};
 use super::{
     GenerationStage, History, MatchRefused, Matchmaker, MatchmakerWrite, MmEnvelope, MmMessage,
-    decode, encode, reconstruct, successor_from_value, successor_value,
+    ReconfigureRefused, Reconfigurer, decode, encode, reconstruct, successor_from_value,
+    successor_value, successors_are_new,
 };
-use crate::{Ignored, Message, Value};
+use crate::{Ignored, Message, NodeSet, Value};
 
 const NEXT: [u8; 3] = [14, 15, 16];
 
@@ -192,5 +193,184 @@ fn a_reconfigurer_ignores_what_it_did_not_ask_for() {
     assert_eq!(
         net.reconfigurer(31).handle(&promise),
         Err(Ignored::WrongPhase)
+    );
+}
+
+#[test]
+fn a_reconfigurer_sends_again_what_was_lost_at_each_stage() {
+    let mut net = x_chosen_then_new_matchmakers();
+    let is = |kind: fn(&MmMessage) -> bool| move |envelope: &MmEnvelope| !kind(&envelope.message);
+    // Every Stop is lost, then every Bootstrap, then every message of the decision.
+    net.start_reconfigurer(31, &MATCHMAKERS, &NEXT);
+    net.run_dropping(is(|m| matches!(m, MmMessage::Stop)));
+    assert_eq!(net.reconfigurer(31).stage(), GenerationStage::Stopping);
+    let retry = |net: &mut Net| {
+        net.reconfigurer(31).retry();
+        let messages = net.reconfigurer(31).take_messages();
+        net.in_flight.extend(messages);
+    };
+    retry(&mut net);
+    net.run_dropping(is(|m| matches!(m, MmMessage::Bootstrap { .. })));
+    assert_eq!(net.reconfigurer(31).stage(), GenerationStage::Bootstrapping);
+    retry(&mut net);
+    net.run_dropping(is(|m| matches!(m, MmMessage::Successor(_))));
+    assert_eq!(net.reconfigurer(31).stage(), GenerationStage::Deciding);
+    retry(&mut net);
+    net.run();
+    assert_eq!(net.reconfigurer(31).published(), Some(set(&NEXT)));
+    // Published, it has nothing to send again.
+    retry(&mut net);
+    assert!(net.in_flight.is_empty());
+}
+
+/// x chosen in round 1 by {A, B, C}; round 2 in {C, D, E}, which removes A and B, matches with
+/// the first generation and chooses x; then the first generation is replaced by the next, and
+/// only then does round 2 ask for garbage collection, of the stopped matchmakers.
+#[cfg(feature = "negative-controls")]
+pub(super) fn late_garbage_collection(broken: Option<super::BrokenRule>) -> Net {
+    let mut net = x_chosen_then_new_matchmakers();
+    if let Some(rule) = broken {
+        for matchmaker in &mut net.matchmakers {
+            matchmaker.break_rule(rule);
+        }
+    }
+    late_garbage_collection_on(net)
+}
+
+fn late_garbage_collection_on(mut net: Net) -> Net {
+    net.start_leader(22, 2, majority(&[C, D, E]), "y");
+    net.run();
+    assert_eq!(net.leader(22).chosen(), Some(&Value::new("x")));
+    net.start_reconfigurer(31, &MATCHMAKERS, &NEXT);
+    net.run();
+    assert_eq!(net.reconfigurer(31).published(), Some(set(&NEXT)));
+    net.leader(22).collect_garbage().unwrap();
+    net.flush_leader(22);
+    net.run();
+    if net.leader(22).retire_removed().is_ok() {
+        net.flush_leader(22);
+        net.run();
+    }
+    net.start_leader_with(&NEXT, 23, 3, majority(&[C, D, E]), "z");
+    net.run();
+    net
+}
+
+#[test]
+fn a_stopped_matchmaker_refuses_garbage_collection() {
+    let mut net = x_chosen_then_new_matchmakers();
+    let stop = envelope(31, 11, MmMessage::Stop);
+    net.matchmaker(11).handle(&stop).unwrap();
+    net.matchmaker(11).take_ready();
+    let garbage = envelope(
+        22,
+        11,
+        MmMessage::GarbageA {
+            watermark: round(2, 22),
+        },
+    );
+    assert_eq!(
+        net.matchmaker(11).handle(&garbage),
+        Err(MatchRefused::Stopped)
+    );
+    assert_eq!(net.matchmaker(11).take_ready(), (Vec::new(), Vec::new()));
+    assert_eq!(net.matchmaker(11).watermark(), None);
+}
+
+#[test]
+fn garbage_collection_that_reaches_a_stopped_generation_retires_nobody() {
+    // Round 2's GarbageA reaches M1..M3 after they stopped: refused, no proof, A and B stay,
+    // and round 3, whose history from the next generation still holds round 1's {A, B, C},
+    // completes Phase 1 there and keeps x.
+    let mut net = late_garbage_collection_on(x_chosen_then_new_matchmakers());
+    assert_eq!(net.leader(22).gc_proof(), None);
+    assert!(net.acceptor(A).retired().is_none() && net.acceptor(B).retired().is_none());
+    assert_eq!(net.leader(23).history().len(), 2);
+    assert_eq!(net.leader(23).chosen(), Some(&Value::new("x")));
+}
+
+#[test]
+fn a_late_bootstrap_brings_back_nothing_below_the_watermark() {
+    let mut net = x_chosen_then_new_matchmakers();
+    let history = History::from([(round(1, 21), majority(&[A, B, C]))]);
+    let bootstrap = MmMessage::Bootstrap {
+        history: history.clone(),
+        watermark: None,
+    };
+    net.matchmaker(14)
+        .handle(&envelope(31, 14, bootstrap.clone()))
+        .unwrap();
+    let garbage = MmMessage::GarbageA {
+        watermark: round(2, 22),
+    };
+    net.matchmaker(14)
+        .handle(&envelope(22, 14, garbage))
+        .unwrap();
+    assert!(net.matchmaker(14).configurations().is_empty());
+    let (mut writes, _) = net.matchmaker(14).take_ready();
+    // The same Bootstrap again, late: acknowledged, and round 1 stays collected.
+    net.matchmaker(14)
+        .handle(&envelope(31, 14, bootstrap))
+        .unwrap();
+    assert!(net.matchmaker(14).configurations().is_empty());
+    let (late, replies) = net.matchmaker(14).take_ready();
+    assert_eq!(late, Vec::new());
+    assert_eq!(replies[0].message, MmMessage::BootstrapB);
+    // A disk that holds a configuration written after the watermark (by an older build) is
+    // read back without it.
+    writes.push(MatchmakerWrite::Configuration(
+        round(1, 21),
+        majority(&[A, B, C]),
+    ));
+    let mut disk = net.disks[&node(14)].clone();
+    disk.extend(writes.iter().map(encode));
+    let (restarted, _) = Matchmaker::restart(node(14), &disk).unwrap();
+    assert!(restarted.configurations().is_empty());
+    assert_eq!(restarted.watermark(), Some(round(2, 22)));
+}
+
+#[test]
+fn a_bootstrap_takes_its_watermark_before_its_configurations() {
+    let mut net = x_chosen_then_new_matchmakers();
+    let history = History::from([
+        (round(1, 21), majority(&[A, B, C])),
+        (round(2, 22), majority(&[C, D, E])),
+    ]);
+    let bootstrap = MmMessage::Bootstrap {
+        history,
+        watermark: Some(round(2, 22)),
+    };
+    net.matchmaker(14)
+        .handle(&envelope(31, 14, bootstrap))
+        .unwrap();
+    let (writes, _) = net.matchmaker(14).take_ready();
+    assert_eq!(
+        writes,
+        vec![
+            MatchmakerWrite::Watermark(round(2, 22)),
+            MatchmakerWrite::Configuration(round(2, 22), majority(&[C, D, E])),
+        ]
+    );
+}
+
+#[test]
+fn a_reconfiguration_to_a_set_that_shares_a_matchmaker_is_refused() {
+    let shared = Reconfigurer::new(node(31), set(&MATCHMAKERS), set(&[12, 13, 14]));
+    assert_eq!(
+        shared,
+        Err(ReconfigureRefused::SharedMatchmakers(set(&[12, 13])))
+    );
+    assert_eq!(
+        successors_are_new(set(&MATCHMAKERS), set(&[13, 14, 15])),
+        Err(ReconfigureRefused::SharedMatchmakers(set(&[13])))
+    );
+    assert_eq!(successors_are_new(set(&MATCHMAKERS), set(&NEXT)), Ok(()));
+    assert_eq!(
+        Reconfigurer::new(node(31), NodeSet::EMPTY, set(&NEXT)),
+        Err(ReconfigureRefused::NoOldMatchmakers)
+    );
+    assert_eq!(
+        Reconfigurer::new(node(31), set(&MATCHMAKERS), NodeSet::EMPTY),
+        Err(ReconfigureRefused::NoNewMatchmakers)
     );
 }

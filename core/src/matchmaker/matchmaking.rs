@@ -39,6 +39,36 @@ pub fn effective_watermark(old: Option<Ballot>, asked: Ballot) -> Ballot {
     old.map_or(asked, |old| old.max(asked))
 }
 
+/// M4, what a matchmaker may store: a round at or above its garbage-collection watermark, and
+/// nothing below it, whatever brings the configuration: a MatchA (which [`match_rule`] refuses
+/// below it), a Bootstrap that arrives after the matchmaker collected, or a restart replaying
+/// its disk.
+///
+/// Matchmaker Paxos (Whittaker et al., JSys 2021), section 5: a watermark `w` means round `w`
+/// finished with every configuration below it. Storing one again would hand it to later
+/// leaders as a configuration to run Phase 1 in, whose acceptors may have retired (M5).
+pub fn may_store(watermark: Option<Ballot>, round: Ballot) -> bool {
+    Some(round) >= watermark
+}
+
+/// M4 and M6, a stopped matchmaker collects nothing: it refuses every GarbageA, as it refuses
+/// every MatchA, and so acknowledges no watermark.
+///
+/// Matchmaker Paxos (Whittaker et al., JSys 2021), sections 5 and 6: the next generation starts
+/// from what `f+1` matchmakers reported when they stopped. A watermark acknowledged after that
+/// would count towards a [`GcProof`](super::GcProof), the removed acceptors would retire, and
+/// the next generation, which never heard of the watermark, would still hand their
+/// configurations to every later leader, who would wait in Phase 1 for ever. Refused, a proof
+/// needs `f+1` acknowledgements from matchmakers that were not yet stopped, and any `f+1` stop
+/// reports include one of them, taken after its acknowledgement: the watermark reaches the next
+/// generation.
+pub fn garbage_rule(stopped: bool) -> Result<(), MatchRefused> {
+    if stopped {
+        return Err(MatchRefused::Stopped);
+    }
+    Ok(())
+}
+
 /// Why a matchmaker took no step on a message.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum MatchRefused {
@@ -99,7 +129,7 @@ impl std::error::Error for MatchRefused {}
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Matchmaker {
     id: NodeId,
-    /// Invariant: every round stored is at or above `watermark`.
+    /// Invariant: every round stored is at or above `watermark` ([`may_store`]).
     configurations: History,
     /// Invariant: never decreases.
     watermark: Option<Ballot>,
@@ -203,10 +233,7 @@ impl Matchmaker {
         }
         match &envelope.message {
             MmMessage::MatchA { round, config } => self.on_match_a(envelope.from, *round, config),
-            MmMessage::GarbageA { watermark } => {
-                self.on_garbage_a(envelope.from, *watermark);
-                Ok(())
-            }
+            MmMessage::GarbageA { watermark } => self.on_garbage_a(envelope.from, *watermark),
             MmMessage::Stop => {
                 self.on_stop(envelope.from);
                 Ok(())
@@ -269,13 +296,19 @@ impl Matchmaker {
     }
 
     /// M4: keeps the higher watermark, forgets the configurations below it, and acknowledges
-    /// the effective watermark.
-    fn on_garbage_a(&mut self, leader: NodeId, asked: Ballot) {
+    /// the effective watermark; stopped, refuses ([`garbage_rule`]).
+    fn on_garbage_a(&mut self, leader: NodeId, asked: Ballot) -> Result<(), MatchRefused> {
+        #[cfg(feature = "negative-controls")]
+        let stopped = self.stopped && !self.breaks(BrokenRule::StoppedCollects);
+        #[cfg(not(feature = "negative-controls"))]
+        let stopped = self.stopped;
+        garbage_rule(stopped)?;
         let watermark = effective_watermark(self.watermark, asked);
         if Some(watermark) != self.watermark {
             self.write(MatchmakerWrite::Watermark(watermark));
         }
         self.send(leader, MmMessage::GarbageB { watermark });
+        Ok(())
     }
 
     /// M6: stops matching for good (unless breaking [`BrokenRule::NoStop`]), then reports
@@ -295,18 +328,31 @@ impl Matchmaker {
         self.send(reconfigurer, message);
     }
 
-    /// M6: a matchmaker of the next generation takes the old generation's configurations and
-    /// watermark as its own, adding to what it holds, and acknowledges.
+    /// M6: a matchmaker of the next generation takes the old generation's watermark and
+    /// configurations as its own, adding to what it holds, and acknowledges. The higher
+    /// watermark comes first, and only the configurations at or above it are stored
+    /// ([`may_store`]): a Bootstrap that arrives after this matchmaker collected brings nothing
+    /// back.
     fn on_bootstrap(&mut self, reconfigurer: NodeId, history: &History, watermark: Option<Ballot>) {
-        for (round, config) in history {
-            if !self.configurations.contains_key(round) {
-                self.write(MatchmakerWrite::Configuration(*round, *config));
-            }
-        }
         if let Some(watermark) = watermark.filter(|w| Some(*w) > self.watermark) {
             self.write(MatchmakerWrite::Watermark(watermark));
         }
+        for (round, config) in history {
+            if self.stores_on_bootstrap(*round) && !self.configurations.contains_key(round) {
+                self.write(MatchmakerWrite::Configuration(*round, *config));
+            }
+        }
         self.send(reconfigurer, MmMessage::BootstrapB);
+    }
+
+    /// Whether a Bootstrap's `round` is stored: [`may_store`], unless breaking
+    /// [`BrokenRule::BootstrapBelowWatermark`].
+    fn stores_on_bootstrap(&self, round: Ballot) -> bool {
+        #[cfg(feature = "negative-controls")]
+        if self.breaks(BrokenRule::BootstrapBelowWatermark) {
+            return true;
+        }
+        may_store(self.watermark, round)
     }
 
     /// M6: a Prepare or Accept of the decree that names the next generation, answered by this
@@ -343,7 +389,14 @@ impl Matchmaker {
         match write {
             MatchmakerWrite::Identity(_) => {}
             MatchmakerWrite::Configuration(round, config) => {
-                self.configurations.insert(*round, *config);
+                #[cfg(feature = "negative-controls")]
+                let stores = self.breaks(BrokenRule::BootstrapBelowWatermark)
+                    || may_store(self.watermark, *round);
+                #[cfg(not(feature = "negative-controls"))]
+                let stores = may_store(self.watermark, *round);
+                if stores {
+                    self.configurations.insert(*round, *config);
+                }
             }
             MatchmakerWrite::Watermark(asked) => {
                 let watermark = effective_watermark(self.watermark, *asked);

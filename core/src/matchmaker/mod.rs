@@ -14,16 +14,18 @@
 //!   replies, filtered to rounds at or above the highest watermark among them.
 //! - **M3** ([`phase1_complete`]): Phase 1 completes only with a Phase-1 quorum of every
 //!   configuration in `H_i`, each judged by its own quorum system; Phase 2 runs in `C_i` only.
-//! - **M4** ([`installed_is_collectable`], [`effective_watermark`]): configurations below `i`
-//!   are collected only once the value is chosen in round `i` on a Phase-2 quorum of `C_i`;
-//!   a matchmaker keeps the highest watermark it was asked for.
+//! - **M4** ([`installed_is_collectable`], [`effective_watermark`], [`may_store`]):
+//!   configurations below `i` are collected only once the value is chosen in round `i` on a
+//!   Phase-2 quorum of `C_i`; a matchmaker keeps the highest watermark it was asked for and
+//!   stores nothing below it.
 //! - **M5** ([`GcProof`], [`RetiringAcceptor`]): a removed acceptor retires only on a request
 //!   that carries the watermark `f+1` matchmakers acknowledged.
-//! - **M6** ([`Reconfigurer`], [`reconstruct`]): the matchmakers are replaced by stopping the
-//!   old set (a stopped matchmaker refuses every MatchA), reconstructing its state from `f+1`
-//!   of them, bootstrapping the new set with it, and deciding the new set by single-decree
-//!   Paxos over the old one, with paros-core's own [`Proposer`](crate::Proposer) and
-//!   [`Acceptor`](crate::Acceptor).
+//! - **M6** ([`Reconfigurer`], [`reconstruct`], [`garbage_rule`], [`successors_are_new`]):
+//!   the matchmakers are replaced by a set that shares none of them, by stopping the old set
+//!   (a stopped matchmaker refuses every MatchA and every GarbageA), reconstructing its state
+//!   from `f+1` of them, bootstrapping the new set with it, and deciding the new set by
+//!   single-decree Paxos over the old one, with paros-core's own [`Proposer`](crate::Proposer)
+//!   and [`Acceptor`](crate::Acceptor).
 //!
 //! Acceptors are paros-core's own single-decree [`Acceptor`](crate::Acceptor)s, wrapped only to
 //! add retirement; Phase 1 and Phase 2 speak the single-decree [`Message`]s.
@@ -36,13 +38,16 @@ mod record;
 
 pub use acceptor::{RetireRefused, RetiringAcceptor};
 pub use generation::{
-    GenerationStage, Reconfigurer, reconstruct, successor_from_value, successor_value,
+    GenerationStage, ReconfigureRefused, Reconfigurer, reconstruct, successor_from_value,
+    successor_value, successors_are_new,
 };
 pub use leader::{
     GcProof, GcRefused, Leader, Stage, history_from_replies, installed_is_collectable,
     phase1_complete, quorum_of_matchmakers,
 };
-pub use matchmaking::{MatchRefused, Matchmaker, effective_watermark, match_rule};
+pub use matchmaking::{
+    MatchRefused, Matchmaker, effective_watermark, garbage_rule, match_rule, may_store,
+};
 pub use record::{MatchmakerWrite, decode, encode};
 
 use crate::{Ballot, Message, NodeId, NodeSet, QuorumSystem, Quorums};
@@ -171,6 +176,13 @@ pub enum BrokenRule {
     /// Breaks M6, on a matchmaker: asked to stop, it reports what it stores but goes on
     /// matching, so a round it records afterwards is missing from its successors.
     NoStop,
+    /// Breaks M4 and M6 ([`garbage_rule`]), on a matchmaker: stopped, it still acknowledges
+    /// garbage collection, so a proof retires acceptors whose configuration the next
+    /// generation still holds, and later leaders wait in Phase 1 for ever.
+    StoppedCollects,
+    /// Breaks M4 ([`may_store`]), on a matchmaker: a Bootstrap stores every round it carries,
+    /// even below the watermark the matchmaker already holds.
+    BootstrapBelowWatermark,
 }
 
 #[cfg(all(test, feature = "negative-controls"))]

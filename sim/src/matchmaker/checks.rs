@@ -1,8 +1,9 @@
 //! The checkers of a Matchmaker Paxos world, judged after every step. Each is a named
 //! [`Property`] that protects one rule, and each has a negative control that trips it first
 //! (see the scenarios): agreement across configurations; `history-complete` (M1, M2);
-//! `proposal-keeps-chosen` (M3); `gc-keeps-what-phase1-needs` (M4); `reconstruction-complete`
-//! (M6). "Chosen in round `i`" is judged by the votes of the whole run: the voters in `i`
+//! `proposal-keeps-chosen` (M3); `gc-keeps-what-phase1-needs` and `nothing-below-watermark`
+//! (M4); `reconstruction-complete` (M6); and, once faults stop, `later-leader-completes`
+//! (liveness). "Chosen in round `i`" is judged by the votes of the whole run: the voters in `i`
 //! form a Phase-2 quorum of `i`'s own configuration, by paros-core's quorum system.
 
 use super::names::{round_name, set_name};
@@ -11,14 +12,17 @@ use crate::check::{Property, Violation};
 use paros_core::matchmaker::{Leader, Stage};
 use paros_core::{Ballot, NodeSet};
 
-/// Every property broken in `world`; empty when it is safe so far.
+/// Every property broken in `world`; empty when it is safe so far (and, once faults stop,
+/// live).
 pub fn safety(world: &MatchmakerWorld) -> Vec<Violation> {
     let mut found = Vec::new();
     agreement(world, &mut found);
     history_complete(world, &mut found);
     proposal_keeps_chosen(world, &mut found);
     gc_keeps_what_phase1_needs(world, &mut found);
+    nothing_below_watermark(world, &mut found);
     reconstruction_complete(world, &mut found);
+    later_leader_completes(world, &mut found);
     found
 }
 
@@ -129,6 +133,51 @@ fn gc_keeps_what_phase1_needs(world: &MatchmakerWorld, found: &mut Vec<Violation
             });
         }
     }
+}
+
+/// M4: no matchmaker stores a round below its own watermark, whatever reached it late (a
+/// Bootstrap, a MatchA, a restart's replay).
+fn nothing_below_watermark(world: &MatchmakerWorld, found: &mut Vec<Violation>) {
+    for matchmaker in world.matchmakers() {
+        let Some(watermark) = matchmaker.watermark() else {
+            continue;
+        };
+        if let Some((round, _)) = matchmaker.configurations().range(..watermark).next() {
+            found.push(Violation {
+                property: Property::NothingBelowWatermark,
+                detail: format!(
+                    "{} stores round {} below its watermark {}",
+                    super::names::node_name(matchmaker.id()),
+                    round_name(*round),
+                    round_name(watermark),
+                ),
+            });
+        }
+    }
+}
+
+/// Liveness once faults stop: when the fair schedule has nothing left to do, its leader has
+/// a value chosen in its round.
+fn later_leader_completes(world: &MatchmakerWorld, found: &mut Vec<Violation>) {
+    let Some(leader) = world.fair_leader() else {
+        return;
+    };
+    if leader.stage() == Stage::Chosen || world.fair_action().is_some() {
+        return;
+    }
+    found.push(Violation {
+        property: Property::LaterLeaderCompletes,
+        detail: format!(
+            "faults stopped and nothing is left to do, but {} waits in {:?} of round {} in {}, with history {}, promised by {}, matching with {}",
+            super::names::node_name(leader.id()),
+            leader.stage(),
+            round_name(leader.round()),
+            super::names::configuration_name(leader.config()),
+            super::names::history_name(leader.history()),
+            set_name(leader.promised_by()),
+            set_name(world.matched_with(world.leaders().len() - 1)),
+        ),
+    });
 }
 
 /// M6: once the reconfigurer has reconstructed the old generation's state (the state it

@@ -15,7 +15,7 @@ pub const GENERATION_SIZE: u8 = 3;
 const FIRST_ACCEPTOR: u8 = 11;
 const FIRST_LEADER: u8 = 21;
 const RECONFIGURER: u8 = 31;
-/// At most this many acceptors, and this many leaders.
+/// At most this many acceptors, and this many leaders (the last kept for the fair schedule).
 const MAX_PER_ROLE: u8 = 9;
 
 /// One leader of the world and the round it plans: reconfiguring is planning a higher round in
@@ -30,7 +30,8 @@ pub struct LeaderPlan {
     pub value: Value,
 }
 
-/// What a Matchmaker Paxos world is made of. Constant for the life of a world.
+/// What a Matchmaker Paxos world is made of. Constant for the life of a world, but for the
+/// leader the fair schedule adds once faults stop.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct MatchmakerWorldConfig {
     /// How many acceptors: A1..An. One beyond the first configuration is the spare.
@@ -40,8 +41,12 @@ pub struct MatchmakerWorldConfig {
     /// Whether a leader whose value is chosen in its round may collect the configurations below
     /// it (M4) and retire the acceptors it removed (M5).
     pub garbage_collection: bool,
-    /// Whether the reconfigurer R1 may replace the matchmakers M1..M3 by M4..M6 (M6).
+    /// Whether the reconfigurer R1 may replace the matchmakers M1..M3 by the next generation
+    /// (M6).
     pub replacement: bool,
+    /// How many matchmakers of M1..M3 the next generation keeps: 0 replaces them by M4..M6, 1
+    /// by M3..M5, 2 by M2..M4. paros-core's reconfigurer is asked for that set as it is.
+    pub kept_matchmakers: u8,
     /// The faults allowed: drops, duplicates and crashes (of matchmakers and leaders).
     pub budget: Budget,
     /// The rule the world's roles break, if it is a negative control.
@@ -109,6 +114,10 @@ fn id(number: u8) -> NodeId {
 }
 
 impl MatchmakerWorldConfig {
+    /// The id of the last leader, L9: a world plans at most L1..L8, and the fair schedule
+    /// adds one more once faults stop.
+    pub const LAST_LEADER: u8 = FIRST_LEADER + MAX_PER_ROLE - 1;
+
     /// The honest world of the issue: A1..A4, L1 runs round 1 in {A1, A2, A3} wanting x, L2
     /// runs round 2 in {A2, A3, A4} wanting y (A1 is removed, A4 the spare), leaders collect
     /// garbage, no replacement and no faults.
@@ -129,6 +138,7 @@ impl MatchmakerWorldConfig {
             ],
             garbage_collection: true,
             replacement: false,
+            kept_matchmakers: 0,
             budget: Budget::NONE,
             negative_control: None,
         }
@@ -168,11 +178,20 @@ impl MatchmakerWorldConfig {
             .collect()
     }
 
-    /// Every matchmaker of the world: M1..M3, and M4..M6 with a replacement.
+    /// The set the reconfigurer replaces M1..M3 by: M4..M6, or fewer new ones and the last
+    /// [`kept_matchmakers`](Self::kept_matchmakers) of M1..M3.
+    pub fn successors(&self) -> NodeSet {
+        let first = usize::from(GENERATION_SIZE - self.kept_matchmakers);
+        (first..first + usize::from(GENERATION_SIZE))
+            .map(Self::matchmaker_id)
+            .collect()
+    }
+
+    /// Every matchmaker of the world: M1..M3, and the successors with a replacement.
     pub fn matchmakers(&self) -> NodeSet {
         let first = Self::first_generation();
         if self.replacement {
-            first.union(Self::next_generation())
+            first.union(self.successors())
         } else {
             first
         }
@@ -207,10 +226,15 @@ impl MatchmakerWorldConfig {
 
     pub(super) fn validate(&self) -> Result<(), Refused> {
         if !(1..=MAX_PER_ROLE).contains(&self.acceptor_count)
-            || !(1..=usize::from(MAX_PER_ROLE)).contains(&self.leaders.len())
+            || !(1..usize::from(MAX_PER_ROLE)).contains(&self.leaders.len())
         {
             return Err(Refused::BadConfig(
-                "between 1 and 9 acceptors and between 1 and 9 leaders",
+                "between 1 and 9 acceptors and between 1 and 8 leaders (the ninth is the fair schedule's)",
+            ));
+        }
+        if self.kept_matchmakers >= GENERATION_SIZE {
+            return Err(Refused::BadConfig(
+                "the next generation keeps at most 2 of the first generation's matchmakers",
             ));
         }
         if self.leaders.iter().any(|plan| plan.round == 0) {
@@ -230,12 +254,14 @@ impl MatchmakerWorldConfig {
             NegativeControl::Phase1LatestOnly,
             NegativeControl::GcAfterPhase1,
             NegativeControl::NoStop,
+            NegativeControl::StoppedCollects,
+            NegativeControl::BootstrapBelowWatermark,
         ];
         if let Some(control) = self.negative_control
             && !controls.contains(&control)
         {
             return Err(Refused::BadConfig(
-                "a matchmaker world's controls are no-lower-round-check, phase1-latest-only, gc-after-phase1 and no-stop",
+                "a matchmaker world's controls are no-lower-round-check, phase1-latest-only, gc-after-phase1, no-stop, stopped-collects and bootstrap-below-watermark",
             ));
         }
         let allowed = [Fault::Drop, Fault::Duplicate, Fault::Crash];

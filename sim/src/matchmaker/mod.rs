@@ -3,7 +3,8 @@
 //! configuration of their own (reconfiguring is a round change), collect the configurations
 //! below their round once their value is chosen in it (M4) and retire the acceptors they
 //! removed (M5); a reconfigurer R1 may replace the matchmakers by M4..M6 (M6). Messages may be
-//! dropped, duplicated and delayed; matchmakers and leaders may crash.
+//! dropped, duplicated and delayed; matchmakers and leaders may crash. Once faults stop, a
+//! leader of a higher round must finish (`settle`).
 //!
 //! [`MatchmakerWorld`] is the world as a value (`world`); `config` says what it is made of,
 //! `names` says it as players read it, and `checks` holds the checkers that judge it after
@@ -12,6 +13,7 @@
 mod checks;
 mod config;
 mod names;
+mod settle;
 mod world;
 
 pub use checks::safety;

@@ -183,7 +183,7 @@ impl MatchmakerWorld {
 
 impl MmAction {
     /// The action's verb: `deliver`, `drop`, `duplicate`, `start`, `collect`, `retire`,
-    /// `crash`, `restart` or `replace`.
+    /// `crash`, `restart`, `replace`, `retry` or `stop-faults`.
     pub fn verb(&self) -> &'static str {
         match self {
             MmAction::Deliver(_) | MmAction::Drop(_) | MmAction::Duplicate(_) => {
@@ -195,6 +195,8 @@ impl MmAction {
             MmAction::Crash(_) => "crash",
             MmAction::Restart(_) => "restart",
             MmAction::Replace(_) => "replace",
+            MmAction::Retry(_) => "retry",
+            MmAction::StopFaults => "stop-faults",
         }
     }
 
@@ -205,8 +207,12 @@ impl MmAction {
             | MmAction::Retire(node)
             | MmAction::Crash(node)
             | MmAction::Restart(node)
-            | MmAction::Replace(node) => Some(node),
-            MmAction::Deliver(_) | MmAction::Drop(_) | MmAction::Duplicate(_) => None,
+            | MmAction::Replace(node)
+            | MmAction::Retry(node) => Some(node),
+            MmAction::Deliver(_)
+            | MmAction::Drop(_)
+            | MmAction::Duplicate(_)
+            | MmAction::StopFaults => None,
         }
     }
 }
@@ -216,7 +222,7 @@ impl fmt::Display for MmAction {
         match (self.message(), self.node()) {
             (Some((verb, id)), _) => write!(f, "{verb} {id}"),
             (None, Some(node)) => write!(f, "{} {}", self.verb(), node_name(node)),
-            (None, None) => unreachable!("every action is on a message or a node"),
+            (None, None) => f.write_str(self.verb()),
         }
     }
 }
@@ -225,8 +231,11 @@ impl FromStr for MmAction {
     type Err = String;
 
     /// Parses the first two words of an action as [`Display`](fmt::Display) prints it:
-    /// `deliver m3 ...` or `crash M1`. Words after them are ignored.
+    /// `deliver m3 ...` or `crash M1`, or `stop-faults`. Words after them are ignored.
     fn from_str(text: &str) -> Result<MmAction, String> {
+        if text.trim() == "stop-faults" {
+            return Ok(MmAction::StopFaults);
+        }
         let mut words = text.split_whitespace();
         let (Some(verb), Some(target)) = (words.next(), words.next()) else {
             return Err(format!("expected `VERB TARGET`, got {text:?}"));
@@ -246,6 +255,7 @@ impl FromStr for MmAction {
             "crash" => node().map(MmAction::Crash),
             "restart" => node().map(MmAction::Restart),
             "replace" => node().map(MmAction::Replace),
+            "retry" => node().map(MmAction::Retry),
             _ => Err(format!("unknown action {verb:?}")),
         }
     }

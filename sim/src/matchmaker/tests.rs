@@ -244,12 +244,13 @@ fn a_replacement_moves_every_round_to_the_next_generation() {
     assert!(violated(&world).is_empty(), "{:?}", world.violations());
 }
 
-/// The four controls, by scenario name.
-const CONTROLS: [&str; 4] = [
+/// The controls the explorer finds, by scenario name.
+const CONTROLS: [&str; 5] = [
     "act4-matchmaker-no-lower-round-check-control",
     "act4-matchmaker-phase1-latest-only-control",
     "act4-matchmaker-gc-after-phase1-control",
     "act4-matchmaker-no-stop-control",
+    "act4-matchmaker-bootstrap-below-watermark-control",
 ];
 
 #[test]
@@ -355,7 +356,7 @@ fn the_matchmaker_scenarios_are_named_for_their_world() {
             scenario.name
         );
     }
-    assert_eq!(crate::scenarios::matchmaker_scenarios().len(), 7);
+    assert_eq!(crate::scenarios::matchmaker_scenarios().len(), 12);
 }
 
 #[test]
@@ -395,4 +396,75 @@ fn the_honest_world_without_its_crash_passes_every_schedule() {
     assert_eq!(report.verdict, crate::report::Verdict::Pass);
     assert_eq!(report.states, 48_162);
     assert_eq!(report.terminal_undecided, 0);
+}
+
+#[test]
+fn every_seeded_matchmaker_world_stays_safe_and_a_later_leader_completes() {
+    // Once faults stop, the fair schedule's leader, above every round, completes Phase 1 and
+    // gets a value chosen in every walk of every honest world: late garbage collection,
+    // overlapping sets and late Bootstraps included.
+    let sweep = crate::simulate::Sweep {
+        seeds: 0..300,
+        max_steps: 1_000,
+    };
+    for scenario in crate::scenarios::matchmaker_scenarios() {
+        if scenario.negative_control().is_some() {
+            continue;
+        }
+        let name = scenario.name;
+        let report = crate::runner::simulate(&scenario, &sweep, &|_| {}).unwrap();
+        assert_eq!(report.violating_runs, 0, "{name}: {:?}", report.violations);
+        assert_eq!(report.settle_runs, 300, "{name}");
+        assert_eq!(
+            report.settle_decided, 300,
+            "{name}: seed {:?} stuck in {}",
+            report.unsettled_seed, report.unsettled_state
+        );
+    }
+}
+
+#[test]
+fn a_replacement_that_keeps_old_matchmakers_is_refused_by_paros_core() {
+    let scenario = crate::scenarios::find("act4-matchmaker-overlapping-sets").unwrap();
+    let world = scenario.matchmaker_start().unwrap();
+    let shared = [1, 2].map(MatchmakerWorldConfig::matchmaker_id);
+    assert_eq!(
+        world.replacement_refused(),
+        Some(
+            paros_core::matchmaker::ReconfigureRefused::SharedMatchmakers(
+                shared.into_iter().collect()
+            )
+        )
+    );
+    assert!(world.reconfigurer().is_none());
+    assert!(
+        !world
+            .enabled()
+            .iter()
+            .any(|a| matches!(a, MmAction::Replace(_)))
+    );
+    assert!(
+        world
+            .summary()
+            .iter()
+            .any(|line| line.starts_with("R1: refused"))
+    );
+}
+
+#[test]
+fn once_faults_stop_a_leader_above_every_round_joins_and_finishes() {
+    let scenario = crate::scenarios::find("act4-matchmaker-late-gc").unwrap();
+    let mut world = scenario.matchmaker_start().unwrap();
+    play(&mut world, &["start L2"]);
+    assert!(world.fair_leader().is_none() && world.fair_action().is_none());
+    play(&mut world, &["stop-faults", "stop-faults"]);
+    assert_eq!(world.leaders().len(), 3);
+    let fair = world.fair_leader().unwrap();
+    assert_eq!(fair.round(), world.config().round_of(2));
+    assert_eq!(fair.round().round, 3);
+    assert_eq!(fair.config().acceptors(), world.config().acceptors());
+    assert_eq!(world.budget_left(), crate::Budget::NONE);
+    assert_eq!(MmAction::StopFaults.to_string(), "stop-faults");
+    let settled = world.settle().unwrap();
+    assert!(settled.decided && settled.violations.is_empty());
 }

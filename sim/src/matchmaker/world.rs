@@ -16,7 +16,7 @@ use crate::model::Model;
 use crate::network::{InFlight, MessageAction, MessageId, Network, Verb};
 use paros_core::matchmaker::{
     BrokenRule, Configuration, GenerationStage, Leader, Matchmaker, MmEnvelope, MmMessage,
-    Reconfigurer, RetiringAcceptor, Stage, encode,
+    ReconfigureRefused, Reconfigurer, RetiringAcceptor, Stage, encode,
 };
 use paros_core::{Ballot, Message, NodeId, NodeSet, Value};
 use std::collections::BTreeMap;
@@ -43,8 +43,14 @@ pub enum MmAction {
     Crash(NodeId),
     /// A crashed matchmaker comes back from its disk.
     Restart(NodeId),
-    /// The reconfigurer starts replacing M1..M3 by M4..M6 (M6).
+    /// The reconfigurer starts replacing M1..M3 by the next generation (M6).
     Replace(NodeId),
+    /// The reconfigurer sends again what its stage waits for. Only once faults stop: the fair
+    /// schedule's way past a lost message.
+    Retry(NodeId),
+    /// Faults stop, and the fair schedule's leader joins the world, idle (see
+    /// [`MatchmakerWorld::settle`]). Never enabled: only the fair schedule takes it.
+    StopFaults,
 }
 
 impl MessageAction for MmAction {
@@ -112,6 +118,11 @@ pub struct MatchmakerWorld {
     pub(super) budget_left: Budget,
     /// Every vote ever cast, by round.
     pub(super) votes: Arc<BTreeMap<Ballot, RoundVotes>>,
+    /// Whether faults have stopped: the fair schedule runs, and its leader is the last one.
+    pub(super) faults_stopped: bool,
+    /// Why paros-core refused the replacement the world asked for, if it did: then there is
+    /// no reconfigurer, and M1..M3 serve for good. Constant, so left out of the fingerprint.
+    pub(super) replacement_refused: Option<ReconfigureRefused>,
 }
 
 /// The parts of a world the fingerprint hashes one by one.
@@ -145,14 +156,15 @@ impl MatchmakerWorld {
         let leaders: Vec<Leader> = (0..config.leaders.len())
             .map(|index| leader(&config, index, MatchmakerWorldConfig::first_generation()))
             .collect();
-        let reconfigurer = config.replacement.then(|| {
+        let asked = config.replacement.then(|| {
             Reconfigurer::new(
                 MatchmakerWorldConfig::reconfigurer_id(),
                 MatchmakerWorldConfig::first_generation(),
-                MatchmakerWorldConfig::next_generation(),
+                config.successors(),
             )
-            .expect("the first generation is not empty")
         });
+        let replacement_refused = asked.as_ref().and_then(|asked| asked.clone().err());
+        let reconfigurer = asked.and_then(Result::ok);
         let count = config.leaders.len();
         let mut world = MatchmakerWorld {
             network: Network::new(matchmaker_ids, NodeSet::EMPTY),
@@ -168,6 +180,8 @@ impl MatchmakerWorld {
             down: NodeSet::EMPTY,
             votes: Arc::new(BTreeMap::new()),
             config: Arc::new(config),
+            faults_stopped: false,
+            replacement_refused,
         };
         for index in 0..world.matchmakers.len() {
             world.break_matchmaker(index);
@@ -175,7 +189,8 @@ impl MatchmakerWorld {
         Ok(world)
     }
 
-    /// The configuration this world was built from.
+    /// The configuration this world was built from; once faults stop, with the fair
+    /// schedule's leader added.
     pub fn config(&self) -> &MatchmakerWorldConfig {
         &self.config
     }
@@ -207,9 +222,14 @@ impl MatchmakerWorld {
         self.collect_asked[index]
     }
 
-    /// The reconfigurer, with a replacement.
+    /// The reconfigurer, with a replacement paros-core accepted.
     pub fn reconfigurer(&self) -> Option<&Reconfigurer> {
         self.reconfigurer.as_deref()
+    }
+
+    /// Why paros-core refused the replacement the world asked for, if it did.
+    pub fn replacement_refused(&self) -> Option<ReconfigureRefused> {
+        self.replacement_refused
     }
 
     /// The matchmakers a leader starting now matches with: M4..M6 once the reconfigurer has
@@ -350,6 +370,9 @@ impl MatchmakerWorld {
                 history_name(matchmaker.configurations()),
             ));
         }
+        if let Some(refused) = self.replacement_refused {
+            lines.push(format!("R1: refused by paros-core: {refused}"));
+        }
         if let Some(reconfigurer) = &self.reconfigurer {
             let published = reconfigurer
                 .published()
@@ -378,6 +401,8 @@ impl MatchmakerWorld {
         let rule = match self.config.negative_control {
             Some(NegativeControl::NoLowerRoundCheck) => BrokenRule::NoLowerRoundCheck,
             Some(NegativeControl::NoStop) => BrokenRule::NoStop,
+            Some(NegativeControl::StoppedCollects) => BrokenRule::StoppedCollects,
+            Some(NegativeControl::BootstrapBelowWatermark) => BrokenRule::BootstrapBelowWatermark,
             _ => return,
         };
         Arc::make_mut(&mut self.matchmakers)[index].break_rule(rule);
@@ -441,6 +466,9 @@ impl MatchmakerWorld {
             && reconfigurer.stage() == GenerationStage::Idle
         {
             actions.push(MmAction::Replace(reconfigurer.id()));
+        }
+        if let Some(reconfigurer) = self.reconfigurer_to_retry() {
+            actions.push(MmAction::Retry(reconfigurer));
         }
         if self.budget_left.allows(Fault::Crash) {
             let crashable = (self.matchmakers.iter().map(Matchmaker::id))
@@ -513,6 +541,14 @@ impl MatchmakerWorld {
             }
             MmAction::Replace(node) => {
                 self.replace(node)?;
+                None
+            }
+            MmAction::Retry(node) => {
+                self.retry(node)?;
+                None
+            }
+            MmAction::StopFaults => {
+                self.stop_faults()?;
                 None
             }
         };
@@ -676,6 +712,29 @@ impl MatchmakerWorld {
         Ok(())
     }
 
+    /// The reconfigurer, if faults have stopped and it is replacing the matchmakers: the fair
+    /// schedule may have it send again.
+    pub(super) fn reconfigurer_to_retry(&self) -> Option<NodeId> {
+        let reconfigurer = self.reconfigurer.as_deref()?;
+        let replacing = !matches!(
+            reconfigurer.stage(),
+            GenerationStage::Idle | GenerationStage::Published
+        );
+        (self.faults_stopped && replacing).then(|| reconfigurer.id())
+    }
+
+    fn retry(&mut self, node: NodeId) -> Result<(), Refused> {
+        if self.reconfigurer_to_retry() != Some(node) {
+            return Err(Refused::NothingToRetry(node));
+        }
+        let reconfigurer = Arc::make_mut(self.reconfigurer.as_mut().expect("checked"));
+        reconfigurer.retry();
+        for message in reconfigurer.take_messages() {
+            self.network.send(message);
+        }
+        Ok(())
+    }
+
     fn replace(&mut self, node: NodeId) -> Result<(), Refused> {
         let shared = (self.reconfigurer.as_mut())
             .filter(|r| r.id() == node)
@@ -694,7 +753,7 @@ impl MatchmakerWorld {
 
 /// Leader `index` as it starts: its planned round, configuration and value, matching with
 /// `matchmakers`; with a leader's negative control, breaking its rule.
-fn leader(config: &MatchmakerWorldConfig, index: usize, matchmakers: NodeSet) -> Leader {
+pub(super) fn leader(config: &MatchmakerWorldConfig, index: usize, matchmakers: NodeSet) -> Leader {
     let plan = &config.leaders[index];
     let mut leader = Leader::new(
         MatchmakerWorldConfig::leader_id(index),
@@ -752,6 +811,11 @@ impl Model for MatchmakerWorld {
 
     fn is_decided(&self) -> bool {
         !self.chosen().is_empty()
+    }
+
+    /// The fair schedule of [`MatchmakerWorld::settle`].
+    fn settle(&self) -> Option<Result<crate::model::Settled<MmAction>, String>> {
+        Some(MatchmakerWorld::settle(self))
     }
 
     fn fault_kind(&self, action: &MmAction) -> Option<Fault> {

@@ -283,7 +283,12 @@ pub fn controls(moves: &[MmAction]) -> Vec<ControlView> {
                         name(node)
                     ),
                 ),
-                MmAction::Deliver(_) | MmAction::Drop(_) | MmAction::Duplicate(_) => return None,
+                // Messages are moved on the wire; the fair schedule's steps are not the player's.
+                MmAction::Deliver(_)
+                | MmAction::Drop(_)
+                | MmAction::Duplicate(_)
+                | MmAction::Retry(_)
+                | MmAction::StopFaults => return None,
             };
             Some(ControlView {
                 action,
