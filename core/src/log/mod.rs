@@ -48,6 +48,8 @@ pub use proxy::{
 };
 pub use ready::{Applied, Ready};
 pub use slot_map::SlotMap;
+#[cfg(test)]
+pub(crate) use slot_map::meter;
 pub use trim::{
     TrimError, TrimPoint, first_slot_to_recover, floor_after_applying, trim_may_be_proposed,
 };

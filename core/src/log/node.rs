@@ -1910,6 +1910,8 @@ impl ColocatedNode {
     /// every public input (`handle`, `tick`, `restart`, `learn_chosen`), when no step is half
     /// done.
     fn check_invariants(&self) {
+        #[cfg(test)]
+        let _unmetered = crate::log::meter::unmetered();
         #[cfg(feature = "negative-controls")]
         if self.broken.is_some() {
             return; // a node breaking a rule on purpose need not keep its invariants
