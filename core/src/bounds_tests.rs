@@ -319,7 +319,8 @@ fn held(node: &ColocatedNode) -> u64 {
 }
 
 fn config(batch: bool) -> LogConfig {
-    let config = LogConfig::new(cluster());
+    let window = std::num::NonZeroU64::new(WINDOW).unwrap();
+    let config = LogConfig::new(cluster()).with_slot_window(window);
     if batch {
         #[cfg(feature = "accept-batch")]
         return config.with_accept_batch(4).unwrap();
@@ -707,4 +708,131 @@ proptest! {
             prop_assert!(output as u64 <= limit && steps <= limit, "{output} for {envelope:?}");
         }
     }
+}
+
+// ----- The window rule, one input at a time -----
+
+/// `input` to N1 as `role` (see [`log_subject`]), metered: its result, and what it sent.
+fn one_input(role: u8, from: u8, message: LogMessage) -> (Result<(), crate::Ignored>, usize) {
+    let mut subject = log_subject(role);
+    let envelope = to_subject(from, message);
+    let limit = budget(log_size(&envelope.message), held(&subject));
+    let (result, _) = meter::metered(limit, || subject.handle(&envelope));
+    (result, subject.take_ready().pending_messages().len())
+}
+
+#[cfg(feature = "accept-batch")]
+#[test]
+fn an_accept_run_at_the_last_slot_number_is_ignored_not_an_overflow() {
+    let run = |first: u64| LogMessage::AcceptRun {
+        ballot: Ballot::new(1, node(2)),
+        first: Slot(first),
+        entries: vec![Entry::Noop; 2],
+        commit: Slot(0),
+    };
+    assert_eq!(
+        one_input(0, 2, run(u64::MAX)),
+        (Err(crate::Ignored::BeyondWindow), 0)
+    );
+    assert_eq!(
+        one_input(0, 2, run(WINDOW)),
+        (Err(crate::Ignored::BeyondWindow), 0)
+    );
+    assert_eq!(one_input(0, 2, run(WINDOW - 1)).0, Ok(()));
+}
+
+#[cfg(feature = "accept-batch")]
+#[test]
+fn an_accepted_run_through_the_last_slot_number_visits_only_the_proposals() {
+    // Without the rule the leader looked up every slot number from 1 to u64::MAX.
+    let mut leader = log_subject(3);
+    let ballot = leader.ballot().unwrap();
+    let run = LogMessage::AcceptedRun {
+        ballot,
+        first: Slot(1),
+        through: Slot(u64::MAX),
+    };
+    let envelope = to_subject(2, run);
+    let (result, steps) = meter::metered(budget(1, held(&leader)), || leader.handle(&envelope));
+    assert_eq!(result, Ok(()));
+    assert!(steps <= 8 * held(&leader).max(1), "{steps} steps");
+}
+
+#[test]
+fn a_heartbeat_ack_beyond_the_window_makes_a_leader_propose_nothing() {
+    // Without the rule a leader proposed a no-op for every slot up to the one reported.
+    let mut leader = log_subject(3);
+    let ballot = leader.ballot().unwrap();
+    let ack = |highest: u64| LogMessage::HeartbeatAck {
+        ballot,
+        chosen_index: Slot(0),
+        highest_accepted: Slot(highest),
+    };
+    for highest in [WINDOW + 1, u64::MAX / 2, u64::MAX] {
+        let envelope = to_subject(2, ack(highest));
+        assert_eq!(leader.handle(&envelope), Err(crate::Ignored::BeyondWindow));
+        assert!(leader.take_ready().is_empty());
+    }
+    // At the window's edge the fill is a window of no-ops at most.
+    leader.handle(&to_subject(2, ack(WINDOW))).unwrap();
+    assert_eq!(leader.proposals().keys().next_back(), Some(&Slot(WINDOW)));
+}
+
+#[test]
+fn a_vote_a_decision_or_a_handoff_beyond_the_window_is_ignored() {
+    // Each would make N1's votes or chosen entries span from slot 1 to the slot named.
+    let other = Ballot::new(1, node(2));
+    let far = Slot(1 + WINDOW + 1);
+    let accept = LogMessage::Accept {
+        ballot: other,
+        slot: far,
+        entry: Entry::Noop,
+        commit: Slot(0),
+    };
+    let vote = SlotVote {
+        ballot: other,
+        entry: Entry::Noop,
+    };
+    let chosen = LogMessage::Chosen {
+        entries: vec![(Slot(2), vote.clone()), (far, vote.clone())],
+    };
+    let handoff = LogMessage::Handoff {
+        ballot: other,
+        next_slot: Slot(u64::MAX),
+        in_flight: Vec::new(),
+        read_watermark: Slot(0),
+    };
+    let candidate = log_subject(2);
+    let promise = LogMessage::Promise {
+        ballot: candidate.ballot().unwrap(),
+        from_slot: Slot(1),
+        floor: Slot(0),
+        votes: vec![(Slot(1), vote.clone()), (far, vote)],
+        unknown: Vec::new(),
+    };
+    let beyond = (Err(crate::Ignored::BeyondWindow), 0);
+    assert_eq!(one_input(1, 2, accept), beyond);
+    assert_eq!(one_input(1, 2, chosen), beyond);
+    assert_eq!(one_input(0, 2, handoff), beyond);
+    assert_eq!(one_input(2, 2, promise), beyond);
+}
+
+#[test]
+fn a_trim_point_above_the_highest_slot_is_ignored_not_an_overflow() {
+    let point = |through: u64| LogMessage::TrimPoint {
+        ballot: Ballot::new(1, node(2)),
+        point: TrimPoint {
+            cluster: cluster(),
+            through: Slot(through),
+            store: KvStore::default(),
+        },
+    };
+    let beyond = (Err(crate::Ignored::BeyondWindow), 0);
+    assert_eq!(one_input(0, 2, point(u64::MAX)), beyond);
+    assert_eq!(
+        one_input(0, 2, point(crate::log::HIGHEST_SLOT.0 + 1)),
+        beyond
+    );
+    // A trim point is a jump: far above the node's window, it is installed all the same.
+    assert_eq!(one_input(0, 2, point(crate::log::HIGHEST_SLOT.0)).0, Ok(()));
 }

@@ -55,6 +55,10 @@ pub enum Ignored {
     /// A proxy's announcement of an entry this leader did not propose in that slot at its
     /// ballot.
     NotProposed,
+    /// A message that names a slot beyond the receiver's slot window
+    /// ([`window_end`](crate::log::window_end)): far above what it holds, so it takes no step,
+    /// as if the message had not arrived yet.
+    BeyondWindow,
     /// A message to an acceptor that retired: every configuration it belonged to is collected
     /// (Matchmaker Paxos, M5).
     Retired,
@@ -87,6 +91,7 @@ impl fmt::Display for Ignored {
             Ignored::EmptyRun => "the run names no slot",
             Ignored::AlreadyAnnounced => "the slot is already announced chosen",
             Ignored::NotProposed => "this leader did not propose that entry there",
+            Ignored::BeyondWindow => "the message names a slot beyond this node's window",
             Ignored::Retired => "this acceptor is retired: its configurations are collected",
         })
     }
