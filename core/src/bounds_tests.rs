@@ -321,10 +321,11 @@ fn held(node: &ColocatedNode) -> u64 {
 fn config(batch: bool) -> LogConfig {
     let window = std::num::NonZeroU64::new(WINDOW).unwrap();
     let config = LogConfig::new(cluster()).with_slot_window(window);
+    #[cfg(feature = "accept-batch")]
     if batch {
-        #[cfg(feature = "accept-batch")]
         return config.with_accept_batch(4).unwrap();
     }
+    let _ = batch; // only a build with `accept-batch` batches
     config
 }
 
@@ -487,7 +488,7 @@ fn mm_leader(stage: u8) -> Leader {
         Value::new("x"),
     );
     leader.start();
-    if stage % 3 == 0 {
+    if stage.is_multiple_of(3) {
         return leader;
     }
     let round = leader.round();
@@ -529,12 +530,12 @@ fn mm_subject(role: u8) -> MmSubject {
             matchmaker.handle(&mm(21, 11, ask)).unwrap();
             MmSubject::Matchmaker(matchmaker)
         }
-        2 | 3 | 4 => MmSubject::Leader(mm_leader(role - 2)),
+        2..=4 => MmSubject::Leader(mm_leader(role - 2)),
         5 | 6 => {
             let mut reconfigurer =
                 Reconfigurer::new(node(31), set(&MATCHMAKERS), set(&NEW_MATCHMAKERS)).unwrap();
             reconfigurer.start();
-            if role == 6 {
+            if role % 8 == 6 {
                 for from in [11, 12] {
                     let report = MmMessage::StopB {
                         history: History::new(),

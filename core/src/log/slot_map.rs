@@ -207,6 +207,73 @@ impl<V> SlotMap<V> {
     }
 }
 
+/// The slots and values of a [`SlotMap`], in slot order.
+pub struct Iter<'a, V> {
+    places: std::collections::vec_deque::Iter<'a, Option<(Slot, V)>>,
+}
+
+impl<V> Clone for Iter<'_, V> {
+    fn clone(&self) -> Self {
+        Iter {
+            places: self.places.clone(),
+        }
+    }
+}
+
+impl<'a, V> Iterator for Iter<'a, V> {
+    type Item = (&'a Slot, &'a V);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.places
+            .by_ref()
+            .find_map(|place| place.as_ref().map(|(slot, value)| (slot, value)))
+    }
+}
+
+impl<V> DoubleEndedIterator for Iter<'_, V> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        self.places
+            .by_ref()
+            .rev()
+            .find_map(|place| place.as_ref().map(|(slot, value)| (slot, value)))
+    }
+}
+
+impl<'a, V> IntoIterator for &'a SlotMap<V> {
+    type Item = (&'a Slot, &'a V);
+    type IntoIter = Iter<'a, V>;
+
+    fn into_iter(self) -> Iter<'a, V> {
+        self.iter()
+    }
+}
+
+impl<V> FromIterator<(Slot, V)> for SlotMap<V> {
+    fn from_iter<I: IntoIterator<Item = (Slot, V)>>(items: I) -> SlotMap<V> {
+        let mut map = SlotMap::new();
+        for (slot, value) in items {
+            map.insert(slot, value);
+        }
+        map
+    }
+}
+
+impl<V> Index<&Slot> for SlotMap<V> {
+    type Output = V;
+
+    /// # Panics
+    /// If `slot` holds no value, as a map's index does.
+    fn index(&self, slot: &Slot) -> &V {
+        self.get(slot).expect("no value in this slot")
+    }
+}
+
+impl<V: fmt::Debug> fmt::Debug for SlotMap<V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
 /// Test builds only: the work meter. Each lookup, insertion and removal in a [`SlotMap`] is a
 /// step, and so is each place an insertion adds, so a loop over slot numbers that touches a map
 /// is counted as it runs, and a limit turns a loop that would not end, or a map that would span
@@ -272,72 +339,5 @@ pub(crate) mod meter {
         let _unlimit = Unlimit;
         let result = work();
         (result, STEPS.get())
-    }
-}
-
-/// The slots and values of a [`SlotMap`], in slot order.
-pub struct Iter<'a, V> {
-    places: std::collections::vec_deque::Iter<'a, Option<(Slot, V)>>,
-}
-
-impl<V> Clone for Iter<'_, V> {
-    fn clone(&self) -> Self {
-        Iter {
-            places: self.places.clone(),
-        }
-    }
-}
-
-impl<'a, V> Iterator for Iter<'a, V> {
-    type Item = (&'a Slot, &'a V);
-
-    fn next(&mut self) -> Option<Self::Item> {
-        self.places
-            .by_ref()
-            .find_map(|place| place.as_ref().map(|(slot, value)| (slot, value)))
-    }
-}
-
-impl<V> DoubleEndedIterator for Iter<'_, V> {
-    fn next_back(&mut self) -> Option<Self::Item> {
-        self.places
-            .by_ref()
-            .rev()
-            .find_map(|place| place.as_ref().map(|(slot, value)| (slot, value)))
-    }
-}
-
-impl<'a, V> IntoIterator for &'a SlotMap<V> {
-    type Item = (&'a Slot, &'a V);
-    type IntoIter = Iter<'a, V>;
-
-    fn into_iter(self) -> Iter<'a, V> {
-        self.iter()
-    }
-}
-
-impl<V> FromIterator<(Slot, V)> for SlotMap<V> {
-    fn from_iter<I: IntoIterator<Item = (Slot, V)>>(items: I) -> SlotMap<V> {
-        let mut map = SlotMap::new();
-        for (slot, value) in items {
-            map.insert(slot, value);
-        }
-        map
-    }
-}
-
-impl<V> Index<&Slot> for SlotMap<V> {
-    type Output = V;
-
-    /// # Panics
-    /// If `slot` holds no value, as a map's index does.
-    fn index(&self, slot: &Slot) -> &V {
-        self.get(slot).expect("no value in this slot")
-    }
-}
-
-impl<V: fmt::Debug> fmt::Debug for SlotMap<V> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_map().entries(self.iter()).finish()
     }
 }
