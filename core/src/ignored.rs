@@ -56,6 +56,10 @@ pub enum Ignored {
     /// ballot; or, at a proxy, an Accept for a (slot, ballot) it holds with another entry
     /// (P4: never sent).
     NotProposed,
+    /// A message that names a slot beyond the receiver's slot window
+    /// ([`window_end`](crate::log::window_end)): far above what it holds, so it takes no step,
+    /// as if the message had not arrived yet.
+    BeyondWindow,
     /// A message to an acceptor that retired: every configuration it belonged to is collected
     /// (Matchmaker Paxos, M5).
     Retired,
@@ -88,6 +92,7 @@ impl fmt::Display for Ignored {
             Ignored::EmptyRun => "the run names no slot",
             Ignored::AlreadyAnnounced => "the slot is already announced chosen",
             Ignored::NotProposed => "this leader did not propose that entry there",
+            Ignored::BeyondWindow => "the message names a slot beyond this node's window",
             Ignored::Retired => "this acceptor is retired: its configurations are collected",
         })
     }

@@ -71,4 +71,6 @@ pub use quorum::{
 pub use value::Value;
 
 #[cfg(test)]
+mod bounds_tests;
+#[cfg(test)]
 mod tests;

@@ -63,9 +63,11 @@ pub fn joins_the_run(
     run_ballot == ballot && run_length < batch && run_first.0 + run_length as u64 == slot.0
 }
 
-/// The slot of each entry of a run: `entries[i]` is proposed in slot `first + i`.
+/// The slot of each entry of a run: `entries[i]` is proposed in slot `first + i`. A run never
+/// passes the last slot number: entries that would lie beyond it have no slot (a node ignores
+/// such a run whole, by its window, [`window_end`](crate::log::window_end)).
 pub fn accept_run_slots(first: Slot, entries: &[Entry]) -> impl Iterator<Item = (Slot, &Entry)> {
-    (first.0..).map(Slot).zip(entries)
+    (first.0..=u64::MAX).map(Slot).zip(entries)
 }
 
 /// The slots `voted` (in increasing order) as runs of consecutive slots, `(first, through)`:
@@ -222,7 +224,9 @@ impl ColocatedNode {
 
     /// Votes for this leader's proposals in every slot from `first` through `through`; each
     /// slot a Phase-2 quorum now voted for is chosen (F2, F3: counted per slot, at this ballot),
-    /// and every slot learned here raises the chosen index once.
+    /// and every slot learned here raises the chosen index once. Only the proposals held in
+    /// the run are visited, never every slot number it names, so the work is bounded by what
+    /// the leader proposed.
     pub(super) fn on_accepted_run(
         &mut self,
         from: NodeId,
@@ -241,7 +245,10 @@ impl ColocatedNode {
         }
         let mut counted = false;
         let mut chosen = Vec::new();
-        for slot in (first.0..=through.0).map(Slot) {
+        let proposed: Vec<Slot> = (leader.proposals.range(first..=through))
+            .map(|(slot, _)| *slot)
+            .collect();
+        for slot in proposed {
             let Some(proposal) = leader.proposals.get_mut(&slot) else {
                 continue;
             };

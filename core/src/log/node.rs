@@ -33,6 +33,10 @@ mod batch;
 #[cfg(feature = "accept-batch")]
 pub use batch::{AcceptBatchRefused, accept_run_slots, joins_the_run, voted_runs};
 
+#[path = "window.rs"]
+mod window;
+pub use window::{DEFAULT_SLOT_WINDOW, HIGHEST_SLOT, window_end};
+
 #[path = "handoff.rs"]
 mod handoff;
 use handoff::HandoffMarks;
@@ -59,6 +63,9 @@ pub struct LogConfig {
     ///
     /// Invariant: at least 1, and 1 whenever `proxies` is not empty.
     accept_batch: usize,
+    /// How far above its chosen index a message may name a slot ([`window_end`]);
+    /// [`DEFAULT_SLOT_WINDOW`] unless set ([`LogConfig::with_slot_window`]). At least 1.
+    slot_window: u64,
 }
 
 impl LogConfig {
@@ -73,6 +80,7 @@ impl LogConfig {
             quorums: Quorums::Majority(Majority::over(nodes)),
             proxies: NodeSet::EMPTY,
             accept_batch: 1,
+            slot_window: DEFAULT_SLOT_WINDOW,
         }
     }
 
@@ -919,6 +927,7 @@ impl ColocatedNode {
         if !is_client_request && !self.knows_sender(from, &envelope.message) {
             return Err(Ignored::UnknownSender);
         }
+        self.check_window(&envelope.message)?;
         // A run is voted on where it lies: copying it whole first would copy every entry twice.
         #[cfg(feature = "accept-batch")]
         if let LogMessage::AcceptRun {
@@ -1914,6 +1923,8 @@ impl ColocatedNode {
     /// every public input (`handle`, `tick`, `restart`, `learn_chosen`), when no step is half
     /// done.
     fn check_invariants(&self) {
+        #[cfg(test)]
+        let _unmetered = crate::log::meter::unmetered();
         #[cfg(feature = "negative-controls")]
         if self.broken.is_some() {
             return; // a node breaking a rule on purpose need not keep its invariants

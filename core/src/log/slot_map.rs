@@ -62,12 +62,16 @@ impl<V> SlotMap<V> {
 
     /// The value in `slot`.
     pub fn get(&self, slot: &Slot) -> Option<&V> {
+        #[cfg(test)]
+        meter::step(1);
         let place = self.place(*slot)?;
         self.places[place].as_ref().map(|(_, value)| value)
     }
 
     /// The value in `slot`, to change in place.
     pub fn get_mut(&mut self, slot: &Slot) -> Option<&mut V> {
+        #[cfg(test)]
+        meter::step(1);
         let place = self.place(*slot)?;
         self.places[place].as_mut().map(|(_, value)| value)
     }
@@ -82,10 +86,14 @@ impl<V> SlotMap<V> {
     /// # Panics
     /// If the map would span more slots than memory can index.
     pub fn insert(&mut self, slot: Slot, value: V) -> Option<V> {
+        #[cfg(test)]
+        meter::step(1);
         if self.places.is_empty() {
             self.first = slot;
         } else if slot < self.first {
             let gap = usize::try_from(self.first.0 - slot.0).expect("a map spans few slots");
+            #[cfg(test)]
+            meter::step(gap as u64);
             self.places.reserve(gap);
             for _ in 0..gap {
                 self.places.push_front(None);
@@ -94,6 +102,8 @@ impl<V> SlotMap<V> {
         }
         let offset = usize::try_from(slot.0 - self.first.0).expect("a map spans few slots");
         if offset >= self.places.len() {
+            #[cfg(test)]
+            meter::step((offset - self.places.len()) as u64);
             self.places.resize_with(offset + 1, || None);
         }
         let replaced = self.places[offset].replace((slot, value));
@@ -105,6 +115,8 @@ impl<V> SlotMap<V> {
 
     /// Takes the value out of `slot`.
     pub fn remove(&mut self, slot: &Slot) -> Option<V> {
+        #[cfg(test)]
+        meter::step(1);
         let place = self.place(*slot)?;
         let (_, value) = self.places[place].take()?;
         self.len -= 1;
@@ -259,5 +271,73 @@ impl<V> Index<&Slot> for SlotMap<V> {
 impl<V: fmt::Debug> fmt::Debug for SlotMap<V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+/// Test builds only: the work meter. Each lookup, insertion and removal in a [`SlotMap`] is a
+/// step, and so is each place an insertion adds, so a loop over slot numbers that touches a map
+/// is counted as it runs, and a limit turns a loop that would not end, or a map that would span
+/// more memory than there is, into a panic that names its input.
+#[cfg(test)]
+pub(crate) mod meter {
+    use std::cell::Cell;
+
+    thread_local! {
+        static STEPS: Cell<u64> = const { Cell::new(0) };
+        static LIMIT: Cell<u64> = const { Cell::new(u64::MAX) };
+    }
+
+    /// Counts `count` steps; panics past the limit.
+    pub(crate) fn step(count: u64) {
+        let steps = STEPS.get().saturating_add(count);
+        STEPS.set(steps);
+        let limit = LIMIT.get();
+        assert!(
+            steps <= limit,
+            "work meter: more than {limit} steps for one input"
+        );
+    }
+
+    /// Puts the limit back when `metered` ends, by return or by panic.
+    struct Unlimit;
+
+    impl Drop for Unlimit {
+        fn drop(&mut self) {
+            LIMIT.set(u64::MAX);
+        }
+    }
+
+    /// Stops counting until the guard it returns is dropped: for the debug builds' invariant
+    /// checks, which are not an input's work.
+    pub(crate) fn unmetered() -> Unmetered {
+        let paused = Unmetered {
+            steps: STEPS.get(),
+            limit: LIMIT.get(),
+        };
+        LIMIT.set(u64::MAX);
+        paused
+    }
+
+    /// Puts the count and the limit back to where they stood when [`unmetered`] was called.
+    pub(crate) struct Unmetered {
+        steps: u64,
+        limit: u64,
+    }
+
+    impl Drop for Unmetered {
+        fn drop(&mut self) {
+            STEPS.set(self.steps);
+            LIMIT.set(self.limit);
+        }
+    }
+
+    /// Runs `work` with the meter at zero and at most `limit` steps; returns its result and the
+    /// steps it took.
+    pub(crate) fn metered<T>(limit: u64, work: impl FnOnce() -> T) -> (T, u64) {
+        STEPS.set(0);
+        LIMIT.set(limit);
+        let _unlimit = Unlimit;
+        let result = work();
+        (result, STEPS.get())
     }
 }
