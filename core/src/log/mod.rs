@@ -38,9 +38,9 @@ pub use node::BrokenRule;
 pub use node::{AcceptBatchRefused, accept_run_slots, joins_the_run, voted_runs};
 pub use node::{
     ColocatedNode, Election, HandoffRefused, LogConfig, LogRole, PendingRead, Proposal,
-    chosen_by_a_recording_quorum, fill_up_to, heard_from_a_discovery_quorum,
-    learning_raises_the_promise, phase1_complete, read_may_be_served, recover_slot,
-    successor_may_propose,
+    chosen_by_a_recording_quorum, fill_up_to, heard_from_a_discovery_quorum, in_flight_at_handoff,
+    learning_raises_the_promise, phase1_complete, promise_deposes_a_lower_run, read_may_be_served,
+    recover_slot, successor_may_propose,
 };
 pub use proxy::{
     ProxiesRefused, ProxyLeader, forward_unchanged, nack_goes_to, proxy_for, proxy_may_announce,
@@ -49,7 +49,8 @@ pub use proxy::{
 pub use ready::{Applied, Ready};
 pub use slot_map::SlotMap;
 pub use trim::{
-    TrimError, TrimPoint, first_slot_to_recover, floor_after_applying, trim_may_be_proposed,
+    TrimError, TrimPoint, first_slot_to_recover, floor_after_applying, jump_raises_the_promise,
+    trim_may_be_proposed,
 };
 pub use types::{Command, Entry, ReadId, Slot, SlotVote};
 
