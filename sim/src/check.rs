@@ -37,7 +37,8 @@ pub enum Property {
     TrimPointIsState,
     /// T4: no node proposes, in a slot at or below a floor, anything but what is chosen there.
     TrimmedSlotsKept,
-    /// T5: installing a trim point moves neither the promise nor any vote above it.
+    /// T5: installing a trim point never lowers the promise, moves it at most up to the ballot
+    /// the trim point came with, and changes no vote above it.
     JumpKeepsPromise,
     /// H1: across every node that sends Accepts, at most one value is ever sent per (slot,
     /// ballot), a handoff's successor included.

@@ -114,6 +114,130 @@ fn retry_above_a_hole() -> LogWorldConfig {
     config
 }
 
+/// Seven nodes, majorities of four: C1 writes x=1 at N1 and C2 writes x=2 at N2; one trim;
+/// drops for the prelude to spend, and one tick after it: a leader's beat (the stale leader's
+/// second), as a follower needs two to stand. With an election in the space as well, the
+/// fixed core's went past 3 GiB after 16 million states.
+fn stale_leader_and_a_jump() -> LogWorldConfig {
+    let mut config = log(
+        vec![
+            vec![ClientOp::write("x", "1")],
+            vec![ClientOp::write("x", "2")],
+        ],
+        Budget::NONE
+            .with(Fault::Tick, 1 + STALE_LEADER_PRELUDE_TICKS)
+            .with(Fault::Drop, STALE_LEADER_PRELUDE_DROPS),
+        1,
+    );
+    config.node_count = 7;
+    config.client_targets = vec![Some(node(1)), Some(node(2))];
+    config.election_timeout_ticks = 2;
+    config
+}
+
+/// The ticks [`STALE_LEADER_PRELUDE`] spends.
+const STALE_LEADER_PRELUDE_TICKS: u32 = 6;
+/// The drops [`STALE_LEADER_PRELUDE`] spends.
+const STALE_LEADER_PRELUDE_DROPS: u32 = 32;
+
+/// A prelude over seven nodes: N1 is elected at 1.N1 by {N1, N5, N6, N7}, and C1's x=1 voted
+/// in slot 1 by N1 and N7 only; N2 is elected at 1.N2 by {N2, N3, N4, N5}, which choose C2's
+/// x=2 in slot 1 and a trim through slot 1 in slot 2; N2 applies both (floor 1), beats, and
+/// N6, which promised only 1.N1, acks with chosen index 0, so N2's trim point to N6 is in
+/// flight; then N1 beats, and its heartbeat to N6 is in flight. Every other message is lost.
+const STALE_LEADER_PRELUDE: &[&str] = &[
+    "tick N1",
+    "tick N1",
+    "deliver m4 N1->N5 Prepare(1.N1, from slot 1)",
+    "deliver m5 N1->N6 Prepare(1.N1, from slot 1)",
+    "deliver m6 N1->N7 Prepare(1.N1, from slot 1)",
+    "drop m1 N1->N2 Prepare(1.N1, from slot 1)",
+    "drop m2 N1->N3 Prepare(1.N1, from slot 1)",
+    "drop m3 N1->N4 Prepare(1.N1, from slot 1)",
+    "deliver m7 N5->N1 Promise(1.N1, [])",
+    "deliver m8 N6->N1 Promise(1.N1, [])",
+    "deliver m9 N7->N1 Promise(1.N1, [])",
+    "request C1 N1 write x=1",
+    "deliver m10 C1->N1 Write(#1, x=1)",
+    "deliver m16 N1->N7 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+    "drop m11 N1->N2 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+    "drop m12 N1->N3 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+    "drop m13 N1->N4 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+    "drop m14 N1->N5 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+    "drop m15 N1->N6 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+    "deliver m17 N7->N1 Accepted(1.N1, slot 1)",
+    "tick N2",
+    "tick N2",
+    "deliver m19 N2->N3 Prepare(1.N2, from slot 1)",
+    "deliver m20 N2->N4 Prepare(1.N2, from slot 1)",
+    "deliver m21 N2->N5 Prepare(1.N2, from slot 1)",
+    "drop m18 N2->N1 Prepare(1.N2, from slot 1)",
+    "drop m22 N2->N6 Prepare(1.N2, from slot 1)",
+    "drop m23 N2->N7 Prepare(1.N2, from slot 1)",
+    "deliver m24 N3->N2 Promise(1.N2, [])",
+    "deliver m25 N4->N2 Promise(1.N2, [])",
+    "deliver m26 N5->N2 Promise(1.N2, [])",
+    "request C2 N2 write x=2",
+    "deliver m27 C2->N2 Write(#1, x=2)",
+    "deliver m29 N2->N3 Accept(1.N2, slot 1, x=2 (C2#1), commit 0)",
+    "deliver m30 N2->N4 Accept(1.N2, slot 1, x=2 (C2#1), commit 0)",
+    "deliver m31 N2->N5 Accept(1.N2, slot 1, x=2 (C2#1), commit 0)",
+    "drop m28 N2->N1 Accept(1.N2, slot 1, x=2 (C2#1), commit 0)",
+    "drop m32 N2->N6 Accept(1.N2, slot 1, x=2 (C2#1), commit 0)",
+    "drop m33 N2->N7 Accept(1.N2, slot 1, x=2 (C2#1), commit 0)",
+    "deliver m34 N3->N2 Accepted(1.N2, slot 1)",
+    "deliver m35 N4->N2 Accepted(1.N2, slot 1)",
+    "deliver m36 N5->N2 Accepted(1.N2, slot 1)",
+    "deliver m37 N2->C2 Reply(#1, written)",
+    "trim N2 through slot 1",
+    "deliver m39 N2->N3 Accept(1.N2, slot 2, trim through 1, commit 1)",
+    "deliver m40 N2->N4 Accept(1.N2, slot 2, trim through 1, commit 1)",
+    "deliver m41 N2->N5 Accept(1.N2, slot 2, trim through 1, commit 1)",
+    "drop m38 N2->N1 Accept(1.N2, slot 2, trim through 1, commit 1)",
+    "drop m42 N2->N6 Accept(1.N2, slot 2, trim through 1, commit 1)",
+    "drop m43 N2->N7 Accept(1.N2, slot 2, trim through 1, commit 1)",
+    "deliver m44 N3->N2 Accepted(1.N2, slot 2)",
+    "deliver m45 N4->N2 Accepted(1.N2, slot 2)",
+    "deliver m46 N5->N2 Accepted(1.N2, slot 2)",
+    "tick N2",
+    "deliver m51 N2->N6 Heartbeat(1.N2, commit 2)",
+    "drop m47 N2->N1 Heartbeat(1.N2, commit 2)",
+    "drop m48 N2->N3 Heartbeat(1.N2, commit 2)",
+    "drop m49 N2->N4 Heartbeat(1.N2, commit 2)",
+    "drop m50 N2->N5 Heartbeat(1.N2, commit 2)",
+    "drop m52 N2->N7 Heartbeat(1.N2, commit 2)",
+    "deliver m53 N6->N2 HeartbeatAck(1.N2, chosen 0)",
+    "tick N1",
+    "drop m55 N1->N2 Heartbeat(1.N1, commit 0)",
+    "drop m56 N1->N3 Heartbeat(1.N1, commit 0)",
+    "drop m57 N1->N4 Heartbeat(1.N1, commit 0)",
+    "drop m58 N1->N5 Heartbeat(1.N1, commit 0)",
+    "drop m60 N1->N7 Heartbeat(1.N1, commit 0)",
+    "drop m61 N1->N2 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+    "drop m62 N1->N3 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+    "drop m63 N1->N4 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+    "drop m64 N1->N5 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+    "drop m65 N1->N6 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+];
+
+/// Seven nodes, majorities of four: C1 writes x=1..4 and C2 reads x three times, each at any
+/// node; two trims; three partitions, so a stale leader may stay cut off with two followers
+/// while the other four elect and compact; ticks, a crash, drops and duplicates.
+fn seven_nodes_cut_in_two() -> LogWorldConfig {
+    let mut config = log(
+        vec![writes("x", 4), vec![ClientOp::read("x"); 3]],
+        Budget::NONE
+            .with(Fault::Tick, 40)
+            .with(Fault::Partition, 3)
+            .with(Fault::Crash, 1)
+            .with(Fault::Drop, 4)
+            .with(Fault::Duplicate, 2),
+        2,
+    );
+    config.node_count = 7;
+    config
+}
+
 /// Every Act III scenario, in the order `paros-sim list` prints them.
 pub fn all() -> Vec<Scenario> {
     vec![
@@ -147,6 +271,37 @@ pub fn all() -> Vec<Scenario> {
             setup: setup(jump_after_a_new_promise(), &n1_trims_then_beats()),
         },
         act3_jump_moves_promise_control(),
+        Scenario {
+            name: "act3-seven-nodes-cut-in-two",
+            claim: text(
+                "Over seven nodes cut in two, a leader left with a minority beside a majority that elects, chooses and compacts never learns, nor teaches, a value that was not chosen, and every client request is answered once faults stop.",
+            ),
+            world: text(
+                "N1-N7, majorities of four; C1 writes x=1..4, C2 reads x three times, each at any node; 2 trims; 40 ticks, 3 partitions, 1 crash, 4 drops, 2 duplicates.",
+            ),
+            modes: SIMULATION,
+            book_mode: BookMode::Simulation {
+                seeds: 2_000,
+                max_steps: 1_500,
+            },
+            levels: &[],
+            chapter: Some(CHAPTER_TRUNCATION),
+            setup: setup(seven_nodes_cut_in_two(), &[]),
+        },
+        Scenario {
+            name: "act3-stale-leader-and-a-jump",
+            claim: text(
+                "A leader deposed by a quorum it cannot hear, and the node that jumps to the new leader's trim point, never turn a vote the old leader's ballot gave into a decision: a trim point carries decisions of a higher ballot, and no one learns from it a value that was not chosen.",
+            ),
+            world: text(
+                "N1-N7, majorities of four. Prelude: N1 elected at 1.N1 by {N1, N5, N6, N7}; C1's x=1 voted in slot 1 by N1 and N7 only; N2 elected at 1.N2 by {N2, N3, N4, N5}, which choose C2's x=2 in slot 1 and a trim through slot 1 in slot 2; N2 applied both (floor 1) and heard N6's heartbeat ack, which promised only 1.N1; N2's trim point to N6 in flight; N1 beats, its heartbeat to N6 in flight; every other message lost. Then 1 tick and every schedule.",
+            ),
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_TRUNCATION),
+            setup: setup(stale_leader_and_a_jump(), STALE_LEADER_PRELUDE),
+        },
         Scenario {
             name: "act3-fresh-leader-trap",
             claim: text(

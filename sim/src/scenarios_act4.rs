@@ -407,6 +407,81 @@ fn double_handoff() -> LogWorldConfig {
     config
 }
 
+/// C1 writes x=1 and C2 writes y=2, both at N1; one handoff and one crash, no tick, and drops
+/// for the prelude to spend: what the walk may do is hand off and crash, and the fair schedule
+/// then decides with no election.
+fn handoff_then_crash() -> LogWorldConfig {
+    let mut config = three_with_handoffs(
+        vec![
+            vec![ClientOp::write("x", "1")],
+            vec![ClientOp::write("y", "2")],
+        ],
+        Budget::NONE
+            .with(Fault::Tick, 1)
+            .with(Fault::Drop, 4)
+            .with(Fault::Crash, 1),
+        1,
+    );
+    config.client_targets = vec![Some(node(1)), Some(node(1))];
+    config
+}
+
+/// A prelude over three nodes: N1 is elected at 1.N1 by {N1, N2}; C1's x=1 is voted in slot 1
+/// by N1 alone, and C2's y=2 in slot 2 by N1 and N3, which N1 counts chosen: its chosen index
+/// stays 0, and only N1 knows slot 2 is chosen. Every other message is lost.
+const SLOT_2_CHOSEN_AT_N1_ONLY: &[&str] = &[
+    "tick N1",
+    "deliver m1 N1->N2 Prepare(1.N1, from slot 1)",
+    "drop m2 N1->N3 Prepare(1.N1, from slot 1)",
+    "deliver m3 N2->N1 Promise(1.N1, [])",
+    "request C1 N1 write x=1",
+    "deliver m4 C1->N1 Write(#1, x=1)",
+    "drop m5 N1->N2 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+    "drop m6 N1->N3 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+    "request C2 N1 write y=2",
+    "deliver m7 C2->N1 Write(#1, y=2)",
+    "deliver m9 N1->N3 Accept(1.N1, slot 2, y=2 (C2#1), commit 0)",
+    "drop m8 N1->N2 Accept(1.N1, slot 2, y=2 (C2#1), commit 0)",
+    "deliver m10 N3->N1 Accepted(1.N1, slot 2)",
+];
+
+/// C1 writes x=1 and C2 reads x, each at any node; one trim, one handoff, no tick after the
+/// prelude's, and drops for the prelude to spend: the walk may hand N2's ballot to N1, whose own
+/// vote in slot 2 is stale.
+fn handoff_to_a_stale_vote() -> LogWorldConfig {
+    let mut config = three_with_handoffs(
+        vec![vec![ClientOp::write("x", "1")], vec![ClientOp::read("x")]],
+        Budget::NONE.with(Fault::Tick, 2).with(Fault::Drop, 5),
+        1,
+    );
+    config.trims = 1;
+    config
+}
+
+/// A prelude over three nodes: N1 is elected at 1.N1 by {N1, N2}, and C1's x=1 is chosen in
+/// slot 1 by {N1, N2} and acknowledged; N1 proposes a trim through slot 1 in slot 2 and alone
+/// votes for it; N2 is elected at 2.N2 by {N2, N3}, which report no vote, so its next slot is
+/// 1. Its Accepts of slot 1 are in flight; every other message is lost.
+const STALE_VOTE_AT_THE_SUCCESSOR: &[&str] = &[
+    "tick N1",
+    "deliver m1 N1->N2 Prepare(1.N1, from slot 1)",
+    "drop m2 N1->N3 Prepare(1.N1, from slot 1)",
+    "deliver m3 N2->N1 Promise(1.N1, [])",
+    "request C1 N1 write x=1",
+    "deliver m4 C1->N1 Write(#1, x=1)",
+    "deliver m5 N1->N2 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+    "drop m6 N1->N3 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+    "deliver m7 N2->N1 Accepted(1.N1, slot 1)",
+    "deliver m8 N1->C1 Reply(#1, written)",
+    "trim N1 through slot 1",
+    "drop m9 N1->N2 Accept(1.N1, slot 2, trim through 1, commit 1)",
+    "drop m10 N1->N3 Accept(1.N1, slot 2, trim through 1, commit 1)",
+    "tick N2",
+    "drop m11 N2->N1 Prepare(2.N2, from slot 1)",
+    "deliver m12 N2->N3 Prepare(2.N2, from slot 1)",
+    "deliver m13 N3->N2 Promise(2.N2, [])",
+];
+
 /// Three nodes and two proxy leaders, P1 and P2, through which the leader sends its Accepts;
 /// these clients and this budget; an election timeout of 1 tick.
 fn three_with_proxies(clients: Vec<Vec<ClientOp>>, budget: Budget) -> LogWorldConfig {
@@ -584,6 +659,40 @@ fn flexible_scenarios() -> Vec<Scenario> {
             levels: &[],
             chapter: Some(CHAPTER_BEYOND),
             setup: setup(handoff_faults(), &[]),
+        },
+        Scenario {
+            name: "act4-handoff-then-crash",
+            claim: text(
+                "A leader that hands its ballot off and then crashes, when it alone knew a slot chosen, leaves no slot undecided: once faults stop, every client request is answered with no election.",
+            ),
+            world: text(
+                "N1-N3; C1 writes x=1 and C2 writes y=2, both at N1. Prelude: N1 elected at 1.N1 by {N1, N2}; x=1 voted in slot 1 by N1 alone; y=2 voted in slot 2 by N1 and N3, counted chosen by N1 only; every other message lost. Then 1 handoff and 1 crash; seeded walks, each followed by the fair schedule.",
+            ),
+            modes: SIMULATION,
+            book_mode: BookMode::Simulation {
+                seeds: 2_000,
+                max_steps: 1_000,
+            },
+            levels: &[],
+            chapter: Some(CHAPTER_BEYOND),
+            setup: setup(handoff_then_crash(), SLOT_2_CHOSEN_AT_N1_ONLY),
+        },
+        Scenario {
+            name: "act4-handoff-to-a-stale-vote",
+            claim: text(
+                "A successor whose own vote above the handed-off next slot is stale fills that slot, so a read it serves is answered once faults stop, with no more writes and no election.",
+            ),
+            world: text(
+                "N1-N3; C1 writes x=1, C2 reads x. Prelude: N1 elected at 1.N1 by {N1, N2}; x=1 chosen in slot 1 by {N1, N2} and acknowledged; a trim through slot 1 proposed in slot 2 and voted by N1 alone; N2 elected at 2.N2 by {N2, N3}, with next slot 1. Then 1 handoff; seeded walks, each followed by the fair schedule.",
+            ),
+            modes: SIMULATION,
+            book_mode: BookMode::Simulation {
+                seeds: 2_000,
+                max_steps: 1_000,
+            },
+            levels: &[],
+            chapter: Some(CHAPTER_BEYOND),
+            setup: setup(handoff_to_a_stale_vote(), STALE_VOTE_AT_THE_SUCCESSOR),
         },
         act4_handoff_fills_gaps_control(),
         act4_double_handoff_control(),

@@ -24,7 +24,7 @@
 
 #[cfg(feature = "negative-controls")]
 use super::BrokenRule;
-use super::{ColocatedNode, LeaderState, Leadership};
+use super::{ColocatedNode, LeaderState, Leadership, fill_up_to};
 use crate::log::{DurableRecord, Entry, LogMessage, Slot, SlotMap, Write};
 use crate::{Ballot, Ignored, NodeId, vote_rule};
 use std::collections::{BTreeMap, BTreeSet};
@@ -39,6 +39,35 @@ use std::fmt;
 /// them again identical, so each (slot, ballot) still carries one value (H1).
 pub fn successor_may_propose(next_slot: Slot, slot: Slot) -> bool {
     slot >= next_slot
+}
+
+/// H3, what a Handoff carries in flight: every proposal not yet seen chosen, and every slot
+/// above the chosen index and below `next_slot` known chosen, with its chosen entry, in slot
+/// order.
+///
+/// The successor sends each again, identical, at the handed-off ballot. A slot known chosen
+/// only above a hole is not yet in the chosen prefix that heartbeats carry, and the old leader
+/// may be the only node that knows it is chosen: left out, it would be lost when that leader
+/// crashes, and the successor, which fills no hole below `next_slot`, would never decide it. Its
+/// chosen entry is the one value a proposal at this ballot may carry there: the old leader
+/// knows only decisions made at or below its ballot
+/// ([`promise_deposes_a_lower_run`](crate::log::promise_deposes_a_lower_run)), and any value
+/// chosen at or below a ballot is the only one a proposal at that ballot may carry (Paxos Made
+/// Simple, P2c). So H1 holds.
+pub fn in_flight_at_handoff<'a>(
+    proposals: impl Iterator<Item = (&'a Slot, &'a Entry)>,
+    chosen: impl Iterator<Item = (&'a Slot, &'a Entry)>,
+    chosen_index: Slot,
+    next_slot: Slot,
+) -> Vec<(Slot, Entry)> {
+    let chosen_above = chosen.filter(|(slot, _)| **slot > chosen_index && **slot < next_slot);
+    let mut in_flight: BTreeMap<Slot, Entry> = proposals
+        .map(|(slot, entry)| (*slot, entry.clone()))
+        .collect();
+    for (slot, entry) in chosen_above {
+        in_flight.entry(*slot).or_insert_with(|| entry.clone());
+    }
+    in_flight.into_iter().collect()
 }
 
 /// Why a node refused to hand its ballot off ([`ColocatedNode::hand_off`]).
@@ -119,7 +148,8 @@ impl ColocatedNode {
     /// Handoff is queued, so in the `Ready` the write comes first and the message leaves only
     /// once it is durable; from then on this node proposes nothing at `b`, in this life or any
     /// later one (a restart reads the mark back and stands above `b`). The Handoff carries the
-    /// next slot, the proposals not yet seen chosen and the chosen index.
+    /// next slot, what is in flight ([`in_flight_at_handoff`]: the proposals not yet seen
+    /// chosen and the slots known chosen above the chosen index) and the chosen index.
     ///
     /// Refused, with a typed reason, unless this node leads at a ballot it owns (H4) and `to`
     /// is another node of the cluster.
@@ -164,9 +194,12 @@ impl ColocatedNode {
         if leader.ballot.node != self.id {
             return Err(HandoffRefused::HandedOnBallot(leader.ballot));
         }
-        let in_flight = (leader.proposals.iter())
-            .map(|(slot, proposal)| (*slot, proposal.entry.clone()))
-            .collect();
+        let in_flight = in_flight_at_handoff(
+            (leader.proposals.iter()).map(|(slot, proposal)| (slot, &proposal.entry)),
+            (self.learner.chosen.iter()).map(|(slot, vote)| (slot, &vote.entry)),
+            self.learner.chosen_index,
+            leader.next_slot,
+        );
         Ok(LogMessage::Handoff {
             ballot: leader.ballot,
             next_slot: leader.next_slot,
@@ -219,7 +252,8 @@ impl ColocatedNode {
 
     /// Leads at a handed-off `ballot`: the in-flight values this node does not know chosen
     /// become its proposals and go out again, identical; new commands start at `next_slot`, or
-    /// above the floor if that is higher (slots at or below it are decided).
+    /// above the floor if that is higher (slots at or below it are decided). A stale tail of its
+    /// own votes is filled at once ([`ColocatedNode::fill_own_stale_tail`]).
     fn take_ballot(&mut self, ballot: Ballot, next_slot: Slot, in_flight: Vec<(Slot, Entry)>) {
         let floor = self.floor();
         let commit = self.learner.chosen_index;
@@ -241,12 +275,32 @@ impl ColocatedNode {
         if self.breaks(BrokenRule::HandoffFillsGaps) {
             accepts.extend(self.fill_holes_below(&mut leader, commit));
         }
+        accepts.extend(self.fill_own_stale_tail(&mut leader, commit));
         self.proposer.leadership = Leadership::Leader(leader);
         self.proposer.leader_hint = Some(self.id);
         self.proposer.ticks_since_heard = 0;
         for accept in accepts {
             self.send_accept(accept);
         }
+    }
+
+    /// The stale-tail rule ([`fill_up_to`](crate::log::fill_up_to)) over this successor's own
+    /// votes: every slot from the handed-off next slot up to its highest vote gets a no-op.
+    ///
+    /// A leader that won its own Phase 1 saw its own votes in its own Promise; a successor did
+    /// not, and its followers' heartbeat acks report only theirs. A vote of its own at or above
+    /// the next slot was cast below the handed-off ballot in a slot the old leader's Phase-1
+    /// quorum reported nothing for, so nothing is chosen there below that ballot, and the old
+    /// leader proposed nothing there at it (H3 holds: the no-ops are at the next slot and
+    /// above). Left undecided, such a vote would hold every read whose watermark reaches it.
+    fn fill_own_stale_tail(&self, leader: &mut LeaderState, commit: Slot) -> Vec<LogMessage> {
+        let Some(stale) = fill_up_to(leader.next_slot, self.highest_accepted()) else {
+            return Vec::new();
+        };
+        leader.next_slot = stale.end().next();
+        (stale.start().0..=stale.end().0)
+            .map(|slot| leader.propose(Slot(slot), Entry::Noop, commit))
+            .collect()
     }
 
     /// The broken H3 of [`BrokenRule::HandoffFillsGaps`]: every slot below the next slot that

@@ -368,3 +368,112 @@ mod controls {
         );
     }
 }
+
+#[test]
+fn a_slot_only_the_old_leader_knew_chosen_is_decided_after_it_hands_off_and_crashes() {
+    // H3 (in_flight_at_handoff): slot 2 is chosen above the hole at slot 1, and only N1 knows.
+    let mut cluster = Cluster::new();
+    cluster.elect(1);
+    cluster.write(1, 1, "x", "a");
+    cluster.settle_losing(|envelope| {
+        matches!(envelope.message, LogMessage::Accept { .. }) && envelope.to != node(1)
+    });
+    cluster.write(1, 2, "y", "b");
+    cluster.settle_losing(|envelope| {
+        matches!(envelope.message, LogMessage::Accept { .. }) && envelope.to == node(2)
+    });
+    assert_eq!(cluster.nodes[0].chosen_index(), Slot(0));
+    assert!(cluster.nodes[0].chosen().contains_key(&Slot(2)));
+    cluster.nodes[0].hand_off(node(2)).unwrap();
+    cluster.flush(0);
+    // N1 crashes for good once its Handoff has left: nothing reaches it or leaves it again.
+    let down = |envelope: &LogEnvelope| {
+        envelope.to == node(1)
+            || (envelope.from == node(1) && !matches!(envelope.message, LogMessage::Handoff { .. }))
+    };
+    cluster.settle_losing(down);
+    for _ in 0..3 {
+        cluster.tick(2, 1);
+        cluster.settle_losing(down);
+    }
+    for index in [1, 2] {
+        let survivor = &cluster.nodes[index];
+        assert_eq!(survivor.chosen_index(), Slot(2), "N{}", index + 1);
+        assert_eq!(
+            survivor.store().get(&Value::new("y")).map(Value::as_str),
+            Some("b")
+        );
+    }
+}
+
+#[test]
+fn a_successor_fills_its_own_stale_vote_so_a_read_is_answered_with_no_write() {
+    // The stale-tail rule over the successor's own votes (fill_own_stale_tail).
+    let mut cluster = Cluster::new();
+    cluster.elect(1);
+    cluster.write(1, 1, "x", "a");
+    // Only N3 votes for x=a in slot 1.
+    cluster.settle_losing(|envelope| {
+        matches!(envelope.message, LogMessage::Accept { .. }) && envelope.to != node(3)
+    });
+    assert!(cluster.nodes[2].accepts().contains_key(&Slot(1)));
+    // N2 wins Phase 1 over {N1, N2}, which report nothing: its next slot is 1.
+    let timeout = cluster.nodes[1].config().election_timeout_ticks;
+    cluster.tick(2, timeout);
+    let n3_away = |envelope: &LogEnvelope| envelope.to == node(3) || envelope.from == node(3);
+    cluster.settle_losing(n3_away);
+    assert_eq!(cluster.nodes[1].role(), LogRole::Leader);
+    cluster.nodes[1].hand_off(node(3)).unwrap();
+    cluster.flush(1);
+    // N1 is down from now on, so the read's Phase-1 quorum is {N2, N3}, N3's own vote included.
+    let n1_down = |envelope: &LogEnvelope| envelope.to == node(1) || envelope.from == node(1);
+    cluster.settle_losing(n1_down);
+    assert_eq!(cluster.nodes[2].role(), LogRole::Leader);
+    cluster.client_sends(
+        3,
+        LogMessage::Read {
+            seq: 7,
+            key: Value::new("x"),
+        },
+    );
+    cluster.settle_losing(n1_down);
+    for _ in 0..3 {
+        cluster.tick(3, 1);
+        cluster.settle_losing(n1_down);
+    }
+    assert!(
+        cluster.client_inbox.contains(&(7, Outcome::Read(None))),
+        "the read was answered: {:?}",
+        cluster.client_inbox
+    );
+}
+
+#[test]
+fn a_leader_that_learns_its_slot_from_a_chosen_message_stops_sending_it_again() {
+    // stop_resending: however a leader learns a slot chosen, its beats stop resending it.
+    let (mut cluster, ballot) = leader_with_one_in_flight();
+    let vote = crate::log::SlotVote {
+        ballot,
+        entry: first_command(),
+    };
+    cluster.nodes[0]
+        .handle(&LogEnvelope {
+            from: node(2),
+            to: node(1),
+            message: LogMessage::Chosen {
+                entries: vec![(Slot(1), vote)],
+            },
+        })
+        .unwrap();
+    assert_eq!(cluster.nodes[0].chosen_index(), Slot(1));
+    assert!(cluster.nodes[0].proposals().is_empty());
+    cluster.flush(0);
+    cluster.network.clear();
+    cluster.nodes[0].tick();
+    let beat = cluster.nodes[0].take_ready();
+    assert!(
+        !(beat.pending_messages().iter())
+            .any(|envelope| matches!(envelope.message, LogMessage::Accept { .. })),
+        "no Accept sent again"
+    );
+}

@@ -18,7 +18,7 @@
 use crate::log::{
     Applied, Command, DurableRecord, Entry, KvStore, LogEnvelope, LogMessage, Outcome, ReadId,
     Ready, RecordError, Slot, SlotMap, SlotVote, TrimError, TrimPoint, Write,
-    first_slot_to_recover, floor_after_applying, trim_may_be_proposed,
+    first_slot_to_recover, floor_after_applying, jump_raises_the_promise, trim_may_be_proposed,
 };
 use crate::log::{ProxiesRefused, nack_goes_to, proxy_for, resend_is_identical};
 use crate::{
@@ -40,7 +40,7 @@ pub use window::{DEFAULT_SLOT_WINDOW, HIGHEST_SLOT, window_end};
 #[path = "handoff.rs"]
 mod handoff;
 use handoff::HandoffMarks;
-pub use handoff::{HandoffRefused, successor_may_propose};
+pub use handoff::{HandoffRefused, in_flight_at_handoff, successor_may_propose};
 
 /// The settings every node of a cluster shares.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -307,6 +307,21 @@ pub fn fill_up_to(
 /// must remember goes to stable storage).
 pub fn learning_raises_the_promise(promised: Option<Ballot>, chosen: &SlotVote) -> Option<Ballot> {
     promised.max(Some(chosen.ballot))
+}
+
+/// A promise deposes a lower run: a node that promises `promised` while it runs as candidate or
+/// leader at `running` below it steps down.
+///
+/// The commit rule ([`ColocatedNode::learn_chosen`]'s counterpart for followers) is sound only
+/// for slots a leader knows decided at or below its own ballot: a follower takes its vote at the
+/// leader's ballot for the chosen entry, and a decision made at a higher ballot may hold another.
+/// Every decision a node knows was made at or below its promise (learning raises it,
+/// [`learning_raises_the_promise`], and so does a jump, [`jump_raises_the_promise`]), so a leader
+/// whose promise is at or below its ballot vouches only for such slots; one whose promise rose
+/// above it may know a decision of a higher ballot, and it is stale anyway (Paxos Made Simple,
+/// section 2.3: a proposer that hears of a higher proposal number abandons its own).
+pub fn promise_deposes_a_lower_run(running: Option<Ballot>, promised: Ballot) -> bool {
+    running.is_some_and(|running| running < promised)
 }
 
 /// One node of a replicated log: proposer, acceptor and learner.
@@ -1459,6 +1474,7 @@ impl ColocatedNode {
                 continue;
             }
             self.learner.chosen.insert(voted, vote.clone());
+            self.stop_resending(voted);
             if promise != self.acceptor.promised
                 && let Some(ballot) = promise
             {
@@ -1516,7 +1532,18 @@ impl ColocatedNode {
             self.ready.writes.push(Write::Accept(slot, vote.clone()));
         }
         self.learner.chosen.insert(slot, vote);
+        self.stop_resending(slot);
         true
+    }
+
+    /// A slot this node learned chosen, however it learned it (its own count, a proxy's
+    /// announcement, a `Chosen` catch-up or the commit rule): if it leads, its proposal there
+    /// is done, and its beats stop sending it again.
+    fn stop_resending(&mut self, slot: Slot) {
+        if let Leadership::Leader(leader) = &mut self.proposer.leadership {
+            leader.forget(slot);
+            leader.resends.remove(&slot);
+        }
     }
 
     /// Raises the chosen index over the contiguous known-chosen prefix, records it durably,
@@ -1606,7 +1633,7 @@ impl ColocatedNode {
             // Sent by a follower: the ballot's owner stands in for the leader.
             self.follow(ballot.node, ballot);
         }
-        self.install_trim_point(point)?;
+        self.install_trim_point(ballot, point)?;
         #[cfg(feature = "negative-controls")]
         if self.breaks(BrokenRule::JumpMovesPromise) {
             self.acceptor.promised = Some(ballot);
@@ -1620,20 +1647,31 @@ impl ColocatedNode {
     /// The floor and the applied index become `k`, the store becomes the trim point's (sessions
     /// included), and what this node knew at or below `k` is dropped; the chosen index rises to
     /// `k` if it was below, and the walk goes on from there (it may apply a later decided trim and
-    /// move the floor again, by T2). The install itself touches neither the promise nor any vote
-    /// above `k`: they are this acceptor's own word, which other nodes counted. A trim point
-    /// carries decided state, not a promise; taking the sender's promise could lower this one
-    /// and let a stale leader's Accept be voted after this node promised a higher ballot.
+    /// move the floor again, by T2). The install touches no vote above `k`: they are this
+    /// acceptor's own word, which other nodes counted. Its promise never falls, and it rises to
+    /// `came_with`, the ballot the trim point came with, if that is higher
+    /// ([`jump_raises_the_promise`]): every decision the trim point holds was made at or below
+    /// it, so a leader below it may be stale, and this node must no longer follow one. The
+    /// promise is written before the trim point, and a leader or candidate it leaves behind
+    /// steps down.
     ///
     /// Refused when the trim point is not above what this node has applied (its own walk gets
     /// there), or when it belongs to another cluster.
-    pub fn install_trim_point(&mut self, point: &TrimPoint) -> Result<(), Ignored> {
+    pub fn install_trim_point(
+        &mut self,
+        came_with: Ballot,
+        point: &TrimPoint,
+    ) -> Result<(), Ignored> {
         if point.cluster != self.config.nodes {
             return Err(Ignored::OtherCluster);
         }
         let through = point.through;
         if through <= self.learner.applied_index {
             return Err(Ignored::StaleTrimPoint);
+        }
+        let promise = jump_raises_the_promise(self.acceptor.promised, came_with);
+        if promise != self.acceptor.promised {
+            self.promise(came_with);
         }
         self.ready.writes.push(Write::TrimPoint(point.clone()));
         self.learner.trim_point = point.clone();
@@ -1802,10 +1840,15 @@ impl ColocatedNode {
             && self.acceptor.accepts.contains_key(&read.watermark)
     }
 
+    /// Promises `ballot`, durably. A candidate or leader below it steps down
+    /// ([`promise_deposes_a_lower_run`]).
     fn promise(&mut self, ballot: Ballot) {
         self.acceptor.promised = Some(ballot);
         self.proposer.highest_seen = self.proposer.highest_seen.max(Some(ballot));
         self.ready.writes.push(Write::Promise(ballot));
+        if promise_deposes_a_lower_run(self.proposer.leadership.running(), ballot) {
+            self.step_down();
+        }
     }
 
     /// Hearing `ballot` from `holder`, the node that leads at it: follow it, unless this node

@@ -14,12 +14,13 @@
 //!   client session table included: [`TrimPoint::advance`].
 //! - **T4** a leader proposes nothing, and fills no hole, at or below the highest floor its
 //!   Phase-1 quorum reported: [`first_slot_to_recover`].
-//! - **T5** installing a trim point moves the floor and the applied index to `k` and leaves the
-//!   promise and every vote above `k` as they were:
+//! - **T5** installing a trim point moves the floor and the applied index to `k`, leaves every
+//!   vote above `k` as it was, and never lowers the promise: it raises it to the ballot the
+//!   trim point came with, if that is higher ([`jump_raises_the_promise`]):
 //!   [`ColocatedNode::install_trim_point`](crate::log::ColocatedNode::install_trim_point).
 
-use crate::NodeSet;
 use crate::log::{Entry, KvStore, Slot, SlotMap, SlotVote};
+use crate::{Ballot, NodeSet};
 use std::fmt;
 
 /// The trim point: the replicated state as it stood after every slot through `through` was
@@ -93,6 +94,23 @@ pub fn floor_after_applying(floor: Slot, slot: Slot, entry: &Entry) -> Slot {
 /// trim point instead.
 pub fn first_slot_to_recover(from_slot: Slot, highest_floor: Slot) -> Slot {
     from_slot.max(highest_floor.next())
+}
+
+/// T5, the promise across a jump: the promise a node holds once it installs a trim point that
+/// came with `came_with`, given the promise `promised` it held before.
+///
+/// The ballot a trim point comes with is at or above its sender's promise (a follower sends it
+/// at a ballot it would vote for, a leader at its own), and every decision a node knows was made
+/// at or below its promise, so every decision in the trim point was made at or below
+/// `came_with`. The installing node now knows those decisions and must hold the same bound, as
+/// a node that learns a chosen vote does
+/// ([`learning_raises_the_promise`](crate::log::learning_raises_the_promise)): left below, it
+/// would follow a leader that a higher ballot deposed and hand it the trim point, and that
+/// leader's commit index would then cover slots decided at a higher ballot, where its followers'
+/// votes at its own ballot may hold values never chosen. The promise never falls: it is this
+/// acceptor's word to a newer leader.
+pub fn jump_raises_the_promise(promised: Option<Ballot>, came_with: Ballot) -> Option<Ballot> {
+    promised.max(Some(came_with))
 }
 
 /// Why a trim cannot be proposed, or a trim point cannot be made or installed.

@@ -196,7 +196,7 @@ fn a_trim_point_of_another_cluster_or_below_the_applied_index_is_refused() {
         store: KvStore::default(),
     };
     assert_eq!(
-        cluster.nodes[1].install_trim_point(&other),
+        cluster.nodes[1].install_trim_point(Ballot::new(1, node(1)), &other),
         Err(Ignored::OtherCluster)
     );
     let behind = TrimPoint {
@@ -205,7 +205,7 @@ fn a_trim_point_of_another_cluster_or_below_the_applied_index_is_refused() {
         store: KvStore::default(),
     };
     assert_eq!(
-        cluster.nodes[1].install_trim_point(&behind),
+        cluster.nodes[1].install_trim_point(Ballot::new(1, node(1)), &behind),
         Err(Ignored::StaleTrimPoint)
     );
     assert_eq!(cluster.nodes[1].floor(), Slot(0));
@@ -333,4 +333,100 @@ fn a_trim_point_round_trips_through_its_frame_and_a_flipped_byte_is_corruption()
     let torn = frame[..frame.len() - 3].to_vec();
     let (recovered, torn_count) = DurableRecord::recover(&[torn]).unwrap();
     assert_eq!((recovered.floor(), torn_count), (Slot(0), 1));
+}
+
+#[test]
+fn a_jump_raises_the_promise_to_the_ballot_it_came_with_and_the_stale_leader_is_refused() {
+    // T5 (jump_raises_the_promise): N3 promised 1.N1, then jumps to a trim point that came at
+    // 1.N2. A heartbeat of the stale 1.N1 is refused, and N3 does not hand N1 the trim point.
+    let config = LogConfig::new([1, 2, 3].map(node).into_iter().collect());
+    let mut n3 = ColocatedNode::new(node(3), config);
+    let stale = Ballot::new(1, node(1));
+    let newer = Ballot::new(1, node(2));
+    let deliver = |n3: &mut ColocatedNode, from: u8, message: LogMessage| {
+        let _ignored = n3.handle(&LogEnvelope {
+            from: node(from),
+            to: node(3),
+            message,
+        });
+        n3.take_ready()
+    };
+    let prepare = LogMessage::Prepare {
+        ballot: stale,
+        from_slot: Slot(1),
+    };
+    let _promised = deliver(&mut n3, 1, prepare);
+    assert_eq!(n3.promised(), Some(stale));
+    let point = TrimPoint {
+        cluster: config.nodes,
+        through: Slot(2),
+        store: store_through_two(),
+    };
+    let jump = deliver(
+        &mut n3,
+        2,
+        LogMessage::TrimPoint {
+            ballot: newer,
+            point,
+        },
+    );
+    assert_eq!(n3.floor(), Slot(2));
+    assert_eq!(n3.promised(), Some(newer));
+    assert!(jump.writes().contains(&Write::Promise(newer)));
+    let heartbeat = LogMessage::Heartbeat {
+        ballot: stale,
+        commit: Slot(0),
+    };
+    let answer = deliver(&mut n3, 1, heartbeat);
+    let sent: Vec<&LogMessage> = (answer.pending_messages().iter())
+        .map(|envelope| &envelope.message)
+        .collect();
+    assert_eq!(
+        sent,
+        vec![&LogMessage::Nack {
+            ballot: stale,
+            promised: newer
+        }]
+    );
+}
+
+#[test]
+fn a_leader_that_jumps_to_a_trim_point_of_a_higher_ballot_steps_down_and_vouches_for_nothing() {
+    // promise_deposes_a_lower_run: a trim point's decisions may be of a higher ballot, and a
+    // leader's commit index vouches only for its own.
+    let mut cluster = Cluster::new();
+    cluster.elect(1);
+    let stale = cluster.nodes[0].ballot().unwrap();
+    let newer = Ballot::new(stale.round + 1, node(2));
+    let point = TrimPoint {
+        cluster: cluster.nodes[0].config().nodes,
+        through: Slot(2),
+        store: store_through_two(),
+    };
+    cluster.nodes[0]
+        .handle(&LogEnvelope {
+            from: node(2),
+            to: node(1),
+            message: LogMessage::TrimPoint {
+                ballot: newer,
+                point,
+            },
+        })
+        .unwrap();
+    let n1 = &cluster.nodes[0];
+    assert_eq!(n1.floor(), Slot(2));
+    assert_eq!(n1.promised(), Some(newer));
+    assert_ne!(n1.role(), LogRole::Leader);
+    cluster.flush(0);
+    cluster.network.clear();
+    cluster.nodes[0].tick();
+    let beat = cluster.nodes[0].take_ready();
+    assert!(
+        !(beat.pending_messages().iter()).any(|envelope| matches!(
+            envelope.message,
+            LogMessage::Heartbeat { ballot, .. } | LogMessage::Accept { ballot, .. }
+                if ballot == stale
+        )),
+        "no heartbeat or Accept at the stale ballot"
+    );
 }

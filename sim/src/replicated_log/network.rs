@@ -89,7 +89,9 @@ impl LogWorld {
             envelope = Arc::new(blind);
         }
         let before_jump = match &envelope.message {
-            LogMessage::TrimPoint { point, .. } => Some(JumpWitness::of(node, point.through)),
+            LogMessage::TrimPoint { ballot, point } => {
+                Some(JumpWitness::of(node, *ballot, point.through))
+            }
             _ => None,
         };
         let _ignored = node.handle(&envelope);
@@ -137,19 +139,22 @@ impl LogWorld {
     }
 }
 
-/// What T5 keeps across a jump: the promise, and every vote above the trim point (and above
-/// any floor the walk reaches right after it).
+/// What T5 keeps across a jump: a promise that never falls and moves only up to the ballot the
+/// trim point came with, and every vote above the trim point (and above any floor the walk
+/// reaches right after it).
 struct JumpWitness {
     through: Slot,
+    came_with: Ballot,
     promised: Option<Ballot>,
     votes_above: SlotMap<SlotVote>,
 }
 
 impl JumpWitness {
-    /// The node before it handles a trim point through `through`.
-    fn of(node: &ColocatedNode, through: Slot) -> JumpWitness {
+    /// The node before it handles a trim point through `through` that came with `came_with`.
+    fn of(node: &ColocatedNode, came_with: Ballot, through: Slot) -> JumpWitness {
         JumpWitness {
             through,
+            came_with,
             promised: node.promised(),
             votes_above: node
                 .accepts()
@@ -159,9 +164,11 @@ impl JumpWitness {
         }
     }
 
-    /// What the jump broke, if it moved the promise or a vote above the trim point.
+    /// What the jump broke, if it lowered the promise, moved it anywhere but up to the ballot
+    /// the trim point came with, or changed a vote above the trim point.
     fn broken_by(&self, node: &ColocatedNode) -> Option<JumpBroke> {
-        if node.promised() != self.promised {
+        let raised = self.promised.max(Some(self.came_with));
+        if node.promised() != self.promised && node.promised() != raised {
             return Some(JumpBroke::Promise {
                 before: self.promised,
                 after: node.promised(),
@@ -178,7 +185,7 @@ impl JumpWitness {
 
 /// How a jump broke T5.
 enum JumpBroke {
-    /// The promise moved.
+    /// The promise fell, or moved past the ballot the trim point came with.
     Promise {
         before: Option<Ballot>,
         after: Option<Ballot>,
