@@ -510,11 +510,21 @@ pub fn verdict_sentence(report: &Report) -> String {
             count(report.steps),
             faults_in_words(report)
         ),
-        (Verdict::Violation, _) => format!(
+        (Verdict::Violation, mode) => format!(
             "As intended, the checker caught the planted fault in the negative control <code>{scenario}</code>: \
-             “{claim}” is violated, and the shortest run that shows it has {} steps.",
+             “{claim}” is violated, and the {} that shows it has {} steps.",
+            counterexample_kind(mode),
             report.counterexample.len()
         ),
+    }
+}
+
+/// Which run a counterexample is: the explorer's is a shortest one (breadth-first), a seeded
+/// simulation's is the walk of the lowest failing seed, which nothing makes short.
+fn counterexample_kind(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Exhaustive => "shortest run",
+        Mode::Simulation => "lowest failing seed's run",
     }
 }
 
@@ -683,7 +693,14 @@ pub fn render_proven(report: &Report, replay_module: Option<&str>) -> String {
     html.push_str(&plot(report));
     html.push_str("\n</div>\n");
     if !report.counterexample.is_empty() {
-        html.push_str("<details open><summary>Counterexample, shortest first</summary>\n<ol class=\"counterexample\">\n");
+        let heading = match report.mode {
+            Mode::Exhaustive => "shortest first",
+            Mode::Simulation => "the lowest failing seed's run",
+        };
+        let _ = writeln!(
+            html,
+            "<details open><summary>Counterexample, {heading}</summary>\n<ol class=\"counterexample\">"
+        );
         for action in &report.counterexample {
             let _ = writeln!(html, "<li><code>{}</code></li>", escape(action));
         }

@@ -315,7 +315,11 @@ fn progress_breaks_exactly_when_the_bound_runs_out_and_only_with_the_control() {
         .map(|violation| violation.property)
         .collect();
     assert_eq!(properties, [Property::Progress]);
-    assert_eq!(settled.actions.len() as u32, 1 + bound + 1, "stop-faults, then the bound");
+    assert_eq!(
+        settled.actions.len() as u32,
+        1 + bound + 1,
+        "stop-faults, then the bound"
+    );
     let mut replayed = broken.clone();
     for action in &settled.actions[..settled.actions.len() - 1] {
         replayed.apply(action).unwrap();
