@@ -423,13 +423,23 @@ fn log_step(subject: &mut ColocatedNode, fields: &Fields) -> Result<(), TestCase
     Ok(())
 }
 
-/// A tick after the inputs, metered the same way: a leader's beat resends what it holds.
+/// A tick after the inputs, metered the same way: a leader's beat resends what it holds. A
+/// node that stands for election stands above every ballot it has seen, whatever rounds the
+/// inputs named: a ballot not above them is one it may have stood at already.
 fn log_tick(subject: &mut ColocatedNode) -> Result<(), TestCaseError> {
+    let seen = subject.promised().max(subject.ballot());
     let limit = budget(1, held(subject));
     let (_, steps) = meter::metered(limit, || subject.tick());
     let ready = subject.take_ready();
     let output = ready.writes().len() + ready.pending_messages().len();
     prop_assert!(output as u64 <= limit && steps <= limit);
+    if subject.ballot() != seen && subject.election().is_some() {
+        prop_assert!(
+            subject.ballot() > seen,
+            "stood at {:?}, not above {seen:?}",
+            subject.ballot()
+        );
+    }
     Ok(())
 }
 
@@ -669,7 +679,8 @@ proptest! {
         for fields in &inputs {
             log_step(&mut subject, fields)?;
         }
-        if tick {
+        let ticks = if tick { subject.config().election_timeout_ticks } else { 1 };
+        for _ in 0..ticks {
             log_tick(&mut subject)?;
         }
     }
