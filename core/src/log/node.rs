@@ -36,7 +36,9 @@ pub use batch::{AcceptBatchRefused, accept_run_slots, joins_the_run, voted_runs}
 #[path = "handoff.rs"]
 mod handoff;
 use handoff::HandoffMarks;
-pub use handoff::{HandoffRefused, in_flight_at_handoff, successor_may_propose};
+pub use handoff::{
+    HandoffRefused, in_flight_at_handoff, successor_fills_its_own_stale_tail, successor_may_propose,
+};
 
 /// The settings every node of a cluster shares.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
