@@ -40,7 +40,9 @@ pub use window::{DEFAULT_SLOT_WINDOW, HIGHEST_SLOT, window_end};
 #[path = "handoff.rs"]
 mod handoff;
 use handoff::HandoffMarks;
-pub use handoff::{HandoffRefused, in_flight_at_handoff, successor_may_propose};
+pub use handoff::{
+    HandoffRefused, in_flight_at_handoff, successor_fills_its_own_stale_tail, successor_may_propose,
+};
 
 /// The settings every node of a cluster shares.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

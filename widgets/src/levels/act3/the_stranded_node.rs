@@ -4,7 +4,7 @@
 //!
 //! When the trim point reaches N3, the level asks N3's promise once it has jumped. The right
 //! answer is the promise on a clone that took the step (`ColocatedNode::install_trim_point`
-//! never touches it); the wrong one, the ballot the trim point came with, is shown what the
+//! never lowers it); the wrong one, the ballot the trim point came with, is shown what the
 //! jump-moves-promise control does with it on a copy of this world.
 
 use super::TRUNCATION;
@@ -25,8 +25,8 @@ pub static LEVEL: Level<LogWorld> = Level {
     briefing: include_str!("the_stranded_node.md"),
     by_hand: "Strand a node below the floor, let a peer answer its catch-up with the trim point, \
               and state its promise after the jump",
-    teaches: "A trim-point jump moves the floor and never a promise: the node keeps the promise \
-              it had",
+    teaches: "A trim-point jump moves the floor and never lowers a promise: the node keeps the \
+              newer promise it had",
     goal: "N3 jumps to N1's trim point, and you state its promise",
     chapter: TRUNCATION,
     scenario: "act3-stranded-node",
@@ -36,8 +36,8 @@ pub static LEVEL: Level<LogWorld> = Level {
         "N3 cannot catch up by its walk: the slots it lacks are gone from N1's log. N1 sends its \
          trim point instead, a `TrimPoint` message, when N3's heartbeat ack shows it below N1's \
          floor.",
-        "A trim point is decided state. It moves N3's floor and applied index, and nothing else: \
-         N3's promise is its own word, given to whoever asked last.",
+        "A trim point is decided state. It moves N3's floor and applied index, and never lowers \
+         N3's promise: that is its own word, given to whoever asked last.",
     ],
     hint_for: [HintFor::Any, HintFor::Prompt(PromptKind::JumpPromise)],
     pins: &[

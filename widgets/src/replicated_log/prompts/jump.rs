@@ -2,7 +2,7 @@
 //! node jumps to it. What is its promise afterwards?
 //!
 //! The right answer is the node's promise on the clone that took the step
-//! (`ColocatedNode::install_trim_point` never touches it); the wrong one is the ballot the trim
+//! (`ColocatedNode::install_trim_point` never lowers it); the wrong one is the ballot the trim
 //! point came with, and it is told what the jump-moves-promise control does with it, played on a
 //! copy of this very world.
 
@@ -42,8 +42,9 @@ pub(super) fn jump_promise(world: &LogWorld, after: &LogWorld, message: u32) -> 
         right: true,
         explanation: format!(
             "install_trim_point moves {name}'s floor and applied index to slot {through} and \
-             leaves its promise as it was: {kept}. A trim point carries decided state, not a \
-             promise. {name}'s promise is its own word, and the leader it was given to counted it."
+             never lowers its promise: {kept}. It raises it only to the ballot the trim point \
+             came with, when that is higher. {name}'s promise is its own word, and the leader it \
+             was given to counted it."
         ),
     };
     let wrong = Choice {
@@ -58,8 +59,8 @@ pub(super) fn jump_promise(world: &LogWorld, after: &LogWorld, message: u32) -> 
         } else {
             format!(
                 "A trim point is decided state, not a Prepare: {name} follows {came_with} as a \
-                 heartbeat's ballot, and install_trim_point leaves its promise at {kept}. Only a \
-                 Prepare it answers moves {name}'s promise."
+                 heartbeat's ballot, and install_trim_point leaves its promise at {kept}, at or \
+                 above the ballot the trim point came with."
             )
         },
     };
