@@ -23,9 +23,14 @@ impl Ballot {
         Ballot { round, node }
     }
 
-    /// The lowest ballot that `node` owns above `floor`: one round past it.
-    pub fn next_above(floor: Ballot, node: NodeId) -> Ballot {
-        Ballot::new(floor.round.saturating_add(1), node)
+    /// The lowest ballot that `node` owns above `floor`: one round past it; `None` when
+    /// `floor` is in the last round, `u32::MAX`, and no round is left above it.
+    ///
+    /// Never a ballot at or below `floor`: standing at one would go below a promise already
+    /// seen, or at a ballot already stood at, which a Promise of an earlier life could elect a
+    /// second time. A proposer that has seen the last round stands no more.
+    pub fn next_above(floor: Ballot, node: NodeId) -> Option<Ballot> {
+        Some(Ballot::new(floor.round.checked_add(1)?, node))
     }
 }
 

@@ -427,13 +427,14 @@ fn log_step(subject: &mut ColocatedNode, fields: &Fields) -> Result<(), TestCase
 /// node that stands for election stands above every ballot it has seen, whatever rounds the
 /// inputs named: a ballot not above them is one it may have stood at already.
 fn log_tick(subject: &mut ColocatedNode) -> Result<(), TestCaseError> {
-    let seen = subject.promised().max(subject.ballot());
+    let before = subject.ballot();
+    let seen = subject.promised().max(before);
     let limit = budget(1, held(subject));
     let (_, steps) = meter::metered(limit, || subject.tick());
     let ready = subject.take_ready();
     let output = ready.writes().len() + ready.pending_messages().len();
     prop_assert!(output as u64 <= limit && steps <= limit);
-    if subject.ballot() != seen && subject.election().is_some() {
+    if subject.ballot() != before && subject.election().is_some() {
         prop_assert!(
             subject.ballot() > seen,
             "stood at {:?}, not above {seen:?}",

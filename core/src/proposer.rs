@@ -133,15 +133,18 @@ impl<Q: QuorumSystem> Proposer<Q> {
     }
 
     /// Phase 1a at a new ballot: one round above every ballot this proposer has run or been
-    /// refused by. The caller decides when; a learned proposer has nothing to retry.
+    /// refused by. The caller decides when; a learned proposer has nothing to retry, and one
+    /// that has seen the last round has no ballot left ([`Ballot::next_above`]).
     pub fn retry(&mut self) -> Vec<Envelope> {
         if self.phase == Phase::Learned {
             return Vec::new();
         }
         let floor = self.ballot.max(self.highest_refusal);
-        let ballot = floor.map_or(Ballot::new(1, self.id), |floor| {
+        let Some(ballot) = floor.map_or(Some(Ballot::new(1, self.id)), |floor| {
             Ballot::next_above(floor, self.id)
-        });
+        }) else {
+            return Vec::new();
+        };
         self.ballot = Some(ballot);
         self.phase = Phase::Preparing;
         self.promises.clear();

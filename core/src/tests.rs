@@ -33,7 +33,11 @@ fn ballots_order_by_round_then_node() {
     // owns its own.
     assert!(ballot(1, 5) < ballot(2, 4));
     assert!(ballot(2, 4) < ballot(2, 5));
-    assert_eq!(Ballot::next_above(ballot(3, 5), node(4)), ballot(4, 4));
+    assert_eq!(
+        Ballot::next_above(ballot(3, 5), node(4)),
+        Some(ballot(4, 4))
+    );
+    assert_eq!(Ballot::next_above(ballot(u32::MAX, 1), node(4)), None);
 }
 
 #[test]

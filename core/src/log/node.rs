@@ -1055,15 +1055,21 @@ impl ColocatedNode {
     /// Prepare leaves before the ballot is durable and a restart never stands at it again: a
     /// Promise for it from a previous life (a duplicate, or a reply to a Prepare still in
     /// flight) could otherwise elect the same ballot twice and give it two values.
+    ///
+    /// A node that has seen a ballot in the last round has none above it left
+    /// ([`Ballot::next_above`]): it stands no more, and goes on voting and following.
     fn stand_for_election(&mut self) {
         let floor = self
             .proposer
             .highest_seen
             .max(self.acceptor.promised)
             .max(self.proposer.leadership.ballot());
-        let ballot = floor.map_or(Ballot::new(1, self.id), |floor| {
+        self.proposer.ticks_since_heard = 0;
+        let Some(ballot) = floor.map_or(Some(Ballot::new(1, self.id)), |floor| {
             Ballot::next_above(floor, self.id)
-        });
+        }) else {
+            return;
+        };
         let from_slot = self.learner.chosen_index.next();
         self.proposer.leadership = Leadership::Candidate {
             ballot,
