@@ -279,3 +279,38 @@ fn the_check_finds_the_answers_the_view_keeps_back() {
         "the check finds no answer the view keeps back: {leaks:?}"
     );
 }
+
+/// A briefing that states the answer is caught: along every reference solution, each prompt
+/// with something to check is shown a briefing that holds its right choice's words.
+#[test]
+fn the_check_reads_the_briefing() {
+    fn plant<B: Board>(level: &'static Level<B>) -> usize {
+        let mut game = Game::new(level, level.solution_unlocked).expect("mounts");
+        let mut planted = 0;
+        for step in level.solution {
+            if let Some(prompt) = game.prompt()
+                && !distinguishing(prompt).is_empty()
+            {
+                let right = prompt.choices.iter().find(|choice| choice.right);
+                let mut view = View::of(&game);
+                view.level.briefing = Box::leak(
+                    format!("Remember: {}.", right.expect("a right choice").label).into_boxed_str(),
+                );
+                assert!(
+                    leak(prompt, &view).is_some(),
+                    "{}: {:?}",
+                    level.id,
+                    prompt.question
+                );
+                planted += 1;
+            }
+            game.play(step).expect("the solution plays");
+        }
+        planted
+    }
+    let planted: usize = (levels::ACT1.iter().map(|level| plant(level)))
+        .chain(levels::log_levels().map(plant))
+        .chain(levels::ACT4_MATCHMAKER.iter().map(|level| plant(level)))
+        .sum();
+    assert!(planted >= 12, "only {planted} briefings planted");
+}
