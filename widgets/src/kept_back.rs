@@ -40,8 +40,12 @@ pub(crate) struct Shown {
 }
 
 impl KeptBackView {
+    fn has(&self, name: &str) -> bool {
+        self.names.iter().any(|kept| kept == name)
+    }
+
     fn keep(&mut self, name: &str) {
-        if !self.names.iter().any(|kept| kept == name) {
+        if !self.has(name) {
             self.names.push(name.to_string());
         }
     }
@@ -55,10 +59,13 @@ pub(crate) fn keep_back<B: Board>(
     shown: &mut Shown,
 ) -> KeptBackView {
     let mut kept = KeptBackView::default();
+    if let Some(asked) = asked {
+        kept.keep(asked);
+    }
     let nodes_before = before.nodes(by_hand);
     for node in &mut shown.nodes {
         let old = nodes_before.iter().find(|old| old.name == node.name);
-        if old != Some(node) || asked == Some(node.name.as_str()) {
+        if old != Some(node) || kept.has(&node.name) {
             kept.keep(&node.name);
             *node = NodeView {
                 name: node.name.clone(),
@@ -107,7 +114,7 @@ fn keep_back_cluster(cluster: &mut ClusterView, old: ClusterView, kept: &mut Kep
     cluster.grid = old.grid;
     for proxy in &mut cluster.proxies {
         let old = old.proxies.iter().find(|old| old.name == proxy.name);
-        if old != Some(proxy) {
+        if old != Some(proxy) || kept.has(&proxy.name) {
             kept.keep(&proxy.name);
             proxy.counting.clear();
         }
@@ -123,14 +130,14 @@ fn keep_back_matchmaking(
     kept: &mut KeptBackView,
 ) {
     for matchmaker in &mut view.matchmakers {
-        if old.matchmakers.iter().all(|old| old != matchmaker) {
+        if old.matchmakers.iter().all(|old| old != matchmaker) || kept.has(&matchmaker.name) {
             kept.keep(&matchmaker.name);
             matchmaker.stored.clear();
             matchmaker.watermark = None;
         }
     }
     for leader in &mut view.leaders {
-        if old.leaders.iter().all(|old| old != leader) {
+        if old.leaders.iter().all(|old| old != leader) || kept.has(&leader.name) {
             kept.keep(&leader.name);
             leader.history.clear();
             leader.promised_by.clear();
