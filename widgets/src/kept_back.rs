@@ -3,10 +3,10 @@
 //! A level question is asked after a world step, and what that step did is often its answer
 //! (the Promise a node sent, the history a leader read, what a restart left on a disk). So while
 //! a level question is open, the view keeps back everything the step changed: each node, proxy,
-//! matchmaker, leader and client it changed is shown by name only (`kept_back.names`), the
+//! matchmaker and leader it changed is shown by name only (`kept_back.names`), the
 //! messages it sent and those from a kept-back sender (what a node sent tells what it holds)
 //! are left off the wire (`kept_back.messages` counts them), and the chosen
-//! line, the grid's slot in play and the clients' timeline stay as they were before it. The
+//! line and the grid's slot in play stay as they were before it. The
 //! page draws a kept-back item as "answer first". A held role prompt needs no rule: the world
 //! has not stepped yet.
 
@@ -19,8 +19,8 @@ use serde::Serialize;
 /// What the view keeps back while a level question is open.
 #[derive(Clone, PartialEq, Eq, Debug, Default, Serialize)]
 pub struct KeptBackView {
-    /// The nodes, proxies, matchmakers, leaders and clients the step changed, and the node the
-    /// question is about: drawn by name only.
+    /// The nodes, proxies, matchmakers and leaders the step changed, and the node the question
+    /// is about: drawn by name only.
     pub names: Vec<String>,
     /// How many messages the step sent or a kept-back sender has on the wire: not listed until
     /// the answer.
@@ -97,20 +97,15 @@ pub(crate) fn keep_back<B: Board>(
     kept
 }
 
-/// The replicated log's share: the chosen log, the clients, the timeline, the grid's slot in
-/// play and the proxies, each as it was before the step where the step changed it.
+/// The replicated log's share: the chosen log, the grid's slot in play and the proxies, each
+/// as it was before the step where the step changed it. The clients and their timeline stay:
+/// a client learns only by a reply, a message, and what it has learned is what a question
+/// about a history states as its premise (`C2's read of x returned 1`).
 fn keep_back_cluster(cluster: &mut ClusterView, old: ClusterView, kept: &mut KeptBackView) {
     if cluster.decided != old.decided {
         kept.chosen = true;
         cluster.decided = old.decided;
     }
-    for (client, old) in cluster.clients.iter_mut().zip(old.clients) {
-        if *client != old {
-            kept.keep(&client.name);
-            *client = old;
-        }
-    }
-    cluster.timeline = old.timeline;
     cluster.grid = old.grid;
     for proxy in &mut cluster.proxies {
         let old = old.proxies.iter().find(|old| old.name == proxy.name);
