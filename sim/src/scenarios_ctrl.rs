@@ -53,7 +53,9 @@ fn n2_crashed_n1_cut_off() -> Vec<&'static str> {
 }
 
 /// Three nodes whose storage faults act at the bit level: 2 ticks and 1 flipped bit, anywhere
-/// on a crashed node's disk. The world of `act4-any-bit-flipped`.
+/// on a crashed node's disk. The world of `act4-any-bit-flipped`: seeded, since every flipped
+/// bit is a disk of its own and the explorer does not finish it (over 19 million states); the
+/// sweep of [`crate::disk_damage`] flips every bit of such a record exhaustively.
 fn any_bit() -> LogWorldConfig {
     let mut config = three_nodes(
         Budget::NONE
@@ -114,8 +116,11 @@ pub(super) fn all() -> Vec<Scenario> {
             world: text(
                 "N1-N3 and C1 (writes x=1, x=2). Prelude: x=1 is chosen by {N1, N2}, N2 crashes, C1 hears x=1 is written and N1 is cut off. Then 1 flipped bit, any bit of any frame of N2's disk, before its restart, 2 ticks, and every schedule.",
             ),
-            modes: BOTH_MODES,
-            book_mode: BookMode::Exhaustive,
+            modes: SIMULATION,
+            book_mode: BookMode::Simulation {
+                seeds: 2_000,
+                max_steps: 1_000,
+            },
             levels: &[],
             chapter: Some(CHAPTER_BEYOND),
             setup: setup(any_bit(), &n2_crashed_n1_cut_off()),

@@ -18,9 +18,10 @@ use paros_core::log::{
 };
 use std::sync::Arc;
 
-/// The byte a corruption flips: in the payload, past the frame's label (17 bytes) and its
-/// payload header (12 bytes), so the label still says which record the frame held.
-const CORRUPTED_BYTE: usize = 17 + 12 + 1;
+/// The byte a record-level corruption flips: in the payload, past the frame's label (17 bytes)
+/// and its payload header (length, the length's checksum and the payload's: 20 bytes), so the
+/// label still says which record the frame held.
+const CORRUPTED_BYTE: usize = 17 + 20 + 1;
 
 /// The records of `disk` a corruption would change: the latest frame of each promise and vote
 /// label, by index, when that frame still reads.

@@ -348,7 +348,8 @@ fn the_explorers_counterexample_played_on_chooses_two_values() {
     assert!(properties(&world).contains(&Property::Agreement));
 }
 
-/// Delivers messages and lets C1 ask N3 until nothing is left to do: no fault, no tick.
+/// Delivers messages and lets C1 ask N3, for at most 200 steps or until nothing is left to do:
+/// no fault, no tick. (Unsure of slot 1, N3 is never elected, and C1 keeps asking it.)
 fn run_quietly(world: &mut LogWorld) {
     let n3 = world.config().node_id(2);
     for _ in 0..200 {
@@ -362,7 +363,6 @@ fn run_quietly(world: &mut LogWorld) {
         };
         world.apply(&action).unwrap();
     }
-    panic!("the world never went quiet");
 }
 
 #[test]
