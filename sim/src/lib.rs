@@ -30,6 +30,7 @@ pub mod replicated_log;
 pub mod single_decree;
 
 pub mod book;
+pub mod disk_damage;
 mod error;
 pub mod explore;
 pub mod level_worlds;
@@ -45,6 +46,8 @@ pub use error::Error;
 pub use faults::{Budget, Fault, NegativeControl, Refused};
 pub use network::MessageId;
 
+#[cfg(test)]
+mod disk_damage_tests;
 #[cfg(test)]
 mod model_tests;
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! the configuration that names the node ([`Provisioning`]).
 
 use crate::NodeId;
-use crate::log::{ColocatedNode, DurableRecord, LogConfig, RecordError};
+use crate::log::{ColocatedNode, DurableRecord, LogConfig, RecordError, Write, encode};
 use std::fmt;
 
 /// What the cluster's configuration says of a node, outside its disk: whether it has ever been
@@ -70,7 +70,9 @@ impl ColocatedNode {
     /// Boots a node from its disk's frames, refusing a wiped one.
     ///
     /// A [`Provisioning::Fresh`] node must have an empty disk, and starts new
-    /// ([`ColocatedNode::new`]). A [`Provisioning::Provisioned`] node restarts from its record
+    /// ([`ColocatedNode::new`]). A disk whose first write tore holds no write
+    /// ([`first_write_torn`]): the node starts new whatever the configuration says, and its
+    /// torn frame is counted for the caller to drop. A [`Provisioning::Provisioned`] node restarts from its record
     /// ([`ColocatedNode::restart`]) if the record reads: a corrupt vote only makes that slot
     /// unknown (C2), but an empty disk, a disk with no identity, a corrupt promise or any other
     /// unreadable record is refused with the reason.
@@ -80,11 +82,14 @@ impl ColocatedNode {
         provisioning: Provisioning,
         frames: &[Vec<u8>],
     ) -> Result<Booted, BootRefused> {
-        match provisioning {
-            Provisioning::Fresh if frames.is_empty() => Ok(Booted {
+        if frames.is_empty() && provisioning == Provisioning::Fresh || first_write_torn(id, frames)
+        {
+            return Ok(Booted {
                 node: ColocatedNode::new(id, config),
-                torn: 0,
-            }),
+                torn: frames.len(),
+            });
+        }
+        match provisioning {
             Provisioning::Fresh => Err(BootRefused::FreshDiskNotEmpty),
             Provisioning::Provisioned => {
                 let (record, torn) = DurableRecord::recover(frames).map_err(unreadable)?;
@@ -96,6 +101,22 @@ impl ColocatedNode {
             }
         }
     }
+}
+
+/// A torn first write is an empty disk: the disk's only frame is a cut-short prefix of this
+/// node's own identity frame, the first write [`ColocatedNode::new`] makes.
+///
+/// Every other write comes after the identity and the node's messages leave only once their
+/// writes are durable, so a node whose first write tore has never promised, voted or stood: it
+/// never served as an acceptor, whatever the configuration says of it, and it starts new. An
+/// empty disk is not such proof (a wiped disk is empty too), and neither is any other byte
+/// string: only the start of this node's own identity frame is.
+pub fn first_write_torn(id: NodeId, frames: &[Vec<u8>]) -> bool {
+    let [only] = frames else {
+        return false;
+    };
+    let identity = encode(&Write::Identity(id));
+    only.len() < identity.len() && identity.starts_with(only)
 }
 
 /// A record that does not read: missing if it is blank, unreadable otherwise.

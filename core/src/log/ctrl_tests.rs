@@ -5,14 +5,15 @@
 use super::tests::{Cluster, node};
 use crate::Ballot;
 use crate::log::{
-    BootRefused, ColocatedNode, DurableRecord, Entry, FrameRead, LogConfig, LogEnvelope,
-    LogMessage, LogRole, Provisioning, RecordError, RecordLabel, Slot, SlotVote, Write, encode,
-    read_frame,
+    BootRefused, ColocatedNode, DurableRecord, Entry, FrameError, FrameRead, LogConfig,
+    LogEnvelope, LogMessage, LogRole, Provisioning, RecordError, RecordLabel, Slot, SlotVote,
+    Write, check_header, encode, read_frame,
 };
+use std::collections::BTreeSet;
 
 /// The byte of a frame flipped to corrupt it: inside its payload, past the label (17 bytes)
-/// and the payload's header (12 bytes).
-const PAYLOAD_BYTE: usize = 17 + 12 + 1;
+/// and the payload's header (20 bytes).
+const PAYLOAD_BYTE: usize = 17 + 20 + 1;
 
 /// Flips a payload byte of the last frame on `frames` whose label is `label`.
 fn corrupt_last(frames: &mut [Vec<u8>], label: RecordLabel) {
@@ -324,10 +325,36 @@ fn fresh_and_wiped_are_told_apart_by_the_configuration_not_the_disk() {
             found: node(2)
         }))
     );
-    // A disk whose only frame is a torn identity never finished its first write.
-    let mut torn = vec![encode(&Write::Identity(node(2)))];
-    torn[0].truncate(10);
-    assert_eq!(boot(2, &torn).err(), Some(BootRefused::Missing));
+}
+
+#[test]
+fn a_node_whose_first_write_tore_boots_as_new_whatever_the_configuration_says() {
+    // A disk whose only frame is a cut-short identity never finished its first write: the node
+    // never promised or voted, so it boots as new, and the torn frame is counted to be dropped.
+    let identity = encode(&Write::Identity(node(2)));
+    for kept in 0..identity.len() {
+        let torn = vec![identity[..kept].to_vec()];
+        for provisioning in [Provisioning::Fresh, Provisioning::Provisioned] {
+            let mut booted = ColocatedNode::boot(node(2), config(), provisioning, &torn)
+                .unwrap_or_else(|refused| panic!("cut at {kept}, {provisioning:?}: {refused}"));
+            assert_eq!(booted.torn, 1);
+            assert_eq!(
+                booted.node.take_ready().writes(),
+                [Write::Identity(node(2))]
+            );
+        }
+    }
+    // Only this node's own identity, cut short, is such a disk: another node's, or a whole
+    // frame, is not.
+    let other = encode(&Write::Identity(node(3)));
+    assert_eq!(
+        boot(2, &[other[..other.len() - 1].to_vec()]).err(),
+        Some(BootRefused::Missing)
+    );
+    assert_eq!(
+        ColocatedNode::boot(node(2), config(), Provisioning::Fresh, &[identity]).err(),
+        Some(BootRefused::FreshDiskNotEmpty)
+    );
 }
 
 #[test]
@@ -372,5 +399,103 @@ mod robustness {
                 prop_assert!(node.accepts().keys().all(|slot| !node.unknown_votes().contains(slot)));
             }
         }
+    }
+}
+
+/// The bits of a log frame's payload length: past the label (17 bytes), 4 bytes.
+const LENGTH_BITS: std::ops::Range<usize> = 17 * 8..21 * 8;
+
+/// `writes` on a disk, with bit `bit` of frame `index` flipped.
+fn flipped_disk(writes: &[Write], index: usize, bit: usize) -> Vec<Vec<u8>> {
+    let mut frames: Vec<Vec<u8>> = writes.iter().map(encode).collect();
+    frames[index][bit / 8] ^= 1 << (bit % 8);
+    frames
+}
+
+fn vote_in(slot: u64) -> Write {
+    Write::Accept(Slot(slot), noop_vote(1))
+}
+
+#[test]
+fn a_damaged_length_of_the_last_vote_frame_is_an_unknown_vote_never_a_torn_tail() {
+    // A flip that raised the declared length made a whole frame read as cut short, and the
+    // vote was dropped as a torn write: "no vote" where the node voted (C2).
+    let writes = [
+        Write::Identity(node(2)),
+        Write::Promise(Ballot::new(1, node(1))),
+        vote_in(1),
+    ];
+    for bit in LENGTH_BITS {
+        let (record, torn) = DurableRecord::recover(&flipped_disk(&writes, 2, bit))
+            .unwrap_or_else(|error| panic!("bit {bit}: {error}"));
+        assert_eq!(torn, 0, "bit {bit}: a whole frame is never torn");
+        assert_eq!(record.unknown_votes, BTreeSet::from([Slot(1)]), "bit {bit}");
+    }
+}
+
+#[test]
+fn a_damaged_length_of_the_last_promise_frame_refuses_the_boot() {
+    // C5: the promise frame with a flipped length is corrupt, not a torn tail that would leave
+    // the node booting with its earlier, lower promise.
+    let writes = [
+        Write::Identity(node(2)),
+        Write::Promise(Ballot::new(1, node(1))),
+        Write::Promise(Ballot::new(2, node(3))),
+    ];
+    for bit in LENGTH_BITS {
+        let frames = flipped_disk(&writes, 2, bit);
+        assert_eq!(
+            DurableRecord::recover(&frames),
+            Err(RecordError::CorruptPromise { index: 2 }),
+            "bit {bit}"
+        );
+        assert!(boot(2, &frames).is_err(), "bit {bit}");
+    }
+}
+
+#[test]
+fn a_damaged_length_of_a_middle_vote_frame_makes_only_its_slot_unknown() {
+    // C2: the label still says slot 1, so only that vote is unknown; the record is not refused.
+    let writes = [
+        Write::Identity(node(2)),
+        Write::Promise(Ballot::new(1, node(1))),
+        vote_in(1),
+        vote_in(2),
+        Write::ChosenThrough(Slot(1)),
+    ];
+    for bit in LENGTH_BITS {
+        let (record, torn) = DurableRecord::recover(&flipped_disk(&writes, 2, bit))
+            .unwrap_or_else(|error| panic!("bit {bit}: {error}"));
+        assert_eq!(torn, 0);
+        assert_eq!(record.unknown_votes, BTreeSet::from([Slot(1)]), "bit {bit}");
+        assert_eq!(record.accepts.get(&Slot(2)), Some(&noop_vote(1)));
+        assert_eq!(record.chosen_through, Slot(1));
+        assert!(boot(2, &flipped_disk(&writes, 2, bit)).is_ok(), "bit {bit}");
+    }
+}
+
+#[test]
+fn a_frame_is_torn_only_by_a_length_whose_checksum_holds() {
+    // The torn-write rule: a cut anywhere is torn; a whole frame with a damaged length, header
+    // or payload is corrupt.
+    let frame = encode(&vote_in(1));
+    let framed = &frame[17..];
+    for kept in 0..framed.len() {
+        assert!(
+            matches!(check_header(&framed[..kept]), Err(FrameError::Torn(_)))
+                || check_header(&framed[..kept])
+                    .is_ok_and(|header| header.payload.len() < header.length),
+            "cut at {kept}"
+        );
+    }
+    let header = check_header(framed).unwrap();
+    assert_eq!(header.length, header.payload.len());
+    for bit in 0..32 {
+        let mut damaged = framed.to_vec();
+        damaged[bit / 8] ^= 1 << (bit % 8);
+        assert_eq!(
+            check_header(&damaged),
+            Err(FrameError::Corrupt("length checksum does not match"))
+        );
     }
 }

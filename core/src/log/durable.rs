@@ -1,12 +1,13 @@
 //! The durable record: what a node keeps on disk, and the format it is kept in.
 //!
-//! A node's disk is an append-only sequence of [`Write`]s. Each is framed with its length and a
-//! checksum, so a write torn by a crash is detected on restart and discarded: a last frame cut
-//! short was never acknowledged, because messages that depend on a write leave only after it is
-//! durable ([`Ready`](crate::log::Ready)). A whole frame that fails its checksum, even the last,
-//! was written in full and may have been acknowledged: that is corruption, never trusted and
-//! never silently dropped (Alagappan et al., "Protocol-Aware Recovery for Consensus-Based
-//! Storage", FAST 2018).
+//! A node's disk is an append-only sequence of [`Write`]s. Each is framed with its length, the
+//! length's own checksum and the payload's checksum, so a write torn by a crash is detected on
+//! restart and discarded: a last frame cut short was never acknowledged, because messages that
+//! depend on a write leave only after it is durable ([`Ready`](crate::log::Ready)). A frame is
+//! judged cut short only by a length whose checksum holds ([`check_header`], the torn-write
+//! rule): a whole frame that fails a checksum, its length's included, even the last, was written
+//! in full and may have been acknowledged: that is corruption, never trusted and never silently
+//! dropped (Alagappan et al., "Protocol-Aware Recovery for Consensus-Based Storage", FAST 2018).
 //!
 //! C1, three answers: each frame begins with a [`RecordLabel`] (what the write is, and its
 //! slot), checksummed apart from the payload, so a corrupt vote is known to be *that slot's*
@@ -285,9 +286,9 @@ impl DurableRecord {
 
     /// Rebuilds a record from a disk's framed writes, oldest first.
     ///
-    /// A last frame that is cut short is a torn write: discarded, and counted in the result. A
-    /// torn frame before the last is corruption. A whole frame that fails its checksum or does
-    /// not decode, the last one included, was written in full and its write may have been
+    /// A last frame that is cut short ([`check_header`]) is a torn write: discarded, and counted
+    /// in the result. A torn frame before the last is corruption. A whole frame that fails a
+    /// checksum (its length's, or its payload's) or does not decode, the last one included, was written in full and its write may have been
     /// acknowledged (Alagappan et al., "Protocol-Aware Recovery for Consensus-Based Storage",
     /// FAST 2018: treating such a frame as torn silently drops a vote or a promise that others
     /// counted). What happens then depends on its label ([`read_frame`]):
@@ -390,9 +391,10 @@ pub enum FrameRead {
 const LABEL_BYTES: usize = 17;
 
 /// Reads one frame made by [`encode`]: its label, then its framed payload. A frame shorter
-/// than its label or its header is torn; a label that fails its checksum is corrupt with no
-/// label; a payload that fails its checksum, does not decode or disagrees with its label is
-/// corrupt with the label.
+/// than its label, or torn as [`check_header`] rules, is torn; a label that fails its checksum
+/// is corrupt with no label; a length or payload that fails its checksum, a payload that does
+/// not decode or disagrees with its label is corrupt with the label, so a damaged length makes
+/// only its vote unknown (C2).
 pub fn read_frame(frame: &[u8]) -> Result<Write, FrameRead> {
     let Some((label, framed)) = frame.split_at_checked(LABEL_BYTES) else {
         return Err(FrameRead::Torn("label cut short"));
@@ -448,10 +450,11 @@ pub(crate) fn decode_frames<W>(
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum FrameError {
     /// The frame is shorter than its header, or its payload is shorter than the length the
-    /// header declares: a write a crash cut short.
+    /// header declares, that length's checksum holding: a write a crash cut short
+    /// ([`check_header`]).
     Torn(&'static str),
-    /// The frame is whole (its payload is at least the declared length) but fails its
-    /// checksum or does not decode: it was written in full and then damaged.
+    /// The frame fails a checksum (its length's or its payload's), its payload is longer than
+    /// declared, or it does not decode: it was written in full and then damaged.
     Corrupt(&'static str),
 }
 
@@ -582,7 +585,8 @@ impl Hasher for Fnv {
 }
 
 /// Frames a write for the disk: its label ([`RecordLabel`], 9 bytes, and their checksum, 8
-/// bytes), then the payload's length (4 bytes), its checksum (8 bytes) and the payload.
+/// bytes), then the framed payload ([`frame`]: its length, the length's checksum, the payload's
+/// checksum and the payload).
 pub fn encode(write: &Write) -> Vec<u8> {
     let label = RecordLabel::of(write).bytes();
     let mut frame = Vec::with_capacity(LABEL_BYTES + FRAME_HEADER_BYTES + 32);
@@ -648,35 +652,77 @@ fn payload_of(write: &Write) -> Vec<u8> {
     payload
 }
 
-/// Frames a payload for the disk: its length (4 bytes), its checksum (8 bytes), then the
-/// payload. Shared by every durable role, so all disks tell torn writes from corruption alike.
+/// Frames a payload for the disk: its header (the payload's length, 4 bytes, and the length's
+/// own checksum, 8 bytes), the payload's checksum (8 bytes), then the payload. Shared by every
+/// durable role, so all disks tell torn writes from corruption alike ([`check_header`]).
 pub(crate) fn frame(payload: &[u8]) -> Vec<u8> {
-    let length = u32::try_from(payload.len()).expect("a write is small");
+    let length = u32::try_from(payload.len())
+        .expect("a write is small")
+        .to_le_bytes();
     let mut frame = Vec::with_capacity(FRAME_HEADER_BYTES + payload.len());
-    frame.extend(length.to_le_bytes());
+    frame.extend(length);
+    frame.extend(checksum(&length).to_le_bytes());
     frame.extend(checksum(payload).to_le_bytes());
     frame.extend(payload);
     frame
 }
 
-/// The bytes of a frame's header: payload length and checksum.
-const FRAME_HEADER_BYTES: usize = 12;
+/// The bytes before a framed payload: its length (4), the length's checksum (8) and the
+/// payload's checksum (8).
+const FRAME_HEADER_BYTES: usize = 20;
 
-/// The payload of a frame made by [`frame`], once its length and checksum hold; the
-/// [`FrameError`] otherwise, as [`decode`] explains.
-pub(crate) fn unframe(frame: &[u8]) -> Result<&[u8], FrameError> {
+/// A framed payload's header, once the length's own checksum holds ([`check_header`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct CheckedHeader<'a> {
+    /// The payload's length as written.
+    pub length: usize,
+    /// The payload's checksum as written.
+    pub payload_checksum: u64,
+    /// The bytes after the header: the payload, whole or cut short.
+    pub payload: &'a [u8],
+}
+
+/// The torn-write rule: how a frame cut short by a crash is told from a damaged one. Takes a
+/// framed payload ([`encode`]'s, past its label; a matchmaker's whole frame) and returns its
+/// header once the length's checksum holds; a torn or damaged header otherwise.
+///
+/// A crash cuts a write short: the bytes it leaves are the ones written, in order, and the rest
+/// are missing. It never changes a byte. So a frame is torn only when it is shorter than its
+/// header, or when its header is whole, the length's checksum holds, and the payload is shorter
+/// than that length ([`unframe`]). A length whose checksum fails was damaged after it was
+/// written, whatever it says: the frame is corrupt, never a torn tail, so a bit flip that raises
+/// a whole frame's length is never dropped as a write that was never acknowledged.
+pub fn check_header(frame: &[u8]) -> Result<CheckedHeader<'_>, FrameError> {
     let Some((header, payload)) = frame.split_at_checked(FRAME_HEADER_BYTES) else {
         return Err(FrameError::Torn("header cut short"));
     };
-    let length = u32::from_le_bytes(header[..4].try_into().expect("4 bytes")) as usize;
-    let expected = u64::from_le_bytes(header[4..].try_into().expect("8 bytes"));
+    let length: [u8; 4] = header[..4].try_into().expect("4 bytes");
+    let length_checksum = u64::from_le_bytes(header[4..12].try_into().expect("8 bytes"));
+    if checksum(&length) != length_checksum {
+        return Err(FrameError::Corrupt("length checksum does not match"));
+    }
+    Ok(CheckedHeader {
+        length: u32::from_le_bytes(length) as usize,
+        payload_checksum: u64::from_le_bytes(header[12..].try_into().expect("8 bytes")),
+        payload,
+    })
+}
+
+/// The payload of a frame made by [`frame`], once its length and checksums hold; the
+/// [`FrameError`] otherwise: torn only as [`check_header`] rules, corrupt in every other case.
+pub(crate) fn unframe(frame: &[u8]) -> Result<&[u8], FrameError> {
+    let CheckedHeader {
+        length,
+        payload_checksum,
+        payload,
+    } = check_header(frame)?;
     if payload.len() < length {
         return Err(FrameError::Torn("payload shorter than its length"));
     }
     if payload.len() > length {
         return Err(FrameError::Corrupt("payload longer than its length"));
     }
-    if checksum(payload) != expected {
+    if checksum(payload) != payload_checksum {
         return Err(FrameError::Corrupt("checksum does not match"));
     }
     Ok(payload)
@@ -685,10 +731,10 @@ pub(crate) fn unframe(frame: &[u8]) -> Result<&[u8], FrameError> {
 /// Decodes one frame made by [`encode`], without telling which record a corrupt one held
 /// ([`read_frame`] does).
 ///
-/// Only a short frame is [`FrameError::Torn`]: a label or header cut short, or a payload
-/// shorter than its declared length. A frame at least as long as it declares is whole, so a
-/// payload longer than declared, a checksum that does not match or a payload that does not
-/// decode is [`FrameError::Corrupt`].
+/// Only a short frame is [`FrameError::Torn`] ([`check_header`]): a label or header cut short,
+/// or a payload shorter than a length whose checksum holds. A length that fails its checksum, a
+/// payload longer than declared, a payload checksum that does not match or a payload that does
+/// not decode is [`FrameError::Corrupt`].
 pub fn decode(frame: &[u8]) -> Result<Write, FrameError> {
     read_frame(frame).map_err(|error| match error {
         FrameRead::Torn(reason) => FrameError::Torn(reason),

@@ -25,10 +25,10 @@ mod slot_map;
 mod trim;
 mod types;
 
-pub use boot::{BootRefused, Booted, Provisioning};
+pub use boot::{BootRefused, Booted, Provisioning, first_write_torn};
 pub use durable::{
-    DurableRecord, FrameError, FrameRead, Persisted, RecordError, RecordLabel, Write, decode,
-    encode, read_frame,
+    CheckedHeader, DurableRecord, FrameError, FrameRead, Persisted, RecordError, RecordLabel,
+    Write, check_header, decode, encode, read_frame,
 };
 pub use kv::KvStore;
 pub use message::{LogEnvelope, LogMessage, Outcome};

@@ -697,7 +697,7 @@ fn a_whole_last_frame_that_fails_its_checksum_is_corruption_not_a_torn_write() {
         DurableRecord::recover(&longer),
         Err(RecordError::CorruptPromise { index: 1 })
     ));
-    for cut in [5, 12, 17 + 5, 17 + 12, frames[1].len() - 1] {
+    for cut in [5, 12, 17 + 5, 17 + 12, 17 + 20, frames[1].len() - 1] {
         let mut torn = frames.clone();
         torn[1].truncate(cut);
         let (record, torn_count) = DurableRecord::recover(&torn).unwrap();
@@ -727,6 +727,7 @@ fn decode_tells_a_torn_frame_from_a_corrupt_one() {
     let mut unknown = label.to_vec();
     unknown.extend(fnv(&label).to_le_bytes());
     unknown.extend(1_u32.to_le_bytes());
+    unknown.extend(fnv(&1_u32.to_le_bytes()).to_le_bytes());
     unknown.extend(fnv(&payload).to_le_bytes());
     unknown.extend(payload);
     assert_eq!(

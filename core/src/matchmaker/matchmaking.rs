@@ -166,8 +166,11 @@ impl Matchmaker {
     }
 
     /// The matchmaker `id` rebuilt from its disk's frames, oldest first, and how many torn
-    /// frames were dropped (0 or 1). A corrupt frame, a blank disk or another node's disk is an
-    /// error: a matchmaker that forgot a round it answered could break M1.
+    /// frames were dropped (0 or 1). The caller drops a torn frame from its disk before it
+    /// writes again: left there, it would sit before the next frame, where a frame cut short is
+    /// corruption, and the next restart would be refused. A corrupt frame (a damaged length
+    /// included, [`check_header`](crate::log::check_header)), a blank disk or another node's disk
+    /// is an error: a matchmaker that forgot a round it answered could break M1.
     pub fn restart(id: NodeId, frames: &[Vec<u8>]) -> Result<(Matchmaker, usize), RecordError> {
         let (writes, torn) = super::record::decode_disk(frames)?;
         let mut matchmaker = Matchmaker::blank(id);

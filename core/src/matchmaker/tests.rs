@@ -948,3 +948,24 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn a_damaged_length_of_the_last_round_is_corrupt_never_a_torn_tail() {
+    // M1: a flip that raised the last frame's length read as a torn tail, and the matchmaker
+    // restarted without the round it had answered.
+    let mut net = chosen_in_round_one();
+    net.run();
+    let disk = disk_of(&net, 11);
+    for bit in 0..32 {
+        let mut flipped = disk.clone();
+        flipped[2][bit / 8] ^= 1 << (bit % 8);
+        assert_eq!(
+            Matchmaker::restart(node(11), &flipped),
+            Err(RecordError::Corrupt {
+                index: 2,
+                reason: "length checksum does not match"
+            }),
+            "bit {bit}"
+        );
+    }
+}

@@ -704,8 +704,11 @@ impl MatchmakerWorld {
         if !self.down.contains(node) {
             return Err(Refused::NodeUp(node));
         }
-        let (restarted, _torn) =
+        let (restarted, torn) =
             Matchmaker::restart(node, &self.disks[index]).map_err(Refused::Disk)?;
+        if torn > 0 {
+            Arc::make_mut(&mut self.disks[index]).pop(); // never acknowledged: gone
+        }
         Arc::make_mut(&mut self.matchmakers)[index] = restarted;
         self.break_matchmaker(index);
         self.down.remove(node);

@@ -25,6 +25,14 @@ pub enum LogAction {
     /// A node crashes while persisting: all but the last pending write are durable, and the
     /// last is torn.
     TornCrash(NodeId),
+    /// A node crashes while persisting, its last pending write cut after `kept` bytes: a torn
+    /// write at any byte (worlds with bit-level storage faults).
+    TornCrashAt {
+        /// The node.
+        node: NodeId,
+        /// How many bytes of the last frame reached the disk.
+        kept: u16,
+    },
     /// A crashed node restarts from its disk.
     Restart(NodeId),
     /// Stepwise: the node's pending writes become durable.
@@ -60,6 +68,16 @@ pub enum LogAction {
         node: NodeId,
         /// Which record.
         record: DiskRecord,
+    },
+    /// One bit of one frame on a crashed node's disk flips: its length, label, checksums or
+    /// payload alike (worlds with bit-level storage faults).
+    FlipBit {
+        /// The crashed node.
+        node: NodeId,
+        /// Which frame, from 0.
+        frame: u16,
+        /// Which bit of the frame, from 0: bit `b` is bit `b % 8` of byte `b / 8`.
+        bit: u16,
     },
     /// A crashed node's disk is erased. Its restart is refused from then on (the wiped node),
     /// but for the blank-restart control, which ignores the refusal.
@@ -117,7 +135,7 @@ impl LogAction {
             }
             LogAction::Tick(_) => "tick",
             LogAction::Crash(_) => "crash",
-            LogAction::TornCrash(_) => "torn-crash",
+            LogAction::TornCrash(_) | LogAction::TornCrashAt { .. } => "torn-crash",
             LogAction::Restart(_) => "restart",
             LogAction::Persist(_) => "persist",
             LogAction::Send(_) => "send",
@@ -127,6 +145,7 @@ impl LogAction {
             LogAction::HandOff { .. } => "hand off",
             LogAction::Request { .. } => "request",
             LogAction::CorruptRecord { .. } => "corrupt",
+            LogAction::FlipBit { .. } => "flip",
             LogAction::WipeDisk(_) => "wipe",
             LogAction::StopFaults => "stop-faults",
         }
@@ -151,6 +170,10 @@ impl fmt::Display for LogAction {
             | LogAction::WipeDisk(node)
             | LogAction::Partition(node) => write!(f, "{} {node}", self.verb()),
             LogAction::CorruptRecord { node, record } => write!(f, "corrupt {node} {record}"),
+            LogAction::TornCrashAt { node, kept } => write!(f, "torn-crash {node} at byte {kept}"),
+            LogAction::FlipBit { node, frame, bit } => {
+                write!(f, "flip {node} frame {frame} bit {bit}")
+            }
             LogAction::Heal | LogAction::StopFaults => f.write_str(self.verb()),
             LogAction::Request { client, node } => write!(f, "request {client} {node}"),
             LogAction::HandOff { from, to } => write!(f, "hand off {from}->{to}"),
@@ -186,6 +209,12 @@ impl LogWorld {
             | LogAction::Partition(node) => format!("{} {}", action.verb(), self.name(*node)),
             LogAction::CorruptRecord { node, record } => {
                 format!("corrupt {} {record}", self.name(*node))
+            }
+            LogAction::TornCrashAt { node, kept } => {
+                format!("torn-crash {} at byte {kept}", self.name(*node))
+            }
+            LogAction::FlipBit { node, frame, bit } => {
+                format!("flip {} frame {frame} bit {bit}", self.name(*node))
             }
             LogAction::Trim(node) => {
                 let through = self.servers[usize::from(node.get()) - 1]
@@ -223,7 +252,18 @@ impl LogWorld {
         match words.first().copied() {
             Some("tick") => node(words.get(1)).map(LogAction::Tick),
             Some("crash") => node(words.get(1)).map(LogAction::Crash),
-            Some("torn-crash") => node(words.get(1)).map(LogAction::TornCrash),
+            Some("torn-crash") => match words.get(2..4) {
+                Some(["at", "byte"]) => Ok(LogAction::TornCrashAt {
+                    node: node(words.get(1))?,
+                    kept: number(text, words.get(4))?,
+                }),
+                _ => node(words.get(1)).map(LogAction::TornCrash),
+            },
+            Some("flip") => Ok(LogAction::FlipBit {
+                node: node(words.get(1))?,
+                frame: number(text, words.get(3))?,
+                bit: number(text, words.get(5))?,
+            }),
             Some("restart") => node(words.get(1)).map(LogAction::Restart),
             Some("persist") => node(words.get(1)).map(LogAction::Persist),
             Some("send") => node(words.get(1)).map(LogAction::Send),
@@ -254,6 +294,12 @@ impl LogWorld {
             _ => Err(format!("unknown action {text:?}")),
         }
     }
+}
+
+/// A frame, bit or byte number of a storage fault, as `flip N2 frame 2 bit 140` writes it.
+fn number(text: &str, word: Option<&&str>) -> Result<u16, String> {
+    word.and_then(|word| word.parse().ok())
+        .ok_or_else(|| format!("{text:?}: a frame, bit or byte is a number"))
 }
 
 /// A record as [`DiskRecord`]'s `Display` prints it: `promise`, or `vote 3`.

@@ -97,6 +97,10 @@ pub struct LogWorldConfig {
     /// ([`LogConfig::with_accept_batch`]); 1, the default, sends one Accept per slot and no
     /// run. Refused with proxies.
     pub accept_batch: usize,
+    /// Whether storage faults act at the bit level: a corruption flips any bit of any frame of
+    /// a crashed node's disk (length, label, checksum or payload), in place of a record's
+    /// payload, and a torn write cuts its frame at any byte, in place of half way.
+    pub bit_level_storage: bool,
 }
 
 impl LogWorldConfig {
@@ -118,6 +122,7 @@ impl LogWorldConfig {
             quorums: None,
             proxies: 0,
             accept_batch: 1,
+            bit_level_storage: false,
         }
     }
 

@@ -325,7 +325,7 @@ impl LogWorld {
                 if !held.persisted() {
                     actions.push(LogAction::Persist(node));
                     if self.budget_left.allows(Fault::TornWrite) && !held.writes().is_empty() {
-                        actions.push(LogAction::TornCrash(node));
+                        self.enabled_torn_writes(node, held.writes(), actions);
                     }
                 }
                 let may_send = held.persisted()
@@ -417,6 +417,8 @@ impl LogWorld {
             | LogAction::Trim(node)
             | LogAction::WipeDisk(node)
             | LogAction::CorruptRecord { node, .. }
+            | LogAction::TornCrashAt { node, .. }
+            | LogAction::FlipBit { node, .. }
             | LogAction::HandOff { from: node, .. } => node,
             LogAction::Drop(_)
             | LogAction::Duplicate(_)
@@ -438,7 +440,8 @@ impl LogWorld {
                 Some(proxy) => self.crash_proxy(proxy),
                 None => self.crash(node),
             },
-            LogAction::TornCrash(node) => self.torn_crash(node),
+            LogAction::TornCrash(node) => self.torn_crash(node, None),
+            LogAction::TornCrashAt { node, kept } => self.torn_crash(node, Some(kept.into())),
             LogAction::Restart(node) => match self.proxy_index(node) {
                 Some(proxy) => self.restart_proxy(proxy),
                 None => self.restart(node),
@@ -451,6 +454,9 @@ impl LogWorld {
             LogAction::HandOff { from, to } => self.hand_off(from, to),
             LogAction::Request { client, node } => self.request(client, node),
             LogAction::CorruptRecord { node, record } => self.corrupt_record(node, record),
+            LogAction::FlipBit { node, frame, bit } => {
+                self.flip_bit(node, frame.into(), bit.into())
+            }
             LogAction::WipeDisk(node) => self.wipe_disk(node),
             LogAction::StopFaults => {
                 self.stop_faults();
@@ -635,9 +641,11 @@ impl Model for LogWorld {
         }
         match action {
             LogAction::Crash(_) => Some(Fault::Crash),
-            LogAction::TornCrash(_) => Some(Fault::TornWrite),
+            LogAction::TornCrash(_) | LogAction::TornCrashAt { .. } => Some(Fault::TornWrite),
             LogAction::Partition(_) => Some(Fault::Partition),
-            LogAction::CorruptRecord { .. } => Some(Fault::CorruptRecord),
+            LogAction::CorruptRecord { .. } | LogAction::FlipBit { .. } => {
+                Some(Fault::CorruptRecord)
+            }
             LogAction::WipeDisk(_) => Some(Fault::WipeDisk),
             LogAction::Request { client, .. } => {
                 let state = &self.clients[self.client_index(*client).ok()?];

@@ -386,17 +386,23 @@ impl LogWorld {
         server.stood_before.extend(stood);
     }
 
-    pub(super) fn torn_crash(&mut self, node: NodeId) -> Result<(), Refused> {
+    /// The node crashes persisting its held writes: all but the last reach the disk, and the
+    /// last is cut after `kept` bytes (half way when `None`).
+    pub(super) fn torn_crash(&mut self, node: NodeId, kept: Option<usize>) -> Result<(), Refused> {
         let index = self.up_server(node)?;
         let held = self.servers[index]
             .held
             .as_ref()
             .filter(|held| !held.persisted() && !held.writes().is_empty());
         let writes = held.ok_or(Refused::NothingPending(node))?.writes().to_vec();
-        self.budget_left.spend(Fault::TornWrite)?;
         let (last, whole) = writes.split_last().expect("not empty");
         let mut torn = encode(last);
-        torn.truncate(torn.len() / 2);
+        let kept = kept.unwrap_or(torn.len() / 2);
+        if kept >= torn.len() {
+            return Err(Refused::NothingPending(node));
+        }
+        self.budget_left.spend(Fault::TornWrite)?;
+        torn.truncate(kept);
         let _proof_of_a_part_releases_nothing = self.write_to_disk(index, whole);
         Arc::make_mut(&mut self.servers[index]).disk.push(torn);
         self.go_down(index);

@@ -14,13 +14,14 @@ use crate::faults::{Fault, NegativeControl, Refused};
 use paros_core::NodeId;
 use paros_core::log::{
     ColocatedNode, DurableRecord, LogEnvelope, LogMessage, Provisioning, RecordLabel, Slot, Write,
-    read_frame,
+    encode, read_frame,
 };
 use std::sync::Arc;
 
-/// The byte a corruption flips: in the payload, past the frame's label (17 bytes) and its
-/// payload header (12 bytes), so the label still says which record the frame held.
-const CORRUPTED_BYTE: usize = 17 + 12 + 1;
+/// The byte a record-level corruption flips: in the payload, past the frame's label (17 bytes)
+/// and its payload header (length, the length's checksum and the payload's: 20 bytes), so the
+/// label still says which record the frame held.
+const CORRUPTED_BYTE: usize = 17 + 20 + 1;
 
 /// The records of `disk` a corruption would change: the latest frame of each promise and vote
 /// label, by index, when that frame still reads.
@@ -51,6 +52,16 @@ pub(super) fn corruptible(disk: &[Vec<u8>]) -> Vec<(DiskRecord, usize)> {
         .collect()
 }
 
+/// Every single-bit flip of every frame of a crashed node's disk.
+fn enabled_bit_flips(node: NodeId, disk: &[Vec<u8>], actions: &mut Vec<LogAction>) {
+    for (frame, bytes) in disk.iter().enumerate() {
+        let (Ok(frame), Ok(bits)) = (u16::try_from(frame), u16::try_from(bytes.len() * 8)) else {
+            continue;
+        };
+        actions.extend((0..bits).map(|bit| LogAction::FlipBit { node, frame, bit }));
+    }
+}
+
 impl LogWorld {
     /// The storage faults enabled at a crashed server: a corruption of each record it would
     /// change, and a wipe of a disk that holds anything.
@@ -58,13 +69,36 @@ impl LogWorld {
         let server = &self.servers[index];
         let node = self.config.node_id(index);
         if self.budget_left.allows(Fault::CorruptRecord) {
-            for (record, _) in corruptible(&server.disk) {
-                actions.push(LogAction::CorruptRecord { node, record });
+            if self.config.bit_level_storage {
+                enabled_bit_flips(node, &server.disk, actions);
+            } else {
+                for (record, _) in corruptible(&server.disk) {
+                    actions.push(LogAction::CorruptRecord { node, record });
+                }
             }
         }
         if self.budget_left.allows(Fault::WipeDisk) && !server.disk.is_empty() {
             actions.push(LogAction::WipeDisk(node));
         }
+    }
+
+    /// The torn writes enabled at a node persisting `writes`: its last frame cut half way, or,
+    /// with bit-level storage faults, at every byte short of its end.
+    pub(super) fn enabled_torn_writes(
+        &self,
+        node: NodeId,
+        writes: &[Write],
+        actions: &mut Vec<LogAction>,
+    ) {
+        if !self.config.bit_level_storage {
+            actions.push(LogAction::TornCrash(node));
+            return;
+        }
+        let Some(last) = writes.last() else {
+            return;
+        };
+        let length = u16::try_from(encode(last).len()).unwrap_or(u16::MAX);
+        actions.extend((0..length).map(|kept| LogAction::TornCrashAt { node, kept }));
     }
 
     /// Whether a crashed server may restart: the library boots it, or the blank-restart
@@ -88,6 +122,25 @@ impl LogWorld {
         self.budget_left.spend(Fault::CorruptRecord)?;
         let server = Arc::make_mut(&mut self.servers[index]);
         server.disk[frame][CORRUPTED_BYTE] ^= 0x40;
+        self.disk_changed(index);
+        Ok(())
+    }
+
+    /// Flips one bit of one frame on a crashed node's disk, wherever it lies: length, label,
+    /// checksum or payload.
+    pub(super) fn flip_bit(
+        &mut self,
+        node: NodeId,
+        frame: usize,
+        bit: usize,
+    ) -> Result<(), Refused> {
+        let index = self.down_server(node)?;
+        (self.servers[index].disk.get(frame))
+            .filter(|bytes| bit / 8 < bytes.len())
+            .ok_or(Refused::NoSuchRecord(node))?;
+        self.budget_left.spend(Fault::CorruptRecord)?;
+        let server = Arc::make_mut(&mut self.servers[index]);
+        server.disk[frame][bit / 8] ^= 1 << (bit % 8);
         self.disk_changed(index);
         Ok(())
     }

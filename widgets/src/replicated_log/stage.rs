@@ -440,6 +440,8 @@ pub fn controls(world: &LogWorld, moves: &[LogMove]) -> Vec<ControlView> {
                     LogAction::Deliver(_)
                     | LogAction::Drop(_)
                     | LogAction::Duplicate(_)
+                    | LogAction::TornCrashAt { .. }
+                    | LogAction::FlipBit { .. }
                     | LogAction::StopFaults => {
                         return None;
                     }
