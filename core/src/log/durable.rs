@@ -585,7 +585,7 @@ impl Hasher for Fnv {
 }
 
 /// Frames a write for the disk: its label ([`RecordLabel`], 9 bytes, and their checksum, 8
-/// bytes), then the framed payload ([`frame`]: its length, the length's checksum, the payload's
+/// bytes), then the framed payload (`frame`: its length, the length's checksum, the payload's
 /// checksum and the payload).
 pub fn encode(write: &Write) -> Vec<u8> {
     let label = RecordLabel::of(write).bytes();
@@ -689,7 +689,7 @@ pub struct CheckedHeader<'a> {
 /// A crash cuts a write short: the bytes it leaves are the ones written, in order, and the rest
 /// are missing. It never changes a byte. So a frame is torn only when it is shorter than its
 /// header, or when its header is whole, the length's checksum holds, and the payload is shorter
-/// than that length ([`unframe`]). A length whose checksum fails was damaged after it was
+/// than that length (`unframe`). A length whose checksum fails was damaged after it was
 /// written, whatever it says: the frame is corrupt, never a torn tail, so a bit flip that raises
 /// a whole frame's length is never dropped as a write that was never acknowledged.
 pub fn check_header(frame: &[u8]) -> Result<CheckedHeader<'_>, FrameError> {
