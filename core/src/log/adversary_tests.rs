@@ -539,6 +539,9 @@ fn sweep() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
+    let steps: usize = (std::env::var("STEPS").ok())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(400);
     std::panic::set_hook(Box::new(|_| {}));
     for seed in 0..seeds {
         let (config, size, proxies): (LogConfig, u8, &[u8]) = match variant {
@@ -564,7 +567,7 @@ fn sweep() {
                 &[7, 8],
             ),
         };
-        let result = std::panic::catch_unwind(|| run(config, size, proxies, seed, 400));
+        let result = std::panic::catch_unwind(|| run(config, size, proxies, seed, steps));
         if let Err(panic) = result {
             let message = panic
                 .downcast_ref::<String>()
@@ -766,4 +769,50 @@ fn a_late_repeat_from_the_old_owner_does_not_strand_the_successor() {
         assert_eq!(world.up(id).chosen_index(), Slot(1), "N{id}");
     }
     assert_eq!(world.chosen_by_votes(Slot(1)).len(), 1);
+}
+
+/// Attack that held: a window edge with a trim point. Window 8, catch-up batch 8, three
+/// nodes. N3 is down while N1 and N2 choose twenty writes and a trim through 12 (slot 21),
+/// so N3 wakes more than two windows behind, below the leader's floor. Its first ack brings
+/// the trim point (through 12, not bounded by the window), then `Chosen` batches that end
+/// exactly at its window's edge (13..=20) and beyond; a read at N3 issued after every write
+/// was acknowledged returns the last write.
+#[test]
+fn a_follower_two_windows_behind_catches_up_through_the_trim_point() {
+    let config = cluster(3).with_slot_window(NonZeroU64::new(8).unwrap());
+    let mut world = World::new(config, 3, &[]);
+    elect(&mut world, 1);
+    world.crash(3);
+    for _ in 0..20 {
+        world.write(1);
+        while !world.in_flight.is_empty() {
+            world.deliver(0);
+        }
+    }
+    world.tick(1);
+    while !world.in_flight.is_empty() {
+        world.deliver(0);
+    }
+    world.nodes[0]
+        .as_mut()
+        .unwrap()
+        .request_trim(Slot(12))
+        .unwrap();
+    world.flush(1);
+    world.tick(1);
+    while !world.in_flight.is_empty() {
+        world.deliver(0);
+    }
+    assert_eq!(world.up(1).floor(), Slot(12));
+    assert!(world.acked.values().all(|acked| *acked));
+    world.restart(3);
+    world.read(3);
+    world.settle();
+    let chosen = world.up(1).chosen_index();
+    assert_eq!(world.up(3).chosen_index(), chosen);
+    assert!(world.up(3).pending_reads().is_empty());
+    assert_eq!(
+        world.up(3).store().get(&Value::new("x")),
+        Some(&Value::new("20"))
+    );
 }
