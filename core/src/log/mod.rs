@@ -57,6 +57,8 @@ pub use trim::{
 };
 pub use types::{Command, Entry, ReadId, Slot, SlotVote};
 
+#[cfg(test)]
+mod adversary_tests;
 #[cfg(all(test, feature = "accept-batch"))]
 mod batch_tests;
 #[cfg(test)]

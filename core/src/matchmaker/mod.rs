@@ -185,6 +185,8 @@ pub enum BrokenRule {
     BootstrapBelowWatermark,
 }
 
+#[cfg(test)]
+mod adversary_tests;
 #[cfg(all(test, feature = "negative-controls"))]
 mod broken_tests;
 #[cfg(test)]
