@@ -44,7 +44,8 @@ pub fn successor_may_propose(next_slot: Slot, slot: Slot) -> bool {
 
 /// H3, what a Handoff carries in flight: every proposal not yet seen chosen, and every slot
 /// above the chosen index and below `next_slot` known chosen, with its chosen entry, in slot
-/// order.
+/// order. `proposals` and `chosen` come in slot order (as a [`SlotMap`](crate::log::SlotMap)
+/// iterates); where a slot is in both, the proposal is sent.
 ///
 /// The successor sends each again, identical, at the handed-off ballot. A slot known chosen
 /// only above a hole is not yet in the chosen prefix that heartbeats carry, and the old leader
@@ -61,14 +62,27 @@ pub fn in_flight_at_handoff<'a>(
     chosen_index: Slot,
     next_slot: Slot,
 ) -> Vec<(Slot, Entry)> {
-    let chosen_above = chosen.filter(|(slot, _)| **slot > chosen_index && **slot < next_slot);
-    let mut in_flight: BTreeMap<Slot, Entry> = proposals
-        .map(|(slot, entry)| (*slot, entry.clone()))
-        .collect();
-    for (slot, entry) in chosen_above {
-        in_flight.entry(*slot).or_insert_with(|| entry.clone());
+    let mut proposals = proposals.peekable();
+    let mut chosen_above = chosen
+        .filter(|(slot, _)| **slot > chosen_index && **slot < next_slot)
+        .peekable();
+    let mut in_flight = Vec::new();
+    // A merge of two slot-ordered lists, not a sorted map: the game's module links no sort.
+    loop {
+        let next = match (proposals.peek(), chosen_above.peek()) {
+            (Some((proposed, _)), Some((chosen, _))) if chosen < proposed => chosen_above.next(),
+            (Some((proposed, _)), Some((chosen, _))) if chosen == proposed => {
+                chosen_above.next();
+                proposals.next()
+            }
+            (Some(_), _) => proposals.next(),
+            (None, _) => chosen_above.next(),
+        };
+        let Some((slot, entry)) = next else {
+            return in_flight;
+        };
+        in_flight.push((*slot, entry.clone()));
     }
-    in_flight.into_iter().collect()
 }
 
 /// The stale-tail rule at a successor: the slots a node that takes a ballot with `next_slot`
