@@ -249,7 +249,8 @@ pub fn disk_fault(
     (!slots.is_empty()).then(|| DiskFaultView {
         mark: format!("vote unknown: slot {}", slots.join(", ")),
         words: format!(
-            "vote unknown in slot {}: its record of that vote fails its checksum",
+            "vote unknown in slot {}: its record is corrupt, so a Promise answers \"unknown\" \
+             there, never \"no vote\"",
             slots.join(", ")
         ),
     })
