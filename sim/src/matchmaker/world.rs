@@ -767,15 +767,17 @@ impl MatchmakerWorld {
             && self.second_replacement_refused.is_none()
     }
 
-    /// The second replacement: R1 asks paros-core to replace the generation it published by
-    /// M1..M3. A refusal is kept, and the published generation serves for good.
+    /// The second replacement: R1 asks paros-core for the reconfigurer that replaces the
+    /// generation it published by M1..M3 ([`Reconfigurer::next`]). A refusal is kept, and the
+    /// published generation serves for good.
     fn go_back(&mut self) {
-        let published = (self.reconfigurer.as_deref())
-            .and_then(Reconfigurer::published)
+        let first = self
+            .reconfigurer
+            .as_deref()
             .expect("checked by may_go_back");
-        let asked = Reconfigurer::new(
+        let published = first.published().expect("checked by may_go_back");
+        let asked = first.next(
             MatchmakerWorldConfig::reconfigurer_id(),
-            published,
             MatchmakerWorldConfig::first_generation(),
         );
         match asked {
