@@ -266,6 +266,29 @@ pub(super) fn all() -> Vec<Scenario> {
             setup: setup(two_removed_with_replacement(2), ROUND_1_DONE),
         },
         Scenario {
+            name: "act4-matchmaker-back-to-first-generation",
+            claim: text(
+                "Once faults stop, a later leader completes Phase 1 and gets a value chosen, even when a second replacement asks for the first generation back: its matchmakers were stopped for ever by the first replacement, so paros-core refuses that set before stopping the current one.",
+            ),
+            world: text(
+                "As act4-matchmaker-late-gc, and once M4-M6 are published R1 is asked to replace them by M1-M3. Prelude: x chosen in round 1, every message delivered. Then any schedule with no faults, and the fair schedule.",
+            ),
+            modes: SIMULATION,
+            book_mode: BookMode::Simulation {
+                seeds: 2_000,
+                max_steps: 1_000,
+            },
+            levels: &[],
+            chapter: Some(CHAPTER_BEYOND),
+            setup: setup(
+                MatchmakerWorldConfig {
+                    back_to_first_generation: true,
+                    ..two_removed_with_replacement(0)
+                },
+                ROUND_1_DONE,
+            ),
+        },
+        Scenario {
             name: "act4-matchmaker-late-bootstrap",
             claim: text(
                 "What a matchmaker collected stays collected: a Bootstrap that arrives after the next generation collected below round 2 stores nothing below its watermark.",

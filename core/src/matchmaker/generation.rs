@@ -45,8 +45,11 @@ pub enum ReconfigureRefused {
     NoOldMatchmakers,
     /// The new set is empty.
     NoNewMatchmakers,
-    /// M6: these matchmakers are in both sets ([`successors_are_new`]).
+    /// M6: these matchmakers of the new set served in the current or an earlier generation
+    /// ([`successors_are_new`]).
     SharedMatchmakers(NodeSet),
+    /// [`Reconfigurer::next`]: the generation to replace is not published yet.
+    NotPublished,
 }
 
 impl fmt::Display for ReconfigureRefused {
@@ -58,9 +61,12 @@ impl fmt::Display for ReconfigureRefused {
                 let ids: Vec<String> = shared.iter().map(|id| id.to_string()).collect();
                 write!(
                     f,
-                    "{} would be in both generations: stopped in the old one, they would refuse every round of the new one (M6)",
+                    "{} already served in a generation: stopped for ever when it was replaced, they would refuse every round of the new one (M6)",
                     ids.join(", ")
                 )
+            }
+            ReconfigureRefused::NotPublished => {
+                f.write_str("the generation to replace is not published yet")
             }
         }
     }
@@ -68,15 +74,20 @@ impl fmt::Display for ReconfigureRefused {
 
 impl std::error::Error for ReconfigureRefused {}
 
-/// M6, the successors are new: the next generation shares no matchmaker with the old one.
+/// M6, the successors are new: the next generation shares no matchmaker with the current one
+/// nor with any earlier one; `earlier` is every matchmaker that served so far.
 ///
-/// Matchmaker Paxos (Whittaker et al., JSys 2021), section 6: every old matchmaker is stopped
-/// for good, and a stopped matchmaker refuses every MatchA. A matchmaker in both sets would
-/// acknowledge its Bootstrap, so the set would be published, and then refuse every round of
-/// the new generation; with `f+1` of them shared no leader could ever match again. A
-/// matchmaker carries no generation number here, so it serves in one generation only.
-pub fn successors_are_new(old: NodeSet, new: NodeSet) -> Result<(), ReconfigureRefused> {
-    let shared = old.intersection(new);
+/// Matchmaker Paxos (Whittaker et al., JSys 2021), section 6: every replaced matchmaker is
+/// stopped for good, and a stopped matchmaker refuses every MatchA and every Bootstrap
+/// ([`bootstrap_rule`](super::bootstrap_rule)). A set holding one could never be bootstrapped,
+/// so a reconfiguration towards it would stop the current generation and publish nothing:
+/// refusing it before anything is stopped keeps the current generation serving. Holding the
+/// current generation alone is not enough: 11–13 → 14–16 → 11–13 shares nothing with 14–16.
+/// A matchmaker carries no generation number here, so an id serves in one generation only;
+/// [`Reconfigurer::next`] carries the matchmakers retired so far from one replacement to the
+/// next.
+pub fn successors_are_new(earlier: NodeSet, new: NodeSet) -> Result<(), ReconfigureRefused> {
+    let shared = earlier.intersection(new);
     if !shared.is_empty() {
         return Err(ReconfigureRefused::SharedMatchmakers(shared));
     }
@@ -107,6 +118,8 @@ pub enum GenerationStage {
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Reconfigurer {
     id: NodeId,
+    /// The matchmakers of every generation before `old`, all stopped for ever.
+    retired: NodeSet,
     old: NodeSet,
     new: NodeSet,
     stage: GenerationStage,
@@ -120,16 +133,36 @@ pub struct Reconfigurer {
 }
 
 impl Reconfigurer {
-    /// A reconfigurer `id` that wants `new` to follow `old`; refused when either is empty or
-    /// they share a matchmaker ([`successors_are_new`]).
+    /// A reconfigurer `id` that wants `new` to follow `old`, the first generation; refused
+    /// when either is empty or they share a matchmaker ([`successors_are_new`]). A later
+    /// generation is replaced through [`Reconfigurer::next`], which knows the earlier ones.
     pub fn new(id: NodeId, old: NodeSet, new: NodeSet) -> Result<Reconfigurer, ReconfigureRefused> {
+        Reconfigurer::after(id, NodeSet::EMPTY, old, new)
+    }
+
+    /// A reconfigurer `id` that wants `new` to follow the generation this one published;
+    /// refused before it is published, or when `new` holds a matchmaker of that generation or
+    /// of any earlier one ([`successors_are_new`]): stopped for ever, it could not be
+    /// bootstrapped, and the published generation would be stopped for nothing.
+    pub fn next(&self, id: NodeId, new: NodeSet) -> Result<Reconfigurer, ReconfigureRefused> {
+        let published = self.published.ok_or(ReconfigureRefused::NotPublished)?;
+        Reconfigurer::after(id, self.retired.union(self.old), published, new)
+    }
+
+    fn after(
+        id: NodeId,
+        retired: NodeSet,
+        old: NodeSet,
+        new: NodeSet,
+    ) -> Result<Reconfigurer, ReconfigureRefused> {
         let quorums = Majority::new(old).ok_or(ReconfigureRefused::NoOldMatchmakers)?;
         if new.is_empty() {
             return Err(ReconfigureRefused::NoNewMatchmakers);
         }
-        successors_are_new(old, new)?;
+        successors_are_new(retired.union(old), new)?;
         Ok(Reconfigurer {
             id,
+            retired,
             old,
             new,
             stage: GenerationStage::Idle,
@@ -145,6 +178,11 @@ impl Reconfigurer {
     /// This reconfigurer's id.
     pub fn id(&self) -> NodeId {
         self.id
+    }
+
+    /// The matchmakers of every generation before the one it replaces: stopped for ever.
+    pub fn retired(&self) -> NodeSet {
+        self.retired
     }
 
     /// Where it is.

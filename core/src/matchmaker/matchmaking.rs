@@ -69,6 +69,21 @@ pub fn garbage_rule(stopped: bool) -> Result<(), MatchRefused> {
     Ok(())
 }
 
+/// M6, a stopped matchmaker is stopped for ever: it acknowledges no Bootstrap, so no set
+/// holding it is ever published.
+///
+/// Matchmaker Paxos (Whittaker et al., JSys 2021), section 6: a stopped matchmaker refuses
+/// every MatchA. Its acknowledgement is what lets a reconfigurer publish its set; given, the
+/// set would be published and then refuse every round of the new generation. Refused, such a
+/// reconfiguration stays bootstrapping, which is why [`successors_are_new`](super::successors_are_new)
+/// refuses it before it stops anything.
+pub fn bootstrap_rule(stopped: bool) -> Result<(), MatchRefused> {
+    if stopped {
+        return Err(MatchRefused::Stopped);
+    }
+    Ok(())
+}
+
 /// Why a matchmaker took no step on a message.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum MatchRefused {
@@ -242,8 +257,7 @@ impl Matchmaker {
                 Ok(())
             }
             MmMessage::Bootstrap { history, watermark } => {
-                self.on_bootstrap(envelope.from, history, *watermark);
-                Ok(())
+                self.on_bootstrap(envelope.from, history, *watermark)
             }
             MmMessage::Successor(message) => self.on_successor(envelope.from, message),
             _ => Err(Ignored::NotForThisRole.into()),
@@ -335,8 +349,14 @@ impl Matchmaker {
     /// configurations as its own, adding to what it holds, and acknowledges. The higher
     /// watermark comes first, and only the configurations at or above it are stored
     /// ([`may_store`]): a Bootstrap that arrives after this matchmaker collected brings nothing
-    /// back.
-    fn on_bootstrap(&mut self, reconfigurer: NodeId, history: &History, watermark: Option<Ballot>) {
+    /// back. A stopped matchmaker refuses it ([`bootstrap_rule`]).
+    fn on_bootstrap(
+        &mut self,
+        reconfigurer: NodeId,
+        history: &History,
+        watermark: Option<Ballot>,
+    ) -> Result<(), MatchRefused> {
+        bootstrap_rule(self.stopped)?;
         if let Some(watermark) = watermark.filter(|w| Some(*w) > self.watermark) {
             self.write(MatchmakerWrite::Watermark(watermark));
         }
@@ -346,6 +366,7 @@ impl Matchmaker {
             }
         }
         self.send(reconfigurer, MmMessage::BootstrapB);
+        Ok(())
     }
 
     /// Whether a Bootstrap's `round` is stored: [`may_store`], unless breaking

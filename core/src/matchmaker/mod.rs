@@ -20,9 +20,11 @@
 //!   stores nothing below it.
 //! - **M5** ([`GcProof`], [`RetiringAcceptor`]): a removed acceptor retires only on a request
 //!   that carries the watermark `f+1` matchmakers acknowledged.
-//! - **M6** ([`Reconfigurer`], [`reconstruct`], [`garbage_rule`], [`successors_are_new`]):
-//!   the matchmakers are replaced by a set that shares none of them, by stopping the old set
-//!   (a stopped matchmaker refuses every MatchA and every GarbageA), reconstructing its state
+//! - **M6** ([`Reconfigurer`], [`reconstruct`], [`garbage_rule`], [`bootstrap_rule`],
+//!   [`successors_are_new`]): the matchmakers are replaced by a set that shares none of them
+//!   nor of any earlier generation ([`Reconfigurer::next`]), by stopping the old set (a
+//!   stopped matchmaker, stopped for ever, refuses every MatchA, GarbageA and Bootstrap),
+//!   reconstructing its state
 //!   from `f+1` of them, bootstrapping the new set with it, and deciding the new set by
 //!   single-decree Paxos over the old one, with paros-core's own [`Proposer`](crate::Proposer)
 //!   and [`Acceptor`](crate::Acceptor).
@@ -46,7 +48,8 @@ pub use leader::{
     phase1_complete, quorum_of_matchmakers,
 };
 pub use matchmaking::{
-    MatchRefused, Matchmaker, effective_watermark, garbage_rule, match_rule, may_store,
+    MatchRefused, Matchmaker, bootstrap_rule, effective_watermark, garbage_rule, match_rule,
+    may_store,
 };
 pub use record::{MatchmakerWrite, decode, encode};
 

@@ -47,6 +47,9 @@ pub struct MatchmakerWorldConfig {
     /// How many matchmakers of M1..M3 the next generation keeps: 0 replaces them by M4..M6, 1
     /// by M3..M5, 2 by M2..M4. paros-core's reconfigurer is asked for that set as it is.
     pub kept_matchmakers: u8,
+    /// Whether, once the successors are published, R1 may replace them again, back by M1..M3:
+    /// a second reconfiguration to a generation the first one stopped.
+    pub back_to_first_generation: bool,
     /// The faults allowed: drops, duplicates and crashes (of matchmakers and leaders).
     pub budget: Budget,
     /// The rule the world's roles break, if it is a negative control.
@@ -139,6 +142,7 @@ impl MatchmakerWorldConfig {
             garbage_collection: true,
             replacement: false,
             kept_matchmakers: 0,
+            back_to_first_generation: false,
             budget: Budget::NONE,
             negative_control: None,
         }
@@ -235,6 +239,11 @@ impl MatchmakerWorldConfig {
         if self.kept_matchmakers >= GENERATION_SIZE {
             return Err(Refused::BadConfig(
                 "the next generation keeps at most 2 of the first generation's matchmakers",
+            ));
+        }
+        if self.back_to_first_generation && !(self.replacement && self.kept_matchmakers == 0) {
+            return Err(Refused::BadConfig(
+                "going back to the first generation needs a replacement by M4..M6 first",
             ));
         }
         if self.leaders.iter().any(|plan| plan.round == 0) {

@@ -356,7 +356,7 @@ fn the_matchmaker_scenarios_are_named_for_their_world() {
             scenario.name
         );
     }
-    assert_eq!(crate::scenarios::matchmaker_scenarios().len(), 12);
+    assert_eq!(crate::scenarios::matchmaker_scenarios().len(), 13);
 }
 
 #[test]
@@ -373,6 +373,7 @@ fn a_world_it_cannot_build_is_refused_with_the_reason() {
     assert!(refused(&|c| c.leaders[1].acceptors.clear()).contains("acceptors"));
     assert!(refused(&|c| c.leaders[0].round = 0).contains("from 1"));
     assert!(refused(&|c| c.leaders.clear()).contains("leaders"));
+    assert!(refused(&|c| c.back_to_first_generation = true).contains("back to the first"));
     assert!(
         refused(&|c| c.negative_control = Some(crate::NegativeControl::Amnesia))
             .contains("controls")
@@ -467,4 +468,40 @@ fn once_faults_stop_a_leader_above_every_round_joins_and_finishes() {
     assert_eq!(MmAction::StopFaults.to_string(), "stop-faults");
     let settled = world.settle().unwrap();
     assert!(settled.decided && settled.violations.is_empty());
+}
+
+#[test]
+fn a_second_replacement_back_to_the_first_generation_is_refused_by_paros_core() {
+    let scenario = crate::scenarios::find("act4-matchmaker-back-to-first-generation").unwrap();
+    let mut world = scenario.matchmaker_start().unwrap();
+    play(&mut world, &["replace R1"]);
+    while world.reconfigurer().and_then(|r| r.published()).is_none() {
+        let deliver = (world.enabled().into_iter())
+            .find(|a| matches!(a, MmAction::Deliver(_)))
+            .expect("the first replacement publishes with every message delivered");
+        world.apply(&deliver).unwrap();
+    }
+    let next = MatchmakerWorldConfig::next_generation();
+    assert_eq!(world.current_generation(), next);
+    play(&mut world, &["replace R1"]);
+    let first = MatchmakerWorldConfig::first_generation();
+    assert_eq!(
+        world.second_replacement_refused,
+        Some(paros_core::matchmaker::ReconfigureRefused::SharedMatchmakers(first))
+    );
+    let stopped = (world.matchmakers().iter()).filter(|m| next.contains(m.id()) && m.stopped());
+    assert_eq!(stopped.count(), 0, "M4..M6 were not stopped");
+    assert_eq!(world.current_generation(), next);
+    assert!(
+        !world
+            .enabled()
+            .iter()
+            .any(|a| matches!(a, MmAction::Replace(_)))
+    );
+    assert!(
+        world
+            .summary()
+            .iter()
+            .any(|line| line.starts_with("R1, back to M1..M3: refused"))
+    );
 }

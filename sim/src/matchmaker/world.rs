@@ -123,6 +123,11 @@ pub struct MatchmakerWorld {
     /// Why paros-core refused the replacement the world asked for, if it did: then there is
     /// no reconfigurer, and M1..M3 serve for good. Constant, so left out of the fingerprint.
     pub(super) replacement_refused: Option<ReconfigureRefused>,
+    /// With [`back_to_first_generation`](MatchmakerWorldConfig::back_to_first_generation), the
+    /// generation R1 published first, once R1 has started replacing it in turn.
+    pub(super) first_published: Option<NodeSet>,
+    /// Why paros-core refused the second replacement, back to M1..M3, if it did.
+    pub(super) second_replacement_refused: Option<ReconfigureRefused>,
 }
 
 /// The parts of a world the fingerprint hashes one by one.
@@ -132,6 +137,7 @@ enum Part {
     Acceptor(usize),
     Leader(usize),
     Reconfigurer,
+    SecondReplacement,
     Down,
     Budget,
     Votes,
@@ -182,6 +188,8 @@ impl MatchmakerWorld {
             config: Arc::new(config),
             faults_stopped: false,
             replacement_refused,
+            first_published: None,
+            second_replacement_refused: None,
         };
         for index in 0..world.matchmakers.len() {
             world.break_matchmaker(index);
@@ -237,6 +245,7 @@ impl MatchmakerWorld {
     pub fn current_generation(&self) -> NodeSet {
         (self.reconfigurer.as_deref())
             .and_then(Reconfigurer::published)
+            .or(self.first_published)
             .unwrap_or_else(MatchmakerWorldConfig::first_generation)
     }
 
@@ -373,6 +382,11 @@ impl MatchmakerWorld {
         if let Some(refused) = self.replacement_refused {
             lines.push(format!("R1: refused by paros-core: {refused}"));
         }
+        if let Some(refused) = self.second_replacement_refused {
+            lines.push(format!(
+                "R1, back to M1..M3: refused by paros-core: {refused}"
+            ));
+        }
         if let Some(reconfigurer) = &self.reconfigurer {
             let published = reconfigurer
                 .published()
@@ -425,6 +439,9 @@ impl MatchmakerWorld {
             );
             part(Part::Leader(index), &(leader, flags))
         });
+        let second = (self.first_published, self.second_replacement_refused);
+        let second_replacement =
+            (second != (None, None)).then(|| part(Part::SecondReplacement, &second));
         let others = [
             part(Part::Reconfigurer, &self.reconfigurer),
             part(Part::Down, &self.down),
@@ -432,7 +449,9 @@ impl MatchmakerWorld {
             part(Part::Votes, &self.votes),
             self.network.fingerprint(),
         ];
-        (matchmakers.chain(acceptors).chain(leaders).chain(others)).fold(0, u64::wrapping_add)
+        (matchmakers.chain(acceptors).chain(leaders).chain(others))
+            .chain(second_replacement)
+            .fold(0, u64::wrapping_add)
     }
 
     /// Every action [`MatchmakerWorld::apply`] would accept now, in a stable order: the
@@ -463,7 +482,7 @@ impl MatchmakerWorld {
             }
         }
         if let Some(reconfigurer) = &self.reconfigurer
-            && reconfigurer.stage() == GenerationStage::Idle
+            && (reconfigurer.stage() == GenerationStage::Idle || self.may_go_back())
         {
             actions.push(MmAction::Replace(reconfigurer.id()));
         }
@@ -738,7 +757,47 @@ impl MatchmakerWorld {
         Ok(())
     }
 
+    /// Whether R1 may start the second replacement, back to M1..M3: the world asks for it, R1
+    /// has published the successors, and it has not been asked yet.
+    fn may_go_back(&self) -> bool {
+        let published = (self.reconfigurer.as_deref()).and_then(Reconfigurer::published);
+        self.config.back_to_first_generation
+            && published.is_some()
+            && self.first_published.is_none()
+            && self.second_replacement_refused.is_none()
+    }
+
+    /// The second replacement: R1 asks paros-core for the reconfigurer that replaces the
+    /// generation it published by M1..M3 ([`Reconfigurer::next`]). A refusal is kept, and the
+    /// published generation serves for good.
+    fn go_back(&mut self) {
+        let first = self
+            .reconfigurer
+            .as_deref()
+            .expect("checked by may_go_back");
+        let published = first.published().expect("checked by may_go_back");
+        let asked = first.next(
+            MatchmakerWorldConfig::reconfigurer_id(),
+            MatchmakerWorldConfig::first_generation(),
+        );
+        match asked {
+            Ok(mut reconfigurer) => {
+                self.first_published = Some(published);
+                reconfigurer.start();
+                for message in reconfigurer.take_messages() {
+                    self.network.send(message);
+                }
+                self.reconfigurer = Some(Arc::new(reconfigurer));
+            }
+            Err(refused) => self.second_replacement_refused = Some(refused),
+        }
+    }
+
     fn replace(&mut self, node: NodeId) -> Result<(), Refused> {
+        if node == MatchmakerWorldConfig::reconfigurer_id() && self.may_go_back() {
+            self.go_back();
+            return Ok(());
+        }
         let shared = (self.reconfigurer.as_mut())
             .filter(|r| r.id() == node)
             .ok_or(Refused::NoSuchNode(node))?;
