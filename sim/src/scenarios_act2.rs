@@ -7,7 +7,7 @@ use crate::faults::{Budget, Fault, NegativeControl};
 use crate::replicated_log::{ClientOp, LogWorldConfig};
 use crate::report::Mode;
 use paros_core::NodeId;
-use std::num::NonZeroU64;
+use std::num::NonZeroU16;
 
 /// The chapter on the durable record and persist-before-send.
 pub const CHAPTER_CRASH: &str = "Crash and restart safety";
@@ -525,7 +525,7 @@ fn act2_window_catch_up() -> Scenario {
             .with(Fault::Drop, 4),
         false,
     );
-    config.slot_window = NonZeroU64::new(2);
+    config.slot_window = NonZeroU16::new(2);
     config.catch_up_batch = Some(8);
     Scenario {
         name: "act2-window-catch-up",

@@ -6,7 +6,7 @@ use crate::linearizability;
 use paros_core::log::LogConfig;
 use paros_core::{Flexible, Grid, Majority, NodeId, NodeSet, QuorumSystem, Quorums, Value};
 use std::fmt;
-use std::num::NonZeroU64;
+use std::num::{NonZeroU16, NonZeroU64};
 
 /// One operation of a client's program.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -104,11 +104,11 @@ pub struct LogWorldConfig {
     pub bit_level_storage: bool,
     /// How far above its chosen index a message may name a slot to a node
     /// ([`LogConfig::with_slot_window`]); `None` for paros-core's default.
-    pub slot_window: Option<NonZeroU64>,
+    pub slot_window: Option<NonZeroU16>,
     /// The most chosen entries a leader sends a lagging node in one `Chosen`
     /// ([`LogConfig::catch_up_batch`]); `None` for paros-core's default. 0 sends empty
     /// batches, so a lagging node never catches up: a control for the catch-up check only.
-    pub catch_up_batch: Option<usize>,
+    pub catch_up_batch: Option<u16>,
 }
 
 impl LogWorldConfig {
@@ -210,10 +210,10 @@ impl LogWorldConfig {
                 });
         }
         if let Some(window) = self.slot_window {
-            config = config.with_slot_window(window);
+            config = config.with_slot_window(NonZeroU64::from(window));
         }
         if let Some(batch) = self.catch_up_batch {
-            config.catch_up_batch = batch;
+            config.catch_up_batch = usize::from(batch);
         }
         config.election_timeout_ticks = self.election_timeout_ticks;
         config.heartbeat_interval_ticks = self.heartbeat_interval_ticks;
