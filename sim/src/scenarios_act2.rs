@@ -7,6 +7,7 @@ use crate::faults::{Budget, Fault, NegativeControl};
 use crate::replicated_log::{ClientOp, LogWorldConfig};
 use crate::report::Mode;
 use paros_core::NodeId;
+use std::num::NonZeroU16;
 
 /// The chapter on the durable record and persist-before-send.
 pub const CHAPTER_CRASH: &str = "Crash and restart safety";
@@ -505,12 +506,44 @@ pub fn all() -> Vec<Scenario> {
                 &[],
             ),
         },
+        act2_window_catch_up(),
         act2_send_before_persist_control(),
         act2_blank_restart_control(),
         act2_local_read_control(),
         act2_early_ack_control(),
         act2_learn_early_control(),
     ]
+}
+
+/// The scenario `act2-window-catch-up`: a slot window below the catch-up batch.
+fn act2_window_catch_up() -> Scenario {
+    let mut config = log(
+        vec![writes("x", 8)],
+        Budget::NONE
+            .with(Fault::Tick, 200)
+            .with(Fault::Crash, 1)
+            .with(Fault::Drop, 4),
+        false,
+    );
+    config.slot_window = NonZeroU16::new(2);
+    config.catch_up_batch = Some(8);
+    Scenario {
+        name: "act2-window-catch-up",
+        claim: text(
+            "With a slot window of 2 below a catch-up batch of 8, a node that missed writes while down catches up once faults stop.",
+        ),
+        world: text(
+            "N1-N3, slot window 2, catch-up batch 8; C1 runs 8 writes; 200 ticks, 1 crash, 4 drops.",
+        ),
+        modes: SIMULATION,
+        book_mode: BookMode::Simulation {
+            seeds: 200,
+            max_steps: 2_000,
+        },
+        levels: &[],
+        chapter: None,
+        setup: setup(config, &[]),
+    }
 }
 
 /// The scenario `act2-forget-ballot-control`.

@@ -778,14 +778,14 @@ fn elect(world: &mut World, id: u8) {
 }
 
 /// Liveness: `LogConfig::with_slot_window` takes a window below the catch-up batch, and a
-/// follower that missed the writes never catches up, with no message lost.
+/// follower that missed the writes must still catch up, with no message lost (the catch-up
+/// rule, `catch_up_end`).
 ///
 /// Schedule (three nodes, window 4, catch-up batch 8): N1 leads; N3 is down while ten writes
 /// are chosen by {N1, N2}; N3 restarts. Every heartbeat ack from N3 (chosen index 0) brings a
 /// `Chosen` of slots 1..8, beyond N3's window of 4: ignored, every time. N3's chosen index
 /// stays 0 for ever, and a read at N3 (watermark 10) is never answered.
 #[test]
-#[ignore = "a slot window below the catch-up batch is accepted, and a lagging follower never catches up"]
 fn a_window_below_the_catch_up_batch_strands_a_lagging_follower() {
     let config = cluster(3).with_slot_window(NonZeroU64::new(4).unwrap());
     assert_eq!(config.catch_up_batch, 8);
@@ -898,4 +898,32 @@ fn a_follower_two_windows_behind_catches_up_through_the_trim_point() {
         world.up(3).store().get(&Value::new("x")),
         Some(&Value::new("20"))
     );
+}
+
+/// The catch-up rule (`catch_up_end`): a follower at chosen index 0 with a window of 4 is sent
+/// slots 1..4 only, never a batch reaching beyond its window.
+#[test]
+fn a_catch_up_batch_stops_at_the_followers_window() {
+    let config = cluster(3).with_slot_window(NonZeroU64::new(4).unwrap());
+    let mut world = World::new(config, 3, &[]);
+    elect(&mut world, 1);
+    world.crash(3);
+    for _ in 0..10 {
+        world.write(1);
+        while !world.in_flight.is_empty() {
+            world.deliver(0);
+        }
+    }
+    world.restart(3);
+    world.tick(1);
+    world.deliver_where(is("Heartbeat", 1, 3));
+    world.deliver_where(is("HeartbeatAck", 3, 1));
+    let chosen = (world.in_flight.iter())
+        .find(|e| e.message.kind() == "Chosen" && e.to == crate::NodeId::new(3).unwrap())
+        .expect("N1 sends N3 a catch-up batch");
+    let LogMessage::Chosen { entries } = &chosen.message else {
+        unreachable!("a Chosen")
+    };
+    let slots: Vec<u64> = entries.iter().map(|(slot, _)| slot.0).collect();
+    assert_eq!(slots, [1, 2, 3, 4]);
 }

@@ -24,7 +24,7 @@
 
 #[cfg(feature = "negative-controls")]
 use super::BrokenRule;
-use super::{ColocatedNode, LeaderState, Leadership, fill_up_to};
+use super::{ColocatedNode, LeaderState, Leadership, catch_up_end, fill_up_to};
 use crate::log::{DurableRecord, Entry, LogMessage, Slot, SlotMap, Write};
 use crate::{Ballot, Ignored, NodeId, vote_rule};
 use std::collections::{BTreeMap, BTreeSet};
@@ -356,7 +356,8 @@ impl ColocatedNode {
     }
 
     /// A successor's heartbeat (`from` is not the owner of `ballot`) with a commit index below
-    /// this node's: send it the chosen entries above its commit, a batch at a time.
+    /// this node's: send it the chosen entries above its commit, a batch at a time and within
+    /// its window ([`catch_up_end`]).
     ///
     /// A leader that won its own Phase 1 proposed every slot it did not know chosen; a
     /// successor did not, and fills no hole below its next slot (H3), so it learns the chosen
@@ -365,7 +366,8 @@ impl ColocatedNode {
         if ballot.node == from || commit >= self.learner.chosen_index {
             return;
         }
-        let entries: Vec<_> = (self.learner.chosen.range(commit.next()..))
+        let end = catch_up_end(commit, self.learner.chosen_index, self.config.slot_window);
+        let entries: Vec<_> = (self.learner.chosen.range(commit.next()..=end))
             .take(self.config.catch_up_batch)
             .map(|(slot, vote)| (*slot, vote.clone()))
             .collect();

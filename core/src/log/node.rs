@@ -35,7 +35,7 @@ pub use batch::{AcceptBatchRefused, accept_run_slots, joins_the_run, voted_runs}
 
 #[path = "window.rs"]
 mod window;
-pub use window::{DEFAULT_SLOT_WINDOW, HIGHEST_SLOT, window_end};
+pub use window::{DEFAULT_SLOT_WINDOW, HIGHEST_SLOT, catch_up_end, window_end};
 
 #[path = "handoff.rs"]
 mod handoff;
@@ -1413,7 +1413,7 @@ impl ColocatedNode {
 
     /// A follower's chosen index and highest vote: fill any stale tail above this leader's
     /// proposals ([`fill_up_to`]), and send the follower the chosen entries it lacks, a batch at
-    /// a time.
+    /// a time and within its window ([`catch_up_end`]).
     fn on_heartbeat_ack(
         &mut self,
         from: NodeId,
@@ -1448,7 +1448,7 @@ impl ColocatedNode {
         let entries: Vec<(Slot, SlotVote)> = self
             .learner
             .chosen
-            .range(theirs.next()..=chosen_index)
+            .range(theirs.next()..=catch_up_end(theirs, chosen_index, self.config.slot_window))
             .take(self.config.catch_up_batch)
             .map(|(slot, vote)| (*slot, vote.clone()))
             .collect();

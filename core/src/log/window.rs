@@ -37,10 +37,19 @@ pub fn window_end(state: Slot, window: u64) -> Slot {
     Slot(state.0.saturating_add(window).min(HIGHEST_SLOT.0))
 }
 
+/// The catch-up rule: the highest slot a `Chosen` may carry to a lagging node whose chosen
+/// index is `theirs`, from a sender whose own chosen index is `ours`: no further than the
+/// lagging node's window ([`window_end`] of `theirs`). Its chosen index only rises, so every
+/// entry sent lies in its window when it arrives, and catch-up works whatever the window and
+/// the catch-up batch.
+pub fn catch_up_end(theirs: Slot, ours: Slot, window: u64) -> Slot {
+    ours.min(window_end(theirs, window))
+}
+
 impl LogConfig {
     /// This configuration with a slot window of `window`: a message naming a slot more than
-    /// `window` above a node's chosen index is ignored ([`window_end`]). Keep it at or above
-    /// the catch-up batch and the accept batch, or catch-up and runs are refused.
+    /// `window` above a node's chosen index is ignored ([`window_end`]). Catch-up works with any
+    /// window ([`catch_up_end`]); keep it at or above the accept batch, or runs are refused.
     pub fn with_slot_window(self, window: NonZeroU64) -> LogConfig {
         LogConfig {
             slot_window: window.get(),

@@ -6,6 +6,7 @@ use crate::linearizability;
 use paros_core::log::LogConfig;
 use paros_core::{Flexible, Grid, Majority, NodeId, NodeSet, QuorumSystem, Quorums, Value};
 use std::fmt;
+use std::num::{NonZeroU16, NonZeroU64};
 
 /// One operation of a client's program.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -101,6 +102,13 @@ pub struct LogWorldConfig {
     /// a crashed node's disk (length, label, checksum or payload), in place of a record's
     /// payload, and a torn write cuts its frame at any byte, in place of half way.
     pub bit_level_storage: bool,
+    /// How far above its chosen index a message may name a slot to a node
+    /// ([`LogConfig::with_slot_window`]); `None` for paros-core's default.
+    pub slot_window: Option<NonZeroU16>,
+    /// The most chosen entries a leader sends a lagging node in one `Chosen`
+    /// ([`LogConfig::catch_up_batch`]); `None` for paros-core's default. 0 sends empty
+    /// batches, so a lagging node never catches up: a control for the catch-up check only.
+    pub catch_up_batch: Option<u16>,
 }
 
 impl LogWorldConfig {
@@ -123,6 +131,8 @@ impl LogWorldConfig {
             proxies: 0,
             accept_batch: 1,
             bit_level_storage: false,
+            slot_window: None,
+            catch_up_batch: None,
         }
     }
 
@@ -198,6 +208,12 @@ impl LogWorldConfig {
                 .unwrap_or_else(|refused| {
                     panic!("validated: the accept batch is allowed: {refused}")
                 });
+        }
+        if let Some(window) = self.slot_window {
+            config = config.with_slot_window(NonZeroU64::from(window));
+        }
+        if let Some(batch) = self.catch_up_batch {
+            config.catch_up_batch = usize::from(batch);
         }
         config.election_timeout_ticks = self.election_timeout_ticks;
         config.heartbeat_interval_ticks = self.heartbeat_interval_ticks;

@@ -1,14 +1,15 @@
 //! Liveness once faults stop: the fair schedule ([`LogWorld::settle`]) that heals, restarts,
 //! persists, sends and delivers what is due, lets clients ask the leader, and ticks the clock;
 //! progress, the property it is judged by ([`Property::Progress`]: every request answered
-//! within [`LogWorld::fair_steps_bound`] steps); and the summary of a world that made none.
+//! and every live node caught up within [`LogWorld::fair_steps_bound`] steps); and the summary
+//! of a world that made none.
 
 use super::{LogAction, LogWorld, ProxyHost};
 use crate::check::Property;
 use crate::faults::{Budget, Fault};
 use crate::model::Settled;
 use paros_core::NodeId;
-use paros_core::log::ColocatedNode;
+use paros_core::log::{ColocatedNode, Slot};
 
 /// Fair steps a client waits for an answer before it sends its request again.
 const FAIR_RESEND_STEPS: u32 = 60;
@@ -25,7 +26,8 @@ impl LogWorld {
     }
 
     /// Progress's bound: the fair steps in which, once faults stop, every client must have
-    /// its whole program answered, 200 and 200 more per operation left. An election, a
+    /// its whole program answered and every live node must have caught up
+    /// ([`LogWorld::lagging_node`]), 200 and 200 more per operation left. An election, a
     /// catch-up and each operation's round trips take a few dozen steps each.
     pub fn fair_steps_bound(&self) -> u32 {
         let operations_left: usize = (self.clients.iter().zip(&self.config.clients))
@@ -36,25 +38,49 @@ impl LogWorld {
     }
 
     /// One step taken once faults stopped: progress ([`Property::Progress`]) is broken when
-    /// the bound runs out with a client still waiting.
+    /// the bound runs out with a client still waiting or a live node still behind.
     pub(super) fn spend_fair_step(&mut self) {
         let Some(left) = self.fair_steps_left else {
             return;
         };
-        if self.all_clients_done() {
+        if self.settled() {
             return;
         }
         match left.checked_sub(1) {
             Some(left) => self.fair_steps_left = Some(left),
             None => {
                 self.fair_steps_left = None;
+                let waiting = match self.lagging_node() {
+                    Some((node, chosen, highest)) if self.all_clients_done() => format!(
+                        "{} still chosen through {chosen}, behind the highest chosen index {highest}",
+                        self.name(node)
+                    ),
+                    _ => "a request still unanswered".to_string(),
+                };
                 let detail = format!(
-                    "a request still unanswered when the fair steps' bound ran out: {}",
+                    "{waiting} when the fair steps' bound ran out: {}",
                     self.summary()
                 );
                 self.violate(Property::Progress, detail);
             }
         }
+    }
+
+    /// Whether the world has made all the progress it owes once faults stop: every client's
+    /// program answered and no live node behind ([`LogWorld::lagging_node`]).
+    pub fn settled(&self) -> bool {
+        self.all_clients_done() && self.lagging_node().is_none()
+    }
+
+    /// The catch-up check: the live node with the lowest chosen index, its chosen index and the
+    /// highest a live node holds, when it is below that highest. Once faults stop, catch-up
+    /// (`Chosen` batches, or a trim point's jump) must bring every live node level, or a node
+    /// that missed writes could never serve a read nor lead with what it knows.
+    pub fn lagging_node(&self) -> Option<(NodeId, Slot, Slot)> {
+        let live = || (self.servers.iter()).filter_map(|server| server.host.node());
+        let highest = live().map(ColocatedNode::chosen_index).max()?;
+        let lowest = live().min_by_key(|node| node.chosen_index())?;
+        (lowest.chosen_index() < highest).then(|| (lowest.id(), lowest.chosen_index(), highest))
     }
 
     /// Liveness once faults stop: from this state, stop faults ([`LogAction::StopFaults`]) and
@@ -74,7 +100,7 @@ impl LogWorld {
         let mut last_sent = vec![None; world.clients.len()];
         let mut step = 0;
         while step < steps_max
-            && !world.all_clients_done()
+            && !world.settled()
             && world.knowledge.violations.is_empty()
             && world.knowledge.gave_up.is_none()
         {
@@ -87,7 +113,7 @@ impl LogWorld {
             actions.push(action);
             step += 1;
         }
-        let decided = world.all_clients_done();
+        let decided = world.settled();
         let broken = !world.knowledge.violations.is_empty() || world.knowledge.gave_up.is_some();
         let stuck = (!decided && !broken).then(|| world.summary());
         Ok(Settled {

@@ -651,3 +651,31 @@ fn the_state_after_applying_its_slots_is_a_trim_point_that_keeps_trim_point_is_s
         );
     }
 }
+
+/// The catch-up check and its control: with empty catch-up batches (0 entries), a node that
+/// missed writes while down never catches up though every request is answered, and the fair
+/// schedule breaks progress naming that node behind; with paros-core's batch the same seeds
+/// settle, every node level.
+#[test]
+fn a_node_left_behind_once_faults_stop_breaks_progress_and_only_without_catch_up() {
+    let (mut config, prelude) = super::test_worlds::config_of("act2-window-catch-up");
+    config.slot_window = None;
+    config.catch_up_batch = Some(0);
+    let broken = super::test_worlds::after(config.clone(), &prelude);
+    let behind = (0..50)
+        .map(|seed| crate::simulate::walk(&broken, seed, 1_000).unwrap())
+        .find(|walk| !walk.violations.is_empty())
+        .expect("a seed in 50 leaves a node behind");
+    assert!(
+        (behind.violations.iter()).all(|violation| violation.property == Property::Progress
+            && violation.detail.contains("behind the highest chosen index")),
+        "{:?}",
+        behind.violations
+    );
+
+    config.catch_up_batch = None;
+    let honest = super::test_worlds::after(config, &prelude);
+    let walk = crate::simulate::walk(&honest, behind.seed, 1_000).unwrap();
+    assert!(walk.violations.is_empty(), "{:?}", walk.violations);
+    assert_eq!(walk.settled.map(|(settled, _)| settled), Some(true));
+}
