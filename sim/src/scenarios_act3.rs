@@ -63,6 +63,53 @@ fn with_control(mut config: LogWorldConfig, control: NegativeControl) -> LogWorl
     config
 }
 
+/// C1 writes x=1 and C2 reads x, both at N1, with messages to self on the wire; one trim; one
+/// tick after the prelude's, and the drops and crash the prelude spends: the walk may elect
+/// the restarted N1 again by {N2, N3} before its own Promise reaches it, with its own vote in
+/// slot 2 stale.
+fn leader_with_a_stale_vote() -> LogWorldConfig {
+    let mut config = log(
+        vec![vec![ClientOp::write("x", "1")], vec![ClientOp::read("x")]],
+        Budget::NONE
+            .with(Fault::Tick, 2)
+            .with(Fault::Drop, 2)
+            .with(Fault::Crash, 1),
+        1,
+    );
+    config.self_messages_in_flight = true;
+    config.client_targets = vec![Some(node(1)), Some(node(1))];
+    config
+}
+
+/// A prelude over three nodes, messages to self on the wire: N1 is elected at 1.N1 by every
+/// node; C1's x=1 is chosen in slot 1 by all three and acknowledged; N1 proposes a trim through
+/// slot 1 in slot 2 and alone votes for it (its Accepts to N2 and N3 are lost, its own
+/// Accepted is in flight); N1 crashes and restarts from its disk.
+const STALE_VOTE_AT_THE_LEADER: &[&str] = &[
+    "tick N1",
+    "deliver m1 N1->N1 Prepare(1.N1, from slot 1)",
+    "deliver m4 N1->N1 Promise(1.N1, [])",
+    "deliver m2 N1->N2 Prepare(1.N1, from slot 1)",
+    "deliver m5 N2->N1 Promise(1.N1, [])",
+    "deliver m3 N1->N3 Prepare(1.N1, from slot 1)",
+    "deliver m6 N3->N1 Promise(1.N1, [])",
+    "request C1 N1 write x=1",
+    "deliver m7 C1->N1 Write(#1, x=1)",
+    "deliver m8 N1->N1 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+    "deliver m9 N1->N2 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+    "deliver m10 N1->N3 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+    "deliver m11 N1->N1 Accepted(1.N1, slot 1)",
+    "deliver m12 N2->N1 Accepted(1.N1, slot 1)",
+    "deliver m13 N3->N1 Accepted(1.N1, slot 1)",
+    "deliver m14 N1->C1 Reply(#1, written)",
+    "trim N1 through slot 1",
+    "deliver m15 N1->N1 Accept(1.N1, slot 2, trim through 1, commit 1)",
+    "drop m16 N1->N2 Accept(1.N1, slot 2, trim through 1, commit 1)",
+    "drop m17 N1->N3 Accept(1.N1, slot 2, trim through 1, commit 1)",
+    "crash N1",
+    "restart N1",
+];
+
 /// After N1 compacted with N3 stranded (the prelude's tick spent): N3 may stand and lead.
 fn leader_below_a_floor() -> LogWorldConfig {
     let mut config = log(
@@ -382,6 +429,23 @@ pub fn all() -> Vec<Scenario> {
                 )),
                 &[],
             ),
+        },
+        Scenario {
+            name: "act3-leader-with-a-stale-vote",
+            claim: text(
+                "A leader elected again after a restart, by a Phase-1 quorum without its own Promise, fills its own stale vote above its next slot, so a read it serves is answered once faults stop, with no more writes and no election.",
+            ),
+            world: text(
+                "N1-N3, messages to self in flight; C1 writes x=1, C2 reads x, both at N1. Prelude: N1 elected at 1.N1; x=1 chosen in slot 1 by all three and acknowledged; a trim through slot 1 proposed in slot 2 and voted by N1 alone; N1 crashes and restarts. Then 1 tick; seeded walks, each followed by the fair schedule.",
+            ),
+            modes: SIMULATION,
+            book_mode: BookMode::Simulation {
+                seeds: 2_000,
+                max_steps: 1_000,
+            },
+            levels: &[],
+            chapter: Some(CHAPTER_READS),
+            setup: setup(leader_with_a_stale_vote(), STALE_VOTE_AT_THE_LEADER),
         },
         Scenario {
             name: "act3-linearizable-or-not",

@@ -24,12 +24,11 @@
 
 #[cfg(feature = "negative-controls")]
 use super::BrokenRule;
-use super::{ColocatedNode, LeaderState, Leadership, catch_up_end, fill_up_to};
+use super::{ColocatedNode, LeaderState, Leadership, catch_up_end};
 use crate::log::{DurableRecord, Entry, LogMessage, Slot, SlotMap, Write};
 use crate::{Ballot, Ignored, NodeId, vote_rule};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::ops::RangeInclusive;
 
 /// H3: whether a successor that took a ballot with `next_slot` may propose a new entry in
 /// `slot` at that ballot: only at `next_slot` and above.
@@ -83,23 +82,6 @@ pub fn in_flight_at_handoff<'a>(
         };
         in_flight.push((*slot, entry.clone()));
     }
-}
-
-/// The stale-tail rule at a successor: the slots a node that takes a ballot with `next_slot`
-/// fills with no-ops at once, given `own_highest_accepted`, its own highest vote (or floor):
-/// [`fill_up_to`] over its own votes.
-///
-/// A leader that won its own Phase 1 saw its own votes in its own Promise; a successor did not,
-/// and its followers' heartbeat acks report only theirs. A vote of its own at or above the next
-/// slot was cast below the handed-off ballot in a slot the old leader's Phase-1 quorum reported
-/// nothing for, so nothing can have been chosen there below that ballot, and the old leader
-/// proposed nothing there at it; the no-ops are at the next slot and above, so H3 holds. Left
-/// undecided, such a vote would hold for ever every read whose watermark reaches it.
-pub fn successor_fills_its_own_stale_tail(
-    next_slot: Slot,
-    own_highest_accepted: Slot,
-) -> Option<RangeInclusive<Slot>> {
-    fill_up_to(next_slot, own_highest_accepted)
 }
 
 /// Why a node refused to hand its ballot off ([`ColocatedNode::hand_off`]).
@@ -285,7 +267,7 @@ impl ColocatedNode {
     /// Leads at a handed-off `ballot`: the in-flight values this node does not know chosen
     /// become its proposals and go out again, identical; new commands start at `next_slot`, or
     /// above the floor if that is higher (slots at or below it are decided). A stale tail of its
-    /// own votes is filled at once ([`successor_fills_its_own_stale_tail`]).
+    /// own votes is filled at once ([`leader_fills_its_own_stale_tail`]).
     fn take_ballot(&mut self, ballot: Ballot, next_slot: Slot, in_flight: Vec<(Slot, Entry)>) {
         let floor = self.floor();
         let commit = self.learner.chosen_index;
@@ -314,19 +296,6 @@ impl ColocatedNode {
         for accept in accepts {
             self.send_accept(accept);
         }
-    }
-
-    /// Fills this successor's own stale tail ([`successor_fills_its_own_stale_tail`]) with
-    /// no-ops at the handed-off ballot, and returns their Accepts.
-    fn fill_own_stale_tail(&self, leader: &mut LeaderState, commit: Slot) -> Vec<LogMessage> {
-        let own = self.highest_accepted();
-        let Some(stale) = successor_fills_its_own_stale_tail(leader.next_slot, own) else {
-            return Vec::new();
-        };
-        leader.next_slot = stale.end().next();
-        (stale.start().0..=stale.end().0)
-            .map(|slot| leader.propose(Slot(slot), Entry::Noop, commit))
-            .collect()
     }
 
     /// The broken H3 of [`BrokenRule::HandoffFillsGaps`]: every slot below the next slot that

@@ -40,9 +40,7 @@ pub use window::{DEFAULT_SLOT_WINDOW, HIGHEST_SLOT, catch_up_end, window_end};
 #[path = "handoff.rs"]
 mod handoff;
 use handoff::HandoffMarks;
-pub use handoff::{
-    HandoffRefused, in_flight_at_handoff, successor_fills_its_own_stale_tail, successor_may_propose,
-};
+pub use handoff::{HandoffRefused, in_flight_at_handoff, successor_may_propose};
 
 /// The settings every node of a cluster shares.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -293,6 +291,26 @@ pub fn fill_up_to(
     highest_accepted: Slot,
 ) -> Option<std::ops::RangeInclusive<Slot>> {
     (highest_accepted >= next_slot).then_some(next_slot..=highest_accepted)
+}
+
+/// The stale-tail rule over a leader's own votes: the slots a node that begins to lead with
+/// `next_slot`, however it took office (by Phase 1 or by a handoff), fills with no-ops at once,
+/// given `own_highest_accepted`, its own highest vote (or floor): [`fill_up_to`] over its own
+/// votes.
+///
+/// Neither way to office need show a leader its own votes: a Phase-1 quorum may elect it before
+/// its own Promise arrives, and a successor runs no Phase 1. Its followers' heartbeat acks
+/// report only theirs. A vote of its own at or above the next slot was cast below its ballot
+/// in a slot the Phase-1 quorum behind that ballot reported nothing for, so nothing can have
+/// been chosen there below the ballot and nothing was proposed there at it; a no-op is safe
+/// (Paxos Made Simple, section 3; H3 for a successor, whose no-ops are at the next slot and
+/// above). Left undecided, such a vote would hold for ever every read whose watermark reaches
+/// it (R1).
+pub fn leader_fills_its_own_stale_tail(
+    next_slot: Slot,
+    own_highest_accepted: Slot,
+) -> Option<std::ops::RangeInclusive<Slot>> {
+    fill_up_to(next_slot, own_highest_accepted)
 }
 
 /// Learning raises the promise: the promise an acceptor must hold once its record carries the
@@ -1222,7 +1240,8 @@ impl ColocatedNode {
     /// of the Phase-1 quorum reported and not known chosen cannot have been chosen (a Phase-2
     /// quorum would have met the Phase-1 quorum, and the promises now forbid every lower vote),
     /// so it is free; skipping it would leave a hole that no one ever fills (Paxos Made Simple,
-    /// section 3: a new leader fills every gap below the commands it proposes).
+    /// section 3: a new leader fills every gap below the commands it proposes). A stale tail of
+    /// its own votes above that slot is filled at once ([`leader_fills_its_own_stale_tail`]).
     fn lead(&mut self, ballot: Ballot, election: &Election) {
         self.proposer.leader_hint = Some(self.id);
         let highest_reported = election
@@ -1263,10 +1282,24 @@ impl ColocatedNode {
             accepts.push(leader.propose(slot, entry, commit));
             slot = slot.next();
         }
+        accepts.extend(self.fill_own_stale_tail(&mut leader, commit));
         self.proposer.leadership = Leadership::Leader(leader);
         for accept in accepts {
             self.send_accept(accept);
         }
+    }
+
+    /// Fills this new leader's own stale tail ([`leader_fills_its_own_stale_tail`]) with no-ops
+    /// at its ballot, and returns their Accepts.
+    fn fill_own_stale_tail(&self, leader: &mut LeaderState, commit: Slot) -> Vec<LogMessage> {
+        let own = self.highest_accepted();
+        let Some(stale) = leader_fills_its_own_stale_tail(leader.next_slot, own) else {
+            return Vec::new();
+        };
+        leader.next_slot = stale.end().next();
+        (stale.start().0..=stale.end().0)
+            .map(|slot| leader.propose(Slot(slot), Entry::Noop, commit))
+            .collect()
     }
 
     /// Phase 2b, by the vote rule. A vote also raises the promise, and the sender's commit

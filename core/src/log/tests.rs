@@ -773,3 +773,42 @@ fn a_stale_vote_above_the_leaders_log_is_filled_with_a_no_op_when_a_heartbeat_re
         assert_eq!(node.applied_index(), Slot(1));
     }
 }
+
+#[test]
+fn a_leader_elected_before_its_own_promise_arrives_fills_its_own_stale_vote() {
+    // The stale-tail rule over a leader's own votes (`leader_fills_its_own_stale_tail`), for a
+    // leader that took office by Phase 1: N1's vote in slot 1 reached nobody else; restarted,
+    // N1 is elected by {N2, N3}, which report nothing, before its own Promise arrives, so its
+    // next slot is 1 and no follower's heartbeat ack ever reports that vote.
+    let mut cluster = Cluster::new();
+    cluster.elect(1);
+    cluster.write(1, 1, "x", "1");
+    cluster.settle_losing(|envelope| {
+        matches!(envelope.message, LogMessage::Accept { .. }) && envelope.to != node(1)
+    });
+    assert!(cluster.nodes[0].accepts().contains_key(&Slot(1)));
+    let config = *cluster.nodes[0].config();
+    cluster.nodes[0] = ColocatedNode::restart(node(1), config, &cluster.disks[0]).unwrap();
+    cluster.flush(0);
+    cluster.tick(1, config.election_timeout_ticks);
+    let own_phase1 = |envelope: &LogEnvelope| {
+        envelope.from == node(1)
+            && envelope.to == node(1)
+            && matches!(
+                envelope.message,
+                LogMessage::Prepare { .. } | LogMessage::Promise { .. }
+            )
+    };
+    cluster.settle_losing(own_phase1);
+    assert_eq!(cluster.nodes[0].role(), LogRole::Leader);
+    cluster.tick(1, 1); // the heartbeat's commit index teaches N2 and N3 slot 1
+    cluster.settle();
+    for node in &cluster.nodes {
+        assert_eq!(
+            node.chosen().get(&Slot(1)).map(|vote| &vote.entry),
+            Some(&Entry::Noop),
+            "{} has not decided slot 1",
+            node.id()
+        );
+    }
+}
