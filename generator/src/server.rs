@@ -129,7 +129,7 @@ pub fn error_page(message: &str) -> String {
          .addEventListener(\"reload\", () => location.reload());</script>\n</head>\n<body>\n\
          <h1>The build failed</h1>\n<pre>{}</pre>\n\
          <p>Fix the error and save: the next good build replaces this page.</p>\n</body>\n</html>\n",
-        crate::embeds::escape(message)
+        crate::html::escape(message)
     )
 }
 
@@ -309,10 +309,10 @@ impl LiveBook {
     }
 
     fn write_search_index(&self) -> anyhow::Result<()> {
-        let Some(book) = &self.book else {
+        let (Some(book), Some(inputs)) = (&self.book, &self.inputs) else {
             return Ok(());
         };
-        let (path, bytes) = book.search_index_file();
+        let (path, bytes) = book.search_index_file(inputs);
         site::write_in_place(&self.config.out, &BTreeMap::from([(path, bytes)]))
     }
 
