@@ -13,6 +13,7 @@ use std::path::Path;
 
 use paros_sim::report::Report;
 
+use crate::diagnostic::Problem;
 use crate::glossary::Glossary;
 use crate::level_map::LevelMap;
 use crate::levels::LevelCatalog;
@@ -179,11 +180,11 @@ pub trait Directive: Sync {
 
     /// Resolves and renders one use; an error says what is wrong, and the chapter places it at
     /// the use's file:line:column.
-    fn render(&self, call: &Call<'_>, context: &Context<'_>) -> Result<Rendered, String>;
+    fn render(&self, call: &Call<'_>, context: &Context<'_>) -> Result<Rendered, Problem>;
 
     /// Problems only this directive sees once the whole chapter is read, each at its byte
     /// offset in the chapter. None by default.
-    fn check_prose(&self, _prose: &Prose, _context: &Context<'_>) -> Vec<(usize, String)> {
+    fn check_prose(&self, _prose: &Prose, _context: &Context<'_>) -> Vec<(usize, Problem)> {
         Vec::new()
     }
 }

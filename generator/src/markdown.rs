@@ -16,7 +16,7 @@ use pulldown_cmark::{
     BrokenLink, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd,
 };
 
-use crate::diagnostic::{Diagnostic, LineIndex};
+use crate::diagnostic::{Diagnostic, LineIndex, Problem};
 use crate::directive::{Call, Context, Prose, Rendered, TextRun, UNRESOLVED_REFERENCE};
 use crate::directives::{self, Matched};
 use crate::html::escape;
@@ -92,14 +92,14 @@ struct Chapter<'text, 'book> {
 }
 
 impl Chapter<'_, '_> {
-    fn error_at(&mut self, offset: usize, message: String) {
+    fn error_at(&mut self, offset: usize, problem: impl Into<Problem>) {
         let (line, column) = self.lines.locate(self.text, offset);
         self.errors
-            .push(Diagnostic::new(self.file, line, column, message));
+            .push(Diagnostic::of(self.file, line, column, problem.into()));
     }
 
     /// Renders one matched directive, noting what it cites.
-    fn call(&mut self, matched: &Matched) -> Result<Rendered, String> {
+    fn call(&mut self, matched: &Matched) -> Result<Rendered, Problem> {
         let call = Call {
             arguments: &matched.arguments,
             source: self.source,
@@ -132,7 +132,7 @@ impl Chapter<'_, '_> {
                     lines: &self.lines,
                     offset,
                 };
-                links::resolve_link(destination, &site, self.context, checks)
+                links::resolve_link(destination, &site, self.context, checks).map_err(Problem::from)
             }
         };
         resolved.unwrap_or_else(|message| {
@@ -150,8 +150,7 @@ impl Chapter<'_, '_> {
                 Some((range, Err(message))) => self.error_at(start + range.start, message),
                 Some((range, Ok(_))) => self.error_at(
                     start + range.start,
-                    "an inline figure cannot share a run of text with a backslash escape or an entity"
-                        .into(),
+                    "an inline figure cannot share a run of text with a backslash escape or an entity",
                 ),
                 None => {}
             }

@@ -762,3 +762,86 @@ fn serve_refuses_paths_outside_the_site() {
     assert_eq!(status, 404);
     assert!(String::from_utf8_lossy(&body).contains("Page not found"));
 }
+
+#[test]
+fn many_identical_errors_say_their_help_once_and_count_the_rest() {
+    // Proves rustc's manner on a book written for mdBook: each of the twelve `{{#include}}`
+    // lines is reported at its own line, their long help is said once with the count of the
+    // rest, another error keeps its own help, and the last line counts every error.
+    let book = fixture_book("repeated");
+    copy_tree(
+        &tests_dir().join("repeated-errors/chapters"),
+        &book.join("chapters"),
+    );
+    let output = run(&book, &["check"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "check passed:\n{stderr}");
+    let includes: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.contains("`{{#include ...}}` is an mdBook directive"))
+        .collect();
+    assert_eq!(includes.len(), 12, "{stderr}");
+    for (index, line) in includes.iter().enumerate() {
+        let at = format!("chapters/intro.md:{}:1: ", 8 + 4 * index);
+        assert!(
+            line.trim_start_matches("error: ").starts_with(&at),
+            "{line}"
+        );
+    }
+    assert_eq!(
+        stderr.matches("to show paros-core's code write").count(),
+        1,
+        "the include's help is said once:\n{stderr}"
+    );
+    assert!(
+        stderr.contains("  = note: ... and 11 more like this below, with the same help"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            "chapters/intro.md:55:28: unknown directive `{{chart...}}`\n  = help: the book knows"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr
+            .trim_end()
+            .ends_with("error: aborting due to 13 previous errors"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_number_that_only_coincides_with_a_figure_is_written_as_a_literal() {
+    // Proves the escape named by the hand-written-figure error: the same sentence builds once
+    // its number is a `literal`, and shows the number as written; a literal that is not a
+    // number is refused.
+    let book = fixture_book("literal");
+    write_files(&book, &overlay("hand-written-figure"));
+    let refused = run(&book, &["check"]);
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("is written `{{ literal \"18214\" }}`")
+    );
+    let intro = book.join("chapters/intro.md");
+    let escaped = read(&intro).replace("18,214", "{{ literal \"18,214\" }}");
+    std::fs::write(&intro, escaped).unwrap();
+    let out = book.join("site");
+    let output = build(&book, &out);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(read(&out.join("intro.html")).contains("The search visited 18,214 states."));
+    let malformed = read(&intro).replace("\"18,214\"", "\"18k\"");
+    std::fs::write(&intro, malformed).unwrap();
+    let output = run(&book, &["check"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !output.status.success()
+            && stderr.contains(
+                "chapters/intro.md:5:20: `{{ literal \"18k\" }}` holds a number written in digits"
+            ),
+        "{stderr}"
+    );
+}

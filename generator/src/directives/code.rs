@@ -2,6 +2,7 @@
 //! rustdoc span, highlighted, under a caption that links its API page and names the file and
 //! lines.
 
+use crate::diagnostic::Problem;
 use crate::directive::{Call, Context, Directive, Form, Rendered};
 use crate::html::escape;
 use crate::symbols::{Kind, SymbolIndex};
@@ -17,8 +18,10 @@ impl Directive for CodeEmbed {
         }
     }
 
-    fn render(&self, call: &Call<'_>, context: &Context<'_>) -> Result<Rendered, String> {
-        render_code(&call.arguments[0], context.symbols, call.root).map(Rendered::plain)
+    fn render(&self, call: &Call<'_>, context: &Context<'_>) -> Result<Rendered, Problem> {
+        render_code(&call.arguments[0], context.symbols, call.root)
+            .map(Rendered::plain)
+            .map_err(Problem::from)
     }
 }
 

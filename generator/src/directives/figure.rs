@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 
 use paros_sim::report::{Mode, Report};
 
+use crate::diagnostic::Problem;
 use crate::directive::{Call, Context, Directive, Form, Prose, Rendered, braces};
 use crate::html::count;
 use crate::verdict::mode_in_words;
@@ -24,7 +25,7 @@ impl Directive for FigureEmbed {
         }
     }
 
-    fn render(&self, call: &Call<'_>, context: &Context<'_>) -> Result<Rendered, String> {
+    fn render(&self, call: &Call<'_>, context: &Context<'_>) -> Result<Rendered, Problem> {
         let figure = Figure {
             scenario: call.arguments[0].clone(),
             field: Field::named(&call.arguments[1])?,
@@ -37,7 +38,7 @@ impl Directive for FigureEmbed {
         })
     }
 
-    fn check_prose(&self, prose: &Prose, context: &Context<'_>) -> Vec<(usize, String)> {
+    fn check_prose(&self, prose: &Prose, context: &Context<'_>) -> Vec<(usize, Problem)> {
         let numbers: Vec<(usize, u64)> = prose
             .runs
             .iter()
@@ -212,7 +213,7 @@ fn hand_written_figures(
     numbers: &[(usize, u64)],
     cited: &BTreeSet<String>,
     context: &Context<'_>,
-) -> Vec<(usize, String)> {
+) -> Vec<(usize, Problem)> {
     let mut found = Vec::new();
     for scenario in cited {
         let Ok(report) = context.report(scenario) else {
@@ -222,16 +223,22 @@ fn hand_written_figures(
             for (at, _) in numbers.iter().filter(|(_, number)| *number == value) {
                 found.push((
                     *at,
-                    format!(
-                        "{} is the `{field}` of report `{scenario}`, written by hand; write \
-                         `{{{{ figure \"{scenario}\" \"{field}\" }}}}` so the sentence follows the report",
-                        count(value)
+                    Problem::with_help(
+                        format!(
+                            "{} is the `{field}` of report `{scenario}`, written by hand",
+                            count(value)
+                        ),
+                        format!(
+                            "write `{{{{ figure \"{scenario}\" \"{field}\" }}}}` so the sentence \
+                             follows the report; a number that only coincides with it (a year, a \
+                             page, a paragraph's number) is written `{{{{ literal \"{value}\" }}}}`"
+                        ),
                     ),
                 ));
             }
         }
     }
-    found.sort();
+    found.sort_by_key(|(at, _)| *at);
     found
 }
 

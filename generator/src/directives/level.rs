@@ -2,6 +2,7 @@
 //! `.paros-level`), links to `play/#<id>`, and states what the simulator says about the level's
 //! scenario.
 
+use crate::diagnostic::Problem;
 use crate::directive::{Call, Context, Directive, Form, Rendered};
 use crate::html::escape;
 use crate::levels::Level;
@@ -19,7 +20,7 @@ impl Directive for LevelEmbed {
         }
     }
 
-    fn render(&self, call: &Call<'_>, context: &Context<'_>) -> Result<Rendered, String> {
+    fn render(&self, call: &Call<'_>, context: &Context<'_>) -> Result<Rendered, Problem> {
         let id = &call.arguments[0];
         let level = context.levels.get(id).ok_or_else(|| {
             let nearest = context.levels.nearest(id);

@@ -5,6 +5,7 @@
 
 use std::fmt::Write;
 
+use crate::diagnostic::Problem;
 use crate::directive::{Call, Context, Directive, Form, Rendered};
 use crate::html::escape;
 use crate::level_map::{LEVEL_MAP, LevelMap};
@@ -23,11 +24,13 @@ impl Directive for LevelMapEmbed {
         }
     }
 
-    fn render(&self, call: &Call<'_>, context: &Context<'_>) -> Result<Rendered, String> {
+    fn render(&self, call: &Call<'_>, context: &Context<'_>) -> Result<Rendered, Problem> {
         let map = context.level_map.ok_or_else(|| {
             format!("`{{{{ level-map }}}}` needs chapters/{LEVEL_MAP}, the level map as designed")
         })?;
-        render(map, context.levels, context.chapters_by_title, call.root).map(Rendered::plain)
+        render(map, context.levels, context.chapters_by_title, call.root)
+            .map(Rendered::plain)
+            .map_err(Problem::from)
     }
 }
 

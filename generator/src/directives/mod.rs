@@ -12,6 +12,7 @@ mod code;
 mod figure;
 mod level;
 mod level_map;
+mod literal;
 mod proven;
 mod symbol_link;
 
@@ -19,6 +20,7 @@ pub use proven::replay_counterexample;
 
 use std::ops::Range;
 
+use crate::diagnostic::Problem;
 use crate::directive::{Directive, Form, braces, quoted_words};
 
 /// Every directive of the book.
@@ -28,6 +30,7 @@ pub static TABLE: &[&dyn Directive] = &[
     &code::CodeEmbed,
     &level_map::LevelMapEmbed,
     &figure::FigureEmbed,
+    &literal::Literal,
     &symbol_link::SymbolLink,
 ];
 
@@ -66,7 +69,7 @@ fn listed(items: &[String]) -> String {
     }
 }
 
-/// The forms the book knows, as an error lists them, from the table.
+/// The forms the book knows, as an error's help lists them, from the table.
 pub fn known_forms() -> String {
     let usages = |inline: bool| -> Vec<String> {
         TABLE
@@ -87,7 +90,7 @@ pub fn known_forms() -> String {
 
 /// Why `{{inner}}` is not a directive of this book: it names the forms that exist, and for an
 /// mdBook directive (`{{#include ...}}`) what to write instead.
-pub fn unknown_directive(inner: &str) -> String {
+pub fn unknown_directive(inner: &str) -> Problem {
     let inner = inner.trim();
     let keyword: String = inner
         .chars()
@@ -103,17 +106,20 @@ pub fn unknown_directive(inner: &str) -> String {
             "title" => "the page title comes from SUMMARY.md",
             _ => "paros-book has no mdBook preprocessors",
         };
-        return format!(
-            "`{{{{{keyword} ...}}}}` is an mdBook directive, which paros-book does not run: {instead}; {known}"
+        return Problem::with_help(
+            format!(
+                "`{{{{{keyword} ...}}}}` is an mdBook directive, which paros-book does not run"
+            ),
+            format!("{instead}; {known}"),
         );
     }
-    format!("unknown directive `{{{{{keyword}...}}}}`: {known}")
+    Problem::with_help(format!("unknown directive `{{{{{keyword}...}}}}`"), known)
 }
 
 /// The mdBook directives (`{{#include ...}}`, `{{#rustdoc_include ...}}`) in a code block's
 /// source, by byte offset. Every other `{{` in code is text, and so is `\{{#`, mdBook's own
 /// escape.
-pub fn mdbook_directives(code: &str) -> Vec<(usize, String)> {
+pub fn mdbook_directives(code: &str) -> Vec<(usize, Problem)> {
     code.match_indices("{{#")
         .filter(|(at, _)| !code[..*at].ends_with('\\'))
         .filter(|(at, _)| {
@@ -137,7 +143,7 @@ pub fn unescape_code(code: &str) -> String {
 /// Matches a paragraph's source if it starts with `{{`. `None`: not a paragraph directive (an
 /// inline one, or text); `Some(Err)`: a malformed one, or a directive this book does not know,
 /// with the reason.
-pub fn paragraph(source: &str) -> Option<Result<Matched, String>> {
+pub fn paragraph(source: &str) -> Option<Result<Matched, Problem>> {
     let text = source.trim();
     let inner = text.strip_prefix("{{")?;
     let keyword = inner
@@ -169,9 +175,7 @@ pub fn paragraph(source: &str) -> Option<Result<Matched, String>> {
         return Some(if argument.is_empty() {
             Ok(matched(Vec::new()))
         } else {
-            Err(format!(
-                "`{{{{ {keyword} }}}}` takes no name, found `{argument}`"
-            ))
+            Err(format!("`{{{{ {keyword} }}}}` takes no name, found `{argument}`").into())
         });
     }
     let Some(name) = argument
@@ -180,17 +184,18 @@ pub fn paragraph(source: &str) -> Option<Result<Matched, String>> {
     else {
         return Some(Err(format!(
             "expected `{{{{ {keyword} \"name\" }}}}`: the name must be in double quotes"
-        )));
+        )
+        .into()));
     };
     if name.is_empty() || name.contains('"') || name.chars().any(char::is_whitespace) {
-        return Some(Err(format!("malformed name `{name}` in the embed")));
+        return Some(Err(format!("malformed name `{name}` in the embed").into()));
     }
     Some(Ok(matched(vec![name.to_string()])))
 }
 
 /// Every brace form in a run of text, matched to its inline directive: its byte range and what
 /// it matched, or why it is no inline directive. A `{{` right after a backslash is text.
-pub fn inline(text: &str) -> Vec<(Range<usize>, Result<Matched, String>)> {
+pub fn inline(text: &str) -> Vec<(Range<usize>, Result<Matched, Problem>)> {
     braces(text)
         .into_iter()
         .map(|(range, inner)| {
@@ -204,7 +209,7 @@ pub fn inline(text: &str) -> Vec<(Range<usize>, Result<Matched, String>)> {
 }
 
 /// Matches the inside of one brace form of a sentence, braces excluded.
-fn match_inline(inner: &str) -> Result<Matched, String> {
+fn match_inline(inner: &str) -> Result<Matched, Problem> {
     let trimmed = inner.trim();
     let found = inline_forms().find_map(|(directive, keyword, arity)| {
         let rest = trimmed.strip_prefix(keyword)?;
@@ -221,13 +226,14 @@ fn match_inline(inner: &str) -> Result<Matched, String> {
                     "only {} may stand inside a sentence; `{keyword}` is a paragraph of its own",
                     listed(&inline)
                 )
+                .into()
             } else {
                 unknown_directive(inner)
             },
         );
     };
     let usage = directive.form().usage().unwrap_or_default();
-    let malformed = || format!("expected `{usage}`, found `{{{{{inner}}}}}`");
+    let malformed = || Problem::from(format!("expected `{usage}`, found `{{{{{inner}}}}}`"));
     if !rest.starts_with(char::is_whitespace) {
         return Err(malformed());
     }
@@ -254,12 +260,12 @@ mod tests {
     use super::*;
 
     /// A paragraph's keyword and arguments, or its error.
-    fn parse(source: &str) -> Option<Result<(&'static str, Vec<String>), String>> {
+    fn parse(source: &str) -> Option<Result<(&'static str, Vec<String>), Problem>> {
         paragraph(source).map(|matched| matched.map(|found| (found.keyword, found.arguments)))
     }
 
     /// The first inline form's keyword and arguments, or its error.
-    fn first_inline(text: &str) -> Result<(&'static str, Vec<String>), String> {
+    fn first_inline(text: &str) -> Result<(&'static str, Vec<String>), Problem> {
         inline(text)
             .remove(0)
             .1
@@ -269,7 +275,7 @@ mod tests {
     fn named(
         keyword: &'static str,
         name: &str,
-    ) -> Option<Result<(&'static str, Vec<String>), String>> {
+    ) -> Option<Result<(&'static str, Vec<String>), Problem>> {
         Some(Ok((keyword, vec![name.to_string()])))
     }
 
@@ -287,7 +293,7 @@ mod tests {
         assert_eq!(parse("Some text {{ level \"x\" }}"), None);
         assert!(matches!(parse("{{ level act1 }}"), Some(Err(_))));
         assert!(
-            matches!(parse("{{ lvl \"x\" }}"), Some(Err(message)) if message.contains("unknown directive `{{lvl...}}`"))
+            matches!(parse("{{ lvl \"x\" }}"), Some(Err(problem)) if problem.message == "unknown directive `{{lvl...}}`")
         );
         assert!(matches!(parse("{{ level \"x\" "), Some(Err(_))));
         assert_eq!(
@@ -303,15 +309,16 @@ mod tests {
             Some(Ok(("level-map", Vec::new())))
         );
         assert!(
-            matches!(parse("{{ level-map \"act1\" }}"), Some(Err(message)) if message.contains("takes no name"))
+            matches!(parse("{{ level-map \"act1\" }}"), Some(Err(problem)) if problem.message.contains("takes no name"))
         );
         assert!(
-            matches!(parse("{{ level-map"), Some(Err(message)) if message.contains("end with `}}`"))
+            matches!(parse("{{ level-map"), Some(Err(problem)) if problem.message.contains("end with `}}`"))
         );
         assert_eq!(
             first_inline("see {{ level-map }} here"),
             Err(
-                "only `figure` may stand inside a sentence; `level-map` is a paragraph of its own"
+                "only `figure` and `literal` may stand inside a sentence; `level-map` is a \
+                 paragraph of its own"
                     .into()
             )
         );
@@ -322,31 +329,29 @@ mod tests {
         // Proves an mdBook include and a made-up directive both fail, naming every form of the
         // book, and the include says what to use instead.
         let include = match parse("{{#include ../listings/main.rs:here}}") {
-            Some(Err(message)) => message,
+            Some(Err(problem)) => problem,
             other => panic!("{other:?}"),
         };
-        assert!(
-            include.starts_with("`{{#include ...}}` is an mdBook directive")
-                && include.contains("write `{{ code \"item\" }}`"),
-            "{include}"
+        assert_eq!(
+            include.message,
+            "`{{#include ...}}` is an mdBook directive, which paros-book does not run"
         );
+        let help = include.help.unwrap();
+        assert!(help.contains("write `{{ code \"item\" }}`"), "{help}");
         assert!(
-            include.ends_with(
+            help.ends_with(
                 "the book knows `{{ level \"id\" }}`, `{{ proven \"scenario\" }}`, \
                  `{{ code \"item\" }}` and `{{ level-map }}`, each a paragraph of its own, and \
-                 `{{ figure \"scenario\" \"field\" }}` inside a sentence; write `\\{{` for literal braces"
+                 `{{ figure \"scenario\" \"field\" }}` and `{{ literal \"number\" }}` inside a \
+                 sentence; write `\\{{` for literal braces"
             ),
-            "{include}"
+            "{help}"
         );
         let inline = inline("see {{ chart \"x\" }} here").remove(0);
         assert_eq!(inline.0, 4..19);
-        assert!(
-            inline
-                .1
-                .err()
-                .unwrap()
-                .starts_with("unknown directive `{{chart...}}`: the book knows")
-        );
+        let unknown = inline.1.err().unwrap();
+        assert_eq!(unknown.message, "unknown directive `{{chart...}}`");
+        assert!(unknown.help.unwrap().starts_with("the book knows"));
     }
 
     #[test]
@@ -363,7 +368,7 @@ mod tests {
             (matched.keyword, matched.arguments.clone()),
             ("figure", vec!["act2-long".to_string(), "steps".to_string()])
         );
-        let reason = |text: &str| first_inline(text).unwrap_err();
+        let reason = |text: &str| first_inline(text).unwrap_err().message;
         assert!(reason(r#"{{ figure "act2-long" }}"#).contains("expected `{{ figure"));
         assert!(reason(r#"{{ figure act2-long steps }}"#).contains("expected `{{ figure"));
         assert!(
@@ -384,7 +389,8 @@ mod tests {
         assert!(
             found[0]
                 .1
-                .contains("`{{#rustdoc_include ...}}` is an mdBook directive")
+                .message
+                .starts_with("`{{#rustdoc_include ...}}` is an mdBook directive")
         );
         assert!(mdbook_directives("{{ level \"x\" }} {{#}}").is_empty());
         assert_eq!(unescape_code("\\{{#include b.rs}}"), "{{#include b.rs}}");

@@ -12,6 +12,7 @@ use std::fmt::Write;
 use paros_play::Replay;
 use paros_sim::report::{Mode, Report};
 
+use crate::diagnostic::Problem;
 use crate::directive::{Call, Context, Directive, Form, Rendered};
 use crate::html::{count, escape};
 use crate::verdict::{faults_in_words, verdict_sentence};
@@ -27,7 +28,7 @@ impl Directive for ProvenEmbed {
         }
     }
 
-    fn render(&self, call: &Call<'_>, context: &Context<'_>) -> Result<Rendered, String> {
+    fn render(&self, call: &Call<'_>, context: &Context<'_>) -> Result<Rendered, Problem> {
         let scenario = &call.arguments[0];
         let report = context.report(scenario)?;
         let replay = replay_counterexample(&report)?;

@@ -2,6 +2,7 @@
 //! (`[`Acceptor::on_prepare`]`, `[text](Ballot::next_above)`), and protocol names of the
 //! glossary (`[promise rule]`), each a link to the item's API page.
 
+use crate::diagnostic::Problem;
 use crate::directive::{Call, Context, Directive, Form, Rendered, UNRESOLVED_REFERENCE};
 use crate::symbols::{Symbol, looks_like_path};
 
@@ -13,7 +14,7 @@ impl Directive for SymbolLink {
         Form::Link { claims }
     }
 
-    fn render(&self, call: &Call<'_>, context: &Context<'_>) -> Result<Rendered, String> {
+    fn render(&self, call: &Call<'_>, context: &Context<'_>) -> Result<Rendered, Problem> {
         let destination = &call.arguments[0];
         let href = match destination.strip_prefix(UNRESOLVED_REFERENCE) {
             Some(reference) => resolve_reference(reference, call.root, context)?,
