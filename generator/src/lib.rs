@@ -25,6 +25,7 @@ pub mod outputs;
 pub mod pages;
 pub mod paths;
 pub mod pipeline;
+pub mod print;
 pub mod reports;
 pub mod search;
 pub mod sections;

@@ -9,6 +9,7 @@ use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::inputs::Inputs;
 use crate::pages::{Frame, has_names_page};
 use crate::paths::{NAMES_PAGE, page_path};
+use crate::print::{PRINT_PAGE, render_print};
 use crate::search::search_index;
 
 /// The search index.
@@ -36,6 +37,7 @@ impl Book {
         if has_names_page(self) {
             pages.push((NAMES_PAGE.into(), frame.render_names_page(&inputs.symbols)));
         }
+        pages.push((PRINT_PAGE.into(), render_print(&frame)));
         let mut files = BTreeMap::new();
         let mut errors = Vec::new();
         for (path, result) in pages {
@@ -71,6 +73,14 @@ impl Book {
             .and_then(|frame| frame.render_chapter_page(chapter))
             .map_err(|error| Diagnostics(vec![error]))?;
         Ok((page_path(source), page.into_bytes()))
+    }
+
+    /// The print page, after [`Book::update_chapter`]: every chapter is on it.
+    pub fn print_page(&self) -> Result<(String, Vec<u8>), Diagnostics> {
+        let page = Frame::new(self)
+            .and_then(|frame| render_print(&frame))
+            .map_err(|error| Diagnostics(vec![error]))?;
+        Ok((PRINT_PAGE.into(), page.into_bytes()))
     }
 
     /// The search index, as a file of the site.

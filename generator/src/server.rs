@@ -276,9 +276,9 @@ impl LiveBook {
         Ok(())
     }
 
-    /// Re-renders edited chapters and writes their pages. The search index is left for
-    /// [`LiveBook::write_search_index`], after open pages have been told to reload: they do not
-    /// need it, and over hundreds of chapters it takes longer than the page.
+    /// Re-renders edited chapters and writes their pages. The search index and the print page
+    /// are left for [`LiveBook::write_search_index`], after open pages have been told to reload:
+    /// they do not need them, and over hundreds of chapters they take longer than the page.
     fn chapters(&mut self, chapters: &BTreeSet<String>) -> anyhow::Result<bool> {
         let (Some(book), Some(inputs)) = (self.book.as_mut(), self.inputs.as_ref()) else {
             self.full(&Work {
@@ -308,12 +308,17 @@ impl LiveBook {
         Ok(true)
     }
 
+    /// Writes the files made from every chapter: the search index and the print page.
     fn write_search_index(&self) -> anyhow::Result<()> {
         let (Some(book), Some(inputs)) = (&self.book, &self.inputs) else {
             return Ok(());
         };
-        let (path, bytes) = book.search_index_file(inputs);
-        site::write_in_place(&self.config.out, &BTreeMap::from([(path, bytes)]))
+        let (index, index_bytes) = book.search_index_file(inputs);
+        let (print, print_bytes) = book.print_page()?;
+        site::write_in_place(
+            &self.config.out,
+            &BTreeMap::from([(index, index_bytes), (print, print_bytes)]),
+        )
     }
 
     /// Applies the work; `Ok(true)` when the search index is still to be written.

@@ -23,6 +23,7 @@ pub const REQUIRED: &[&str] = &[
     "index.html",
     "404.html",
     "play.html",
+    "print.html",
     "sidebar.html",
 ];
 

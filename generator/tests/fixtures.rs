@@ -845,3 +845,58 @@ fn a_number_that_only_coincides_with_a_figure_is_written_as_a_literal() {
         "{stderr}"
     );
 }
+
+#[test]
+fn the_print_page_holds_every_chapter_in_reading_order() {
+    // Proves print.html is the whole book: SUMMARY.md's chapters in order under their parts,
+    // ids kept apart by chapter, links between chapters pointing into the page, each level a
+    // still of its first stage with no mount point, and a link to it from every page.
+    let book = fixture_book("print");
+    let out = book.join("site");
+    let output = build(&book, &out);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let print = read(&out.join("print.html"));
+    let order: Vec<usize> = [
+        r#"<section class="print-chapter" id="intro" data-page="intro.html">"#,
+        r#"<h1 class="print-part">Part one</h1>"#,
+        r#"<section class="print-chapter" id="part-one" data-page="part/one.html">"#,
+        r#"<section class="print-chapter" id="part-two" data-page="part/two.html">"#,
+        r#"<section class="print-chapter" id="after" data-page="after.html">"#,
+    ]
+    .iter()
+    .map(|needle| {
+        print
+            .find(needle)
+            .unwrap_or_else(|| panic!("{needle} missing"))
+    })
+    .collect();
+    assert!(order.windows(2).all(|pair| pair[0] < pair[1]), "{order:?}");
+    assert!(
+        print.contains(r##"<h2 id="intro--the-end"><a class="anchor" href="#intro--the-end""##)
+    );
+    assert!(print.contains(r##"<a href="#part-one--the-rules">rules</a>"##));
+    assert!(print.contains(r#"<img src="figures/phases.svg""#));
+    assert!(
+        !print.contains("class=\"paros-level\""),
+        "no level waits for a script"
+    );
+    assert!(print.contains("<div class=\"level-still\""));
+    assert!(print.contains(r#"href="play/#act1/choose-a-value""#));
+    assert!(!print.contains("mount.js"), "the print page loads no game");
+    for page in [
+        "intro.html",
+        "part/one.html",
+        "index.html",
+        "play/index.html",
+    ] {
+        let html = read(&out.join(page));
+        assert!(
+            html.contains("print.html\" title=\"Print this book\""),
+            "{page} links the print page"
+        );
+    }
+}
