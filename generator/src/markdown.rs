@@ -188,6 +188,120 @@ impl Chapter<'_, '_> {
     }
 }
 
+/// What a walk over one chapter's events builds: the page's events, the open heading or code
+/// block, the search section being filled, and the rendered chapter's other parts.
+#[derive(Default)]
+struct Page<'text> {
+    out: Vec<Event<'text>>,
+    heading: Option<OpenHeading<'text>>,
+    code: Option<(String, String)>,
+    skipping_embed: bool,
+    section: Section,
+    used_ids: BTreeSet<String>,
+    rendered: RenderedChapter,
+}
+
+impl<'text> Page<'text> {
+    /// Takes an event inside a code block: its text is kept (and checked for mdBook's
+    /// directives), its end becomes the highlighted block.
+    fn code_event(&mut self, chapter: &mut Chapter<'_, '_>, event: Event<'text>, range: Range) {
+        let Some((_, buffer)) = &mut self.code else {
+            return;
+        };
+        match event {
+            Event::Text(content) => {
+                buffer.push_str(&content);
+                for (at, why) in directives::mdbook_directives(&chapter.text[range.clone()]) {
+                    chapter.error_at(range.start + at, why);
+                }
+            }
+            Event::End(TagEnd::CodeBlock) => {
+                let (language, buffer) = self.code.take().expect("inside a code block");
+                self.out
+                    .push(Event::Html(code_block(&language, &buffer).into()));
+            }
+            _ => {}
+        }
+    }
+
+    /// A paragraph that is a directive of its own is rendered in its place, and its events are
+    /// skipped; `false` for any other paragraph.
+    fn paragraph_directive(&mut self, chapter: &mut Chapter<'_, '_>, range: Range) -> bool {
+        let Some(matched) = directives::paragraph(&chapter.text[range.clone()]) else {
+            return false;
+        };
+        self.skipping_embed = true;
+        match matched.and_then(|matched| chapter.call(&matched)) {
+            Ok(embed) => {
+                self.rendered.has_levels |= embed.loads_game;
+                self.out.push(Event::Html(embed.output.into()));
+            }
+            Err(problem) => chapter.error_at(range.start, problem),
+        }
+        true
+    }
+
+    /// Closes the open heading: gives it an id unique on the page, writes it with its anchor,
+    /// lists it on the page's contents and starts a search section under it.
+    fn close_heading(&mut self, chapter: &mut Chapter<'_, '_>, offset: usize) {
+        let Some((level, explicit_id, classes, inner, title)) = self.heading.take() else {
+            return;
+        };
+        let base = explicit_id.clone().unwrap_or_else(|| slug(&title));
+        let mut id = base.clone();
+        let mut suffix = 1;
+        while self.used_ids.contains(&id) {
+            if explicit_id.is_some() {
+                chapter.error_at(
+                    offset,
+                    format!("heading id `{base}` is used twice on this page"),
+                );
+                break;
+            }
+            id = format!("{base}-{suffix}");
+            suffix += 1;
+        }
+        self.used_ids.insert(id.clone());
+        let level_number = level as u8;
+        self.out.push(Event::Html(
+            heading_html(level_number, &id, &classes, inner).into(),
+        ));
+        if matches!(level_number, 2 | 3) {
+            self.rendered.toc.push(TocEntry {
+                level: level_number,
+                id: id.clone(),
+                title: title.clone(),
+            });
+        }
+        let finished = std::mem::replace(&mut self.section, Section::new(id.clone(), title));
+        self.rendered.sections.push(finished.finish());
+        self.rendered.anchors.insert(id);
+    }
+
+    /// Keeps an event: its text for search (or the open heading's title), the event for the
+    /// page (or the open heading).
+    fn keep(&mut self, event: Event<'text>) {
+        match (&event, &mut self.heading) {
+            (Event::Text(content) | Event::Code(content), Some((.., title))) => {
+                title.push_str(content)
+            }
+            (Event::Text(content) | Event::Code(content), None) => {
+                self.section.text.push_str(content)
+            }
+            (Event::SoftBreak | Event::HardBreak, None) => self.section.text.push(' '),
+            (Event::End(end), None) if ends_a_block_of_text(end) => self.section.text.push('\n'),
+            _ => {}
+        }
+        match &mut self.heading {
+            Some((_, _, _, inner, _)) => inner.push(event),
+            None => self.out.push(event),
+        }
+    }
+}
+
+/// A byte range of the chapter's text.
+type Range = std::ops::Range<usize>;
+
 /// Renders one chapter. `file` names it in errors (`chapters/x.md`), `source` is its path
 /// under `chapters/`.
 pub fn render(
@@ -218,77 +332,37 @@ pub fn render(
     };
     let parser = Parser::new_with_broken_link_callback(text, options, Some(&mut callback))
         .into_offset_iter();
-
-    let mut rendered = RenderedChapter::default();
-    let mut out: Vec<Event<'_>> = Vec::new();
-    let mut heading: Option<OpenHeading<'_>> = None;
-    let mut code: Option<(String, String)> = None;
-    let mut skipping_embed = false;
-    let mut section = Section::new(String::new(), String::new());
-    let mut used_ids: BTreeSet<String> = BTreeSet::new();
-
+    let mut page = Page::default();
     for (event, range) in parser {
-        if skipping_embed {
-            if matches!(event, Event::End(TagEnd::Paragraph)) {
-                skipping_embed = false;
-            }
+        if page.skipping_embed {
+            page.skipping_embed = !matches!(event, Event::End(TagEnd::Paragraph));
             continue;
         }
-        if let Some((_, buffer)) = &mut code {
-            match event {
-                Event::Text(content) => {
-                    buffer.push_str(&content);
-                    for (at, why) in directives::mdbook_directives(&text[range.clone()]) {
-                        chapter.error_at(range.start + at, why);
-                    }
-                }
-                Event::End(TagEnd::CodeBlock) => {
-                    let (language, buffer) = code.take().expect("inside a code block");
-                    out.push(Event::Html(code_block(&language, &buffer).into()));
-                }
-                _ => {}
-            }
+        if page.code.is_some() {
+            page.code_event(&mut chapter, event, range);
             continue;
         }
         if let Event::Text(content) = &event {
             chapter.note_text(content, text_source(text, &range));
         }
         let event = match event {
-            Event::Start(Tag::Paragraph) => match directives::paragraph(&text[range.clone()]) {
-                Some(matched) => {
-                    skipping_embed = true;
-                    match matched.and_then(|matched| chapter.call(&matched)) {
-                        Ok(embed) => {
-                            rendered.has_levels |= embed.loads_game;
-                            out.push(Event::Html(embed.output.into()));
-                        }
-                        Err(message) => chapter.error_at(range.start, message),
-                    }
-                    continue;
-                }
-                None => Event::Start(Tag::Paragraph),
-            },
+            Event::Start(Tag::Paragraph)
+                if page.paragraph_directive(&mut chapter, range.clone()) =>
+            {
+                continue;
+            }
             Event::Text(content) if content.contains("{{") => {
                 let expanded = chapter.expand_inline(&content, text_source(text, &range));
                 Event::Text(expanded.into())
             }
             Event::Start(Tag::CodeBlock(kind)) => {
-                let language = match kind {
-                    CodeBlockKind::Fenced(info) => info
-                        .split([',', ' '])
-                        .next()
-                        .unwrap_or("")
-                        .trim()
-                        .to_string(),
-                    CodeBlockKind::Indented => String::new(),
-                };
-                code = Some((language, String::new()));
+                page.code = Some((code_language(&kind), String::new()));
                 continue;
             }
             Event::Start(Tag::Heading {
                 level, id, classes, ..
             }) => {
-                heading = Some((
+                page.heading = Some((
                     level,
                     id.map(|id| id.to_string()),
                     classes.iter().map(|class| class.to_string()).collect(),
@@ -298,38 +372,7 @@ pub fn render(
                 continue;
             }
             Event::End(TagEnd::Heading(_)) => {
-                let Some((level, explicit_id, classes, inner, title)) = heading.take() else {
-                    continue;
-                };
-                let base = explicit_id.clone().unwrap_or_else(|| slug(&title));
-                let mut id = base.clone();
-                let mut suffix = 1;
-                while used_ids.contains(&id) {
-                    if explicit_id.is_some() {
-                        chapter.error_at(
-                            range.start,
-                            format!("heading id `{base}` is used twice on this page"),
-                        );
-                        break;
-                    }
-                    id = format!("{base}-{suffix}");
-                    suffix += 1;
-                }
-                used_ids.insert(id.clone());
-                let level_number = level as u8;
-                out.push(Event::Html(
-                    heading_html(level_number, &id, &classes, inner).into(),
-                ));
-                if matches!(level_number, 2 | 3) {
-                    rendered.toc.push(TocEntry {
-                        level: level_number,
-                        id: id.clone(),
-                        title: title.clone(),
-                    });
-                }
-                let finished = std::mem::replace(&mut section, Section::new(id.clone(), title));
-                rendered.sections.push(finished.finish());
-                rendered.anchors.insert(id);
+                page.close_heading(&mut chapter, range.start);
                 continue;
             }
             Event::Start(Tag::Link {
@@ -338,7 +381,8 @@ pub fn render(
                 title,
                 id,
             }) => {
-                let destination = chapter.link(&dest_url, range.start, &mut rendered.link_checks);
+                let destination =
+                    chapter.link(&dest_url, range.start, &mut page.rendered.link_checks);
                 Event::Start(Tag::Link {
                     link_type,
                     dest_url: destination.into(),
@@ -364,31 +408,33 @@ pub fn render(
             }
             other => other,
         };
-        match (&event, &mut heading) {
-            (Event::Text(content) | Event::Code(content), Some((.., title))) => {
-                title.push_str(content)
-            }
-            (Event::Text(content) | Event::Code(content), None) => section.text.push_str(content),
-            (Event::SoftBreak | Event::HardBreak, None) => section.text.push(' '),
-            (Event::End(end), None) if ends_a_block_of_text(end) => section.text.push('\n'),
-            _ => {}
-        }
-        match &mut heading {
-            Some((_, _, _, inner, _)) => inner.push(event),
-            None => out.push(event),
-        }
+        page.keep(event);
     }
-    rendered.sections.push(section.finish());
+    let mut rendered = page.rendered;
+    rendered.sections.push(page.section.finish());
     for directive in directives::TABLE {
-        for (at, message) in directive.check_prose(&chapter.prose, context) {
-            chapter.error_at(at, message);
+        for (at, problem) in directive.check_prose(&chapter.prose, context) {
+            chapter.error_at(at, problem);
         }
     }
     if !chapter.errors.is_empty() {
         return Err(chapter.errors);
     }
-    pulldown_cmark::html::push_html(&mut rendered.html, out.into_iter());
+    pulldown_cmark::html::push_html(&mut rendered.html, page.out.into_iter());
     Ok(rendered)
+}
+
+/// A code block's language: the first word of a fence's info string.
+fn code_language(kind: &CodeBlockKind<'_>) -> String {
+    match kind {
+        CodeBlockKind::Fenced(info) => info
+            .split([',', ' '])
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_string(),
+        CodeBlockKind::Indented => String::new(),
+    }
 }
 
 /// A fenced or indented code block, highlighted; mdBook's escape `\{{#` loses its backslash.
@@ -420,7 +466,7 @@ fn heading_html(level: u8, id: &str, classes: &[String], inner: Vec<Event<'_>>) 
 
 /// The source of a run of text and where it starts: its range, with the backslash before it
 /// when its first character was escaped (the parser leaves that backslash out).
-fn text_source<'text>(text: &'text str, range: &std::ops::Range<usize>) -> (usize, &'text str) {
+fn text_source<'text>(text: &'text str, range: &Range) -> (usize, &'text str) {
     let start = if text[..range.start].ends_with('\\') {
         range.start - 1
     } else {

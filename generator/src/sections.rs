@@ -3,7 +3,7 @@
 use pulldown_cmark::{BrokenLink, CowStr, Event, Options, Parser, TagEnd};
 
 /// A run of text under one heading, for search: its words, and its sentences for the teaser.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Section {
     /// The heading's id; empty for the text before the first heading.
     pub anchor: String,
