@@ -59,7 +59,8 @@ pub fn render_print(frame: &Frame<'_>) -> Result<String, Diagnostic> {
     frame.render("print.html", &context)
 }
 
-/// The id of a chapter's section on the print page: its page, `/` as `-`.
+/// What a chapter's ids are prefixed with on the print page: its page, `/` as `-`. Its
+/// section's id is `chapter-` and this, apart from the ids of the page's frame (`search`).
 fn chapter_anchor(source: &str) -> String {
     source
         .strip_suffix(".md")
@@ -72,7 +73,7 @@ fn print_chapter(chapter: &Chapter, anchors: &BTreeMap<String, String>) -> Strin
     let anchor = chapter_anchor(&chapter.source);
     let body = with_level_stills(&chapter.rendered.html);
     format!(
-        "<section class=\"print-chapter\" id=\"{anchor}\" data-page=\"{page}\">\n{}</section>\n",
+        "<section class=\"print-chapter\" id=\"chapter-{anchor}\" data-page=\"{page}\">\n{}</section>\n",
         rewrite_references(&body, &chapter.source, &anchor, anchors),
         anchor = escape(&anchor),
         page = escape(&page_path(&chapter.source)),
@@ -144,7 +145,7 @@ fn rewritten(
     match (place == PLACES[1]).then(|| anchors.get(&path)).flatten() {
         Some(target) => match fragment {
             Some(fragment) => format!("#{target}--{fragment}"),
-            None => format!("#{target}"),
+            None => format!("#chapter-{target}"),
         },
         None => from_root,
     }
@@ -275,7 +276,7 @@ mod tests {
         assert_eq!(
             printed,
             r##"<h2 id="part-one--rules"><a class="anchor" href="#part-one--rules"></a>Rules</h2>
-<a href="#intro--links">x</a> <a href="#intro">y</a> <a href="play/#act1/a">z</a>
+<a href="#intro--links">x</a> <a href="#chapter-intro">y</a> <a href="play/#act1/a">z</a>
 <img src="figures/p.svg"> <a href="https://example.org/a">w</a> <a href="api/paros_core/index.html">v</a>"##
         );
     }

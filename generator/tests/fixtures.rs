@@ -861,11 +861,11 @@ fn the_print_page_holds_every_chapter_in_reading_order() {
     );
     let print = read(&out.join("print.html"));
     let order: Vec<usize> = [
-        r#"<section class="print-chapter" id="intro" data-page="intro.html">"#,
+        r#"<section class="print-chapter" id="chapter-intro" data-page="intro.html">"#,
         r#"<h1 class="print-part">Part one</h1>"#,
-        r#"<section class="print-chapter" id="part-one" data-page="part/one.html">"#,
-        r#"<section class="print-chapter" id="part-two" data-page="part/two.html">"#,
-        r#"<section class="print-chapter" id="after" data-page="after.html">"#,
+        r#"<section class="print-chapter" id="chapter-part-one" data-page="part/one.html">"#,
+        r#"<section class="print-chapter" id="chapter-part-two" data-page="part/two.html">"#,
+        r#"<section class="print-chapter" id="chapter-after" data-page="after.html">"#,
     ]
     .iter()
     .map(|needle| {
