@@ -80,11 +80,13 @@ fn print_chapter(chapter: &Chapter, anchors: &BTreeMap<String, String>) -> Strin
     )
 }
 
-/// The attributes whose values name places: rewritten for the print page.
-const PLACES: [&str; 3] = [" id=\"", " href=\"", " src=\""];
+/// The attributes whose values name places, each with the space before it: rewritten for the
+/// print page.
+const PLACES: [&str; 3] = [" id", " href", " src"];
 
 /// A chapter's HTML with every id prefixed by its anchor, in-page links following them, links to
 /// other chapters pointing to their sections here, and relative links made relative to the root.
+/// One pass over the attributes (`name="`), so a long chapter costs its length.
 fn rewrite_references(
     html: &str,
     source: &str,
@@ -92,26 +94,25 @@ fn rewrite_references(
     anchors: &BTreeMap<String, String>,
 ) -> String {
     let mut out = String::with_capacity(html.len() + html.len() / 16);
-    let mut rest = html;
-    loop {
-        let next = PLACES
-            .iter()
-            .filter_map(|place| rest.find(place).map(|at| (at, *place)))
-            .min();
-        let Some((at, place)) = next else {
-            out.push_str(rest);
-            return out;
+    let mut copied = 0;
+    let mut from = 0;
+    while let Some(at) = html[from..].find("=\"").map(|at| from + at) {
+        let value_start = at + 2;
+        let Some(length) = html[value_start..].find('"') else {
+            break;
         };
-        let value_start = at + place.len();
-        let Some(length) = rest[value_start..].find('"') else {
-            out.push_str(rest);
-            return out;
+        let value_end = value_start + length;
+        from = value_end + 1;
+        let Some(place) = PLACES.iter().find(|place| html[..at].ends_with(*place)) else {
+            continue;
         };
-        let value = &rest[value_start..value_start + length];
-        out.push_str(&rest[..value_start]);
+        let value = &html[value_start..value_end];
+        out.push_str(&html[copied..value_start]);
         out.push_str(&rewritten(place, value, source, anchor, anchors));
-        rest = &rest[value_start + length..];
+        copied = value_end;
     }
+    out.push_str(&html[copied..]);
+    out
 }
 
 /// One attribute's value on the print page.

@@ -592,6 +592,15 @@ fn serve_keeps_the_last_good_site_on_every_bad_edit() {
         other_page_before,
         "an untouched chapter is not rewritten"
     );
+    // The print page, which holds every chapter, follows once the edits pause.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !String::from_utf8_lossy(&server.get("/print.html").1).contains("Nothing more, edited.") {
+        assert!(
+            Instant::now() < deadline,
+            "print.html never showed the edit"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 #[test]
