@@ -1,66 +1,24 @@
-//! The book: SUMMARY.md, the glossary, the theme and every rendered chapter, held in memory so
-//! `serve` can re-render one chapter and write only what changed.
+//! The book: its sources read once ([`BookTexts`]) and every chapter rendered, held in memory
+//! so `serve` can re-render one chapter and write only what changed.
 //!
-//! This file loads the book and renders its chapters; `links.rs` checks the links between
-//! chapters and `pages.rs` turns the book into the site's files.
+//! This file renders the chapters and checks the links between them; the outputs (`pages.rs`,
+//! `search.rs`, `print.rs`, gathered by `outputs.rs`) are made from the rendered chapters.
 //!
 //! Architecture invariant: rendering reads no clock and walks folders in sorted order, so the
 //! same sources give the same bytes.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::diagnostic::{Diagnostic, Diagnostics, decode_utf8};
-use crate::glossary::Glossary;
-use crate::level_map::{ChaptersByTitle, LEVEL_MAP, LevelMap};
-use crate::levels::LevelCatalog;
-use crate::markdown::{self, RenderContext, RenderedChapter, Section, page_path};
-use crate::pages::{NAMES_PAGE, SidebarEntry};
-use crate::reports::ReportCache;
-use crate::summary::{self, Summary};
-use crate::symbols::SymbolIndex;
-use crate::templates::Templates;
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::directive::Context;
+use crate::links::LinkCheck;
+use crate::markdown::{self, RenderedChapter};
+use crate::summary::Summary;
+use crate::texts::BookTexts;
 
-/// Where the book's sources are.
-#[derive(Clone, Debug)]
-pub struct BookPaths {
-    /// The repository (or book) root; errors name files relative to it.
-    pub root: PathBuf,
-    /// `chapters/`.
-    pub chapters: PathBuf,
-    /// `theme/`.
-    pub theme: PathBuf,
-}
-
-impl BookPaths {
-    /// The standard layout under `root`.
-    pub fn under(root: &Path) -> BookPaths {
-        BookPaths {
-            root: root.to_path_buf(),
-            chapters: root.join("chapters"),
-            theme: root.join("theme"),
-        }
-    }
-
-    /// How errors name `path`: relative to the root, with `/`.
-    pub fn label(&self, path: &Path) -> String {
-        path.strip_prefix(&self.root)
-            .unwrap_or(path)
-            .to_string_lossy()
-            .replace('\\', "/")
-    }
-}
-
-/// What the chapters are checked against, built outside the book (rustdoc, the game, the simulator).
-pub struct Inputs {
-    /// paros-core's items.
-    pub symbols: SymbolIndex,
-    /// The game's levels.
-    pub levels: LevelCatalog,
-    /// Scenario reports.
-    pub reports: ReportCache,
-}
+pub use crate::inputs::Inputs;
+pub use crate::paths::BookPaths;
 
 /// Rendering options.
 #[derive(Clone, Debug)]
@@ -95,113 +53,18 @@ pub struct Chapter {
 
 /// A loaded and rendered book.
 pub struct Book {
-    /// Where its sources are.
-    pub paths: BookPaths,
-    pub(crate) options: RenderOptions,
-    pub(crate) summary: Summary,
-    pub(crate) glossary: Glossary,
-    pub(crate) level_map: Option<LevelMap>,
-    pub(crate) chapters_by_title: ChaptersByTitle,
-    pub(crate) templates: Templates,
+    /// Its sources besides the chapters.
+    pub texts: BookTexts,
+    /// How it is rendered.
+    pub options: RenderOptions,
     /// Chapters in reading order.
-    pub(crate) chapters: Vec<Chapter>,
+    chapters: Vec<Chapter>,
     /// Invariant: maps each chapter's source to its index in `chapters`.
-    pub(crate) by_source: BTreeMap<String, usize>,
-    pub(crate) sidebar_entries: Vec<SidebarEntry>,
-    pub(crate) sidebar_by_root: BTreeMap<String, String>,
-    /// The levels, as search sees them.
-    pub(crate) level_sections: Vec<Section>,
+    by_source: BTreeMap<String, usize>,
 }
 
 /// One chapter's rendering, or every problem found in it.
 type ChapterResult = Result<RenderedChapter, Vec<Diagnostic>>;
-
-/// Reads a file of `chapters/`, refusing one whose real path leaves it.
-fn read_text(paths: &BookPaths, path: &Path, label: &str) -> Result<String, Diagnostic> {
-    let folder_label = paths.label(&paths.chapters);
-    if let Some(why) = crate::confine::escapes(&paths.chapters, &folder_label, path) {
-        return Err(Diagnostic::new(label, 1, 1, why));
-    }
-    let bytes = std::fs::read(path)
-        .map_err(|error| Diagnostic::new(label, 1, 1, format!("cannot read: {error}")))?;
-    decode_utf8(bytes, label)
-}
-
-/// Reads and parses SUMMARY.md; returns it with the name errors give its file.
-fn load_summary(paths: &BookPaths) -> Result<(Summary, String), Diagnostic> {
-    let path = paths.chapters.join("SUMMARY.md");
-    let label = paths.label(&path);
-    let text = read_text(paths, &path, &label)?;
-    let summary = summary::parse(&text, &label)?;
-    Ok((summary, label))
-}
-
-/// Every page SUMMARY.md lists must exist and must not take the generated page's place.
-fn check_summary_pages(summary: &Summary, label: &str, paths: &BookPaths) -> Vec<Diagnostic> {
-    let mut errors = Vec::new();
-    for chapter in summary.pages() {
-        let source = chapter.source.as_deref().expect("pages have sources");
-        let error_at = |message| Diagnostic::new(label, chapter.line, chapter.column, message);
-        if !paths.chapters.join(source).is_file() {
-            errors.push(error_at(format!(
-                "chapter file `{source}` not found in chapters/"
-            )));
-        }
-        if page_path(source) == NAMES_PAGE {
-            errors.push(error_at(format!(
-                "`{source}` would replace the generated {NAMES_PAGE}"
-            )));
-        }
-    }
-    errors
-}
-
-/// Reads `chapters/glossary.toml` if there is one; its problems go to `errors`.
-fn load_glossary(
-    paths: &BookPaths,
-    symbols: &SymbolIndex,
-    errors: &mut Vec<Diagnostic>,
-) -> Glossary {
-    let path = paths.chapters.join("glossary.toml");
-    if !path.is_file() {
-        return Glossary::default();
-    }
-    let label = paths.label(&path);
-    let parsed = read_text(paths, &path, &label)
-        .map_err(|error| vec![error])
-        .and_then(|text| Glossary::parse(&text, &label, symbols));
-    parsed.unwrap_or_else(|mut found| {
-        errors.append(&mut found);
-        Glossary::default()
-    })
-}
-
-/// Reads `chapters/level-map.toml` if there is one and checks it against the game's catalog;
-/// its problems go to `errors`.
-fn load_level_map(
-    paths: &BookPaths,
-    levels: &LevelCatalog,
-    errors: &mut Vec<Diagnostic>,
-) -> Option<LevelMap> {
-    let path = paths.chapters.join(LEVEL_MAP);
-    if !path.is_file() {
-        return None;
-    }
-    let label = paths.label(&path);
-    let parsed = read_text(paths, &path, &label)
-        .map_err(|error| vec![error])
-        .and_then(|text| LevelMap::parse(&text, &label));
-    match parsed {
-        Ok(map) => {
-            errors.extend(map.check_catalog(levels));
-            Some(map)
-        }
-        Err(mut found) => {
-            errors.append(&mut found);
-            None
-        }
-    }
-}
 
 /// The chapters SUMMARY.md lists, in reading order, not yet rendered.
 fn unrendered_chapters(summary: &Summary) -> Vec<Chapter> {
@@ -217,52 +80,26 @@ fn unrendered_chapters(summary: &Summary) -> Vec<Chapter> {
 }
 
 impl Book {
-    /// Loads SUMMARY.md, the glossary and the theme, and renders every chapter.
+    /// Reads the book's sources and renders every chapter.
     pub fn load(
         paths: BookPaths,
         options: RenderOptions,
         inputs: &Inputs,
     ) -> Result<Book, Diagnostics> {
-        let (summary, summary_label) =
-            load_summary(&paths).map_err(|error| Diagnostics(vec![error]))?;
-        let mut errors = check_summary_pages(&summary, &summary_label, &paths);
-        let glossary = load_glossary(&paths, &inputs.symbols, &mut errors);
-        let level_map = load_level_map(&paths, &inputs.levels, &mut errors);
-        let templates = match Templates::load(&paths.theme, &paths.label(&paths.theme)) {
-            Ok(templates) => Some(templates),
-            Err(error) => {
-                errors.push(error);
-                None
-            }
-        };
-        if !errors.is_empty() {
-            return Err(Diagnostics(errors));
-        }
-        let chapters_by_title = summary.chapters_by_title();
+        let texts = BookTexts::load(paths, &inputs.symbols, &inputs.levels)?;
         let mut book = Book {
-            paths,
+            texts,
             options,
-            summary,
-            glossary,
-            level_map,
-            chapters_by_title,
-            templates: templates.expect("no errors"),
             chapters: Vec::new(),
             by_source: BTreeMap::new(),
-            sidebar_entries: Vec::new(),
-            sidebar_by_root: BTreeMap::new(),
-            level_sections: crate::search::level_sections(&inputs.levels),
         };
         book.render_chapters(inputs)?;
-        book.sidebar_entries = book.build_sidebar_entries();
-        book.render_sidebars()
-            .map_err(|error| Diagnostics(vec![error]))?;
         Ok(book)
     }
 
     /// Renders every chapter of the summary and checks the links between them.
     fn render_chapters(&mut self, inputs: &Inputs) -> Result<(), Diagnostics> {
-        let mut chapters = unrendered_chapters(&self.summary);
+        let mut chapters = unrendered_chapters(&self.texts.summary);
         self.by_source = chapters
             .iter()
             .enumerate()
@@ -327,7 +164,7 @@ impl Book {
         &self,
         chapters: &[Chapter],
         next: &AtomicUsize,
-        context: &RenderContext<'_>,
+        context: &Context<'_>,
     ) -> Vec<(usize, ChapterResult)> {
         let mut done = Vec::new();
         loop {
@@ -344,28 +181,26 @@ impl Book {
         &'book self,
         inputs: &'book Inputs,
         pages: &'book BTreeSet<String>,
-    ) -> RenderContext<'book> {
-        RenderContext {
+    ) -> Context<'book> {
+        Context {
             symbols: &inputs.symbols,
-            glossary: &self.glossary,
+            glossary: &self.texts.glossary,
             levels: &inputs.levels,
-            level_map: self.level_map.as_ref(),
-            chapters_by_title: &self.chapters_by_title,
+            level_map: self.texts.level_map.as_ref(),
+            chapters_by_title: &self.texts.chapters_by_title,
             reports: &inputs.reports,
             pages,
-            chapters_dir: &self.paths.chapters,
+            chapters_dir: &self.texts.paths.chapters,
         }
     }
 
-    fn render_chapter(&self, source: &str, context: &RenderContext<'_>) -> ChapterResult {
-        let path = self.paths.chapters.join(source);
-        let label = self.paths.label(&path);
-        let text = read_text(&self.paths, &path, &label).map_err(|error| vec![error])?;
-        markdown::render(&text, source, &label, context)
+    fn render_chapter(&self, source: &str, context: &Context<'_>) -> ChapterResult {
+        let text = self.texts.chapter(source).map_err(|error| vec![error])?;
+        markdown::render(&text, source, &self.texts.chapter_label(source), context)
     }
 
     /// Re-renders one chapter after an edit. On success the book holds the new chapter and the
-    /// caller writes [`Book::chapter_page`] and [`Book::search_index_file`]; on failure the book is unchanged.
+    /// caller writes the chapter's page and the search index (`outputs.rs`); on failure the book is unchanged.
     pub fn update_chapter(&mut self, source: &str, inputs: &Inputs) -> Result<(), Diagnostics> {
         let &index = self.by_source.get(source).ok_or_else(|| {
             Diagnostics(vec![Diagnostic::new(
@@ -410,5 +245,66 @@ impl Book {
     /// The rendered chapters.
     pub fn chapters(&self) -> &[Chapter] {
         &self.chapters
+    }
+
+    /// The chapter of a source path, if any.
+    pub fn chapter(&self, source: &str) -> Option<&Chapter> {
+        self.by_source
+            .get(source)
+            .map(|&index| &self.chapters[index])
+    }
+
+    /// The book's title, from SUMMARY.md.
+    pub fn title(&self) -> String {
+        self.texts
+            .summary
+            .title
+            .clone()
+            .unwrap_or_else(|| "Book".into())
+    }
+
+    /// SUMMARY.md.
+    pub fn summary(&self) -> &Summary {
+        &self.texts.summary
+    }
+
+    /// Checks every chapter's links to anchors, except links into the `unchecked` chapters.
+    fn check_links(&self, unchecked: &BTreeSet<String>) -> Vec<Diagnostic> {
+        let mut errors = Vec::new();
+        for chapter in &self.chapters {
+            errors.extend(
+                self.check_chapter_links(chapter)
+                    .into_iter()
+                    .filter(|(target, _)| !unchecked.contains(target))
+                    .map(|(_, error)| error),
+            );
+        }
+        errors
+    }
+
+    /// The chapter's broken links to anchors, each with the chapter it points into.
+    fn check_chapter_links(&self, chapter: &Chapter) -> Vec<(String, Diagnostic)> {
+        let label = self.texts.chapter_label(&chapter.source);
+        chapter
+            .rendered
+            .link_checks
+            .iter()
+            .filter(|check| !self.anchor_exists(check))
+            .map(|check| {
+                let message = format!(
+                    "broken link: no heading `#{}` in `{}`",
+                    check.anchor, check.target
+                );
+                (
+                    check.target.clone(),
+                    Diagnostic::new(&label, check.line, check.column, message),
+                )
+            })
+            .collect()
+    }
+
+    fn anchor_exists(&self, check: &LinkCheck) -> bool {
+        self.chapter(&check.target)
+            .is_some_and(|chapter| chapter.rendered.anchors.contains(&check.anchor))
     }
 }

@@ -37,7 +37,7 @@ pub fn highlight(code: &str, language: &str) -> String {
         other => Some(other),
     };
     let Some(syntax) = token.and_then(|token| syntaxes.find_syntax_by_token(token)) else {
-        return crate::embeds::escape(code);
+        return crate::html::escape(code);
     };
     let mut generator = ClassedHTMLGenerator::new_with_class_style(syntax, syntaxes, CLASS_STYLE);
     for line in LinesWithEndings::from(code) {
@@ -45,7 +45,7 @@ pub fn highlight(code: &str, language: &str) -> String {
             .parse_html_for_line_which_includes_newline(line)
             .is_err()
         {
-            return crate::embeds::escape(code);
+            return crate::html::escape(code);
         }
     }
     generator.finalize()

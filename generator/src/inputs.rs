@@ -11,11 +11,20 @@ use std::process::Command;
 
 use anyhow::{Context, bail};
 
-use crate::book::Inputs;
 use crate::levels::{Level, LevelCatalog};
 use crate::reports::{FolderReports, ReportCache, ReportSource};
 use crate::site::{Copy, keep_all};
 use crate::symbols::{Symbol, SymbolIndex};
+
+/// What the chapters are checked against, built outside the book (rustdoc, the game, the simulator).
+pub struct Inputs {
+    /// paros-core's items.
+    pub symbols: SymbolIndex,
+    /// The game's levels.
+    pub levels: LevelCatalog,
+    /// Scenario reports.
+    pub reports: ReportCache,
+}
 
 /// Where inputs come from.
 #[derive(Clone, Debug)]

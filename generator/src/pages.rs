@@ -1,30 +1,24 @@
-//! The site's pages, rendered from a loaded [`Book`] with the theme's templates: every chapter,
-//! the contents page, the 404 page, the level map, the protocol names, the search index and the
-//! code stylesheet.
+//! The site's pages, rendered from a loaded [`Book`] with the theme's templates: the frame every
+//! page shares ([`Frame`]: sidebar, previous and next), every chapter, the contents page, the 404
+//! page, the protocol names and the sitemap of levels (`play/`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 use tera::Context;
 
-use crate::book::{Book, Chapter, Inputs};
-use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::book::{Book, Chapter};
+use crate::diagnostic::Diagnostic;
+use crate::html::escape;
 use crate::levels::{Level, LevelCatalog};
-use crate::markdown::{TocEntry, page_path, root_prefix};
-use crate::search;
+use crate::markdown::TocEntry;
+use crate::paths::{NAMES_PAGE, page_path, root_prefix};
 use crate::summary::Entry;
 use crate::symbols::SymbolIndex;
 
-/// The generated appendix listing every protocol name.
-pub const NAMES_PAGE: &str = "protocol-names.html";
-/// The search index.
-pub const SEARCH_INDEX: &str = "search-index.json";
-/// The generated code stylesheet.
-pub const HIGHLIGHT_CSS: &str = "static/highlight.css";
-
 /// One line of the sidebar and the contents page.
 #[derive(Clone, Debug, Serialize)]
-pub(crate) struct SidebarEntry {
+pub struct SidebarEntry {
     kind: &'static str,
     title: String,
     number: String,
@@ -32,8 +26,9 @@ pub(crate) struct SidebarEntry {
     depth: usize,
 }
 
+/// A link to another page: its title and where it is.
 #[derive(Clone, Debug, Serialize)]
-struct PageLink {
+pub struct PageLink {
     title: String,
     href: String,
 }
@@ -94,48 +89,64 @@ fn sidebar_entry(entry: &Entry) -> SidebarEntry {
     }
 }
 
-impl Book {
-    fn title(&self) -> String {
-        self.summary.title.clone().unwrap_or_else(|| "Book".into())
-    }
+/// Whether the book has a protocol names page: whether its glossary names anything.
+pub fn has_names_page(book: &Book) -> bool {
+    book.texts.glossary.terms().next().is_some()
+}
 
-    fn has_names_page(&self) -> bool {
-        self.glossary.terms().next().is_some()
+/// The sidebar's lines: SUMMARY.md's entries, and the protocol names page.
+fn sidebar_entries(book: &Book) -> Vec<SidebarEntry> {
+    let mut entries: Vec<SidebarEntry> = book.summary().entries.iter().map(sidebar_entry).collect();
+    if has_names_page(book) {
+        entries.push(SidebarEntry {
+            kind: "chapter",
+            title: "Protocol names".into(),
+            number: String::new(),
+            href: NAMES_PAGE.into(),
+            depth: 0,
+        });
     }
+    entries
+}
 
-    pub(crate) fn build_sidebar_entries(&self) -> Vec<SidebarEntry> {
-        let mut entries: Vec<SidebarEntry> =
-            self.summary.entries.iter().map(sidebar_entry).collect();
-        if self.has_names_page() {
-            entries.push(SidebarEntry {
-                kind: "chapter",
-                title: "Protocol names".into(),
-                number: String::new(),
-                href: NAMES_PAGE.into(),
-                depth: 0,
-            });
-        }
-        entries
-    }
+/// What every page of the site shares: the book, its sidebar rendered once per folder depth,
+/// and the reading order.
+pub struct Frame<'book> {
+    /// The book.
+    pub book: &'book Book,
+    /// The sidebar's lines.
+    pub entries: Vec<SidebarEntry>,
+    sidebar_by_root: BTreeMap<String, String>,
+}
 
+impl<'book> Frame<'book> {
     /// Renders the sidebar once per folder depth; pages mark their own entry.
-    pub(crate) fn render_sidebars(&mut self) -> Result<(), Diagnostic> {
-        let mut roots: BTreeSet<String> = self
-            .chapters
+    pub fn new(book: &'book Book) -> Result<Frame<'book>, Diagnostic> {
+        let entries = sidebar_entries(book);
+        let mut roots: BTreeSet<String> = book
+            .chapters()
             .iter()
             .map(|chapter| root_prefix(&chapter.source))
             .collect();
         roots.insert(String::new());
         roots.insert("../".into());
-        let mut sidebars = BTreeMap::new();
+        let mut sidebar_by_root = BTreeMap::new();
         for root in roots {
             let mut context = Context::new();
             context.insert("root", &root);
-            context.insert("entries", &self.sidebar_entries);
-            sidebars.insert(root, self.templates.render("sidebar.html", &context)?);
+            context.insert("entries", &entries);
+            sidebar_by_root.insert(root, book.texts.templates.render("sidebar.html", &context)?);
         }
-        self.sidebar_by_root = sidebars;
-        Ok(())
+        Ok(Frame {
+            book,
+            entries,
+            sidebar_by_root,
+        })
+    }
+
+    /// Renders a template of the theme.
+    pub fn render(&self, template: &str, context: &Context) -> Result<String, Diagnostic> {
+        self.book.texts.templates.render(template, context)
     }
 
     fn sidebar(&self, root: &str, current: &str) -> String {
@@ -144,12 +155,14 @@ impl Book {
         sidebar.replacen(&marker, &format!("{marker} aria-current=\"page\""), 1)
     }
 
-    fn base_context(&self, root: &str, current: &str) -> Context {
+    /// What every template is given: the book's title, the way to the root, the sidebar with
+    /// `current` marked, and whether to load the live-reload and game scripts.
+    pub fn base_context(&self, root: &str, current: &str) -> Context {
         let mut context = Context::new();
-        context.insert("book_title", &self.title());
+        context.insert("book_title", &self.book.title());
         context.insert("root", root);
         context.insert("sidebar", &self.sidebar(root, current));
-        context.insert("live_reload", &self.options.live_reload);
+        context.insert("live_reload", &self.book.options.live_reload);
         context.insert("has_levels", &false);
         context.insert("page", current);
         context
@@ -158,17 +171,19 @@ impl Book {
     /// Sequence of (href, title) pages for previous/next, in reading order.
     fn reading_order(&self) -> Vec<(String, String)> {
         let mut order: Vec<(String, String)> = self
-            .chapters
+            .book
+            .chapters()
             .iter()
             .map(|chapter| (page_path(&chapter.source), chapter.title.clone()))
             .collect();
-        if self.has_names_page() {
+        if has_names_page(self.book) {
             order.push((NAMES_PAGE.into(), "Protocol names".into()));
         }
         order
     }
 
-    fn neighbours(&self, href: &str, root: &str) -> (Option<PageLink>, Option<PageLink>) {
+    /// The previous and next pages of `href`, linked from `root`.
+    pub fn neighbours(&self, href: &str, root: &str) -> (Option<PageLink>, Option<PageLink>) {
         let order = self.reading_order();
         let link = |(href, title): &(String, String)| PageLink {
             title: title.clone(),
@@ -190,7 +205,8 @@ impl Book {
         }
     }
 
-    fn render_chapter_page(&self, chapter: &Chapter) -> Result<String, Diagnostic> {
+    /// A chapter's page.
+    pub fn render_chapter_page(&self, chapter: &Chapter) -> Result<String, Diagnostic> {
         let href = page_path(&chapter.source);
         let root = root_prefix(&chapter.source);
         let mut context = self.base_context(&root, &href);
@@ -202,7 +218,7 @@ impl Book {
         context.insert("previous", &previous);
         context.insert("next", &next);
         context.insert("has_levels", &chapter.rendered.has_levels);
-        self.templates.render("chapter.html", &context)
+        self.render("chapter.html", &context)
     }
 
     /// The body of the protocol names page: one table row per glossary name.
@@ -212,10 +228,10 @@ impl Book {
              and the item of paros-core it stands for. The build checks each one against the code.</p>\n\
              <table class=\"names\">\n<thead><tr><th>Name</th><th>Symbol</th><th>Kind</th></tr></thead>\n<tbody>\n",
         );
-        for term in self.glossary.terms() {
+        for term in self.book.texts.glossary.terms() {
             content.push_str(&format!(
                 "<tr><td>{name}</td><td><a href=\"api/{url}\"><code>{crate_name}::{path}</code></a></td><td>{kind}</td></tr>\n",
-                name = crate::embeds::escape(&term.name),
+                name = escape(&term.name),
                 url = symbols.url(&term.symbol),
                 crate_name = symbols.crate_name,
                 path = term.symbol.path,
@@ -226,7 +242,8 @@ impl Book {
         content
     }
 
-    fn render_names_page(&self, symbols: &SymbolIndex) -> Result<String, Diagnostic> {
+    /// The protocol names page.
+    pub fn render_names_page(&self, symbols: &SymbolIndex) -> Result<String, Diagnostic> {
         let mut context = self.base_context("", NAMES_PAGE);
         let (previous, next) = self.neighbours(NAMES_PAGE, "");
         context.insert("title", "Protocol names");
@@ -235,20 +252,22 @@ impl Book {
         context.insert("toc", &Vec::<TocEntry>::new());
         context.insert("previous", &previous);
         context.insert("next", &next);
-        self.templates.render("chapter.html", &context)
+        self.render("chapter.html", &context)
     }
 
-    fn render_home(&self) -> Result<String, Diagnostic> {
+    /// The contents page.
+    pub fn render_home(&self) -> Result<String, Diagnostic> {
         let mut context = self.base_context("", "index.html");
         let (_, next) = self.neighbours("index.html", "");
-        context.insert("title", &self.title());
-        context.insert("entries", &self.sidebar_entries);
+        context.insert("title", &self.book.title());
+        context.insert("entries", &self.entries);
         context.insert("next", &next);
-        self.templates.render("index.html", &context)
+        self.render("index.html", &context)
     }
 
-    fn render_not_found(&self) -> Result<String, Diagnostic> {
-        let root = site_root(&self.options.site_url);
+    /// The 404 page, with absolute links.
+    pub fn render_not_found(&self) -> Result<String, Diagnostic> {
+        let root = site_root(&self.book.options.site_url);
         let mut context = self.base_context(&root, "404.html");
         // The 404 page is served at any depth, so its links are absolute.
         let sidebar = self.sidebar_by_root.get("").cloned().unwrap_or_default();
@@ -257,12 +276,13 @@ impl Book {
             &sidebar.replace("href=\"", &format!("href=\"{root}")),
         );
         context.insert("title", "Page not found");
-        self.templates.render("404.html", &context)
+        self.render("404.html", &context)
     }
 
     /// The page of the chapter a level belongs to, by title or source, from `play/`.
     fn level_chapter_href(&self, level: &Level) -> String {
-        self.chapters
+        self.book
+            .chapters()
             .iter()
             .find(|chapter| chapter.title == level.chapter || chapter.source == level.chapter)
             .map(|chapter| format!("../{}", page_path(&chapter.source)))
@@ -282,7 +302,8 @@ impl Book {
         }
     }
 
-    fn render_play(&self, levels: &LevelCatalog) -> Result<String, Diagnostic> {
+    /// The sitemap of levels: every level of the game by act, with its chapter.
+    pub fn render_play(&self, levels: &LevelCatalog) -> Result<String, Diagnostic> {
         let acts: Vec<Act> = levels
             .by_act()
             .into_iter()
@@ -298,88 +319,7 @@ impl Book {
         context.insert("title", "Play");
         context.insert("acts", &acts);
         context.insert("has_levels", &true);
-        self.templates.render("play.html", &context)
-    }
-
-    fn search_index(&self) -> String {
-        let pages: Vec<(String, &Chapter)> = self
-            .chapters
-            .iter()
-            .map(|chapter| (page_path(&chapter.source), chapter))
-            .collect();
-        let mut entries: Vec<search::PageEntry<'_>> = pages
-            .iter()
-            .map(|(path, chapter)| search::PageEntry {
-                path,
-                title: &chapter.title,
-                sections: &chapter.rendered.sections,
-            })
-            .collect();
-        if !self.level_sections.is_empty() {
-            entries.push(search::PageEntry {
-                path: search::PLAY_PAGE,
-                title: "Play",
-                sections: &self.level_sections,
-            });
-        }
-        search::build(&entries)
-    }
-
-    /// Every generated file, by path under the site, as bytes.
-    pub fn outputs(&self, inputs: &Inputs) -> Result<BTreeMap<String, Vec<u8>>, Diagnostics> {
-        let mut pages: Vec<(String, Result<String, Diagnostic>)> = self
-            .chapters
-            .iter()
-            .map(|chapter| {
-                (
-                    page_path(&chapter.source),
-                    self.render_chapter_page(chapter),
-                )
-            })
-            .collect();
-        pages.push(("index.html".into(), self.render_home()));
-        pages.push(("404.html".into(), self.render_not_found()));
-        pages.push(("play/index.html".into(), self.render_play(&inputs.levels)));
-        if self.has_names_page() {
-            pages.push((NAMES_PAGE.into(), self.render_names_page(&inputs.symbols)));
-        }
-        let mut files = BTreeMap::new();
-        let mut errors = Vec::new();
-        for (path, result) in pages {
-            match result {
-                Ok(html) => {
-                    files.insert(path, html.into_bytes());
-                }
-                Err(error) => errors.push(error),
-            }
-        }
-        if !errors.is_empty() {
-            return Err(Diagnostics(errors));
-        }
-        files.insert(SEARCH_INDEX.into(), self.search_index().into_bytes());
-        files.insert(
-            crate::levels::PLAY_CATALOG.into(),
-            inputs.levels.play_json().into_bytes(),
-        );
-        files.insert(
-            HIGHLIGHT_CSS.into(),
-            crate::highlight::stylesheet().into_bytes(),
-        );
-        Ok(files)
-    }
-
-    /// The page of one chapter, after [`Book::update_chapter`].
-    pub fn chapter_page(&self, source: &str) -> Result<(String, Vec<u8>), Diagnostics> {
-        let chapter = &self.chapters[*self.by_source.get(source).expect("a chapter of the book")];
-        let page = self
-            .render_chapter_page(chapter)
-            .map_err(|error| Diagnostics(vec![error]))?;
-        Ok((page_path(source), page.into_bytes()))
-    }
-
-    /// The search index, as a file of the site.
-    pub fn search_index_file(&self) -> (String, Vec<u8>) {
-        (SEARCH_INDEX.into(), self.search_index().into_bytes())
+        self.render("play.html", &context)
     }
 }
 

@@ -15,8 +15,10 @@ use std::collections::BTreeMap;
 
 use serde_json::json;
 
+use crate::book::Book;
 use crate::levels::LevelCatalog;
-use crate::markdown::{Section, plain_text};
+use crate::paths::page_path;
+use crate::sections::{Section, plain_text};
 
 /// The page the levels open on; a level's section is anchored by its id (`play/#act1/the-duel`).
 pub const PLAY_PAGE: &str = "play/";
@@ -35,21 +37,6 @@ pub fn level_sections(levels: &LevelCatalog) -> Vec<Section> {
             Section::of_text(level.id.clone(), level.title.clone(), text)
         })
         .collect()
-}
-
-/// Words too common to help find a section.
-const STOP_WORDS: &[&str] = &[
-    "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "from", "has", "have", "if",
-    "in", "into", "is", "it", "its", "not", "of", "on", "or", "so", "that", "the", "their", "then",
-    "there", "these", "this", "to", "was", "we", "were", "when", "which", "will", "with", "you",
-];
-
-/// The words of `text` worth indexing: lower-case, 2 to 32 characters, no stop words.
-pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !c.is_alphanumeric() && c != '_')
-        .filter(|word| (2..=32).contains(&word.chars().count()))
-        .map(str::to_lowercase)
-        .filter(|word| !STOP_WORDS.contains(&word.as_str()))
 }
 
 /// The sentences of a text, each on one line with its spaces collapsed. A line of the text (a
@@ -82,6 +69,34 @@ pub struct PageEntry<'page> {
     pub title: &'page str,
     /// Its sections.
     pub sections: &'page [Section],
+}
+
+/// The search index of a book: every chapter's sections, then the levels as sections of the
+/// play page.
+pub fn search_index(book: &Book, levels: &LevelCatalog) -> String {
+    let pages: Vec<String> = book
+        .chapters()
+        .iter()
+        .map(|chapter| page_path(&chapter.source))
+        .collect();
+    let mut entries: Vec<PageEntry<'_>> = pages
+        .iter()
+        .zip(book.chapters())
+        .map(|(path, chapter)| PageEntry {
+            path,
+            title: &chapter.title,
+            sections: &chapter.rendered.sections,
+        })
+        .collect();
+    let level_sections = level_sections(levels);
+    if !level_sections.is_empty() {
+        entries.push(PageEntry {
+            path: PLAY_PAGE,
+            title: "Play",
+            sections: &level_sections,
+        });
+    }
+    build(&entries)
 }
 
 /// Builds the index JSON for the pages, in the order given.
@@ -138,13 +153,6 @@ pub fn build(pages: &[PageEntry<'_>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn words_are_lower_case_without_stop_words() {
-        // Proves what the index keeps of a text: the page tokenises queries the same way.
-        let kept: Vec<String> = words("The Ballot, a vote_rule x P2c").collect();
-        assert_eq!(kept, ["ballot", "vote_rule", "p2c"]);
-    }
 
     #[test]
     fn index_lists_sections_by_word_as_gaps() {

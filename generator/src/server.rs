@@ -129,7 +129,7 @@ pub fn error_page(message: &str) -> String {
          .addEventListener(\"reload\", () => location.reload());</script>\n</head>\n<body>\n\
          <h1>The build failed</h1>\n<pre>{}</pre>\n\
          <p>Fix the error and save: the next good build replaces this page.</p>\n</body>\n</html>\n",
-        crate::embeds::escape(message)
+        crate::html::escape(message)
     )
 }
 
@@ -278,7 +278,8 @@ impl LiveBook {
 
     /// Re-renders edited chapters and writes their pages. The search index is left for
     /// [`LiveBook::write_search_index`], after open pages have been told to reload: they do not
-    /// need it, and over hundreds of chapters it takes longer than the page.
+    /// need it, and over hundreds of chapters it takes longer than the page. The print page
+    /// waits longer still, until the edits pause ([`LiveBook::write_print_page`]).
     fn chapters(&mut self, chapters: &BTreeSet<String>) -> anyhow::Result<bool> {
         let (Some(book), Some(inputs)) = (self.book.as_mut(), self.inputs.as_ref()) else {
             self.full(&Work {
@@ -309,10 +310,19 @@ impl LiveBook {
     }
 
     fn write_search_index(&self) -> anyhow::Result<()> {
+        let (Some(book), Some(inputs)) = (&self.book, &self.inputs) else {
+            return Ok(());
+        };
+        let (path, bytes) = book.search_index_file(inputs);
+        site::write_in_place(&self.config.out, &BTreeMap::from([(path, bytes)]))
+    }
+
+    /// Writes the print page, the whole book on one page, after edits to chapters.
+    fn write_print_page(&self) -> anyhow::Result<()> {
         let Some(book) = &self.book else {
             return Ok(());
         };
-        let (path, bytes) = book.search_index_file();
+        let (path, bytes) = book.print_page()?;
         site::write_in_place(&self.config.out, &BTreeMap::from([(path, bytes)]))
     }
 
@@ -423,9 +433,36 @@ pub fn serve(config: ServeConfig, open: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// How long the edits must pause before the print page, which holds every chapter, is
+/// written again: while an author types, each save costs only its chapter's page.
+const PRINT_PAGE_AFTER: Duration = Duration::from_millis(300);
+
+/// The next changed path; with the print page stale, writes it first if no change comes
+/// within [`PRINT_PAGE_AFTER`]. `None` once the watcher is gone.
+fn next_change(
+    live: &LiveBook,
+    changed: &mpsc::Receiver<PathBuf>,
+    print_stale: &mut bool,
+) -> Option<PathBuf> {
+    if *print_stale {
+        match changed.recv_timeout(PRINT_PAGE_AFTER) {
+            Ok(path) => return Some(path),
+            Err(mpsc::RecvTimeoutError::Disconnected) => return None,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                *print_stale = false;
+                if let Err(error) = live.write_print_page() {
+                    eprintln!("error: {error:#}");
+                }
+            }
+        }
+    }
+    changed.recv().ok()
+}
+
 fn rebuild_loop(mut live: LiveBook, changed: mpsc::Receiver<PathBuf>, shared: Shared) {
     let root = live.config.plan.paths.root.clone();
-    while let Ok(first) = changed.recv() {
+    let mut print_stale = false;
+    while let Some(first) = next_change(&live, &changed, &mut print_stale) {
         let mut paths = BTreeSet::from([first]);
         // Editors save in several steps; wait until the burst is over.
         while let Ok(path) = changed.recv_timeout(Duration::from_millis(15)) {
@@ -457,8 +494,11 @@ fn rebuild_loop(mut live: LiveBook, changed: mpsc::Receiver<PathBuf>, shared: Sh
                     started.elapsed().as_millis()
                 );
                 set_status(&shared, Status::Ok);
-                if search_index_pending && let Err(error) = live.write_search_index() {
-                    eprintln!("error: {error:#}");
+                if search_index_pending {
+                    if let Err(error) = live.write_search_index() {
+                        eprintln!("error: {error:#}");
+                    }
+                    print_stale = true;
                 }
             }
             Err(error) => {

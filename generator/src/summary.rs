@@ -11,7 +11,12 @@
 //!
 //! The parser is line based so every error names `SUMMARY.md:LINE:COL`.
 
+use std::collections::BTreeMap;
+
 use crate::diagnostic::Diagnostic;
+
+/// Chapters by their SUMMARY.md title: the page's source, `None` for a draft.
+pub type ChaptersByTitle = BTreeMap<String, Option<String>>;
 
 /// One line of the table of contents, in reading order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,7 +68,7 @@ impl Summary {
     }
 
     /// Every chapter by its title: its source, `None` for a draft.
-    pub fn chapters_by_title(&self) -> crate::level_map::ChaptersByTitle {
+    pub fn chapters_by_title(&self) -> ChaptersByTitle {
         self.entries
             .iter()
             .filter_map(|entry| match entry {

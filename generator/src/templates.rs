@@ -23,6 +23,7 @@ pub const REQUIRED: &[&str] = &[
     "index.html",
     "404.html",
     "play.html",
+    "print.html",
     "sidebar.html",
 ];
 
@@ -69,7 +70,7 @@ impl Templates {
         tera.autoescape_on(vec![".html"]);
         // Tera's default escaping also rewrites `/`, which breaks nothing but makes every
         // relative URL unreadable; these five characters are the ones HTML needs.
-        tera.set_escape_fn(crate::embeds::escape);
+        tera.set_escape_fn(crate::html::escape);
         let templates = Templates {
             tera: Tera::default(),
             sources,

@@ -592,6 +592,15 @@ fn serve_keeps_the_last_good_site_on_every_bad_edit() {
         other_page_before,
         "an untouched chapter is not rewritten"
     );
+    // The print page, which holds every chapter, follows once the edits pause.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !String::from_utf8_lossy(&server.get("/print.html").1).contains("Nothing more, edited.") {
+        assert!(
+            Instant::now() < deadline,
+            "print.html never showed the edit"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 #[test]
@@ -761,4 +770,142 @@ fn serve_refuses_paths_outside_the_site() {
     let (status, body) = server.get("/no-such-page.html");
     assert_eq!(status, 404);
     assert!(String::from_utf8_lossy(&body).contains("Page not found"));
+}
+
+#[test]
+fn many_identical_errors_say_their_help_once_and_count_the_rest() {
+    // Proves rustc's manner on a book written for mdBook: each of the twelve `{{#include}}`
+    // lines is reported at its own line, their long help is said once with the count of the
+    // rest, another error keeps its own help, and the last line counts every error.
+    let book = fixture_book("repeated");
+    copy_tree(
+        &tests_dir().join("repeated-errors/chapters"),
+        &book.join("chapters"),
+    );
+    let output = run(&book, &["check"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "check passed:\n{stderr}");
+    let includes: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.contains("`{{#include ...}}` is an mdBook directive"))
+        .collect();
+    assert_eq!(includes.len(), 12, "{stderr}");
+    for (index, line) in includes.iter().enumerate() {
+        let at = format!("chapters/intro.md:{}:1: ", 8 + 4 * index);
+        assert!(
+            line.trim_start_matches("error: ").starts_with(&at),
+            "{line}"
+        );
+    }
+    assert_eq!(
+        stderr.matches("to show paros-core's code write").count(),
+        1,
+        "the include's help is said once:\n{stderr}"
+    );
+    assert!(
+        stderr.contains("  = note: ... and 11 more like this below, with the same help"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            "chapters/intro.md:55:28: unknown directive `{{chart...}}`\n  = help: the book knows"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr
+            .trim_end()
+            .ends_with("error: aborting due to 13 previous errors"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_number_that_only_coincides_with_a_figure_is_written_as_a_literal() {
+    // Proves the escape named by the hand-written-figure error: the same sentence builds once
+    // its number is a `literal`, and shows the number as written; a literal that is not a
+    // number is refused.
+    let book = fixture_book("literal");
+    write_files(&book, &overlay("hand-written-figure"));
+    let refused = run(&book, &["check"]);
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("is written `{{ literal \"18214\" }}`")
+    );
+    let intro = book.join("chapters/intro.md");
+    let escaped = read(&intro).replace("18,214", "{{ literal \"18,214\" }}");
+    std::fs::write(&intro, escaped).unwrap();
+    let out = book.join("site");
+    let output = build(&book, &out);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(read(&out.join("intro.html")).contains("The search visited 18,214 states."));
+    let malformed = read(&intro).replace("\"18,214\"", "\"18k\"");
+    std::fs::write(&intro, malformed).unwrap();
+    let output = run(&book, &["check"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !output.status.success()
+            && stderr.contains(
+                "chapters/intro.md:5:20: `{{ literal \"18k\" }}` holds a number written in digits"
+            ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn the_print_page_holds_every_chapter_in_reading_order() {
+    // Proves print.html is the whole book: SUMMARY.md's chapters in order under their parts,
+    // ids kept apart by chapter, links between chapters pointing into the page, each level a
+    // still of its first stage with no mount point, and a link to it from every page.
+    let book = fixture_book("print");
+    let out = book.join("site");
+    let output = build(&book, &out);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let print = read(&out.join("print.html"));
+    let order: Vec<usize> = [
+        r#"<section class="print-chapter" id="chapter-intro" data-page="intro.html">"#,
+        r#"<h1 class="print-part">Part one</h1>"#,
+        r#"<section class="print-chapter" id="chapter-part-one" data-page="part/one.html">"#,
+        r#"<section class="print-chapter" id="chapter-part-two" data-page="part/two.html">"#,
+        r#"<section class="print-chapter" id="chapter-after" data-page="after.html">"#,
+    ]
+    .iter()
+    .map(|needle| {
+        print
+            .find(needle)
+            .unwrap_or_else(|| panic!("{needle} missing"))
+    })
+    .collect();
+    assert!(order.windows(2).all(|pair| pair[0] < pair[1]), "{order:?}");
+    assert!(
+        print.contains(r##"<h2 id="intro--the-end"><a class="anchor" href="#intro--the-end""##)
+    );
+    assert!(print.contains(r##"<a href="#part-one--the-rules">rules</a>"##));
+    assert!(print.contains(r#"<img src="figures/phases.svg""#));
+    assert!(
+        !print.contains("class=\"paros-level\""),
+        "no level waits for a script"
+    );
+    assert!(print.contains("<div class=\"level-still\""));
+    assert!(print.contains(r#"href="play/#act1/choose-a-value""#));
+    assert!(!print.contains("mount.js"), "the print page loads no game");
+    for page in [
+        "intro.html",
+        "part/one.html",
+        "index.html",
+        "play/index.html",
+    ] {
+        let html = read(&out.join(page));
+        assert!(
+            html.contains("print.html\" title=\"Print this book\""),
+            "{page} links the print page"
+        );
+    }
 }

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use paros_book::embeds::{self, Embed};
+use paros_book::directives;
 use paros_sim::report::Verdict;
 
 fn repository() -> PathBuf {
@@ -27,10 +27,11 @@ fn proven_scenarios(root: &Path) -> Vec<String> {
         }
         let text = std::fs::read_to_string(entry.path()).unwrap();
         for line in text.lines() {
-            if let Some(Ok(Embed::Proven(scenario))) = embeds::parse(line)
-                && !scenarios.contains(&scenario)
+            if let Some(Ok(matched)) = directives::paragraph(line)
+                && matched.keyword == "proven"
+                && !scenarios.contains(&matched.arguments[0])
             {
-                scenarios.push(scenario);
+                scenarios.push(matched.arguments[0].clone());
             }
         }
     }
@@ -55,7 +56,7 @@ fn every_counterexample_the_book_embeds_replays_to_its_violation() {
             .unwrap_or_else(|error| panic!("{scenario}: {error}"))
             .unwrap_or_else(|| panic!("{scenario}: no such scenario"));
         assert_eq!(report.verdict, Verdict::Violation, "{scenario}");
-        let module = embeds::replay_counterexample(&report)
+        let module = directives::replay_counterexample(&report)
             .unwrap_or_else(|error| panic!("{scenario}: {error}"));
         assert!(
             module.is_some(),

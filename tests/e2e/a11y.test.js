@@ -1,5 +1,6 @@
 // Accessibility of the book's pages: axe-core (the engine of Lighthouse's accessibility audit),
-// injected into Chromium, audits a chapter, the level map and one level of each act. A
+// injected into Chromium, audits a chapter, the level map, one level of each act and the whole
+// book on one page (print.html, which loads no game). A
 // violation of impact serious or critical fails the test, listed with the elements it names.
 
 import { test } from 'node:test';
@@ -14,13 +15,14 @@ const PAGES = [
   { name: 'an Act I level', path: 'play/#act1/the-duel', waitFor: '.pp-level' },
   { name: 'an Act II level', path: 'play/#act2/steady-state', waitFor: '.pp-level' },
   { name: 'an Act III level with two clients on a timeline', path: 'play/#act3/linearizable-or-not', waitFor: '.pp-timeline' },
+  { name: 'the whole book on one page', path: 'print.html', waitFor: '.print-chapter .level-still', game: false },
 ];
 
-for (const { name, path, waitFor } of PAGES) {
+for (const { name, path, waitFor, game = true } of PAGES) {
   test(`${name} (${path}) has no serious or critical axe-core violation`, async () => {
     const { page, context, errors } = await openPage(site.browser);
     await page.goto(`${site.url}/${path}`);
-    await ready(page);
+    if (game) await ready(page);
     await page.waitForSelector(waitFor);
     const violations = await audit(page);
     assert.deepEqual(grave(violations), [], JSON.stringify(grave(violations), null, 2));

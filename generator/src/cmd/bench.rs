@@ -59,7 +59,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         let reload = edit_to_reload(&me, &folder, args.edits)?;
         let site = folder.join("site");
-        let index = site.join(paros_book::pages::SEARCH_INDEX);
+        let index = site.join(paros_book::outputs::SEARCH_INDEX);
         println!(
             "| {count} | {:.3} | {:.3} | {:.0} | {:.1} | {:.1} | {:.0}, {:.0} |",
             median(times),
