@@ -3,11 +3,13 @@
 //!
 //! Invariants: the quorum system is over exactly the cluster's nodes, and F1 holds already (a
 //! [`Quorums`] cannot be built without it); no proxy is a node of the cluster; the accept batch
-//! is at least 1, and 1 whenever there are proxies; the slot window is at least 1.
+//! is at least 1, and 1 whenever there are proxies; the slot window is at least 1. A
+//! configuration that breaks one is refused with a typed error ([`QuorumError`],
+//! [`ProxiesRefused`], and with `accept-batch` `AcceptBatchRefused`).
 
 use super::window::DEFAULT_SLOT_WINDOW;
-use crate::log::ProxiesRefused;
-use crate::{Majority, NodeSet, QuorumError, QuorumSystem, Quorums};
+use crate::{Majority, NodeId, NodeSet, QuorumError, QuorumSystem, Quorums};
+use std::fmt;
 use std::num::NonZeroU64;
 
 /// The settings every node of a cluster shares.
@@ -128,3 +130,30 @@ impl LogConfig {
         self.slot_window
     }
 }
+
+/// Why [`LogConfig::with_proxies`] refused a cluster's proxy leaders.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum ProxiesRefused {
+    /// This proxy is a node of the cluster: a proxy is a role of its own, with no vote.
+    ProxyIsANode(NodeId),
+    /// The configuration batches its Accepts ([`LogConfig::with_accept_batch`]), and a proxy
+    /// forwards and counts one slot's Accept at a time.
+    #[cfg(feature = "accept-batch")]
+    AcceptsBatched,
+}
+
+impl fmt::Display for ProxiesRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProxiesRefused::ProxyIsANode(node) => {
+                write!(f, "proxy {node} is a node of the cluster")
+            }
+            #[cfg(feature = "accept-batch")]
+            ProxiesRefused::AcceptsBatched => {
+                f.write_str("a cluster that batches its accepts takes no proxy leaders")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ProxiesRefused {}

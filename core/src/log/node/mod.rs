@@ -50,7 +50,7 @@ mod window;
 
 #[cfg(feature = "accept-batch")]
 pub use batch::{AcceptBatchRefused, accept_run_slots, joins_the_run, voted_runs};
-pub use config::LogConfig;
+pub use config::{LogConfig, ProxiesRefused};
 #[cfg(feature = "negative-controls")]
 pub use controls::BrokenRule;
 pub use election::{
