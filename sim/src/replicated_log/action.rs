@@ -80,7 +80,7 @@ pub enum LogAction {
     /// but for the blank-restart control, which ignores the refusal.
     WipeDisk(NodeId),
     /// Faults stop: every fault budget is spent, and clocks and client retries are unbounded.
-    /// Only the fair schedule of [`LogWorld::settle`] takes it, so a liveness run replays as
+    /// Only the fair schedule of [`LogWorld::settle`](super::LogWorld::settle) takes it, so a liveness run replays as
     /// plain actions; it is never enabled, since no search could finish past it.
     StopFaults,
 }

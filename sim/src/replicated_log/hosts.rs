@@ -23,7 +23,7 @@ pub enum HeldReady {
         /// The messages, waiting for `send`.
         messages: Vec<LogEnvelope>,
     },
-    /// Only under [`NegativeControl::SendBeforePersist`]: the messages left before the writes
+    /// Only under [`NegativeControl::SendBeforePersist`](crate::faults::NegativeControl::SendBeforePersist): the messages left before the writes
     /// were durable; the writes still wait for `persist`.
     SentBeforePersist {
         /// The writes, not yet durable.

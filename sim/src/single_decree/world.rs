@@ -19,7 +19,7 @@ use paros_core::{Acceptor, Ballot, Envelope, Ignored, Majority, NodeId, NodeSet,
 use std::sync::Arc;
 
 /// Everything that can happen to an Act I world. Each prints as it reads;
-/// [`DecreeWorld::describe`](Model::describe) adds the message it touches.
+/// [`DecreeWorld::describe`](crate::model::Model::describe) adds the message it touches.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum DecreeAction {
     /// Hand a message to its receiver, which steps.
@@ -97,7 +97,7 @@ pub struct DecreeWorld {
     pub(super) votes: Arc<Vec<BallotVotes>>,
     /// The fingerprint, when this world keeps it. Invariant: when set, it equals
     /// [`DecreeWorld::fingerprint_from_scratch`]. A new world and every world built by
-    /// [`Model::successor`] (the explorer's) keep it, worked out from their parent's; `apply`
+    /// [`Model::successor`](crate::model::Model::successor) (the explorer's) keep it, worked out from their parent's; `apply`
     /// drops it, so a walk that never asks for it (the simulator's) does not pay for hashing.
     pub(super) kept_fingerprint: Option<u64>,
     /// The renamings of acceptors this world declares as its symmetries, the identity first.
@@ -256,7 +256,7 @@ impl DecreeWorld {
     ///
     /// It is the wrapping sum of one hash per part (see [`DecreeWorld::fingerprint_from_scratch`]),
     /// so a successor's fingerprint costs only the parts one action changes. Free to read in a
-    /// world that keeps it (see [`Model::successor`]); computed from every part in one that
+    /// world that keeps it (see [`Model::successor`](crate::model::Model::successor)); computed from every part in one that
     /// does not.
     pub fn fingerprint(&self) -> u64 {
         (self.kept_fingerprint).unwrap_or_else(|| self.fingerprint_from_scratch())
@@ -284,7 +284,7 @@ impl DecreeWorld {
         )
     }
 
-    /// Every action that [`Model::apply`] would accept now, in a stable order: the network's
+    /// Every action that [`Model::apply`](crate::model::Model::apply) would accept now, in a stable order: the network's
     /// actions on each message, then each proposer's start or retry, then amnesia.
     pub fn enabled(&self) -> Vec<DecreeAction> {
         // At most three actions per message and one per node: one allocation, never a regrowth.
