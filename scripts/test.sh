@@ -42,8 +42,9 @@ cargo clippy -p paros-play --lib --locked -- -D warnings
 step "API docs"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 
-step "paros-play's modules import one way (no cycle)"
-python3 scripts/widgets-layers.py
+step "each crate's files import one way (no circle), and the check refuses a planted circle"
+python3 scripts/layers_test.py
+python3 scripts/layers.py core sim widgets
 
 step "unit, conformance, scenario and fixture tests"
 cargo test --workspace --locked

@@ -7,10 +7,7 @@
 //! from outside it counts for nothing there.
 
 use crate::log::Slot;
-use crate::{NodeId, NodeSet, QuorumError, QuorumSystem};
-
-/// The most rows, and the most columns, a grid may have.
-pub const MAX_GRID_SIDE: usize = 8;
+use crate::{MAX_GRID_SIDE, NodeId, NodeSet, QuorumError, QuorumSystem};
 
 /// Acceptors in rows and columns: a full row elects, and slot `s` is decided by a full
 /// column, the one [`Grid::deciding_column`] names for `s`.

@@ -56,18 +56,18 @@ pub mod matchmaker;
 mod message;
 mod proposer;
 mod quorum;
+mod quorums;
 mod value;
 
 pub use acceptor::{Acceptor, promise_rule, vote_rule};
 pub use ballot::Ballot;
-pub use grid::{Grid, MAX_GRID_SIDE};
+pub use grid::Grid;
 pub use ids::{NodeId, NodeSet};
 pub use ignored::Ignored;
 pub use message::{Envelope, Message, Vote};
 pub use proposer::{Phase, Proposer, select_value};
-pub use quorum::{
-    Flexible, Majority, QuorumError, QuorumSystem, Quorums, is_chosen, is_chosen_in_slot,
-};
+pub use quorum::{Flexible, MAX_GRID_SIDE, Majority, QuorumError, QuorumSystem, is_chosen};
+pub use quorums::{Quorums, is_chosen_in_slot};
 pub use value::Value;
 
 #[cfg(test)]

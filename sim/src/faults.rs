@@ -1,12 +1,22 @@
 //! The fault layer every world shares: what it may still break ([`Budget`], by [`Fault`]),
 //! the one fault outside the model a negative control adds ([`NegativeControl`]), and why a
-//! world refuses an action ([`Refused`]).
+//! world refuses an action ([`Refused`]), with the id a fault names a message in flight by
+//! ([`MessageId`]).
 
 use crate::check::Property;
-use crate::network::MessageId;
 use paros_core::NodeId;
 use paros_core::log::{BootRefused, RecordError};
 use std::fmt;
+
+/// The id of a message in flight: stable for its life, assigned in send order.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct MessageId(pub u32);
+
+impl fmt::Display for MessageId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "m{}", self.0)
+    }
+}
 
 /// A kind of event a world allows only a bounded number of times: the faults, and the steps
 /// bounded so that every walk ends (retries, ticks, client resends).

@@ -38,6 +38,7 @@ pub mod model;
 pub mod replay;
 pub mod report;
 pub mod runner;
+mod scenario;
 pub mod scenarios;
 pub mod seen;
 pub mod simulate;

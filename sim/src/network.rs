@@ -8,6 +8,7 @@
 //! and a world's actions on messages read the same (`deliver m7 P1->A2 Prepare(2.P1)`) and
 //! parse back, by id or by route.
 
+pub use crate::faults::MessageId;
 use crate::faults::{Budget, Fault, Refused};
 use crate::fingerprint;
 use paros_core::log::LogEnvelope;
@@ -15,16 +16,6 @@ use paros_core::{Envelope, NodeId, NodeSet};
 use std::fmt;
 use std::hash::Hash;
 use std::sync::Arc;
-
-/// The id of a message in flight: stable for its life, assigned in send order.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub struct MessageId(pub u32);
-
-impl fmt::Display for MessageId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "m{}", self.0)
-    }
-}
 
 /// A message on the wire, with its id.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

@@ -9,12 +9,20 @@
 //! The verdict follows honest-verdicts: `PASS` only when every reachable state was visited,
 //! `INCOMPLETE` when a bound stopped the search or the run was a seeded simulation that found
 //! nothing, `VIOLATION` with a counterexample that replays.
+//!
+//! The command that replays a walk ([`replay_command`]) is here too, below the scenarios that
+//! name it.
 
 use crate::Error;
 use crate::explore::Order;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
+
+/// The command that replays the walk of `seed`.
+pub fn replay_command(scenario: &str, seed: u64, max_steps: u64) -> String {
+    format!("paros-sim run {scenario} --seeds 1 --seed {seed} --max-steps {max_steps}")
+}
 
 /// How a run explored its world.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
@@ -338,7 +346,7 @@ pub fn merge(reports: Vec<Report>) -> Result<Report, Error> {
         merged.incomplete_because = SIMULATION_IS_INCOMPLETE.into();
     }
     merged.replay_command = match merged.failing_seed {
-        Some(seed) => crate::scenarios::replay_command(&merged.scenario, seed, merged.max_steps),
+        Some(seed) => replay_command(&merged.scenario, seed, merged.max_steps),
         None => format!(
             "paros-sim merge <the {} shard reports>",
             merged.seed_ranges.len()

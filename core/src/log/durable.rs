@@ -15,7 +15,7 @@
 //! ([`DurableRecord::unknown_votes`], C2); a corrupt promise, or any other corrupt write, makes
 //! the whole record unreadable (C5: the node is a wiped node).
 
-use crate::log::{Command, Entry, KvStore, LogEnvelope, Ready, Slot, SlotMap, SlotVote, TrimPoint};
+use crate::log::{Command, Entry, KvStore, Slot, SlotMap, SlotVote, TrimPoint};
 use crate::{Ballot, NodeId, NodeSet, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -196,19 +196,8 @@ impl DurableRecord {
         }
     }
 
-    /// Persists a [`Ready`]'s writes to this record and releases its messages: [`persist`]
-    /// and [`Ready::into_messages`] in one step, for a caller whose disk is this record. No proof
-    /// changes hands, so none is digested: the writes are applied here, before the messages
-    /// are handed out, which is the order a proof enforces.
-    ///
-    /// [`persist`]: DurableRecord::persist
-    pub fn persist_ready(&mut self, ready: Ready) -> Vec<LogEnvelope> {
-        self.apply_all(ready.writes());
-        ready.messages
-    }
-
     /// Applies writes in order: what both ways of persisting do before any message is released.
-    fn apply_all(&mut self, writes: &[Write]) {
+    pub(super) fn apply_all(&mut self, writes: &[Write]) {
         for write in writes {
             self.apply(write);
         }

@@ -25,34 +25,6 @@ use crate::log::BrokenRule;
 use crate::log::{Entry, LogConfig, LogEnvelope, LogMessage, Ready, Slot};
 use crate::{Ballot, Ignored, NodeId, NodeSet, Quorums, is_chosen_in_slot};
 use std::collections::BTreeMap;
-use std::fmt;
-
-/// Why [`LogConfig::with_proxies`] refused a cluster's proxy leaders.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum ProxiesRefused {
-    /// This proxy is a node of the cluster: a proxy is a role of its own, with no vote.
-    ProxyIsANode(NodeId),
-    /// The configuration batches its Accepts ([`LogConfig::with_accept_batch`]), and a proxy
-    /// forwards and counts one slot's Accept at a time.
-    #[cfg(feature = "accept-batch")]
-    AcceptsBatched,
-}
-
-impl fmt::Display for ProxiesRefused {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ProxiesRefused::ProxyIsANode(node) => {
-                write!(f, "proxy {node} is a node of the cluster")
-            }
-            #[cfg(feature = "accept-batch")]
-            ProxiesRefused::AcceptsBatched => {
-                f.write_str("a cluster that batches its accepts takes no proxy leaders")
-            }
-        }
-    }
-}
-
-impl std::error::Error for ProxiesRefused {}
 
 /// P1: the proxy's copies of the leader's `accept`, one to each acceptor, unchanged.
 ///

@@ -1,8 +1,9 @@
-//! `Ready`: what a node asks its caller to do after an input. Persist, then send.
+//! `Ready`: what a node asks its caller to do after an input. Persist, then send; or both in one
+//! step, `DurableRecord::persist_ready`, for a caller whose disk is the record itself.
 
 #[cfg(feature = "accept-batch")]
 use crate::NodeId;
-use crate::log::{Entry, LogEnvelope, Persisted, Slot, Write};
+use crate::log::{DurableRecord, Entry, LogEnvelope, Persisted, Slot, Write};
 
 /// An entry the apply walk applied to the state machine.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -94,5 +95,18 @@ impl Ready {
             "the proof must cover this Ready's writes"
         );
         self.messages
+    }
+}
+
+impl DurableRecord {
+    /// Persists a [`Ready`]'s writes to this record and releases its messages: [`persist`]
+    /// and [`Ready::into_messages`] in one step, for a caller whose disk is this record. No proof
+    /// changes hands, so none is digested: the writes are applied here, before the messages
+    /// are handed out, which is the order a proof enforces.
+    ///
+    /// [`persist`]: DurableRecord::persist
+    pub fn persist_ready(&mut self, ready: Ready) -> Vec<LogEnvelope> {
+        self.apply_all(ready.writes());
+        ready.messages
     }
 }

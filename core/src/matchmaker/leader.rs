@@ -4,7 +4,7 @@
 
 #[cfg(feature = "negative-controls")]
 use super::BrokenRule;
-use super::{Configuration, History, MmEnvelope, MmMessage};
+use super::{Configuration, GcProof, History, MmEnvelope, MmMessage};
 use crate::{Ballot, Ignored, Message, NodeId, NodeSet, QuorumSystem, Value, Vote, select_value};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -62,38 +62,6 @@ pub fn installed_is_collectable(
     voters_in_round: NodeSet,
 ) -> bool {
     phase1_done && config.quorums().is_phase2_quorum(voters_in_round)
-}
-
-/// M5's proof: the garbage-collection watermark that `f+1` matchmakers acknowledged, with the
-/// acceptors that remain (those of the configuration of the collecting leader's round). A
-/// removed acceptor retires only on a request that carries one.
-///
-/// Minted only by a [`Leader`] where it counts the acknowledgements; it cannot be built by
-/// hand:
-///
-/// ```compile_fail,E0451
-/// use paros_core::matchmaker::GcProof;
-/// use paros_core::{Ballot, NodeId, NodeSet};
-/// let node = NodeId::new(1).unwrap();
-/// let forged = GcProof { watermark: Ballot::new(9, node), remaining: NodeSet::EMPTY };
-/// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct GcProof {
-    watermark: Ballot,
-    remaining: NodeSet,
-}
-
-impl GcProof {
-    /// The watermark every one of `f+1` matchmakers acknowledged: configurations below it are
-    /// collected and no future history holds them.
-    pub fn watermark(&self) -> Ballot {
-        self.watermark
-    }
-
-    /// The acceptors of the collecting leader's configuration: they stay.
-    pub fn remaining(&self) -> NodeSet {
-        self.remaining
-    }
 }
 
 /// Why a leader does not collect garbage or retire acceptors yet.

@@ -8,8 +8,9 @@
 //! Because each pattern is a proof, the patterns also decide a key whose search ran out of
 //! memo ([`certificate`]).
 
+use super::history::{Condition, History, sort_by_call};
+use super::register::Register;
 use super::search::{Action, Deepest, KeyOperation};
-use super::{Condition, History, Register};
 
 /// Why a key has no legal order: the operations involved (history indices), the reason in
 /// words, and the condition of linearizability it breaks.
@@ -78,7 +79,7 @@ impl<'a> Key<'a> {
     /// The first read, in call order, that some pattern explains.
     fn any_read(&self) -> Option<Local> {
         let mut reads = self.reads.clone();
-        super::sort_by_call(&mut reads, &|read| self.operation(read).call);
+        sort_by_call(&mut reads, &|read| self.operation(read).call);
         reads.into_iter().find_map(|read| self.explain_read(read))
     }
 

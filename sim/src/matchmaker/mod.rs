@@ -7,11 +7,12 @@
 //! leader of a higher round must finish (`settle`).
 //!
 //! [`MatchmakerWorld`] is the world as a value (`world`); `config` says what it is made of,
-//! `names` says it as players read it, and `checks` holds the checkers that judge it after
-//! every step.
+//! `names` says it as players read it, `checks` holds the checkers that judge it after every
+//! step, and `model` makes it a [`Model`](crate::model::Model) on top of them all.
 
 mod checks;
 mod config;
+mod model;
 mod names;
 mod settle;
 mod world;

@@ -161,6 +161,63 @@ impl Names<MmEnvelope> for MatchmakerWorld {
 }
 
 impl MatchmakerWorld {
+    /// The state in a few lines: what is chosen, each leader, each matchmaker, the
+    /// reconfigurer.
+    pub fn summary(&self) -> Vec<String> {
+        let chosen = self.chosen();
+        let mut lines: Vec<String> = if chosen.is_empty() {
+            vec!["chosen: nothing".to_owned()]
+        } else {
+            (chosen.iter())
+                .map(|(round, value)| format!("chosen: {value} in round {}", round_name(*round)))
+                .collect()
+        };
+        for leader in self.leaders.iter() {
+            let proposal = leader
+                .proposal()
+                .map_or("none".to_owned(), ToString::to_string);
+            lines.push(format!(
+                "{}: round {} in {}, {:?}, history {}, proposes {proposal}",
+                node_name(leader.id()),
+                round_name(leader.round()),
+                configuration_name(leader.config()),
+                leader.stage(),
+                history_name(leader.history()),
+            ));
+        }
+        for matchmaker in self.matchmakers.iter() {
+            let watermark = matchmaker.watermark().map_or("none".to_owned(), round_name);
+            let stopped = if matchmaker.stopped() {
+                ", stopped"
+            } else {
+                ""
+            };
+            lines.push(format!(
+                "{}: {}, gc {watermark}{stopped}",
+                node_name(matchmaker.id()),
+                history_name(matchmaker.configurations()),
+            ));
+        }
+        if let Some(refused) = self.replacement_refused {
+            lines.push(format!("R1: refused by paros-core: {refused}"));
+        }
+        if let Some(refused) = self.second_replacement_refused {
+            lines.push(format!(
+                "R1, back to M1..M3: refused by paros-core: {refused}"
+            ));
+        }
+        if let Some(reconfigurer) = &self.reconfigurer {
+            let published = reconfigurer
+                .published()
+                .map_or("nothing".to_owned(), set_name);
+            lines.push(format!(
+                "R1: {:?}, published {published}",
+                reconfigurer.stage()
+            ));
+        }
+        lines
+    }
+
     /// An action with the message it touches: `deliver m3 L1->M2 MatchA(1.L1, {A1, A2, A3})`;
     /// any other action as `Display` prints it (`start L2`).
     pub fn describe(&self, action: &MmAction) -> String {

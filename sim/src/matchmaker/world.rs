@@ -12,7 +12,6 @@
 use super::config::{MatchmakerWorldConfig, MmRole};
 use crate::faults::{Budget, Fault, NegativeControl, Refused};
 use crate::fingerprint::part;
-use crate::model::Model;
 use crate::network::{InFlight, MessageAction, MessageId, Network, Verb};
 use paros_core::matchmaker::{
     BrokenRule, Configuration, GenerationStage, Leader, Matchmaker, MmEnvelope, MmMessage,
@@ -339,64 +338,6 @@ impl MatchmakerWorld {
             return false;
         };
         paros_core::is_chosen(config.quorums(), votes.voters)
-    }
-
-    /// The state in a few lines: what is chosen, each leader, each matchmaker, the
-    /// reconfigurer.
-    pub fn summary(&self) -> Vec<String> {
-        use super::names::{configuration_name, history_name, node_name, round_name, set_name};
-        let chosen = self.chosen();
-        let mut lines: Vec<String> = if chosen.is_empty() {
-            vec!["chosen: nothing".to_owned()]
-        } else {
-            (chosen.iter())
-                .map(|(round, value)| format!("chosen: {value} in round {}", round_name(*round)))
-                .collect()
-        };
-        for leader in self.leaders.iter() {
-            let proposal = leader
-                .proposal()
-                .map_or("none".to_owned(), ToString::to_string);
-            lines.push(format!(
-                "{}: round {} in {}, {:?}, history {}, proposes {proposal}",
-                node_name(leader.id()),
-                round_name(leader.round()),
-                configuration_name(leader.config()),
-                leader.stage(),
-                history_name(leader.history()),
-            ));
-        }
-        for matchmaker in self.matchmakers.iter() {
-            let watermark = matchmaker.watermark().map_or("none".to_owned(), round_name);
-            let stopped = if matchmaker.stopped() {
-                ", stopped"
-            } else {
-                ""
-            };
-            lines.push(format!(
-                "{}: {}, gc {watermark}{stopped}",
-                node_name(matchmaker.id()),
-                history_name(matchmaker.configurations()),
-            ));
-        }
-        if let Some(refused) = self.replacement_refused {
-            lines.push(format!("R1: refused by paros-core: {refused}"));
-        }
-        if let Some(refused) = self.second_replacement_refused {
-            lines.push(format!(
-                "R1, back to M1..M3: refused by paros-core: {refused}"
-            ));
-        }
-        if let Some(reconfigurer) = &self.reconfigurer {
-            let published = reconfigurer
-                .published()
-                .map_or("nothing".to_owned(), set_name);
-            lines.push(format!(
-                "R1: {:?}, published {published}",
-                reconfigurer.stage()
-            ));
-        }
-        lines
     }
 
     fn leader_index(&self, node: NodeId) -> Result<usize, Refused> {
@@ -830,69 +771,4 @@ pub(super) fn leader(config: &MatchmakerWorldConfig, index: usize, matchmakers: 
         _ => {}
     }
     leader
-}
-
-impl Model for MatchmakerWorld {
-    type Config = MatchmakerWorldConfig;
-    type Action = MmAction;
-    type Step = MmStep;
-
-    const FAULTS: &'static [Fault] = &[Fault::Drop, Fault::Duplicate, Fault::Crash];
-
-    fn build(config: MatchmakerWorldConfig) -> Result<MatchmakerWorld, Refused> {
-        MatchmakerWorld::new(config)
-    }
-
-    fn enabled(&self) -> Vec<MmAction> {
-        MatchmakerWorld::enabled(self)
-    }
-
-    fn apply(&mut self, action: &MmAction) -> Result<MmStep, Refused> {
-        MatchmakerWorld::apply(self, action)
-    }
-
-    fn fingerprint(&self) -> u64 {
-        MatchmakerWorld::fingerprint(self)
-    }
-
-    fn budget_left(&self) -> Budget {
-        self.budget_left
-    }
-
-    fn violations(&self) -> Vec<crate::check::Violation> {
-        super::checks::safety(self)
-    }
-
-    fn parse_action(&self, text: &str) -> Result<MmAction, String> {
-        MatchmakerWorld::parse_action(self, text)
-    }
-
-    fn describe(&self, action: &MmAction) -> String {
-        MatchmakerWorld::describe(self, action)
-    }
-
-    fn is_decided(&self) -> bool {
-        !self.chosen().is_empty()
-    }
-
-    /// The fair schedule of [`MatchmakerWorld::settle`].
-    fn settle(&self) -> Option<Result<crate::model::Settled<MmAction>, String>> {
-        Some(MatchmakerWorld::settle(self))
-    }
-
-    fn fault_kind(&self, action: &MmAction) -> Option<Fault> {
-        match action {
-            MmAction::Drop(_) => Some(Fault::Drop),
-            MmAction::Duplicate(_) => Some(Fault::Duplicate),
-            MmAction::Crash(_) => Some(Fault::Crash),
-            _ => None,
-        }
-    }
-
-    fn message_of(&self, action: &MmAction) -> Option<u64> {
-        match action {
-            MmAction::Deliver(message) => Some(u64::from(message.0)),
-            _ => None,
-        }
-    }
 }

@@ -2,6 +2,7 @@
 //! votes chose; a ballot is never reused; the client history is linearizable. Each finding is
 //! kept: a broken world stays broken.
 
+use super::knowledge::Effect;
 use super::{ClientCall, ClientOp, LogWorld, Part, part};
 use crate::check::{GaveUp, Property, Violation};
 use crate::linearizability::{self, History};
@@ -13,56 +14,6 @@ use paros_core::log::{
 use paros_core::{Ballot, NodeId};
 use std::collections::BTreeSet;
 use std::sync::Arc;
-
-/// What a server's step asks of the world's knowledge: a check, or a record, made once the
-/// step's own part is done ([`LogWorld::learn`]), in the order the step asked.
-///
-/// Invariant: a server's step never reads the knowledge, and each effect carries what it needs
-/// of the server as it was when the step asked. So deferring effects to the end of an action
-/// changes nothing, and a step's effects depend only on the server and what it received: the
-/// memo replays them against any knowledge.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub(super) enum Effect {
-    /// A property broken, found from the server alone.
-    Violation(Property, String),
-    /// Writes became durable: each slot a restart would now take as decided, with the entry
-    /// the disk holds there ([`LogWorld::check_disk`]).
-    Disk {
-        node: NodeId,
-        slots: Vec<(Slot, Option<Entry>)>,
-    },
-    /// What a live node knows is chosen, and how its chosen prefix is broken, if it is
-    /// ([`LogWorld::check_decisions`], [`chosen_prefix`]).
-    Decisions {
-        node: NodeId,
-        chosen: Vec<(Slot, Entry)>,
-        prefix_broken: Option<String>,
-    },
-    /// Votes cast as a node's `Accepted`s left it ([`LogWorld::record_votes`]).
-    Votes {
-        voter: NodeId,
-        cast: Vec<(Slot, Ballot, Entry)>,
-    },
-    /// A node wrote a trim point ([`LogWorld::check_trim_point`]).
-    TrimPoint { node: NodeId, point: TrimPoint },
-    /// Accepts left a node, at any ballot ([`LogWorld::check_one_value_per_ballot`]).
-    AcceptsSent {
-        node: NodeId,
-        sent: Vec<(Slot, Ballot, Entry)>,
-    },
-    /// A proxy leader announced a slot chosen ([`LogWorld::check_announcement`]).
-    Announced {
-        proxy: NodeId,
-        slot: Slot,
-        ballot: Ballot,
-        entry: Entry,
-    },
-    /// Accepts left a node at its own ballot ([`LogWorld::check_proposals`]).
-    Proposals {
-        node: NodeId,
-        proposed: Vec<(Slot, Ballot, Entry)>,
-    },
-}
 
 impl LogWorld {
     /// Checks and records, in order, what the servers' steps of the current action asked.

@@ -21,62 +21,44 @@
 
 mod action;
 mod checks;
+mod client_state;
 mod clients;
 mod config;
+mod hosts;
+mod knowledge;
 mod memo;
+mod memo_tables;
 mod names;
 mod network;
 mod proxies;
 mod servers;
 mod settle;
+mod slot_votes;
 mod storage;
 mod votes;
 
 pub use action::{DiskRecord, LogAction};
-pub use clients::{ClientCall, ClientState};
+pub use client_state::{ClientCall, ClientState};
 pub use config::{ClientOp, LogWorldConfig};
+use hosts::Proxies;
+pub use hosts::{HeldReady, Host, ProxyHost, Server};
+use knowledge::{Effect, Knowledge, Part, vote_part};
+use memo_tables::Memo;
 pub use names::{message_ballot, message_kind, message_slot};
-pub use network::LogInFlight;
-use proxies::Proxies;
-pub use proxies::ProxyHost;
-pub use servers::{HeldReady, Host, Server};
-pub use votes::SlotVotes;
+pub use slot_votes::SlotVotes;
 
 use crate::check::{GaveUp, Violation};
 use crate::faults::{Budget, Fault, NegativeControl, Refused};
 use crate::fingerprint::part;
 use crate::model::{Model, Settled};
-use crate::network::{MessageAction, Network};
-use checks::Effect;
-use memo::Memo;
+use crate::network::{InFlight, MessageAction, Network};
+use paros_core::NodeSet;
 use paros_core::log::{Entry, LogEnvelope, Slot};
-use paros_core::{Ballot, NodeId, NodeSet};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// The parts of a world the fingerprint hashes one by one: a part's kind and position tag its
-/// hash, so the same contents in two places hash differently.
-#[derive(Clone, Copy, Hash)]
-enum Part {
-    Server(usize),
-    Proxy(usize),
-    Client(usize),
-    Budget,
-    Trims,
-    Handoffs,
-    Call(usize),
-    Decided,
-    Vote,
-    Sent,
-    Violations,
-    GaveUp,
-    FairSteps,
-}
-
-/// The hash of one vote: one voter's, in one slot, at one ballot, for one entry.
-fn vote_part(slot: Slot, ballot: Ballot, entry: &Entry, voter: NodeId) -> u64 {
-    part(Part::Vote, &(slot, ballot, entry, voter))
-}
+/// A message on the wire, with its id in send order.
+pub type LogInFlight = InFlight<Arc<LogEnvelope>>;
 
 /// A world of the replicated log.
 #[derive(Clone, Debug)]
@@ -118,31 +100,6 @@ pub struct LogWorld {
     /// ([`Model::for_exploration`]); `None` outside one. Never part of the state: it changes
     /// how fast a successor is built, never what it is.
     memo: Option<Arc<Memo>>,
-}
-
-/// What a world knows of its past, beyond its servers and messages: what the checkers read and
-/// keep. Changes far less often than the rest of a world, so copies share it.
-#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
-struct Knowledge {
-    /// The client history, in call order; times are counts of client events.
-    history: Vec<ClientCall>,
-    /// Every slot some node learned chosen, with the entry: decisions are forever.
-    decided: BTreeMap<Slot, Entry>,
-    /// Every vote ever cast, by slot, ballot and entry: a node votes when its `Accepted` leaves.
-    votes: BTreeMap<(Slot, Ballot, Entry), NodeSet>,
-    /// For each slot, the first (slot, ballot, entry) whose votes formed a Phase-2 quorum:
-    /// derived from `votes`, kept so the checkers need not recount.
-    chosen: BTreeMap<Slot, SlotVotes>,
-    /// Violations found while applying actions (kept: a broken world stays broken).
-    violations: Vec<Violation>,
-    /// The first checker that could not decide, if any (kept, like violations).
-    gave_up: Option<GaveUp>,
-    /// The highest floor any node has reached: every slot up to it is decided and compacted
-    /// somewhere (T4's checker).
-    highest_floor: Slot,
-    /// Every (slot, ballot) an Accept was sent at, with the first entry sent there (H1's
-    /// checker); kept only in worlds with handoffs.
-    sent: BTreeMap<(Slot, Ballot), Entry>,
 }
 
 impl LogWorld {

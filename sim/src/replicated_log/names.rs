@@ -1,9 +1,15 @@
-//! Names as players read them: nodes and clients (N1, C1), messages, entries and votes. The
-//! checkers and the game use the same names, so a violation reads like the stage.
+//! Names as players read them: nodes and clients (N1, C1), messages, entries and votes, and the
+//! world's actions, described and parsed. The checkers and the game use the same names, so a
+//! violation reads like the stage.
 
-use super::{LogWorld, SlotVotes};
+use super::action::DiskRecord;
+use super::config::id;
+use super::{LogAction, LogWorld, SlotVotes};
+use crate::network::{MessageAction, Names};
+use paros_core::log::LogEnvelope;
 use paros_core::log::{Entry, LogMessage, Outcome, Slot};
 use paros_core::{Ballot, NodeId, Value};
+use std::sync::Arc;
 
 impl LogWorld {
     /// A node's, client's or proxy leader's name: N1.., C1.., P1..
@@ -282,5 +288,152 @@ pub fn message_slot(message: &LogMessage) -> Option<Slot> {
         #[cfg(feature = "accept-batch")]
         LogMessage::AcceptRun { first, .. } | LogMessage::AcceptedRun { first, .. } => Some(*first),
         _ => None,
+    }
+}
+
+impl LogWorld {
+    /// An action with what it touches: `deliver m4 N1->N2 Accept(1.N1, slot 1, ...)`.
+    pub fn describe(&self, action: &LogAction) -> String {
+        match action {
+            LogAction::Deliver(message)
+            | LogAction::Drop(message)
+            | LogAction::Duplicate(message) => {
+                let (verb, _) = action.message().expect("an action on a message");
+                self.network.describe(verb, *message, self)
+            }
+            LogAction::Heal | LogAction::StopFaults => action.verb().to_string(),
+            LogAction::Request { client, node } => {
+                let what = self
+                    .client_next_operation(*client)
+                    .map(|op| op.to_string())
+                    .unwrap_or_default();
+                format!("request {} {} {what}", self.name(*client), self.name(*node))
+            }
+            LogAction::Tick(node)
+            | LogAction::Crash(node)
+            | LogAction::TornCrash(node)
+            | LogAction::Restart(node)
+            | LogAction::Persist(node)
+            | LogAction::Send(node)
+            | LogAction::WipeDisk(node)
+            | LogAction::Partition(node) => format!("{} {}", action.verb(), self.name(*node)),
+            LogAction::CorruptRecord { node, record } => {
+                format!("corrupt {} {record}", self.name(*node))
+            }
+            LogAction::TornCrashAt { node, kept } => {
+                format!("torn-crash {} at byte {kept}", self.name(*node))
+            }
+            LogAction::FlipBit { node, frame, bit } => {
+                format!("flip {} frame {frame} bit {bit}", self.name(*node))
+            }
+            LogAction::Trim(node) => {
+                let through = self.servers[usize::from(node.get()) - 1]
+                    .host
+                    .node()
+                    .map(|node| node.applied_index())
+                    .unwrap_or_default();
+                format!("trim {} through slot {through}", self.name(*node))
+            }
+            LogAction::HandOff { from, to } => {
+                format!("hand off {}->{}", self.name(*from), self.name(*to))
+            }
+        }
+    }
+
+    /// Parses an action as [`LogWorld::describe`] or [`LogAction`]'s `Display` print it; nodes
+    /// and clients may be named (`tick N2`, `request C1 N1`) or numbered (`tick n2`), and
+    /// messages named by id (`deliver m7`) or by route (`deliver N1->N2 Accept`, see
+    /// [`Network::parse`](crate::network::Network::parse)). Words after the action's own are
+    /// ignored, so a described action parses back.
+    pub fn parse_action(&self, text: &str) -> Result<LogAction, String> {
+        if let Some(parsed) = self.network.parse(text, self) {
+            return parsed;
+        }
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let node = |word: Option<&&str>| -> Result<NodeId, String> {
+            let word = word.ok_or_else(|| format!("{text:?} names no node"))?;
+            let count =
+                usize::from(self.config.node_count) + self.clients.len() + self.proxies().len();
+            (1..=count)
+                .map(id)
+                .find(|node| self.name(*node) == *word || node.to_string() == *word)
+                .ok_or_else(|| format!("no node or client {word:?}"))
+        };
+        match words.first().copied() {
+            Some("tick") => node(words.get(1)).map(LogAction::Tick),
+            Some("crash") => node(words.get(1)).map(LogAction::Crash),
+            Some("torn-crash") => match words.get(2..4) {
+                Some(["at", "byte"]) => Ok(LogAction::TornCrashAt {
+                    node: node(words.get(1))?,
+                    kept: number(text, words.get(4))?,
+                }),
+                _ => node(words.get(1)).map(LogAction::TornCrash),
+            },
+            Some("flip") => Ok(LogAction::FlipBit {
+                node: node(words.get(1))?,
+                frame: number(text, words.get(3))?,
+                bit: number(text, words.get(5))?,
+            }),
+            Some("restart") => node(words.get(1)).map(LogAction::Restart),
+            Some("persist") => node(words.get(1)).map(LogAction::Persist),
+            Some("send") => node(words.get(1)).map(LogAction::Send),
+            Some("partition") => node(words.get(1)).map(LogAction::Partition),
+            Some("trim") => node(words.get(1)).map(LogAction::Trim),
+            Some("wipe") => node(words.get(1)).map(LogAction::WipeDisk),
+            Some("corrupt") => Ok(LogAction::CorruptRecord {
+                node: node(words.get(1))?,
+                record: parse_record(text, &words[2.min(words.len())..])?,
+            }),
+            Some("hand") if words.get(1) == Some(&"off") => {
+                let route = words
+                    .get(2)
+                    .ok_or_else(|| format!("{text:?} names no route"))?;
+                let (from, to) = (route.split_once("->"))
+                    .ok_or_else(|| format!("{text:?}: a handoff is written N1->N2"))?;
+                Ok(LogAction::HandOff {
+                    from: node(Some(&from))?,
+                    to: node(Some(&to))?,
+                })
+            }
+            Some("heal") => Ok(LogAction::Heal),
+            Some("stop-faults") => Ok(LogAction::StopFaults),
+            Some("request") => Ok(LogAction::Request {
+                client: node(words.get(1))?,
+                node: node(words.get(2))?,
+            }),
+            _ => Err(format!("unknown action {text:?}")),
+        }
+    }
+}
+
+/// A frame, bit or byte number of a storage fault, as `flip N2 frame 2 bit 140` writes it.
+fn number(text: &str, word: Option<&&str>) -> Result<u16, String> {
+    word.and_then(|word| word.parse().ok())
+        .ok_or_else(|| format!("{text:?}: a frame, bit or byte is a number"))
+}
+
+/// A record as [`DiskRecord`]'s `Display` prints it: `promise`, or `vote 3`.
+fn parse_record(text: &str, words: &[&str]) -> Result<DiskRecord, String> {
+    match words {
+        ["promise", ..] => Ok(DiskRecord::Promise),
+        ["vote", slot, ..] => slot
+            .parse()
+            .map(|slot| DiskRecord::Vote(Slot(slot)))
+            .map_err(|_| format!("{text:?}: a slot is a number")),
+        _ => Err(format!("{text:?}: corrupt a `promise` or a `vote SLOT`")),
+    }
+}
+
+impl Names<Arc<LogEnvelope>> for LogWorld {
+    fn node_name(&self, node: NodeId) -> String {
+        self.name(node)
+    }
+
+    fn message_name(&self, envelope: &Arc<LogEnvelope>) -> String {
+        LogWorld::message_name(self, &envelope.message)
+    }
+
+    fn message_kind(&self, envelope: &Arc<LogEnvelope>) -> &'static str {
+        envelope.message.kind()
     }
 }

@@ -2,11 +2,11 @@
 //! client (with the negative controls that answer at once, and the one that takes an Accept
 //! for a decision), the faults on messages and partitions, and a receiver busy with a `Ready`.
 
-use super::checks::Effect;
-use super::{Host, LogWorld};
+use super::knowledge::Effect;
+use super::{Host, LogInFlight, LogWorld};
 use crate::check::Property;
 use crate::faults::{NegativeControl, Refused};
-use crate::network::{InFlight, MessageId};
+use crate::network::MessageId;
 #[cfg(feature = "accept-batch")]
 use paros_core::log::accept_run_slots;
 use paros_core::log::{
@@ -14,9 +14,6 @@ use paros_core::log::{
 };
 use paros_core::{Ballot, NodeId};
 use std::sync::Arc;
-
-/// A message on the wire, with its id in send order.
-pub type LogInFlight = InFlight<Arc<LogEnvelope>>;
 
 impl LogWorld {
     /// Loses a deliverable message, if the budget allows.

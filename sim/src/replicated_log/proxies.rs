@@ -2,59 +2,13 @@
 //! and no clock, so its actions are a delivery to it, a crash and a restart (as a new, blank
 //! proxy: P5); and the checker of what a proxy announces (P2), judged by the acceptors' votes.
 
-use super::checks::Effect;
-use super::{LogWorld, Part, part};
+use super::knowledge::Effect;
+use super::{LogWorld, Part, ProxyHost, part};
 use crate::check::Property;
 use crate::faults::{Fault, NegativeControl, Refused};
 use paros_core::log::{BrokenRule, Entry, LogEnvelope, LogMessage, Persisted, ProxyLeader, Slot};
 use paros_core::{Ballot, NodeId};
 use std::sync::Arc;
-
-/// Where a proxy leader runs: up with its counts, or down. There is no disk: a proxy keeps no
-/// safety state (P5), so nothing of it survives a crash.
-// Down is small and Up is not; boxing the proxy would add an allocation to every copy.
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub enum ProxyHost {
-    /// The proxy runs.
-    Up(ProxyLeader),
-    /// The proxy crashed and has not restarted.
-    Down,
-}
-
-impl ProxyHost {
-    /// The running proxy, if the host is up.
-    pub fn proxy(&self) -> Option<&ProxyLeader> {
-        match self {
-            ProxyHost::Up(proxy) => Some(proxy),
-            ProxyHost::Down => None,
-        }
-    }
-
-    /// Whether the proxy runs.
-    pub fn is_up(&self) -> bool {
-        matches!(self, ProxyHost::Up(_))
-    }
-}
-
-/// A world's proxy leaders, P1 first, with each one's part of the fingerprint: one value,
-/// shared between copies of a world until one of them changes it.
-#[derive(Clone, PartialEq, Eq, Debug, Default)]
-pub(super) struct Proxies {
-    pub(super) hosts: Vec<ProxyHost>,
-    /// Invariant: `parts[i] == part(Part::Proxy(i), &hosts[i])`.
-    pub(super) parts: Vec<u64>,
-}
-
-impl Proxies {
-    /// The proxies at their beginning: `hosts`, with their parts.
-    pub(super) fn new(hosts: Vec<ProxyHost>) -> Proxies {
-        let parts = (hosts.iter().enumerate())
-            .map(|(index, host)| part(Part::Proxy(index), host))
-            .collect();
-        Proxies { hosts, parts }
-    }
-}
 
 impl LogWorld {
     /// A new proxy leader for place `index`, breaking the rule of the world's negative control

@@ -6,8 +6,8 @@ use super::test_worlds::{after, config_of};
 use super::*;
 use crate::check::Property;
 use crate::explore::{self, Limits};
-use paros_core::Value;
 use paros_core::log::{Command, LogMessage, ProxyLeader, Slot};
+use paros_core::{NodeId, Value};
 
 /// The honest world of act4-proxy-leaders: N1-N3, P1 and P2, C1 writing x=1 at N1.
 fn world_after(actions: &[&str]) -> LogWorld {

@@ -7,7 +7,7 @@
 //! Storage", FAST 2018; the wiped node: Paxos Made Live, section 5.1.
 
 use super::action::DiskRecord;
-use super::checks::Effect;
+use super::knowledge::Effect;
 use super::{LogAction, LogWorld};
 use crate::check::Property;
 use crate::faults::{Fault, NegativeControl, Refused};

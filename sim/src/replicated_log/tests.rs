@@ -574,7 +574,7 @@ fn slots_1_and_2_chosen() -> LogWorld {
         .collect();
     for voter in [world.config().node_id(0), world.config().node_id(1)] {
         let cast = cast.clone();
-        world.learn(checks::Effect::Votes { voter, cast });
+        world.learn(knowledge::Effect::Votes { voter, cast });
     }
     assert_eq!(world.chosen_by_votes().len(), 2, "slots 1 and 2 are chosen");
     world

@@ -1,39 +1,12 @@
 //! What is chosen, as a fact about votes: each vote is recorded as the `Accepted` carrying it
 //! leaves its node, counted with paros-core's own quorum system, and judged for agreement.
 
-use super::checks::Effect;
-use super::{LogWorld, vote_part};
+use super::knowledge::Effect;
+use super::{LogWorld, SlotVotes, vote_part};
 use crate::check::Property;
 use paros_core::log::{Entry, LogEnvelope, LogMessage, Slot};
-use paros_core::{Ballot, NodeId, NodeSet, Quorums};
+use paros_core::{Ballot, NodeId, Quorums};
 use std::sync::Arc;
-
-/// The votes cast in one slot at one ballot for one entry: the nodes whose `Accepted` for it
-/// has left them. Chosen is a fact about these votes ([`paros_core::is_chosen_in_slot`]),
-/// whether or not any node has learned it.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub struct SlotVotes {
-    /// The slot.
-    pub slot: Slot,
-    /// The ballot voted at.
-    pub ballot: Ballot,
-    /// The entry voted for.
-    pub entry: Entry,
-    /// Who voted.
-    pub voters: NodeSet,
-}
-
-impl SlotVotes {
-    /// The votes kept under `(slot, ballot, entry)`.
-    fn of((slot, ballot, entry): &(Slot, Ballot, Entry), voters: NodeSet) -> SlotVotes {
-        SlotVotes {
-            slot: *slot,
-            ballot: *ballot,
-            entry: entry.clone(),
-            voters,
-        }
-    }
-}
 
 impl LogWorld {
     /// Every (slot, ballot, entry) whose voters ever formed a Phase-2 quorum for that slot, in

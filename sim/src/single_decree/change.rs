@@ -3,7 +3,8 @@
 //! hashes the successor from it alone.
 
 use super::config::Role;
-use super::symmetry::{Renaming, acceptor_image, message_image, proposer_image, vote_image};
+use super::renaming::Renaming;
+use super::symmetry::{acceptor_image, message_image, proposer_image, vote_image};
 use super::world::{BallotVotes, DecreeAction, DecreeWorld, Part, vote_part};
 use crate::faults::{Budget, Fault, Refused};
 use crate::fingerprint::{part, swap};

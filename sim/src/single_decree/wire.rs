@@ -8,7 +8,7 @@
 //! [`rogue_value`], which travels as a place no proposer has.
 
 use super::config::{ProposerConfig, rogue_value};
-use super::symmetry::Renaming;
+use super::renaming::Renaming;
 use crate::network::Route;
 use paros_core::{Ballot, Envelope, Message, NodeId, Value, Vote};
 

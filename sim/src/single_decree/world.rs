@@ -10,17 +10,16 @@
 //! successor without building it), and `names` says it all as players read it.
 
 use super::config::{DecreeWorldConfig, Role, rogue_value};
-use super::symmetry::{MAX_RENAMINGS, Renaming, orbit, renamings};
+use super::renaming::{MAX_RENAMINGS, Renaming, orbit, renamings};
 use super::wire::PackedEnvelope;
 use crate::faults::{Budget, Fault, NegativeControl, Refused};
 use crate::fingerprint::part;
-use crate::model::Model;
 use crate::network::{MessageAction, MessageId, Network, Route, Verb};
 use paros_core::{Acceptor, Ballot, Envelope, Ignored, Majority, NodeId, NodeSet, Proposer, Value};
 use std::sync::Arc;
 
 /// Everything that can happen to an Act I world. Each prints as it reads;
-/// [`DecreeWorld::describe`](Model::describe) adds the message it touches.
+/// [`DecreeWorld::describe`](crate::model::Model::describe) adds the message it touches.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum DecreeAction {
     /// Hand a message to its receiver, which steps.
@@ -98,7 +97,7 @@ pub struct DecreeWorld {
     pub(super) votes: Arc<Vec<BallotVotes>>,
     /// The fingerprint, when this world keeps it. Invariant: when set, it equals
     /// [`DecreeWorld::fingerprint_from_scratch`]. A new world and every world built by
-    /// [`Model::successor`] (the explorer's) keep it, worked out from their parent's; `apply`
+    /// [`Model::successor`](crate::model::Model::successor) (the explorer's) keep it, worked out from their parent's; `apply`
     /// drops it, so a walk that never asks for it (the simulator's) does not pay for hashing.
     pub(super) kept_fingerprint: Option<u64>,
     /// The renamings of acceptors this world declares as its symmetries, the identity first.
@@ -257,7 +256,7 @@ impl DecreeWorld {
     ///
     /// It is the wrapping sum of one hash per part (see [`DecreeWorld::fingerprint_from_scratch`]),
     /// so a successor's fingerprint costs only the parts one action changes. Free to read in a
-    /// world that keeps it (see [`Model::successor`]); computed from every part in one that
+    /// world that keeps it (see [`Model::successor`](crate::model::Model::successor)); computed from every part in one that
     /// does not.
     pub fn fingerprint(&self) -> u64 {
         (self.kept_fingerprint).unwrap_or_else(|| self.fingerprint_from_scratch())
@@ -285,7 +284,7 @@ impl DecreeWorld {
         )
     }
 
-    /// Every action that [`Model::apply`] would accept now, in a stable order: the network's
+    /// Every action that [`Model::apply`](crate::model::Model::apply) would accept now, in a stable order: the network's
     /// actions on each message, then each proposer's start or retry, then amnesia.
     pub fn enabled(&self) -> Vec<DecreeAction> {
         // At most three actions per message and one per node: one allocation, never a regrowth.
@@ -403,87 +402,3 @@ fn proposer(config: &DecreeWorldConfig, index: usize, quorums: Majority) -> Prop
 /// A message on the wire, unpacked, with its id, as [`DecreeWorld::in_flight`] and
 /// [`DecreeWorld::message`] hand it out.
 pub type InFlight = crate::network::InFlight<Envelope>;
-
-impl Model for DecreeWorld {
-    type Config = DecreeWorldConfig;
-    type Action = DecreeAction;
-    type Step = DecreeStep;
-
-    const FAULTS: &'static [Fault] = &[Fault::Drop, Fault::Duplicate, Fault::Retry, Fault::Amnesia];
-
-    fn build(config: DecreeWorldConfig) -> Result<DecreeWorld, Refused> {
-        DecreeWorld::new(config)
-    }
-
-    fn enabled(&self) -> Vec<DecreeAction> {
-        DecreeWorld::enabled(self)
-    }
-
-    fn apply(&mut self, action: &DecreeAction) -> Result<DecreeStep, Refused> {
-        DecreeWorld::apply(self, action)
-    }
-
-    fn fingerprint(&self) -> u64 {
-        DecreeWorld::fingerprint(self)
-    }
-
-    fn successor(&self, action: &DecreeAction) -> Result<DecreeWorld, Refused> {
-        DecreeWorld::successor(self, action)
-    }
-
-    fn successor_fingerprint(&self, action: &DecreeAction) -> Result<u64, Refused> {
-        DecreeWorld::successor_fingerprint(self, action)
-    }
-
-    fn symmetries(&self) -> usize {
-        self.renamings.len()
-    }
-
-    fn for_symmetric_exploration(self) -> DecreeWorld {
-        self.keeping_images()
-    }
-
-    fn orbit_fingerprint(&self) -> u64 {
-        DecreeWorld::orbit_fingerprint(self)
-    }
-
-    fn successor_orbit_fingerprint(&self, action: &DecreeAction) -> Result<u64, Refused> {
-        DecreeWorld::successor_orbit_fingerprint(self, action)
-    }
-
-    fn budget_left(&self) -> Budget {
-        DecreeWorld::budget_left(self)
-    }
-
-    fn violations(&self) -> Vec<crate::check::Violation> {
-        super::check::safety(self)
-    }
-
-    fn parse_action(&self, text: &str) -> Result<DecreeAction, String> {
-        DecreeWorld::parse_action(self, text)
-    }
-
-    fn describe(&self, action: &DecreeAction) -> String {
-        DecreeWorld::describe(self, action)
-    }
-
-    fn is_decided(&self) -> bool {
-        !self.chosen().is_empty()
-    }
-
-    fn fault_kind(&self, action: &DecreeAction) -> Option<Fault> {
-        match action {
-            DecreeAction::Drop(_) => Some(Fault::Drop),
-            DecreeAction::Duplicate(_) => Some(Fault::Duplicate),
-            DecreeAction::Amnesia(_) => Some(Fault::Amnesia),
-            DecreeAction::Deliver(_) | DecreeAction::Start(_) | DecreeAction::Retry(_) => None,
-        }
-    }
-
-    fn message_of(&self, action: &DecreeAction) -> Option<u64> {
-        match action {
-            DecreeAction::Deliver(message) => Some(u64::from(message.0)),
-            _ => None,
-        }
-    }
-}

@@ -6,6 +6,7 @@
 //! by paros-core's own rules (`phase1_complete`, `history_from_replies`, `match_rule`, ...) on
 //! the real state. The stage draws the matchmaker plane apart from the acceptors (`stage`).
 
+mod names;
 pub mod stage;
 
 use crate::automation::Automation;
@@ -13,8 +14,9 @@ use crate::board::{Board, ByHand};
 use crate::error::PlayError;
 use crate::prompt::Prompt;
 use crate::scene::{ActionJson, ChosenView, ControlView, MatchmakingView, MessageView, NodeView};
+pub use names::{name, names, round_name, set_name};
 use paros_core::matchmaker::{MmEnvelope, Stage};
-use paros_core::{Ballot, NodeId, NodeSet};
+use paros_core::{Ballot, NodeSet};
 use paros_sim::MessageId;
 use paros_sim::matchmaker::{MatchmakerWorld, MmAction, MmStep};
 use paros_sim::model::Model;
@@ -33,26 +35,6 @@ pub struct Summary {
     pub watermarks: Vec<Option<Ballot>>,
     /// The id the next message sent will get.
     pub next_message: MessageId,
-}
-
-/// The name the world gives `node`: `M2`, `A4`, `L1`, `R1`.
-pub fn name(node: NodeId) -> String {
-    paros_sim::matchmaker::node_name(node)
-}
-
-/// A round as players read it: `2.L2`.
-pub fn round_name(round: Ballot) -> String {
-    paros_sim::matchmaker::round_name(round)
-}
-
-/// A set of nodes by name, in id order: `{A1, A2}`.
-pub fn set_name(set: NodeSet) -> String {
-    paros_sim::matchmaker::set_name(set)
-}
-
-/// The names of a set's nodes, in id order.
-pub fn names(set: NodeSet) -> Vec<String> {
-    set.iter().map(name).collect()
 }
 
 impl Board for MatchmakerWorld {

@@ -8,6 +8,7 @@
 
 pub mod grid;
 pub mod history;
+mod moves;
 pub mod prompts;
 pub mod stage;
 
@@ -16,36 +17,11 @@ use crate::board::{Board, ByHand};
 use crate::error::PlayError;
 use crate::prompt::Prompt;
 use crate::scene::{ActionJson, ChosenView, ClusterView, ControlView, MessageView, NodeView};
+pub use moves::{LogMove, ProxyCount, ballot_name, proxy_counts};
 use paros_core::log::{LogMessage, LogRole, Slot};
-use paros_core::{Ballot, NodeId, NodeSet};
+use paros_core::{Ballot, NodeId};
 use paros_sim::MessageId;
 use paros_sim::replicated_log::{LogAction, LogWorld};
-use std::fmt;
-
-/// One thing the player can make happen in a log world.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum LogMove {
-    /// A world action, as the World names it.
-    World(LogAction),
-    /// Heartbeat delivery: the leader ticks, then every Heartbeat, HeartbeatAck and Chosen that
-    /// this beat causes is delivered, oldest first.
-    Beat(NodeId),
-}
-
-impl From<LogAction> for LogMove {
-    fn from(action: LogAction) -> LogMove {
-        LogMove::World(action)
-    }
-}
-
-impl fmt::Display for LogMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LogMove::World(action) => action.fmt(f),
-            LogMove::Beat(node) => write!(f, "beat {node}"),
-        }
-    }
-}
 
 /// The most deliveries one beat makes: a heartbeat and an ack per follower, and catch-up.
 const BEAT_DELIVERIES_MAX: usize = 64;
@@ -72,16 +48,6 @@ pub struct LogSummary {
     pub handoffs: Vec<HandoffOnWire>,
     /// Per proxy leader: what it counts, by (slot, ballot), or `None` while it is down.
     pub proxy_counts: Vec<Option<Vec<ProxyCount>>>,
-}
-
-/// One (slot, ballot) a proxy leader holds, with the acceptors whose Accepteds it counted.
-pub type ProxyCount = (Slot, Ballot, NodeSet);
-
-/// What each proxy leader of `world` counts, P1 first; `None` for one that is down.
-pub fn proxy_counts(world: &LogWorld) -> Vec<Option<Vec<ProxyCount>>> {
-    (world.proxies().iter())
-        .map(|host| host.proxy().map(|proxy| proxy.counted().collect()))
-        .collect()
 }
 
 /// A Handoff message on the wire, as a step's summary keeps it.
@@ -115,11 +81,6 @@ fn handoffs_on_wire(world: &LogWorld) -> Vec<HandoffOnWire> {
             _ => None,
         })
         .collect()
-}
-
-/// A ballot as players read it: `2.N3`.
-pub fn ballot_name(world: &LogWorld, ballot: Ballot) -> String {
-    format!("{}.{}", ballot.round, world.name(ballot.node))
 }
 
 /// The node or client with this name, if any.

@@ -22,10 +22,12 @@
 //! ballot's owner, so its leader hint names the successor and the old leader, now a follower,
 //! hears the successor's heartbeats at its own ballot instead of timing out.
 
+use super::ColocatedNode;
 #[cfg(feature = "negative-controls")]
-use super::BrokenRule;
-use super::{ColocatedNode, LeaderState, Leadership, catch_up_end};
-use crate::log::{DurableRecord, Entry, LogMessage, Slot, SlotMap, Write};
+use super::controls::BrokenRule;
+use super::state::{LeaderState, Leadership};
+use super::window::catch_up_end;
+use crate::log::{Entry, LogMessage, Slot, SlotMap, Write};
 use crate::{Ballot, Ignored, NodeId, vote_rule};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -119,31 +121,6 @@ impl fmt::Display for HandoffRefused {
 }
 
 impl std::error::Error for HandoffRefused {}
-
-/// What a node remembers of handoffs, durably ([`Write::HandedOff`], [`Write::TookHandoff`]).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub(super) struct HandoffMarks {
-    /// The highest ballot this node handed off.
-    handed_off: Option<Ballot>,
-    /// The highest ballot this node took by a handoff.
-    took: Option<Ballot>,
-}
-
-impl HandoffMarks {
-    /// The marks a restart reads back.
-    pub(super) fn from_record(record: &DurableRecord) -> HandoffMarks {
-        HandoffMarks {
-            handed_off: record.handed_off,
-            took: record.took_handoff,
-        }
-    }
-
-    /// Whether a Handoff of `ballot` would give this node a ballot it already held: one it
-    /// handed off or took, or one at or below them.
-    fn already_held(&self, ballot: Ballot) -> bool {
-        Some(ballot) <= self.handed_off.max(self.took)
-    }
-}
 
 impl ColocatedNode {
     /// The highest ballot this node handed off, in any life (H2).

@@ -21,8 +21,11 @@
 //! message and write is as without batching. Batched, a run of one slot is a plain Accept. Batching with proxy leaders is refused
 //! ([`AcceptBatchRefused::WithProxies`]): a proxy forwards and counts one slot's Accept.
 
-use super::{ColocatedNode, Leadership, chosen_by_a_recording_quorum};
-use crate::log::{Entry, LogConfig, LogMessage, Slot, SlotVote, nack_goes_to};
+use super::ColocatedNode;
+use super::config::LogConfig;
+use super::replication::chosen_by_a_recording_quorum;
+use super::state::Leadership;
+use crate::log::{Entry, LogMessage, Slot, SlotVote, nack_goes_to};
 use crate::{Ballot, Ignored, NodeId, vote_rule};
 use std::fmt;
 

@@ -1,0 +1,3 @@
+use crate::b::B;
+
+pub struct A(pub B);

@@ -1,0 +1,7 @@
+mod vote;
+
+pub use vote::Vote;
+
+pub struct Node {
+    last: Option<Vote>,
+}
