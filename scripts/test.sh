@@ -44,7 +44,7 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 
 step "each crate's files import one way (no circle), and the check refuses a planted circle"
 python3 scripts/layers_test.py
-python3 scripts/layers.py core sim widgets
+python3 scripts/layers.py core sim widgets generator
 
 step "unit, conformance, scenario and fixture tests"
 cargo test --workspace --locked
