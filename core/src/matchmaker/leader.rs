@@ -4,18 +4,11 @@
 
 #[cfg(feature = "negative-controls")]
 use super::BrokenRule;
-use super::{Configuration, GcProof, History, MmEnvelope, MmMessage};
+use super::gc_proof::{GcProof, quorum_of_matchmakers};
+use super::{Configuration, History, MmEnvelope, MmMessage};
 use crate::{Ballot, Ignored, Message, NodeId, NodeSet, QuorumSystem, Value, Vote, select_value};
 use std::collections::BTreeMap;
 use std::fmt;
-
-/// How many matchmakers make a quorum: `f+1` of `2f+1`, that is a majority of them.
-///
-/// Any two sets of `f+1` matchmakers share one, so a leader's `f+1` replies include a
-/// matchmaker that recorded every earlier round that got `f+1` replies of its own.
-pub fn quorum_of_matchmakers(matchmakers: NodeSet) -> usize {
-    matchmakers.len() / 2 + 1
-}
 
 /// M2: the history `H_i` from `f+1` matchmakers' replies: the union of the configurations they
 /// report, keeping only rounds at or above the highest garbage-collection watermark among them.
@@ -413,13 +406,12 @@ impl Leader {
         if self.gc_acks.insert(from, watermark).is_some() {
             return Err(Ignored::Duplicate);
         }
-        if self.gc_proof.is_none() && self.gc_acks.len() >= quorum_of_matchmakers(self.matchmakers)
-        {
-            let acknowledged = self.gc_acks.values().min().copied();
-            self.gc_proof = acknowledged.map(|watermark| GcProof {
-                watermark,
-                remaining: self.config.acceptors(),
-            });
+        if self.gc_proof.is_none() {
+            self.gc_proof = GcProof::from_acknowledgements(
+                &self.gc_acks,
+                self.matchmakers,
+                self.config.acceptors(),
+            );
         }
         Ok(())
     }

@@ -33,19 +33,20 @@
 //! add retirement; Phase 1 and Phase 2 speak the single-decree [`Message`]s.
 
 mod acceptor;
+mod gc_proof;
 mod generation;
 mod leader;
 mod matchmaking;
 mod record;
 
 pub use acceptor::{RetireRefused, RetiringAcceptor};
+pub use gc_proof::{GcProof, quorum_of_matchmakers};
 pub use generation::{
     GenerationStage, ReconfigureRefused, Reconfigurer, reconstruct, successor_from_value,
     successor_value, successors_are_new,
 };
 pub use leader::{
     GcRefused, Leader, Stage, history_from_replies, installed_is_collectable, phase1_complete,
-    quorum_of_matchmakers,
 };
 pub use matchmaking::{
     MatchRefused, Matchmaker, bootstrap_rule, effective_watermark, garbage_rule, match_rule,
@@ -159,38 +160,6 @@ impl MmEnvelope {
             to: envelope.to,
             message: MmMessage::Paxos(envelope.message),
         }
-    }
-}
-
-/// M5's proof: the garbage-collection watermark that `f+1` matchmakers acknowledged, with the
-/// acceptors that remain (those of the configuration of the collecting leader's round). A
-/// removed acceptor retires only on a request that carries one.
-///
-/// Minted only by a [`Leader`] where it counts the acknowledgements (`leader.rs`); outside
-/// this module it cannot be built by hand:
-///
-/// ```compile_fail,E0451
-/// use paros_core::matchmaker::GcProof;
-/// use paros_core::{Ballot, NodeId, NodeSet};
-/// let node = NodeId::new(1).unwrap();
-/// let forged = GcProof { watermark: Ballot::new(9, node), remaining: NodeSet::EMPTY };
-/// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct GcProof {
-    watermark: Ballot,
-    remaining: NodeSet,
-}
-
-impl GcProof {
-    /// The watermark every one of `f+1` matchmakers acknowledged: configurations below it are
-    /// collected and no future history holds them.
-    pub fn watermark(&self) -> Ballot {
-        self.watermark
-    }
-
-    /// The acceptors of the collecting leader's configuration: they stay.
-    pub fn remaining(&self) -> NodeSet {
-        self.remaining
     }
 }
 
