@@ -74,7 +74,8 @@ pub struct LevelView {
     pub act: u8,
     /// The title.
     pub title: &'static str,
-    /// The briefing, markdown.
+    /// The briefing, markdown. Empty from the wasm module, which leaves the briefings out: the
+    /// page has each from the level catalog (`levels.json`).
     pub briefing: &'static str,
     /// What the player does by hand.
     pub by_hand: &'static str,
