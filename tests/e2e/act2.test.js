@@ -236,7 +236,8 @@ test('elect-a-leader asks about Phase 1 before the command lands: no slot-3 Acce
   assert.equal(await page.locator('.pp-prompt-node').textContent(), 'You answer for N2');
   const wire = await page.locator('.pp-wire-list').textContent();
   assert.doesNotMatch(wire, /slot 3/, 'no Accept for slot 3 is on the wire yet');
-  assert.match(wire, /C3→N2 Write/, 'the command is still on its way');
+  assert.doesNotMatch(wire, /C3→N2 Write/, 'what the request sent is held back while asked');
+  assert.match(await page.locator('.pp-stage .pp-chosen').textContent(), /messages? held back: answer first/);
   const n2 = await page.locator('.pp-stage g.pp-node[data-node="N2"]').textContent();
   assert.match(n2, /answer first/, 'N2 keeps its log back while asked');
   assert.deepEqual(await slotTitles(page, 'N2'), [], 'no slot of N2 is drawn while asked');

@@ -24,10 +24,12 @@ test('the handoff is played to its goal by clicking, and filling the hole is ref
   // N1 hands its ballot off: the question about its disk is open, the disk hidden.
   await control(page, 'Hand off: N1 → N2');
   assert.match(await question(page), /N1's Handoff\(1\.N1, next slot 3, in flight \[2: x=2 \(C1#2\)\], chosen 1\) is on its way/);
-  assert.match(await worldBox(page), /N1 follower:.*disk: shown once you answer/);
+  assert.match(await worldBox(page), /N1 \w+: shown once you answer/);
+  assert.equal(await page.locator('.pp-stage .pp-dot.pp-kind-handoff').count(), 0, 'what the step sent is held back');
+  assert.match(await page.locator('.pp-stage .pp-chosen').textContent(), /held back: answer first/);
+  await answer(page, 'handed-off', 'right');
   assert.equal(await page.locator('.pp-stage .pp-dot.pp-kind-handoff').count(), 1, 'the Handoff is on the wire');
   assert.match(await page.locator('.pp-legend').textContent(), /Handoff/);
-  await answer(page, 'handed-off', 'right');
   assert.match(await worldBox(page), /disk: handed off 1\.N1/);
 
   // N2 takes the ballot: may it fill slot 1? A wrong yes changes nothing.

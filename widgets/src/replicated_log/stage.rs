@@ -249,8 +249,7 @@ pub fn disk_fault(
     (!slots.is_empty()).then(|| DiskFaultView {
         mark: format!("vote unknown: slot {}", slots.join(", ")),
         words: format!(
-            "vote unknown in slot {}: its record is corrupt, so a Promise answers \"unknown\" \
-             there, never \"no vote\"",
+            "vote unknown in slot {}: its record of that vote fails its checksum",
             slots.join(", ")
         ),
     })

@@ -3,7 +3,7 @@
 //! and is explained with the prompt's own slots and ballots, and the JSON keeps its shape.
 
 use paros_play::{
-    Automation, Game, Goal, Level, Mounted, PlayError, PromptKind, View, catalog, levels,
+    Automation, Board, Game, Goal, Level, Mounted, PlayError, PromptKind, View, catalog, levels,
     parse_action,
 };
 use paros_sim::replicated_log::LogWorld;
@@ -244,7 +244,8 @@ fn what_survives_a_crash_names_the_stale_vote_the_overwrite_rule_replaces() {
         text.contains("the cluster chose b=2 (C2#1) by {N1, N3} at 1.N3"),
         "{text}"
     );
-    let disk = View::of(&game).nodes[1].disk.clone().unwrap();
+    assert!(View::of(&game).nodes[1].disk.is_none(), "N2 is kept back");
+    let disk = game.world().nodes(&game.by_hand())[1].disk.clone().unwrap();
     assert_eq!(disk.chosen_through, 1);
     assert_eq!(disk.accepts[0].entry, "b=2 (C2#1)");
 }
@@ -450,7 +451,12 @@ fn beat_is_offered_only_with_heartbeat_delivery_earned_and_not_pinned() {
 fn act2_view_json_carries_the_log_the_disk_the_arc_and_the_clients() {
     let mut game = mount("act2/persist-before-send");
     play(&mut game, &["deliver N1->N2 Accept"]);
-    let json: serde_json::Value = serde_json::from_str(&View::of(&game).to_json()).unwrap();
+    // While the question about N2's Ready is open, N2 is kept back: its card is the answer.
+    let asked: serde_json::Value = serde_json::from_str(&View::of(&game).to_json()).unwrap();
+    assert_eq!(asked["kept_back"]["names"][0], "N2");
+    assert!(asked["nodes"][1].get("disk").is_none());
+    let mut json: serde_json::Value = serde_json::from_str(&View::of(&game).to_json()).unwrap();
+    json["nodes"] = serde_json::to_value(game.world().nodes(&game.by_hand())).unwrap();
     let n2 = &json["nodes"][1];
     assert_eq!(n2["name"], "N2");
     assert_eq!(n2["role"], "follower");

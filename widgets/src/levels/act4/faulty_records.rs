@@ -92,7 +92,7 @@ impl Rules<LogWorld> for FaultyRecords {
         let item = |label: &str, record: &str| ChecklistItem::recorded(label, memory, record);
         vec![
             item(
-                "A Promise that answers \"unknown\" put in its case",
+                "The Promise of the node whose record is corrupt put in its case",
                 SORTED_UNKNOWN,
             ),
             item("A Promise that reports a vote put in its case", SORTED_VOTE),
