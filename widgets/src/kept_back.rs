@@ -16,6 +16,12 @@ use crate::scene::MatchmakingView;
 use crate::scene::{ChosenView, ClusterView, MessageView, NodeView};
 use serde::Serialize;
 
+/// Whether two parts of the view differ, as the page would draw them: compared by their JSON,
+/// whose code the module links anyway, rather than by a derived `PartialEq` per view type.
+fn differs<T: Serialize>(now: &T, before: &T) -> bool {
+    serde_json::to_string(now).ok() != serde_json::to_string(before).ok()
+}
+
 /// What the view keeps back while a level question is open.
 #[derive(Clone, PartialEq, Eq, Debug, Default, Serialize)]
 pub struct KeptBackView {
@@ -65,7 +71,7 @@ pub(crate) fn keep_back<B: Board>(
     let nodes_before = before.nodes(by_hand);
     for node in &mut shown.nodes {
         let old = nodes_before.iter().find(|old| old.name == node.name);
-        if old != Some(node) || kept.has(&node.name) {
+        if old.is_none_or(|old| differs(node, old)) || kept.has(&node.name) {
             kept.keep(&node.name);
             *node = NodeView {
                 name: node.name.clone(),
@@ -77,7 +83,7 @@ pub(crate) fn keep_back<B: Board>(
         }
     }
     let chosen_before = before.chosen();
-    if shown.chosen != chosen_before {
+    if differs(&shown.chosen, &chosen_before) {
         kept.chosen = true;
         shown.chosen = chosen_before;
     }
@@ -102,14 +108,14 @@ pub(crate) fn keep_back<B: Board>(
 /// a client learns only by a reply, a message, and what it has learned is what a question
 /// about a history states as its premise (`C2's read of x returned 1`).
 fn keep_back_cluster(cluster: &mut ClusterView, old: ClusterView, kept: &mut KeptBackView) {
-    if cluster.decided != old.decided {
+    if differs(&cluster.decided, &old.decided) {
         kept.chosen = true;
         cluster.decided = old.decided;
     }
     cluster.grid = old.grid;
     for proxy in &mut cluster.proxies {
         let old = old.proxies.iter().find(|old| old.name == proxy.name);
-        if old != Some(proxy) || kept.has(&proxy.name) {
+        if old.is_none_or(|old| differs(proxy, old)) || kept.has(&proxy.name) {
             kept.keep(&proxy.name);
             proxy.counting.clear();
         }
@@ -125,14 +131,15 @@ fn keep_back_matchmaking(
     kept: &mut KeptBackView,
 ) {
     for matchmaker in &mut view.matchmakers {
-        if old.matchmakers.iter().all(|old| old != matchmaker) || kept.has(&matchmaker.name) {
+        if old.matchmakers.iter().all(|old| differs(matchmaker, old)) || kept.has(&matchmaker.name)
+        {
             kept.keep(&matchmaker.name);
             matchmaker.stored.clear();
             matchmaker.watermark = None;
         }
     }
     for leader in &mut view.leaders {
-        if old.leaders.iter().all(|old| old != leader) || kept.has(&leader.name) {
+        if old.leaders.iter().all(|old| differs(leader, old)) || kept.has(&leader.name) {
             kept.keep(&leader.name);
             leader.history.clear();
             leader.promised_by.clear();
