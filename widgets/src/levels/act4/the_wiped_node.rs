@@ -25,7 +25,8 @@ pub static LEVEL: Level<LogWorld> = Level {
     act: 4,
     title: "The wiped node",
     briefing: native_text(include_str!("the_wiped_node.md")),
-    by_hand: "Erase a disk, take the library's refusal, and keep the survivors deciding",
+    by_hand: "Erase a disk, say what the library does when it restarts, and keep the survivors \
+              deciding",
     teaches: "A lost promise cannot be restored, so the library refuses the boot",
     goal: "N2's disk wiped and its boot refused, and C1's x=2 chosen by N1 and N3 without it",
     chapter: BEYOND_MULTI_PAXOS,
@@ -88,7 +89,7 @@ impl Rules<LogWorld> for TheWipedNode {
         let world = run.world();
         vec![
             ChecklistItem::recorded(
-                "A disk wiped, and the library's refusal to boot it taken",
+                "A disk wiped, and what the library does with it answered",
                 memory,
                 REFUSAL_TAKEN,
             ),
