@@ -56,6 +56,6 @@ test('the handoff is played to its goal by clicking, and filling the hole is ref
   await deliver(page, 'N2', 'N3', 'Accept(1.N1, slot 3,');
   assert.match(await question(page), /An operator now asks N2 to hand 1\.N1 on to N3/);
   await answer(page, 'refused', 'right');
-  assert.match(await page.locator('.pp-outcome-right').textContent(), /ballot 1\.n1 was handed to this node: it is never handed on/);
+  assert.match(await page.locator('.pp-outcome-right').textContent(), /ballot 1\.N1 was handed to this node: it is never handed on/);
   await passedCleanly(page, context, errors);
 });
