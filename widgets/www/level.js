@@ -267,9 +267,25 @@ export class LevelWidget {
   openPosition(tokens) {
     if (!tokens.length) return;
     if (!this.step(() => this.game.play_position(tokens.join('\n')))) {
-      const why = this.parts.explanation.textContent;
-      this.parts.explanation.innerHTML = `<p class="pp-error pp-position-error">This link's position could not be played back, so the level opens at its start: ${escape(why)}.</p>`;
+      this.refusePosition(this.parts.explanation.textContent);
     }
+  }
+
+  /** Opens a link's `moves` text: a malformed `%`-escape gets the same line as a move refused. */
+  openLink(moves) {
+    let tokens;
+    try {
+      tokens = decodePosition(moves);
+    } catch {
+      this.refusePosition('its moves hold a malformed %-escape');
+      return;
+    }
+    this.openPosition(tokens);
+  }
+
+  /** Says why a link's position could not be played back; the level stays at its start. */
+  refusePosition(why) {
+    this.parts.explanation.innerHTML = `<p class="pp-error pp-position-error">This link's position could not be played back, so the level opens at its start: ${escape(why)}.</p>`;
   }
 
   onKey(event) {
@@ -445,7 +461,16 @@ const OUTCOME_HEADS = { right: 'Right.', wrong: 'Not what the real node does.' }
 function outcomeText(outcome) {
   if (!outcome || !outcome.text) return '';
   const head = OUTCOME_HEADS[outcome.kind] ? `<strong>${OUTCOME_HEADS[outcome.kind]}</strong> ` : '';
-  return `<div class="pp-outcome pp-outcome-${escape(outcome.kind)}">${head}${inline(outcome.text)}</div>`;
+  return `<div class="pp-outcome pp-outcome-${escape(outcome.kind)}">${head}${inline(withoutHead(outcome))}</div>`;
+}
+
+/** An explanation that opens with its own "Right:" loses it: the head already says so. What
+ *  follows begins a sentence, so a word (not a name from the code, `successor_may_propose`)
+ *  gets its capital. */
+function withoutHead(outcome) {
+  if (outcome.kind !== 'right' || !/^Right[.:]\s/.test(outcome.text)) return outcome.text;
+  const rest = outcome.text.replace(/^Right[.:]\s*/, '');
+  return /^[a-z]+\b(?![_(])/.test(rest) ? rest.charAt(0).toUpperCase() + rest.slice(1) : rest;
 }
 
 function stageLine(stage) {

@@ -319,9 +319,9 @@ fn two_ballots_question(world: &LogWorld, before: &[Option<Vec<ProxyCount>>]) ->
         })
         .collect();
     let rule = format!(
-        "{}. A vote at one ballot is for that ballot's proposal; {} together would be {} \
-         (proxy_may_announce is {} on them), but split between ballots they are no quorum at \
-         any.",
+        "{}. A vote at one ballot is for that ballot's proposal; {} together would be enough \
+         ({}; proxy_may_announce is {} on them), but split between ballots they are no quorum \
+         at any.",
         each.join("; "),
         set_name(world, together),
         phase2_quorum_size(&quorums, "nodes"),
