@@ -30,8 +30,8 @@ pub static LEVEL: Level<LogWorld> = Level {
     briefing: native_text(include_str!("the_grid.md")),
     by_hand: "Decide two slots on two columns, then send a stray Accept outside a slot's column",
     teaches: "A row elects and a column decides; a vote outside the column counts for nothing",
-    goal: "Slot 1 decided by column 1, slot 2 by column 2, and a vote outside slot 2's column \
-           judged",
+    goal: "Slot 1 decided by column 1, slot 2 by column 2, and a vote outside its slot's \
+           column judged",
     chapter: BEYOND_MULTI_PAXOS,
     scenario: "act4-grid",
     symbols: native_only(&[
@@ -350,7 +350,12 @@ fn decides_question(
             world.name(voter)
         ),
         facts,
-        choice("yes", format!("Yes: {set} decides it"), decided, yes_text),
+        choice(
+            "yes",
+            format!("Yes: {column} is complete"),
+            decided,
+            yes_text,
+        ),
         choice(
             "no",
             format!("No: {column} is not complete"),
