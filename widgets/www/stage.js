@@ -549,7 +549,9 @@ const SLOT_STATES = ['chosen', 'hole', 'undecided', 'empty', 'trimmed'];
 
 function slotBox(slot, x, y) {
   const state = SLOT_STATES.includes(slot.state) ? slot.state : 'empty';
-  const label = { hole: 'hole', trimmed: 'trimmed' }[state] || slotLabel(slot);
+  // A hole the node holds a vote in shows the vote: the hole is that nobody knows it chosen.
+  const voted = slot.value != null && slot.value !== '';
+  const label = state === 'trimmed' ? 'trimmed' : state === 'hole' && !voted ? 'hole' : slotLabel(slot);
   return (
     `<g class="pp-slot pp-slot-${state}"><title>${escape(slotTitle(state, slot))}</title>` +
     text(x - SLOT_WIDTH / 2 - 4, y + 14, String(slot.slot ?? 1), 'pp-slot-number', 'end') +
@@ -575,7 +577,7 @@ function slotTitle(state, slot) {
   const where = `slot ${slot.slot ?? 1}`;
   const vote = slot.value == null ? '' : ` ${slot.value}${slot.ballot ? ` at ${slot.ballot}` : ''}`;
   if (state === 'chosen') return `${where}: chosen${vote}`;
-  if (state === 'hole') return `${where}: a hole`;
+  if (state === 'hole') return `${where}: a hole${vote ? `, voted${vote} but not known chosen` : ''}`;
   if (state === 'trimmed') return `${where}: trimmed, at or below the floor: decided, applied and kept only in the trim point`;
   if (state === 'undecided') return `${where}: undecided, voted${vote}`;
   return `${where}: no vote`;
@@ -618,6 +620,15 @@ function nodeLines(node) {
     second,
     node.applied_index == null ? '' : `applied to ${node.applied_index}${node.floor ? ` · floor ${node.floor}` : ''}`,
   ];
+}
+
+/** A node card's line of 11 px text, cut with `…` to the card's inner `width` when it would run
+ *  past it (at most 0.62 em a character); the whole line is its title, and the world panel
+ *  beside the stage says it in full. */
+function fittedLine(x, y, content, width) {
+  const fits = Math.floor(width / (11 * 0.62));
+  if (content.length <= fits) return text(x, y, content, 'pp-node-line', 'start');
+  return `<text class="pp-node-line" x="${round(x)}" y="${round(y)}" text-anchor="start"><title>${escape(content)}</title>${escape(`${content.slice(0, fits - 1).trimEnd()}…`)}</text>`;
 }
 
 /** The election arc: a ring that fills as a node's ticks approach its election timeout. */
@@ -680,7 +691,7 @@ function drawNode(node, place, asking, geometry, keptBack) {
   (keptBack ? ['answer first'] : nodeLines(node))
     .filter(Boolean)
     .forEach((content, index) => {
-      parts.push(text(left + 8, place.y + 36 + 15 * index, content, 'pp-node-line', 'start'));
+      parts.push(fittedLine(left + 8, place.y + 36 + 15 * index, content, place.width - 12));
     });
   parts.push(electionArc(node, left + place.width, place.y), '</g>');
   if (!keptBack) parts.push(slotColumn(node, place, geometry));
