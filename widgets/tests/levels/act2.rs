@@ -686,3 +686,44 @@ fn a_leader_with_nothing_to_recover_is_not_asked() {
         ("leader", Some(Some("1.N3".into())))
     );
 }
+
+/// Act II and later mark an old-ballot message "harmless now" as Act I does, judged by the
+/// real receiver on a copy: along every log level's reference solution, each message so marked
+/// leaves its receiver as it was when it is delivered, and some message is marked.
+#[test]
+fn a_message_marked_harmless_changes_nothing_at_its_receiver() {
+    let mut marked = Vec::new();
+    for level in levels::log_levels() {
+        let mut game = mount(level.id);
+        for step in level.solution {
+            if game.prompt().is_none() {
+                let view = View::of(&game);
+                for message in view.messages.iter().filter(|m| m.harmless.is_some()) {
+                    let mut copy = game.clone();
+                    let delivered = copy.play(&format!("deliver m{}", message.id));
+                    assert!(delivered.is_ok(), "{}: {delivered:?}", level.id);
+                    let receiver = |view: &View| {
+                        let node = view.nodes.iter().find(|node| node.name == message.to);
+                        serde_json::to_string(&node).expect("serializes")
+                    };
+                    assert_eq!(
+                        receiver(&View::of(&copy)),
+                        receiver(&view),
+                        "{}: {} was marked {:?}",
+                        level.id,
+                        message.text,
+                        message.harmless
+                    );
+                    marked.push(format!("{}: {}", level.id, message.text));
+                }
+            }
+            play(&mut game, &[step]);
+        }
+    }
+    assert!(
+        marked
+            .iter()
+            .any(|text| text.starts_with("act2/elect-a-leader: Accept(1.N1")),
+        "the deposed leader's Accepts are not marked harmless: {marked:?}"
+    );
+}
