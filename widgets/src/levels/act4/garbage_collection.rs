@@ -294,8 +294,10 @@ fn retire_question(
         set_name(removed)
     );
     let why_no_proof = format!(
-        "{rule} With fewer, a later leader could read f+1 matchmakers that never raised their \
-         watermark, find a configuration with {} in it, and need its answer.",
+        "{rule} A leader retires only on the acknowledgements it holds, whatever the \
+         matchmakers keep: until f+1 of them have acknowledged the watermark to {who}, nothing \
+         in its hands shows that a later leader's read meets one that keeps it, and such a \
+         leader might still find a configuration with {} in it and need its answer.",
         set_name(removed)
     );
     let (retire_why, wait_why) = match proof {
