@@ -30,9 +30,10 @@ impl NodeId {
     }
 }
 
+/// `N1`, as every world and page of paros names a node (a ballot owned by it prints `1.N1`).
 impl fmt::Display for NodeId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "n{}", self.0)
+        write!(f, "N{}", self.0)
     }
 }
 

@@ -215,7 +215,7 @@ fn phases_that_miss_each_other_are_refused_with_two_disjoint_quorums() {
     assert_eq!(error, QuorumError::PhasesMiss { elects, chooses });
     assert_eq!(
         error.to_string(),
-        "the phases miss each other (F1): {n1, n2} elects and {n3, n4} chooses, with no \
+        "the phases miss each other (F1): {N1, N2} elects and {N3, N4} chooses, with no \
          acceptor in both"
     );
     assert_eq!(Quorums::flexible(four, 2, 2), Err(error));

@@ -62,9 +62,11 @@ test('the permanent gap is played to its goal by clicking: a hole at slot 1 is f
   await deliver(page, 'N1', 'N2', 'Accept(1.N1, slot 2,');
   await deliver(page, 'N2', 'N1', 'Accepted');
   assert.equal(await page.locator('.pp-stage .pp-slot-hole').count(), 1, 'N1 shows slot 1 as a red hole');
+  assert.match(await page.locator('.pp-stage .pp-slot-hole .pp-slot-value').textContent(), /^a=1/, 'with its vote in it');
   const n1 = await slotTitles(page, 'N1');
   assert.equal(n1.length, 2, `N1's log: ${n1.join(' | ')}`);
-  assert.match(n1[0], /^slot 1: a hole$/);
+  // N1 holds its own vote there: the hole shows it, and that nobody knows it chosen.
+  assert.equal(n1[0], 'slot 1: a hole, voted a=1 (C1#1) at 1.N1 but not known chosen');
   assert.match(n1[1], /^slot 2: chosen b=2/);
 
   // The leader crashes with slot 1 unfilled; N2 ticks to its timeout and wins over {N2, N3}.
@@ -236,7 +238,8 @@ test('elect-a-leader asks about Phase 1 before the command lands: no slot-3 Acce
   assert.equal(await page.locator('.pp-prompt-node').textContent(), 'You answer for N2');
   const wire = await page.locator('.pp-wire-list').textContent();
   assert.doesNotMatch(wire, /slot 3/, 'no Accept for slot 3 is on the wire yet');
-  assert.match(wire, /C3→N2 Write/, 'the command is still on its way');
+  assert.doesNotMatch(wire, /C3→N2 Write/, 'what the request sent is held back while asked');
+  assert.match(await page.locator('.pp-stage .pp-chosen').textContent(), /messages? held back: answer first/);
   const n2 = await page.locator('.pp-stage g.pp-node[data-node="N2"]').textContent();
   assert.match(n2, /answer first/, 'N2 keeps its log back while asked');
   assert.deepEqual(await slotTitles(page, 'N2'), [], 'no slot of N2 is drawn while asked');

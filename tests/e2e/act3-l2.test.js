@@ -143,5 +143,14 @@ test('a position is a link: opening it replays the moves to the same stage, and 
   assert.match(await refused.locator('.pp-position-error').textContent(), /move 4 \(deliver m999\) was refused/);
   assert.equal(await moves(refused), 0, 'the level opens at its start');
   assert.equal(await goal(refused), 'open');
-  assert.deepEqual([...errors, ...readerErrors, ...refusedErrors], []);
+
+  // A malformed %-escape gets the same line, not an uncaught URIError.
+  const malformed = link.replace(/deliver\+m\d+$/, 'deliver+m%E0%A4%A');
+  const { page: unread, errors: unreadErrors } = await site.open(malformed);
+  assert.match(await unread.locator('.pp-position-error').textContent(), /could not be played back.*malformed %-escape/);
+  assert.equal(await moves(unread), 0, 'the level opens at its start');
+  const badId = link.replace('#act3/', '#act3%E0%A4%A/');
+  const { page: noLevel, errors: noLevelErrors } = await site.open(badId);
+  assert.match(await noLevel.locator('.pp-error').textContent(), /There is no level named/);
+  assert.deepEqual([...errors, ...readerErrors, ...refusedErrors, ...unreadErrors, ...noLevelErrors], []);
 });

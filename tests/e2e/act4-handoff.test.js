@@ -24,10 +24,12 @@ test('the handoff is played to its goal by clicking, and filling the hole is ref
   // N1 hands its ballot off: the question about its disk is open, the disk hidden.
   await control(page, 'Hand off: N1 → N2');
   assert.match(await question(page), /N1's Handoff\(1\.N1, next slot 3, in flight \[2: x=2 \(C1#2\)\], chosen 1\) is on its way/);
-  assert.match(await worldBox(page), /N1 follower:.*disk: shown once you answer/);
+  assert.match(await worldBox(page), /N1 \w+: shown once you answer/);
+  assert.equal(await page.locator('.pp-stage .pp-dot.pp-kind-handoff').count(), 0, 'what the step sent is held back');
+  assert.match(await page.locator('.pp-stage .pp-chosen').textContent(), /held back: answer first/);
+  await answer(page, 'handed-off', 'right');
   assert.equal(await page.locator('.pp-stage .pp-dot.pp-kind-handoff').count(), 1, 'the Handoff is on the wire');
   assert.match(await page.locator('.pp-legend').textContent(), /Handoff/);
-  await answer(page, 'handed-off', 'right');
   assert.match(await worldBox(page), /disk: handed off 1\.N1/);
 
   // N2 takes the ballot: may it fill slot 1? A wrong yes changes nothing.
@@ -54,6 +56,6 @@ test('the handoff is played to its goal by clicking, and filling the hole is ref
   await deliver(page, 'N2', 'N3', 'Accept(1.N1, slot 3,');
   assert.match(await question(page), /An operator now asks N2 to hand 1\.N1 on to N3/);
   await answer(page, 'refused', 'right');
-  assert.match(await page.locator('.pp-outcome-right').textContent(), /ballot 1\.n1 was handed to this node: it is never handed on/);
+  assert.match(await page.locator('.pp-outcome-right').textContent(), /ballot 1\.N1 was handed to this node: it is never handed on/);
   await passedCleanly(page, context, errors);
 });

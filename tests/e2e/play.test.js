@@ -11,18 +11,23 @@ import { useSite, ready, stage, fingerprint, goal, moves } from './harness.js';
 const site = useSite();
 
 /** Plays choose-a-value to its goal: deliver the oldest deliverable message, and answer "is x
- *  chosen yet?" truly: chosen is a fact about the votes, so yes once two of three acceptors'
- *  slot boxes hold a vote. */
+ *  chosen yet?" truly: chosen is a fact about the votes, so yes once two of three acceptors
+ *  hold a vote. While the question is open, what the step changed is kept back (the voter, and
+ *  every box the step turned chosen), so the player counts as a reader would: the votes on
+ *  screen before the step, and the one the Accept just delivered made. */
 async function playChooseAValue(page) {
+  const shownVotes = () => page.locator('.pp-stage .pp-slot-undecided, .pp-stage .pp-slot-chosen').count();
+  let votes = 0;
   for (let step = 0; step < 40; step += 1) {
     if ((await goal(page)) === 'reached') return step;
     if (await page.locator('.pp-choice').count()) {
-      const votes = await page.locator('.pp-stage .pp-slot-undecided, .pp-stage .pp-slot-chosen').count();
       await page.locator(`.pp-choice[data-key="${votes >= 2 ? 'yes' : 'no'}"]`).click();
       continue;
     }
     const dot = page.locator('.pp-dot[tabindex]').first();
     assert.ok(await dot.count(), 'a deliverable message is on the wire while the goal is open');
+    const accept = /\bpp-kind-accept\b/.test(await dot.getAttribute('class'));
+    votes = (await shownVotes()) + (accept ? 1 : 0);
     await dot.click();
   }
   throw new Error('choose-a-value was not reached in 40 moves');

@@ -80,7 +80,8 @@ pub struct Level<B: Board> {
     pub act: u8,
     /// The title.
     pub title: &'static str,
-    /// The briefing, markdown.
+    /// The briefing, markdown. Empty in the wasm build: the page reads it from the level
+    /// catalog (see [`native_text`]).
     pub briefing: &'static str,
     /// What the player does by hand (the level map's words).
     pub by_hand: &'static str,
@@ -110,12 +111,36 @@ pub struct Level<B: Board> {
     /// The worlds played in turn. Invariant: at least one.
     pub stages: &'static [Stage<B>],
     /// A reference solution in the script language of [`Game::play`](crate::Game::play),
-    /// played from the start with [`Level::solution_unlocked`] earned.
+    /// played from the start with [`Level::solution_unlocked`] earned. Empty in the wasm build
+    /// (see [`native_only`]), as are `symbols`.
     pub solution: &'static [&'static str],
     /// What the reference solution assumes the player has earned.
     pub solution_unlocked: &'static [Automation],
     /// The goal, questions and checklist.
     pub rules: &'static dyn Rules<B>,
+}
+
+/// What a level keeps only outside the browser: its reference solution and the core symbols
+/// its words name are read by the tests and the book's build, never by the game, so the wasm
+/// module leaves them out (evaluated at compile time, the list left out is never emitted).
+/// [`native_text`] does the same for the briefing, which the page reads from the level catalog
+/// the book writes beside it (`levels.json`).
+pub const fn native_only(items: &'static [&'static str]) -> &'static [&'static str] {
+    if cfg!(target_arch = "wasm32") {
+        &[]
+    } else {
+        items
+    }
+}
+
+/// A level's text that the browser gets from the level catalog, not from the module: empty in
+/// the wasm build (see [`native_only`]).
+pub const fn native_text(text: &'static str) -> &'static str {
+    if cfg!(target_arch = "wasm32") {
+        ""
+    } else {
+        text
+    }
 }
 
 impl<B: Board> Level<B> {

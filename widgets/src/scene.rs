@@ -398,7 +398,7 @@ pub struct MessageView {
     /// Whether its wire is cut.
     pub cut: bool,
     /// Why delivering it now would change nothing but a refusal, as the receiver's real step
-    /// on a copy of the world says (Act I): an old-ballot message left on the wire is harmless.
+    /// on a copy says (Act I and the log): an old-ballot message left on the wire is harmless.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub harmless: Option<String>,
     /// What the player may do with it now.

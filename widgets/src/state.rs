@@ -28,12 +28,13 @@ pub enum Move<A = DecreeAction> {
 }
 
 /// What is waiting for the player's answer.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
-enum Pending<A> {
+#[derive(Clone, Debug)]
+enum Pending<B: Board> {
     /// A world action held until the player answers for its node.
-    Held(A, PromptKind),
-    /// A level question.
-    Question(Prompt),
+    Held(B::Move, PromptKind),
+    /// A level question, and the world as it was before the step that raised it: what the
+    /// step changed may be the answer, so the view keeps it back until the answer.
+    Question(Prompt, Box<B>),
 }
 
 /// The state derived from the log: the stage, its world, the open prompt, the answers given.
@@ -41,7 +42,7 @@ enum Pending<A> {
 pub struct Run<B: Board> {
     stage: usize,
     world: B,
-    pending: Option<Pending<B::Move>>,
+    pending: Option<Pending<B>>,
     /// The prompt of a held action, built once after the log is replayed.
     held_prompt: Option<Prompt>,
     /// The right answers of this run, in order: the kind of prompt and the key.
@@ -102,7 +103,7 @@ impl<B: Board> Run<B> {
                     self.answers.push((kind, key.clone()));
                     self.step(question, &action).map(Some)
                 }
-                Some(Pending::Question(_)) => {
+                Some(Pending::Question(..)) => {
                     self.answers.push((PromptKind::Question, key.clone()));
                     Ok(None)
                 }
@@ -127,6 +128,7 @@ impl<B: Board> Run<B> {
         action: &B::Move,
     ) -> Result<B::Step, PlayError> {
         let before = self.world.summary();
+        let world_before = self.world.clone();
         let step = self.world.play(action)?;
         let change = Change {
             before: &before,
@@ -135,7 +137,7 @@ impl<B: Board> Run<B> {
             step: &step,
         };
         if let Some(asked) = question(&change) {
-            self.pending = Some(Pending::Question(asked));
+            self.pending = Some(Pending::Question(asked, Box::new(world_before)));
         }
         Ok(step)
     }
@@ -163,8 +165,16 @@ impl<B: Board> Run<B> {
     pub(crate) fn prompt(&self) -> Option<&Prompt> {
         match &self.pending {
             Some(Pending::Held(..)) => self.held_prompt.as_ref(),
-            Some(Pending::Question(prompt)) => Some(prompt),
+            Some(Pending::Question(prompt, _)) => Some(prompt),
             None => None,
+        }
+    }
+
+    /// While a level question is open, the world as it was before the step that raised it.
+    pub fn before_question(&self) -> Option<&B> {
+        match &self.pending {
+            Some(Pending::Question(_, before)) => Some(before),
+            _ => None,
         }
     }
 }

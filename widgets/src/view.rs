@@ -7,6 +7,7 @@ use crate::automation::Automation;
 use crate::board::Board;
 use crate::error::PlayError;
 use crate::game::{Game, GameAction, OutcomeKind};
+use crate::kept_back::{KeptBackView, Shown, keep_back};
 use crate::prompt::PromptKind;
 #[cfg(feature = "matchmaker")]
 use crate::scene::MatchmakingView;
@@ -63,6 +64,10 @@ pub struct View {
     #[cfg(feature = "matchmaker")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matchmaking: Option<MatchmakingView>,
+    /// While a level question is open: what the step that raised it changed, kept back until
+    /// the answer (see `kept_back.rs`). Absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kept_back: Option<KeptBackView>,
 }
 
 /// The level's words.
@@ -74,7 +79,8 @@ pub struct LevelView {
     pub act: u8,
     /// The title.
     pub title: &'static str,
-    /// The briefing, markdown.
+    /// The briefing, markdown. Empty from the wasm module, which leaves the briefings out: the
+    /// page has each from the level catalog (`levels.json`).
     pub briefing: &'static str,
     /// What the player does by hand.
     pub by_hand: &'static str,
@@ -198,6 +204,18 @@ impl View {
         let goal = game.goal();
         let stage_goal = game.stage_goal();
         let moves = game.enabled();
+        let by_hand = game.by_hand();
+        let mut shown = Shown {
+            nodes: world.nodes(&by_hand),
+            messages: world.messages(&moves),
+            chosen: world.chosen(),
+            cluster: world.cluster(),
+            #[cfg(feature = "matchmaker")]
+            matchmaking: world.matchmaking(),
+        };
+        let asked = game.prompt().and_then(|prompt| prompt.node.as_deref());
+        let kept_back = (game.run().before_question())
+            .map(|before| keep_back(before, &by_hand, asked, &mut shown));
         let goal_text = if game.next_stage_open() {
             format!("Stage done. Next: {}", level.stages[stage_index + 1].title)
         } else {
@@ -222,8 +240,8 @@ impl View {
                 title: stage.title,
                 note: stage.note,
             },
-            nodes: world.nodes(&game.by_hand()),
-            messages: world.messages(&moves),
+            nodes: shown.nodes,
+            messages: shown.messages,
             controls: controls(game, &moves),
             prompt: game.prompt().map(|prompt| PromptView {
                 kind: prompt.kind,
@@ -288,14 +306,15 @@ impl View {
                     pinned: level.pin(toggle).map(|on| if on { "on" } else { "off" }),
                 })
                 .collect(),
-            chosen: world.chosen(),
+            chosen: shown.chosen,
             moves: game.log().len(),
             can_undo: !game.log().is_empty(),
             log: game.log_text().to_vec(),
             fingerprint: format!("{:016x}", game.fingerprint()),
-            cluster: world.cluster(),
+            cluster: shown.cluster,
             #[cfg(feature = "matchmaker")]
-            matchmaking: world.matchmaking(),
+            matchmaking: shown.matchmaking,
+            kept_back,
         }
     }
 

@@ -99,12 +99,13 @@ fn level_source<B: Board>(level: &Level<B>) -> String {
     let file = format!("src/levels/{}.rs", level.id.replace('-', "_"));
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(&file);
     let source = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{file}: {error}"));
-    without_symbols_list(&source).unwrap_or_else(|| panic!("{file}: no `symbols: &[...]` list"))
+    without_symbols_list(&source)
+        .unwrap_or_else(|| panic!("{file}: no `symbols: native_only(&[...])` list"))
 }
 
-/// `source` with its `symbols: &[...]` field left out, or `None` when it has none.
+/// `source` with its `symbols: native_only(&[...])` field left out, or `None` when it has none.
 fn without_symbols_list(source: &str) -> Option<String> {
-    const FIELD: &str = "symbols: &[";
+    const FIELD: &str = "symbols: native_only(&[";
     let start = source.find(FIELD)?;
     let end = start + FIELD.len() + source[start + FIELD.len()..].find(']')? + 1;
     Some(format!("{}{}", &source[..start], &source[end..]))
@@ -186,7 +187,7 @@ fn code_names_are_backticked_paths_and_words_no_prose_uses() {
         vec!["names `chosen_index`".to_string(), "c \"d\" ".to_string()]
     );
     // The declaration itself is not a naming: a symbol only listed is found unnamed.
-    let level = "id: \"a\",\n    symbols: &[\"log::phase1_complete\"],\n    hints: [\"`Ready`\"],";
+    let level = "id: \"a\",\n    symbols: native_only(&[\"log::phase1_complete\"]),\n    hints: [\"`Ready`\"],";
     let scanned = without_symbols_list(level).expect("has a list");
     let named: BTreeSet<String> = string_literals(&scanned)
         .iter()

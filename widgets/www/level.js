@@ -267,9 +267,25 @@ export class LevelWidget {
   openPosition(tokens) {
     if (!tokens.length) return;
     if (!this.step(() => this.game.play_position(tokens.join('\n')))) {
-      const why = this.parts.explanation.textContent;
-      this.parts.explanation.innerHTML = `<p class="pp-error pp-position-error">This link's position could not be played back, so the level opens at its start: ${escape(why)}.</p>`;
+      this.refusePosition(this.parts.explanation.textContent);
     }
+  }
+
+  /** Opens a link's `moves` text: a malformed `%`-escape gets the same line as a move refused. */
+  openLink(moves) {
+    let tokens;
+    try {
+      tokens = decodePosition(moves);
+    } catch {
+      this.refusePosition('its moves hold a malformed %-escape');
+      return;
+    }
+    this.openPosition(tokens);
+  }
+
+  /** Says why a link's position could not be played back; the level stays at its start. */
+  refusePosition(why) {
+    this.parts.explanation.innerHTML = `<p class="pp-error pp-position-error">This link's position could not be played back, so the level opens at its start: ${escape(why)}.</p>`;
   }
 
   onKey(event) {
@@ -445,7 +461,16 @@ const OUTCOME_HEADS = { right: 'Right.', wrong: 'Not what the real node does.' }
 function outcomeText(outcome) {
   if (!outcome || !outcome.text) return '';
   const head = OUTCOME_HEADS[outcome.kind] ? `<strong>${OUTCOME_HEADS[outcome.kind]}</strong> ` : '';
-  return `<div class="pp-outcome pp-outcome-${escape(outcome.kind)}">${head}${inline(outcome.text)}</div>`;
+  return `<div class="pp-outcome pp-outcome-${escape(outcome.kind)}">${head}${inline(withoutHead(outcome))}</div>`;
+}
+
+/** An explanation that opens with its own "Right:" loses it: the head already says so. What
+ *  follows begins a sentence, so a word (not a name from the code, `successor_may_propose`)
+ *  gets its capital. */
+function withoutHead(outcome) {
+  if (outcome.kind !== 'right' || !/^Right[.:]\s/.test(outcome.text)) return outcome.text;
+  const rest = outcome.text.replace(/^Right[.:]\s*/, '');
+  return /^[a-z]+\b(?![_(])/.test(rest) ? rest.charAt(0).toUpperCase() + rest.slice(1) : rest;
 }
 
 function stageLine(stage) {
@@ -494,9 +519,13 @@ function timeline(view) {
 /** Act II beyond the picture: each node's disk, store and reads; each client's history. */
 function worldDetails(view) {
   const rows = [];
-  // A level question about a node may ask what its disk holds: it shows once answered.
-  const asked = view.prompt?.kind === 'question' ? view.prompt.node : null;
+  // While a level question is open, the view keeps back what its step changed: by name only.
+  const kept = new Set(view.kept_back?.names || []);
   for (const node of view.nodes) {
+    if (kept.has(node.name)) {
+      rows.push(`<li><strong>${escape(node.name)}</strong> ${escape(node.role)}: shown once you answer</li>`);
+      continue;
+    }
     const facts = [];
     if (node.leader !== undefined && node.role !== 'leader') {
       // What the node last heard, not what it is: a candidate may still remember the old leader.
@@ -508,9 +537,7 @@ function worldDetails(view) {
     if (node.store?.length) facts.push(`store ${node.store.map((item) => `${item.key}=${item.value}`).join(', ')}`);
     for (const read of node.reads || []) facts.push(`read ${read.key} for ${read.client} waits for slot ${read.watermark} (${read.answered_by.join(', ') || 'no answers'})`);
     const disk = node.disk;
-    if (disk && node.name === asked) {
-      facts.push('disk: shown once you answer');
-    } else if (disk) {
+    if (disk) {
       const accepts = disk.accepts.map((item) => `${item.slot}: ${item.entry} at ${item.ballot}`).join('; ') || 'none';
       facts.push(`disk: promised ${disk.promised || '—'}, accepts ${accepts}, chosen through ${disk.chosen_through}${disk.torn ? ', last write torn' : ''}`);
       if (disk.trim_point) facts.push(`disk: ${trimPointText(disk.trim_point)}`);
@@ -525,16 +552,14 @@ function worldDetails(view) {
     if (facts.length) rows.push(`<li><strong>${escape(node.name)}</strong> ${escape(node.role)}: ${facts.map(escape).join(' · ')}</li>`);
   }
   for (const proxy of view.cluster?.proxies || []) {
-    // A question about a proxy may ask what it counts: it shows once answered.
-    const counts = proxy.name === asked ? 'counts shown once you answer' : proxy.counting.join('; ') || 'counting nothing';
+    const counts = kept.has(proxy.name) ? 'counts shown once you answer' : proxy.counting.join('; ') || 'counting nothing';
     rows.push(`<li><strong>${escape(proxy.name)}</strong> proxy: ${escape(proxy.up ? counts : 'down, keeping nothing')}</li>`);
   }
   const matchmaking = view.matchmaking;
   for (const matchmaker of matchmaking?.matchmakers || []) {
-    // A question about a matchmaker may ask what it stores: it shows once answered.
     const stored = matchmaker.stored.map((item) => `${item.round} → ${item.config}`).join(', ') || 'nothing';
     const state = [matchmaker.up ? '' : 'down', matchmaker.stopped ? 'stopped' : ''].filter(Boolean).join(', ');
-    const facts = matchmaker.name === asked ? 'shown once you answer' : `stores ${stored} · watermark ${matchmaker.watermark || 'none'}${state ? ` · ${state}` : ''}`;
+    const facts = kept.has(matchmaker.name) ? 'shown once you answer' : `stores ${stored} · watermark ${matchmaker.watermark || 'none'}${state ? ` · ${state}` : ''}`;
     rows.push(`<li><strong>${escape(matchmaker.name)}</strong> matchmaker: ${escape(facts)}</li>`);
   }
   for (const config of matchmaking?.configurations || []) {
@@ -543,7 +568,7 @@ function worldDetails(view) {
   }
   for (const leader of matchmaking?.leaders || []) {
     const history = leader.history.map((item) => `${item.round} → ${item.config}`).join(', ') || 'empty';
-    const facts = leader.name === asked
+    const facts = kept.has(leader.name)
       ? 'shown once you answer'
       : `${leader.round} in ${leader.config} · ${leader.stage} · H ${history} · promised ${leader.promised_by.join(', ') || 'none'} · votes ${leader.accepted_by.join(', ') || 'none'}${leader.gc_proof ? ` · GC proof ${leader.gc_proof}` : ''}`;
     rows.push(`<li><strong>${escape(leader.name)}</strong> leader: ${escape(facts)}</li>`);

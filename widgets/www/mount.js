@@ -9,7 +9,7 @@
 // Each level names the wasm module that plays it (`pkg/<module>/`, one per kind of world); a
 // module is loaded the first time one of its levels mounts, and only then.
 
-import { LevelWidget, actName, automationLabel, decodePosition, isUndoKey } from './level.js';
+import { LevelWidget, actName, automationLabel, isUndoKey } from './level.js';
 import { ReplayWidget } from './replay.js';
 import { escape, inline } from './text.js';
 import * as progress from './progress.js';
@@ -169,7 +169,7 @@ function startPlayPage(page, book) {
   const route = async () => {
     // `#<level-id>`, or `#<level-id>?moves=<position>` for a shared position.
     const [path, query = ''] = location.hash.replace(/^#/, '').split('?');
-    const id = decodeURIComponent(path);
+    const id = decodeLink(path);
     const moves = /(?:^|&)moves=([^&]*)/.exec(query)?.[1];
     const current = ++routes;
     widget = null;
@@ -181,7 +181,7 @@ function startPlayPage(page, book) {
       const mounted = await book.mount(root.querySelector('.pp-level-host'), id);
       if (current !== routes) return;
       widget = mounted;
-      if (moves) widget?.openPosition(decodePosition(moves));
+      if (moves) widget?.openLink(moves);
       return;
     }
     page.dataset.view = 'map';
@@ -204,6 +204,16 @@ function startPlayPage(page, book) {
     }
   });
   return route();
+}
+
+/** A link's level id as written, or as it is when a `%`-escape in it is malformed (then no level
+ *  has that name, and the map says so). */
+function decodeLink(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 async function main() {

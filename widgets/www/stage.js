@@ -549,7 +549,9 @@ const SLOT_STATES = ['chosen', 'hole', 'undecided', 'empty', 'trimmed'];
 
 function slotBox(slot, x, y) {
   const state = SLOT_STATES.includes(slot.state) ? slot.state : 'empty';
-  const label = { hole: 'hole', trimmed: 'trimmed' }[state] || slotLabel(slot);
+  // A hole the node holds a vote in shows the vote: the hole is that nobody knows it chosen.
+  const voted = slot.value != null && slot.value !== '';
+  const label = state === 'trimmed' ? 'trimmed' : state === 'hole' && !voted ? 'hole' : slotLabel(slot);
   return (
     `<g class="pp-slot pp-slot-${state}"><title>${escape(slotTitle(state, slot))}</title>` +
     text(x - SLOT_WIDTH / 2 - 4, y + 14, String(slot.slot ?? 1), 'pp-slot-number', 'end') +
@@ -575,7 +577,7 @@ function slotTitle(state, slot) {
   const where = `slot ${slot.slot ?? 1}`;
   const vote = slot.value == null ? '' : ` ${slot.value}${slot.ballot ? ` at ${slot.ballot}` : ''}`;
   if (state === 'chosen') return `${where}: chosen${vote}`;
-  if (state === 'hole') return `${where}: a hole`;
+  if (state === 'hole') return `${where}: a hole${vote ? `, voted${vote} but not known chosen` : ''}`;
   if (state === 'trimmed') return `${where}: trimmed, at or below the floor: decided, applied and kept only in the trim point`;
   if (state === 'undecided') return `${where}: undecided, voted${vote}`;
   return `${where}: no vote`;
@@ -618,6 +620,15 @@ function nodeLines(node) {
     second,
     node.applied_index == null ? '' : `applied to ${node.applied_index}${node.floor ? ` · floor ${node.floor}` : ''}`,
   ];
+}
+
+/** A node card's line of 11 px text, cut with `…` to the card's inner `width` when it would run
+ *  past it (at most 0.62 em a character); the whole line is its title, and the world panel
+ *  beside the stage says it in full. */
+function fittedLine(x, y, content, width) {
+  const fits = Math.floor(width / (11 * 0.62));
+  if (content.length <= fits) return text(x, y, content, 'pp-node-line', 'start');
+  return `<text class="pp-node-line" x="${round(x)}" y="${round(y)}" text-anchor="start"><title>${escape(content)}</title>${escape(`${content.slice(0, fits - 1).trimEnd()}…`)}</text>`;
 }
 
 /** The election arc: a ring that fills as a node's ticks approach its election timeout. */
@@ -676,11 +687,11 @@ function drawNode(node, place, asking, geometry, keptBack) {
     text(left + 8, place.y + 17, node.name, 'pp-node-name', 'start'),
     text(left + 8 + 8 * node.name.length + 6, place.y + 17, node.silent ? 'silent' : node.role, 'pp-node-role', 'start'),
   ];
-  // While a level question is about this node, its state may be the answer: kept back.
+  // Kept back by the view while a question is open: its state may be the answer.
   (keptBack ? ['answer first'] : nodeLines(node))
     .filter(Boolean)
     .forEach((content, index) => {
-      parts.push(text(left + 8, place.y + 36 + 15 * index, content, 'pp-node-line', 'start'));
+      parts.push(fittedLine(left + 8, place.y + 36 + 15 * index, content, place.width - 12));
     });
   parts.push(electionArc(node, left + place.width, place.y), '</g>');
   if (!keptBack) parts.push(slotColumn(node, place, geometry));
@@ -808,11 +819,15 @@ function drawMessage({ message, x, y }, held) {
 
 /**
  * The stage's summary: the chosen value (Act I) or the chosen log (Act II), both judged from the
- * votes, with who voted: `chosen: 1 a=1 (C1#1) by N2, N3`. While the level asks a question, the
- * all-seeing stage keeps it back: it may be the answer.
+ * votes, with who voted: `chosen: 1 a=1 (C1#1) by N2, N3`. While the view keeps back what a
+ * question's step changed (`kept_back`), the line says so, and how many messages it holds back.
  */
 function summary(view, width) {
-  if (view.prompt?.kind === 'question') return ['what is chosen shows once you answer'];
+  if (view.kept_back) {
+    const held = view.kept_back.messages;
+    const wire = held ? [`${held} message${held === 1 ? '' : 's'} held back: answer first`] : [];
+    return ['what is chosen shows once you answer', ...wire];
+  }
   if (view.chosen) {
     return [`chosen: ${view.chosen.value} at ${view.chosen.ballot} by ${(view.chosen.by || []).join(', ')}`];
   }
@@ -858,9 +873,10 @@ export function renderStage(view) {
   const silent = new Set(view.nodes.filter((node) => node.silent).map((node) => node.name));
   const asking = view.prompt ? view.prompt.node : null;
   const held = view.prompt ? view.prompt.message : null;
-  const question = view.prompt?.kind === 'question';
+  // The view keeps back, by name, whatever the step behind an open question changed.
+  const kept = new Set(view.kept_back?.names || []);
   const lines = summary(view, geometry.width);
-  const done = Boolean(view.chosen || view.cluster?.decided?.length) && view.prompt?.kind !== 'question';
+  const done = Boolean(view.chosen || view.cluster?.decided?.length) && !view.kept_back;
   const height = geometry.height + 20 + 15 * (lines.length - 1);
   return [
     `<svg class="pp-stage" viewBox="0 0 ${geometry.width} ${height}" role="group" aria-label="The world: ${escape(lines.join(' '))}">`,
@@ -868,15 +884,15 @@ export function renderStage(view) {
     geometry.matchmaking ? drawMatchmaking(view, geometry) : '',
     drawWires(geometry, silent),
     ...(geometry.matchmaking ? view.matchmaking.matchmakers : []).map((matchmaker) =>
-      drawMatchmaker(matchmaker, geometry.places.get(matchmaker.name), matchmaker.name === asking, question && matchmaker.name === asking)),
+      drawMatchmaker(matchmaker, geometry.places.get(matchmaker.name), matchmaker.name === asking, kept.has(matchmaker.name))),
     ...(geometry.matchmaking ? view.matchmaking.leaders : []).map((leader) =>
-      drawMmLeader(leader, geometry.places.get(leader.name), leader.name === asking, question && leader.name === asking)),
+      drawMmLeader(leader, geometry.places.get(leader.name), leader.name === asking, kept.has(leader.name))),
     ...(geometry.matchmaking?.others || []).map((name) => drawClient(name, geometry.places.get(name))),
     ...(geometry.clients || []).map((name) => drawClient(name, geometry.places.get(name))),
     ...(geometry.proxies || []).map((proxy) =>
-      drawProxy(proxy, geometry.places.get(proxy.name), proxy.name === asking, question && proxy.name === asking)),
+      drawProxy(proxy, geometry.places.get(proxy.name), proxy.name === asking, kept.has(proxy.name))),
     ...view.nodes.filter((node) => geometry.places.has(node.name) && !(geometry.matchmaking && !MM_ACCEPTOR_ROLES.has(node.role)))
-      .map((node) => drawNode(node, geometry.places.get(node.name), node.name === asking, geometry, question && node.name === asking)),
+      .map((node) => drawNode(node, geometry.places.get(node.name), node.name === asking, geometry, kept.has(node.name))),
     ...placeMessages(view, geometry).map((placed) => drawMessage(placed, held)),
     summaryText(lines, geometry.height + 12, done, geometry.width),
     '</svg>',

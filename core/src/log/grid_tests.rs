@@ -43,7 +43,7 @@ fn bad_grid_shapes_are_refused_with_what_is_wrong() {
     );
     let twice = Grid::new(&[ids(&[1, 2]), ids(&[3, 1])]).unwrap_err();
     assert_eq!(twice, QuorumError::NodeTwice(node(1)));
-    assert_eq!(twice.to_string(), "n1 is in the grid twice");
+    assert_eq!(twice.to_string(), "N1 is in the grid twice");
     assert_eq!(Grid::new(&[]), Err(QuorumError::NoAcceptors));
     assert_eq!(Grid::new(&[vec![], vec![]]), Err(QuorumError::NoAcceptors));
     let nine_wide = ids(&[1, 2, 3, 4, 5, 6, 7, 8, 9]);

@@ -128,7 +128,7 @@ impl FromStr for DecreeAction {
     type Err = String;
 
     /// Parses the first two words of an action as [`Display`](fmt::Display) prints it:
-    /// `deliver m3 ...` or `retry n4`. Words after them are ignored, so a described action
+    /// `deliver m3 ...` or `retry N4` (`n4`, as it printed before, reads too). Words after them are ignored, so a described action
     /// parses too.
     fn from_str(text: &str) -> Result<DecreeAction, String> {
         let mut words = text.split_whitespace();
@@ -138,10 +138,10 @@ impl FromStr for DecreeAction {
         let message = || crate::network::parse_id(target);
         let node = || {
             target
-                .strip_prefix('n')
+                .strip_prefix(['N', 'n'])
                 .and_then(|number| number.parse().ok())
                 .and_then(NodeId::new)
-                .ok_or_else(|| format!("expected a node id like n4, got {target:?}"))
+                .ok_or_else(|| format!("expected a node id like N4, got {target:?}"))
         };
         match verb {
             "deliver" => message().map(DecreeAction::Deliver),

@@ -249,8 +249,7 @@ pub fn disk_fault(
     (!slots.is_empty()).then(|| DiskFaultView {
         mark: format!("vote unknown: slot {}", slots.join(", ")),
         words: format!(
-            "vote unknown in slot {}: its record is corrupt, so a Promise answers \"unknown\" \
-             there, never \"no vote\"",
+            "vote unknown in slot {}: its record of that vote fails its checksum",
             slots.join(", ")
         ),
     })
@@ -347,6 +346,11 @@ pub fn messages(world: &LogWorld, moves: &[LogMove]) -> Vec<MessageView> {
             let envelope = &message.envelope;
             let actions = message_verbs::<LogWorld>(moves, message.id);
             let cut = world.network().is_cut_off(message.id);
+            let harmless = if actions.contains(&"deliver") {
+                harmless(world, envelope)
+            } else {
+                None
+            };
             MessageView {
                 id: message.id.0,
                 from: world.name(envelope.from),
@@ -356,11 +360,37 @@ pub fn messages(world: &LogWorld, moves: &[LogMove]) -> Vec<MessageView> {
                 ballot: ballot_of(world, &envelope.message),
                 slot: message_slot(&envelope.message).map(|slot| slot.0),
                 cut,
-                harmless: None,
+                harmless,
                 actions,
             }
         })
         .collect()
+}
+
+/// Whether delivering `envelope` now would change nothing at its receiver, worked out by the
+/// real node on a copy, as Act I's stage says it: ignored (and why), or answered with Nacks
+/// only and nothing written. A proxy or a client receiver is not judged.
+fn harmless(world: &LogWorld, envelope: &paros_core::log::LogEnvelope) -> Option<String> {
+    let node = (world.servers().iter())
+        .filter_map(|server| server.host.node())
+        .find(|node| node.id() == envelope.to)?;
+    let receiver = world.name(envelope.to);
+    let mut copy = node.clone();
+    if let Err(reason) = copy.handle(envelope) {
+        return Some(format!(
+            "harmless now: {receiver} would ignore it ({reason})"
+        ));
+    }
+    let ready = copy.take_ready();
+    let sent = ready.pending_messages();
+    let only_nacks = ready.writes().is_empty()
+        && !sent.is_empty()
+        && (sent.iter()).all(|sent| matches!(sent.message, LogMessage::Nack { .. }));
+    only_nacks.then(|| {
+        format!(
+            "harmless now: {receiver} has promised a higher ballot and would answer with a Nack"
+        )
+    })
 }
 
 /// The buttons for every move that is not about one message.

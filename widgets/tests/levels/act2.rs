@@ -3,7 +3,7 @@
 //! and is explained with the prompt's own slots and ballots, and the JSON keeps its shape.
 
 use paros_play::{
-    Automation, Game, Goal, Level, Mounted, PlayError, PromptKind, View, catalog, levels,
+    Automation, Board, Game, Goal, Level, Mounted, PlayError, PromptKind, View, catalog, levels,
     parse_action,
 };
 use paros_sim::replicated_log::LogWorld;
@@ -244,7 +244,8 @@ fn what_survives_a_crash_names_the_stale_vote_the_overwrite_rule_replaces() {
         text.contains("the cluster chose b=2 (C2#1) by {N1, N3} at 1.N3"),
         "{text}"
     );
-    let disk = View::of(&game).nodes[1].disk.clone().unwrap();
+    assert!(View::of(&game).nodes[1].disk.is_none(), "N2 is kept back");
+    let disk = game.world().nodes(&game.by_hand())[1].disk.clone().unwrap();
     assert_eq!(disk.chosen_through, 1);
     assert_eq!(disk.accepts[0].entry, "b=2 (C2#1)");
 }
@@ -450,7 +451,12 @@ fn beat_is_offered_only_with_heartbeat_delivery_earned_and_not_pinned() {
 fn act2_view_json_carries_the_log_the_disk_the_arc_and_the_clients() {
     let mut game = mount("act2/persist-before-send");
     play(&mut game, &["deliver N1->N2 Accept"]);
-    let json: serde_json::Value = serde_json::from_str(&View::of(&game).to_json()).unwrap();
+    // While the question about N2's Ready is open, N2 is kept back: its card is the answer.
+    let asked: serde_json::Value = serde_json::from_str(&View::of(&game).to_json()).unwrap();
+    assert_eq!(asked["kept_back"]["names"][0], "N2");
+    assert!(asked["nodes"][1].get("disk").is_none());
+    let mut json: serde_json::Value = serde_json::from_str(&View::of(&game).to_json()).unwrap();
+    json["nodes"] = serde_json::to_value(game.world().nodes(&game.by_hand())).unwrap();
     let n2 = &json["nodes"][1];
     assert_eq!(n2["name"], "N2");
     assert_eq!(n2["role"], "follower");
@@ -678,5 +684,46 @@ fn a_leader_with_nothing_to_recover_is_not_asked() {
     assert_eq!(
         (n3.role, n3.ballot.clone()),
         ("leader", Some(Some("1.N3".into())))
+    );
+}
+
+/// Act II and later mark an old-ballot message "harmless now" as Act I does, judged by the
+/// real receiver on a copy: along every log level's reference solution, each message so marked
+/// leaves its receiver as it was when it is delivered, and some message is marked.
+#[test]
+fn a_message_marked_harmless_changes_nothing_at_its_receiver() {
+    let mut marked = Vec::new();
+    for level in levels::log_levels() {
+        let mut game = mount(level.id);
+        for step in level.solution {
+            if game.prompt().is_none() {
+                let view = View::of(&game);
+                for message in view.messages.iter().filter(|m| m.harmless.is_some()) {
+                    let mut copy = game.clone();
+                    let delivered = copy.play(&format!("deliver m{}", message.id));
+                    assert!(delivered.is_ok(), "{}: {delivered:?}", level.id);
+                    let receiver = |view: &View| {
+                        let node = view.nodes.iter().find(|node| node.name == message.to);
+                        serde_json::to_string(&node).expect("serializes")
+                    };
+                    assert_eq!(
+                        receiver(&View::of(&copy)),
+                        receiver(&view),
+                        "{}: {} was marked {:?}",
+                        level.id,
+                        message.text,
+                        message.harmless
+                    );
+                    marked.push(format!("{}: {}", level.id, message.text));
+                }
+            }
+            play(&mut game, &[step]);
+        }
+    }
+    assert!(
+        marked
+            .iter()
+            .any(|text| text.starts_with("act2/elect-a-leader: Accept(1.N1")),
+        "the deposed leader's Accepts are not marked harmless: {marked:?}"
     );
 }

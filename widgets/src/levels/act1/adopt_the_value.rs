@@ -6,7 +6,7 @@
 
 use super::WHY_ONE_VALUE_IS_SAFE;
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Pin, Rules, Stage};
+use crate::level::{HintFor, Level, Pin, Rules, Stage, native_only, native_text};
 use crate::state::{Goal, Memory, Run};
 use paros_core::Phase;
 use paros_sim::level_worlds;
@@ -17,13 +17,13 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     id: "act1/adopt-the-value",
     act: 1,
     title: "Adopt the value",
-    briefing: include_str!("adopt_the_value.md"),
+    briefing: native_text(include_str!("adopt_the_value.md")),
     by_hand: "Choose which value a second proposer puts in its Accept",
     teaches: "P2c: a Promise that reports a value takes the proposer's own choice away",
     goal: "In each of three stages, the asking proposer sends its Accept with the right value",
     chapter: WHY_ONE_VALUE_IS_SAFE,
     scenario: "act1-adopt-the-value",
-    symbols: &[],
+    symbols: native_only(&[]),
     unlocks: Some(Automation::P2c),
     hints: [
         "Look at what the Promises report. A reported vote may belong to a value that is \
@@ -57,7 +57,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
             world: &level_worlds::ADOPT_TWO_VOTES,
         },
     ],
-    solution: &[
+    solution: native_only(&[
         "deliver A1->P2 Promise",
         "deliver A2->P2 Promise",
         "answer y",
@@ -69,7 +69,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
         "deliver A1->P3 Promise",
         "deliver A2->P3 Promise",
         "answer y",
-    ],
+    ]),
     solution_unlocked: &[Automation::AcceptorReplies],
     rules: &AdoptTheValue,
 };

@@ -6,7 +6,7 @@
 
 use super::HOW_PAXOS_CHOOSES;
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Pin, Rules, Stage};
+use crate::level::{HintFor, Level, Pin, Rules, Stage, native_only, native_text};
 use crate::prompt::PromptKind;
 use crate::state::{ChecklistItem, Goal, Memory, Run};
 use paros_sim::level_worlds;
@@ -17,13 +17,13 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     id: "act1/be-the-acceptor",
     act: 1,
     title: "Be the acceptor",
-    briefing: include_str!("be_the_acceptor.md"),
+    briefing: native_text(include_str!("be_the_acceptor.md")),
     by_hand: "Answer every Prepare and every Accept yourself",
     teaches: "The promise rule (`>`) and the vote rule (`>=`) — the whole of the acceptor",
     goal: "A value is chosen, with every acceptor answer made by hand and at least one Nack",
     chapter: HOW_PAXOS_CHOOSES,
     scenario: "act1-duel",
-    symbols: &[],
+    symbols: native_only(&[]),
     unlocks: Some(Automation::AcceptorReplies),
     hints: [
         "The promise rule is strict: an acceptor promises a ballot only if it is greater than \
@@ -53,7 +53,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
                messages.",
         world: &level_worlds::BE_THE_ACCEPTOR,
     }],
-    solution: &[
+    solution: native_only(&[
         "deliver P2->A1 Prepare",
         "answer promise",
         "deliver P2->A2 Prepare",
@@ -66,7 +66,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
         "answer accepted",
         "deliver P2->A2 Accept",
         "answer accepted",
-    ],
+    ]),
     solution_unlocked: &[],
     rules: &BeTheAcceptor,
 };

@@ -6,7 +6,7 @@
 
 use super::{HOW_PAXOS_CHOOSES, vote_cast};
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Pin, Rules, Stage};
+use crate::level::{HintFor, Level, Pin, Rules, Stage, native_only, native_text};
 use crate::prompt::{Choice, Prompt};
 use crate::state::{Change, Goal, Memory, Run};
 use crate::words::{majority_size, quorums, set_name};
@@ -19,13 +19,13 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     id: "act1/choose-a-value",
     act: 1,
     title: "Choose a value",
-    briefing: include_str!("choose_a_value.md"),
+    briefing: native_text(include_str!("choose_a_value.md")),
     by_hand: "Deliver Prepare, Promise, Accept and Accepted one message at a time, with one acceptor silent",
     teaches: "The two phases, and why two of three is enough",
     goal: "x is chosen, and P1 has learned it",
     chapter: HOW_PAXOS_CHOOSES,
     scenario: "act1-choose-a-value",
-    symbols: &[],
+    symbols: native_only(&[]),
     unlocks: None,
     hints: [
         "Chosen is a fact about the acceptors' votes: count the acceptors that voted for the \
@@ -50,7 +50,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
         note: "P1 has sent Prepare(1.P1) to all three acceptors. A3's wire is cut.",
         world: &level_worlds::CHOOSE_A_VALUE,
     }],
-    solution: &[
+    solution: native_only(&[
         "deliver P1->A1 Prepare",
         "deliver P1->A2 Prepare",
         "deliver A1->P1 Promise",
@@ -61,7 +61,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
         "answer yes",
         "deliver A1->P1 Accepted",
         "deliver A2->P1 Accepted",
-    ],
+    ]),
     solution_unlocked: &[],
     rules: &ChooseAValue,
 };

@@ -8,7 +8,7 @@
 
 use super::WHY_ONE_VALUE_IS_SAFE;
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Pin, Rules, Stage};
+use crate::level::{HintFor, Level, Pin, Rules, Stage, native_only, native_text};
 use crate::prompt::sort_short;
 use crate::prompt::{Choice, Prompt};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
@@ -22,13 +22,13 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     id: "act1/quorum-intersection",
     act: 1,
     title: "Quorum intersection",
-    briefing: include_str!("quorum_intersection.md"),
+    briefing: native_text(include_str!("quorum_intersection.md")),
     by_hand: "Deliver two of three Accepts and two of three Prepares, choosing which, and try to dodge the overlap",
     teaches: "Every Phase-1 quorum meets every Phase-2 quorum; the pivot acceptor is unavoidable",
     goal: "After x is chosen, deliver P2's Prepare to each pair of acceptors in turn (undo between tries), and each time name the promiser that carries x",
     chapter: WHY_ONE_VALUE_IS_SAFE,
     scenario: "act1-quorum-intersection",
-    symbols: &[],
+    symbols: native_only(&[]),
     unlocks: None,
     hints: [
         "A Phase-1 quorum is any two of the three acceptors, and so is a Phase-2 quorum. Two \
@@ -54,7 +54,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
                Deliver two of them, then start P2.",
         world: &level_worlds::QUORUM_INTERSECTION,
     }],
-    solution: &[
+    solution: native_only(&[
         "deliver P1->A1 Accept",
         "deliver P1->A2 Accept",
         "start P2",
@@ -71,7 +71,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
         "deliver P2->A2 Prepare",
         "deliver P2->A3 Prepare",
         "answer A2",
-    ],
+    ]),
     solution_unlocked: &[],
     rules: &QuorumIntersection,
 };

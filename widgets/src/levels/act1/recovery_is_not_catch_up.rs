@@ -6,7 +6,7 @@
 
 use super::WHY_ONE_VALUE_IS_SAFE;
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Pin, Rules, Stage};
+use crate::level::{HintFor, Level, Pin, Rules, Stage, native_only, native_text};
 use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::state::{Change, Goal, Memory, Run};
 use crate::words::{majority_size, quorums, set_name};
@@ -19,13 +19,13 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     id: "act1/recovery-is-not-catch-up",
     act: 1,
     title: "Recovery is not catch-up",
-    briefing: include_str!("recovery_is_not_catch_up.md"),
+    briefing: native_text(include_str!("recovery_is_not_catch_up.md")),
     by_hand: "Adopt a value that exactly one acceptor ever accepted and nothing chose",
     teaches: "Recovery repairs an invariant, not data: it fires when nothing was chosen",
     goal: "x is chosen through P2, you can say whether it was chosen before, and P2 has learned x",
     chapter: WHY_ONE_VALUE_IS_SAFE,
     scenario: "act1-recovery",
-    symbols: &[],
+    symbols: native_only(&[]),
     unlocks: None,
     hints: [
         "P2 sees only its quorum. One reported vote looks the same whether the value was \
@@ -45,7 +45,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
                stopped. P2 has sent Prepare(1.P2) to A1 and A2.",
         world: &level_worlds::RECOVERY_IS_NOT_CATCH_UP,
     }],
-    solution: &[
+    solution: native_only(&[
         "deliver P2->A1 Prepare",
         "deliver P2->A2 Prepare",
         "deliver A1->P2 Promise",
@@ -56,7 +56,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
         "answer no",
         "deliver A1->P2 Accepted",
         "deliver A2->P2 Accepted",
-    ],
+    ]),
     solution_unlocked: &[Automation::AcceptorReplies],
     rules: &Recovery,
 };

@@ -6,7 +6,7 @@
 //! make a quorum, so it can never gather one again). Safety holds all along; the failure is one of liveness.
 
 use super::HOW_PAXOS_CHOOSES;
-use crate::level::{HintFor, Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use crate::words::{set_name, vote_name};
@@ -19,14 +19,14 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     id: "act1/the-duel",
     act: 1,
     title: "The duel",
-    briefing: include_str!("the_duel.md"),
+    briefing: native_text(include_str!("the_duel.md")),
     by_hand: "Run two proposers against each other and still get a value chosen",
     teaches: "Livelock is a liveness failure and never a safety one",
     goal: "Let each proposer pre-empt the other at least once (or the duel wear both out), get \
            a value chosen before the retries run out, and say whether two values were chosen",
     chapter: HOW_PAXOS_CHOOSES,
     scenario: "act1-duel",
-    symbols: &[],
+    symbols: native_only(&[]),
     unlocks: None,
     hints: [
         "A ballot dies when the acceptors that have not promised a higher one are too few to \
@@ -45,7 +45,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
         note: "P1 (x) and P2 (y) have both sent their Prepares. Each may retry twice.",
         world: &level_worlds::THE_DUEL,
     }],
-    solution: &[
+    solution: native_only(&[
         "deliver P2->A1 Prepare",
         "deliver P2->A2 Prepare",
         "deliver P1->A1 Prepare",
@@ -65,7 +65,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
         "deliver P1->A1 Accept",
         "deliver P1->A3 Accept",
         "answer no",
-    ],
+    ]),
     solution_unlocked: &[
         crate::automation::Automation::AcceptorReplies,
         crate::automation::Automation::P2c,

@@ -6,7 +6,7 @@
 
 use super::{ONE_VALUE_TO_A_LOG, applied_through, pin};
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::prompt::PromptKind;
 use crate::state::{ChecklistItem, Goal, Memory, Run};
 use paros_sim::level_worlds;
@@ -17,13 +17,13 @@ pub static LEVEL: Level<LogWorld> = Level {
     id: "act2/a-log-of-decisions",
     act: 2,
     title: "A log of decisions",
-    briefing: include_str!("a_log_of_decisions.md"),
+    briefing: native_text(include_str!("a_log_of_decisions.md")),
     by_hand: "Deliver slot 3's Accepted before slot 2's, then decide what may apply",
     teaches: "Slots are chosen out of order and applied in order: a node's chosen prefix has no holes",
     goal: "Slot 3 is chosen before slot 2, and N1 applies slots 1 to 3 in order",
     chapter: ONE_VALUE_TO_A_LOG,
     scenario: "act2-log-of-decisions",
-    symbols: &["ColocatedNode::chosen_index"],
+    symbols: native_only(&["ColocatedNode::chosen_index"]),
     unlocks: Some(Automation::ApplyWalk),
     hints: [
         "A node applies a slot only when every slot below it is applied: look for the lowest \
@@ -43,14 +43,14 @@ pub static LEVEL: Level<LogWorld> = Level {
                slots 2 and 3, and their Accepts are on the wire.",
         world: &level_worlds::A_LOG_OF_DECISIONS,
     }],
-    solution: &[
+    solution: native_only(&[
         "deliver N1->N2 Accept(1.N1, slot 3",
         "deliver N2->N1 Accepted(1.N1, slot 3)",
         "answer nothing",
         "deliver N1->N2 Accept(1.N1, slot 2",
         "deliver N2->N1 Accepted(1.N1, slot 2)",
         "answer 2-3",
-    ],
+    ]),
     solution_unlocked: &[Automation::AcceptorReplies, Automation::P2c],
     rules: &LogOfDecisions,
 };

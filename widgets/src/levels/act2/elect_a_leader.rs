@@ -9,7 +9,7 @@
 use super::{STABLE_LEADER, pin, running};
 use crate::automation::Automation;
 use crate::board::Board;
-use crate::level::{HintFor, Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::replicated_log::{LogMove, ballot_name};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
@@ -24,13 +24,13 @@ pub static LEVEL: Level<LogWorld> = Level {
     id: "act2/elect-a-leader",
     act: 2,
     title: "Elect a leader",
-    briefing: include_str!("elect_a_leader.md"),
+    briefing: native_text(include_str!("elect_a_leader.md")),
     by_hand: "Tick a follower to its timeout and drive one Prepare over the whole log suffix",
     teaches: "Phase 1 once per leadership, and the recovery duty before any new work",
     goal: "N2 leads, slots 1 and 2 are recovered and chosen, and C3's z=3 is chosen after them",
     chapter: STABLE_LEADER,
     scenario: "act2-elect-a-leader",
-    symbols: &["recover_slot"],
+    symbols: native_only(&["recover_slot"]),
     unlocks: None,
     hints: [
         "A new leader does not know what its predecessor got chosen. For each slot, the \
@@ -50,7 +50,7 @@ pub static LEVEL: Level<LogWorld> = Level {
                knows what was chosen.",
         world: &level_worlds::ELECT_A_LEADER,
     }],
-    solution: &[
+    solution: native_only(&[
         "tick N2",
         "tick N2",
         "deliver N2->N3 Prepare",
@@ -65,7 +65,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         "deliver C3->N2 Write",
         "deliver N2->N3 Accept(2.N2, slot 3",
         "deliver N3->N2 Accepted",
-    ],
+    ]),
     solution_unlocked: &[
         Automation::AcceptorReplies,
         Automation::P2c,

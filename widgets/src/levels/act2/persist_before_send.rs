@@ -10,7 +10,7 @@
 
 use super::{CRASH_AND_RESTART, pin};
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::prompt::{Choice, Prompt};
 use crate::replicated_log::stage::{durable_record, write_name};
 use crate::replicated_log::{LogMove, ballot_name};
@@ -26,13 +26,13 @@ pub static LEVEL: Level<LogWorld> = Level {
     id: "act2/persist-before-send",
     act: 2,
     title: "Persist before send",
-    briefing: include_str!("persist_before_send.md"),
+    briefing: native_text(include_str!("persist_before_send.md")),
     by_hand: "Order a `Ready` batch's writes and messages, then crash at each seam",
     teaches: "A Promise or Accepted sent before its write is durable can un-make a decision",
     goal: "x=1 is chosen and C1 hears so, after N2 crashed at each of the three seams of its Ready",
     chapter: CRASH_AND_RESTART,
     scenario: "act2-persist-before-send",
-    symbols: &["LogMessage::Accepted", "Ready", "Ready::into_messages"],
+    symbols: native_only(&["LogMessage::Accepted", "Ready", "Ready::into_messages"]),
     unlocks: None,
     hints: [
         "A message is a promise to the rest of the cluster about what the sender will remember. \
@@ -53,7 +53,7 @@ pub static LEVEL: Level<LogWorld> = Level {
                yours to persist and send.",
         world: &level_worlds::PERSIST_BEFORE_SEND,
     }],
-    solution: &[
+    solution: native_only(&[
         // Seam 1: crash before the write is durable.
         "deliver N1->N2 Accept",
         "answer persist",
@@ -89,7 +89,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         "restart N2",
         "persist N2",
         "send N2",
-    ],
+    ]),
     solution_unlocked: &[Automation::AcceptorReplies, Automation::P2c],
     rules: &PersistBeforeSend,
 };

@@ -8,7 +8,7 @@
 
 use super::{STABLE_LEADER, applied_through, pin, running};
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::replicated_log::{LogMove, ballot_name};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
@@ -21,13 +21,13 @@ pub static LEVEL: Level<LogWorld> = Level {
     id: "act2/steady-state",
     act: 2,
     title: "Steady state",
-    briefing: include_str!("steady_state.md"),
+    briefing: native_text(include_str!("steady_state.md")),
     by_hand: "Deliver the Accepts, Accepteds and Heartbeats for a stream of commands",
     teaches: "One round trip per command, pipelining, and the commit index piggybacked on the beat",
     goal: "All five commands applied on all three nodes, with two slots in flight at once",
     chapter: STABLE_LEADER,
     scenario: "act2-steady-state",
-    symbols: &[],
+    symbols: native_only(&[]),
     unlocks: Some(Automation::Heartbeats),
     hints: [
         "Send both clients' writes before finishing either: a leader does not wait for slot 1 \
@@ -45,7 +45,7 @@ pub static LEVEL: Level<LogWorld> = Level {
                each.",
         world: &level_worlds::STEADY_STATE,
     }],
-    solution: &[
+    solution: native_only(&[
         "request C1 N1",
         "deliver C1->N1 Write",
         "request C2 N1",
@@ -77,7 +77,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         "deliver N1->N3 Heartbeat",
         "deliver N3->N1 HeartbeatAck",
         "deliver N1->N3 Chosen",
-    ],
+    ]),
     solution_unlocked: &[
         Automation::AcceptorReplies,
         Automation::P2c,

@@ -9,7 +9,7 @@
 
 use super::{STABLE_LEADER, pin, running};
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::state::{ChecklistItem, Goal, Memory, Run};
 use paros_core::Value;
 use paros_core::log::Slot;
@@ -21,13 +21,13 @@ pub static LEVEL: Level<LogWorld> = Level {
     id: "act2/the-permanent-gap",
     act: 2,
     title: "The permanent gap",
-    briefing: include_str!("the_permanent_gap.md"),
+    briefing: native_text(include_str!("the_permanent_gap.md")),
     by_hand: "Drop exactly slot 1's Accepts, let slot 2 be chosen, crash the leader, then fill the hole",
     teaches: "A slot no Promise reports wedges the whole cluster forever unless the new leader fills it",
     goal: "No hole at N2: b=2 applied, and C1's a=1, retried, applied once",
     chapter: STABLE_LEADER,
     scenario: "act2-permanent-gap",
-    symbols: &["recover_slot"],
+    symbols: native_only(&["recover_slot"]),
     unlocks: None,
     hints: [
         "Look at what N2's Promises report for slot 1: nothing. What may have been chosen in a \
@@ -44,7 +44,7 @@ pub static LEVEL: Level<LogWorld> = Level {
                b=2). You may drop two messages and crash one node.",
         world: &level_worlds::THE_PERMANENT_GAP,
     }],
-    solution: &[
+    solution: native_only(&[
         "drop N1->N2 Accept(1.N1, slot 1",
         "drop N1->N3 Accept(1.N1, slot 1",
         "deliver N1->N2 Accept(1.N1, slot 2",
@@ -63,7 +63,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         "deliver C1->N2 Write",
         "deliver N2->N3 Accept(2.N2, slot 3",
         "deliver N3->N2 Accepted",
-    ],
+    ]),
     solution_unlocked: &[
         Automation::AcceptorReplies,
         Automation::P2c,

@@ -7,7 +7,7 @@
 
 use super::{READS_ARE_NOT_FREE, pin, read_called, read_goal, read_result};
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::state::{ChecklistItem, Goal, Memory, Run};
 use paros_sim::level_worlds;
 use paros_sim::replicated_log::LogWorld;
@@ -17,13 +17,13 @@ pub static LEVEL: Level<LogWorld> = Level {
     id: "act2/the-read-that-lies",
     act: 2,
     title: "The read that lies",
-    briefing: include_str!("the_read_that_lies.md"),
+    briefing: native_text(include_str!("the_read_that_lies.md")),
     by_hand: "Ask a follower that missed a leader change for a read, and decide if it can answer now",
     teaches: "A node cannot know its log is current; a read asks a Phase-1 quorum how far to read",
     goal: "C1's read of x at N3 returns 2",
     chapter: READS_ARE_NOT_FREE,
     scenario: "act2-read-that-lies",
-    symbols: &["read_may_be_served"],
+    symbols: native_only(&["read_may_be_served"]),
     unlocks: None,
     hints: [
         "N3's log is complete as far as N3 knows. That is exactly the problem: a write can be \
@@ -44,7 +44,7 @@ pub static LEVEL: Level<LogWorld> = Level {
                and got C1's x=2 chosen with N1. The partition has healed.",
         world: &level_worlds::THE_READ_THAT_LIES,
     }],
-    solution: &[
+    solution: native_only(&[
         "request C1 N3",
         "deliver C1->N3 Read",
         "answer wait",
@@ -58,7 +58,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         "deliver N2->N3 Chosen",
         "answer serve",
         "deliver N3->C1 Reply",
-    ],
+    ]),
     solution_unlocked: &[
         Automation::AcceptorReplies,
         Automation::P2c,

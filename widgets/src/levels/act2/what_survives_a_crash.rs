@@ -13,7 +13,7 @@
 
 use super::{CRASH_AND_RESTART, pin};
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::prompt::{Choice, Prompt, drop_doubles};
 use crate::replicated_log::stage::durable_record;
 use crate::replicated_log::{LogMove, ballot_name};
@@ -28,13 +28,13 @@ pub static LEVEL: Level<LogWorld> = Level {
     id: "act2/what-survives-a-crash",
     act: 2,
     title: "What survives a crash",
-    briefing: include_str!("what_survives_a_crash.md"),
+    briefing: native_text(include_str!("what_survives_a_crash.md")),
     by_hand: "Crash and restart at each step of a decision, and say what the durable record keeps",
     teaches: "A chosen value must overwrite a stale lower-ballot accept, or a restart resurrects it",
     goal: "Say what N2's disk holds after a restart with its own vote, with a stale vote, and after learning the decision",
     chapter: CRASH_AND_RESTART,
     scenario: "act2-what-survives-a-crash",
-    symbols: &["ColocatedNode::learn_chosen"],
+    symbols: native_only(&["ColocatedNode::learn_chosen"]),
     unlocks: None,
     hints: [
         "A disk holds only what its own node wrote. N2 writes a vote when it votes, and writes \
@@ -51,7 +51,7 @@ pub static LEVEL: Level<LogWorld> = Level {
                are on the wire. You may crash N2 three times.",
         world: &level_worlds::WHAT_SURVIVES_A_CRASH,
     }],
-    solution: &[
+    solution: native_only(&[
         "crash N2",
         "restart N2",
         "answer record",
@@ -73,7 +73,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         "crash N2",
         "restart N2",
         "answer record",
-    ],
+    ]),
     solution_unlocked: &[
         Automation::AcceptorReplies,
         Automation::P2c,

@@ -8,7 +8,7 @@
 
 use super::super::act2::{READS_ARE_NOT_FREE, pin, running};
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::prompt::PromptKind;
 use crate::state::{ChecklistItem, Goal, Memory, Run};
 use paros_core::log::{Entry, LogMessage, Slot};
@@ -27,13 +27,13 @@ pub static LEVEL: Level<LogWorld> = Level {
     id: "act3/chosen-is-not-applied",
     act: 3,
     title: "Chosen is not applied",
-    briefing: include_str!("chosen_is_not_applied.md"),
+    briefing: native_text(include_str!("chosen_is_not_applied.md")),
     by_hand: "Answer for a leader whose client retries a write chosen above a hole",
     teaches: "Retries are de-duplicated when they apply, by the session table, not when proposed",
     goal: "N1 applies both copies of C2's write, and C2 hears \"written\" once",
     chapter: READS_ARE_NOT_FREE,
     scenario: "act3-chosen-is-not-applied",
-    symbols: &["KvStore::apply", "KvStore::applied_seq"],
+    symbols: native_only(&["KvStore::apply", "KvStore::applied_seq"]),
     unlocks: None,
     hints: [
         "N1 looks for a retry in two places only: its session table (what it has applied) and \
@@ -55,7 +55,7 @@ pub static LEVEL: Level<LogWorld> = Level {
                wire. C2's y=b is chosen in slot 2 by N1 and N2. N1 has applied nothing.",
         world: &level_worlds::CHOSEN_IS_NOT_APPLIED,
     }],
-    solution: &[
+    solution: native_only(&[
         "request C2 N1",
         "deliver C2->N1 Write",
         "answer propose",
@@ -64,7 +64,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         "deliver N2->N1 Accepted(1.N1, slot 3",
         "answer skipped",
         "deliver N1->C2 Reply",
-    ],
+    ]),
     solution_unlocked: &[
         Automation::AcceptorReplies,
         Automation::P2c,

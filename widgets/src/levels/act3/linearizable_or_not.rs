@@ -9,7 +9,7 @@
 
 use super::super::act2::{READS_ARE_NOT_FREE, pin, running};
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::prompt::{Choice, Prompt, drop_doubles};
 use crate::replicated_log::{LogMove, history};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
@@ -26,13 +26,13 @@ pub static LEVEL: Level<LogWorld> = Level {
     id: "act3/linearizable-or-not",
     act: 3,
     title: "Linearizable or not",
-    briefing: include_str!("linearizable_or_not.md"),
+    briefing: native_text(include_str!("linearizable_or_not.md")),
     by_hand: "Move the leadership, read across the change, and try to make a read return a stale value",
     teaches: "Linearizability as conditions on the clients' history: real-time order, program order, read-your-writes, a legal register",
     goal: "Every operation of C1 and C2 returns, a read crosses a leader change, and the checker finds the history linearizable",
     chapter: READS_ARE_NOT_FREE,
     scenario: "act3-linearizable-or-not",
-    symbols: &["read_may_be_served"],
+    symbols: native_only(&["read_may_be_served"]),
     unlocks: None,
     hints: [
         "An answer breaks linearizability when no single order of the operations fits both the \
@@ -54,7 +54,7 @@ pub static LEVEL: Level<LogWorld> = Level {
                will write x=2 and read x; C2 will read x twice.",
         world: &level_worlds::LINEARIZABLE_OR_NOT,
     }],
-    solution: &[
+    solution: native_only(&[
         "partition N1",
         "tick N2",
         "tick N2",
@@ -98,7 +98,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         "answer serve",
         "deliver N2->C1 Reply",
         "answer none",
-    ],
+    ]),
     solution_unlocked: &[
         Automation::AcceptorReplies,
         Automation::P2c,

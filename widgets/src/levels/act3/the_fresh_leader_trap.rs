@@ -8,7 +8,7 @@
 
 use super::super::act2::{READS_ARE_NOT_FREE, pin, read_called, read_goal, read_result};
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::state::{ChecklistItem, Goal, Memory, Run};
 use paros_core::log::LogMessage;
 use paros_sim::level_worlds;
@@ -22,13 +22,13 @@ pub static LEVEL: Level<LogWorld> = Level {
     id: "act3/the-fresh-leader-trap",
     act: 3,
     title: "The fresh-leader trap",
-    briefing: include_str!("the_fresh_leader_trap.md"),
+    briefing: native_text(include_str!("the_fresh_leader_trap.md")),
     by_hand: "Hold a read at a new leader while the slot that it inherited is not decided again",
     teaches: "A vote raises the watermark before the slot is chosen, so the read waits for it",
     goal: "C1's read of x at N2 returns 1",
     chapter: READS_ARE_NOT_FREE,
     scenario: "act3-fresh-leader-trap",
-    symbols: &["read_may_be_served"],
+    symbols: native_only(&["read_may_be_served"]),
     unlocks: None,
     hints: [
         "N2 is the leader, but leading is not knowing: the only trace of x=1 on N2 is a vote, \
@@ -50,7 +50,7 @@ pub static LEVEL: Level<LogWorld> = Level {
                it; then N2 won an election at 2.N2 with N3, and re-proposes x=1 in slot 1.",
         world: &level_worlds::THE_FRESH_LEADER_TRAP,
     }],
-    solution: &[
+    solution: native_only(&[
         "request C1 N2",
         "deliver C1->N2 Read",
         "answer wait",
@@ -61,7 +61,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         "deliver N3->N2 Accepted",
         "answer serve",
         "deliver N2->C1 Reply",
-    ],
+    ]),
     solution_unlocked: &[
         Automation::AcceptorReplies,
         Automation::P2c,

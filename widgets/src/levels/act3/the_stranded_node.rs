@@ -9,7 +9,7 @@
 
 use super::TRUNCATION;
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::levels::act2::{pin, running};
 use crate::prompt::PromptKind;
 use crate::state::{ChecklistItem, Goal, Memory, Run};
@@ -22,7 +22,7 @@ pub static LEVEL: Level<LogWorld> = Level {
     id: "act3/the-stranded-node",
     act: 3,
     title: "The stranded node",
-    briefing: include_str!("the_stranded_node.md"),
+    briefing: native_text(include_str!("the_stranded_node.md")),
     by_hand: "Strand a node below the floor, let a peer answer its catch-up with the trim point, \
               and state its promise after the jump",
     teaches: "A trim-point jump moves the floor and never lowers a promise: the node keeps the \
@@ -30,7 +30,7 @@ pub static LEVEL: Level<LogWorld> = Level {
     goal: "N3 jumps to N1's trim point, and you state its promise",
     chapter: TRUNCATION,
     scenario: "act3-stranded-node",
-    symbols: &["ColocatedNode::install_trim_point", "LogMessage::TrimPoint"],
+    symbols: native_only(&["ColocatedNode::install_trim_point", "LogMessage::TrimPoint"]),
     unlocks: None,
     hints: [
         "N3 cannot catch up by its walk: the slots it lacks are gone from N1's log. N1 sends its \
@@ -51,7 +51,7 @@ pub static LEVEL: Level<LogWorld> = Level {
                to make, and N1 may be asked to compact once.",
         world: &level_worlds::THE_STRANDED_NODE,
     }],
-    solution: &[
+    solution: native_only(&[
         "partition N3",
         "request C2 N1",
         "deliver C2->N1 Write",
@@ -68,7 +68,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         "deliver N2->N3 Prepare",
         "deliver N1->N3 TrimPoint",
         "answer 2.N2",
-    ],
+    ]),
     solution_unlocked: &[
         Automation::AcceptorReplies,
         Automation::P2c,

@@ -8,7 +8,7 @@
 
 use super::{TRUNCATION, floor_of};
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::levels::act2::pin;
 use crate::prompt::PromptKind;
 use crate::state::{ChecklistItem, Goal, Memory, Run};
@@ -21,7 +21,7 @@ pub static LEVEL: Level<LogWorld> = Level {
     id: "act3/truncate-by-consensus",
     act: 3,
     title: "Truncate by consensus",
-    briefing: include_str!("truncate_by_consensus.md"),
+    briefing: native_text(include_str!("truncate_by_consensus.md")),
     by_hand: "Ask the leader to compact and watch each node move its own floor when its walk \
               reaches the slot",
     teaches: "The floor is a decided control command, so one decision gives one cluster-wide \
@@ -29,7 +29,7 @@ pub static LEVEL: Level<LogWorld> = Level {
     goal: "Every node's floor is at slot 2",
     chapter: TRUNCATION,
     scenario: "act3-truncate-by-consensus",
-    symbols: &["floor_after_applying", "ColocatedNode::chosen_index"],
+    symbols: native_only(&["floor_after_applying", "ColocatedNode::chosen_index"]),
     unlocks: None,
     hints: [
         "A node's floor moves when its own apply walk applies the trim, not when the trim is \
@@ -50,7 +50,7 @@ pub static LEVEL: Level<LogWorld> = Level {
                on the wire.",
         world: &level_worlds::TRUNCATE_BY_CONSENSUS,
     }],
-    solution: &[
+    solution: native_only(&[
         "trim N1",
         "deliver N1->N2 Accept",
         "deliver N2->N1 Accepted",
@@ -66,7 +66,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         "tick N1",
         "deliver N1->N3 Heartbeat(1.N1, commit 3",
         "answer 2",
-    ],
+    ]),
     solution_unlocked: &[Automation::AcceptorReplies, Automation::P2c],
     rules: &TruncateByConsensus,
 };

@@ -11,7 +11,7 @@
 
 use super::BEYOND_MULTI_PAXOS;
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::levels::act2::{pin, running};
 use crate::prompt::{Choice, Prompt};
 use crate::replicated_log::{LogMove, ballot_name};
@@ -27,14 +27,14 @@ pub static LEVEL: Level<LogWorld> = Level {
     id: "act4/faulty-records",
     act: 4,
     title: "Faulty records",
-    briefing: include_str!("faulty_records.md"),
+    briefing: native_text(include_str!("faulty_records.md")),
     by_hand: "Damage one accepted record, then put each Promise that arrives into its CTRL case",
     teaches: "\"I no longer know\" is a third answer, and it must not become \"I did not vote\"",
     goal: "N2's vote in slot 1 damaged, each Promise to the new candidate put in its case, and \
            C1's x=2 chosen after x=1",
     chapter: BEYOND_MULTI_PAXOS,
     scenario: "act4-faulty-records",
-    symbols: &["log::phase1_complete", "DurableRecord::recover"],
+    symbols: native_only(&["log::phase1_complete", "DurableRecord::recover"]),
     unlocks: None,
     hints: [
         "A record can be damaged only on a disk at rest: crash N2 first, then restart it. Let N3 \
@@ -54,7 +54,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         note: super::X1_CHOSEN_BY_N1_AND_N2,
         world: &level_worlds::FAULTY_RECORDS,
     }],
-    solution: &[
+    solution: native_only(&[
         "crash N2",
         "corrupt N2 vote 1",
         "restart N2",
@@ -71,7 +71,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         "deliver C1->N3 Write",
         "deliver N3->N2 Accept",
         "deliver N2->N3 Accepted",
-    ],
+    ]),
     solution_unlocked: &[Automation::P2c, Automation::ApplyWalk],
     rules: &FaultyRecords,
 };
@@ -92,7 +92,7 @@ impl Rules<LogWorld> for FaultyRecords {
         let item = |label: &str, record: &str| ChecklistItem::recorded(label, memory, record);
         vec![
             item(
-                "A Promise that answers \"unknown\" put in its case",
+                "The Promise of the node whose record is corrupt put in its case",
                 SORTED_UNKNOWN,
             ),
             item("A Promise that reports a vote put in its case", SORTED_VOTE),

@@ -9,7 +9,7 @@
 
 use super::{BEYOND_MULTI_PAXOS, down};
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::levels::act2::{pin, running};
 use crate::prompt::{Choice, Prompt};
 use crate::replicated_log::{LogMove, ballot_name};
@@ -26,17 +26,17 @@ pub static LEVEL: Level<LogWorld> = Level {
     id: "act4/flexible-quorums",
     act: 4,
     title: "Flexible quorums",
-    briefing: include_str!("flexible_quorums.md"),
+    briefing: native_text(include_str!("flexible_quorums.md")),
     by_hand: "Pick each phase's reach over four acceptors, with q1 = 3 and q2 = 2",
     teaches: "q1 + q2 > n: the intersection that matters is between the phases, not inside one",
     goal: "A write chosen by two nodes while two are down, then a leader elected by three while \
            one is down",
     chapter: BEYOND_MULTI_PAXOS,
     scenario: "act4-flexible-quorums",
-    symbols: &[
+    symbols: native_only(&[
         "heard_from_a_discovery_quorum",
         "chosen_by_a_recording_quorum",
-    ],
+    ]),
     unlocks: None,
     hints: [
         "Count everyone who has answered, the candidate's own promise and the leader's own vote \
@@ -58,7 +58,7 @@ pub static LEVEL: Level<LogWorld> = Level {
                sent Prepare(1.N1) to the other three; C1 wants to write x=1.",
         world: &level_worlds::FLEXIBLE_QUORUMS,
     }],
-    solution: &[
+    solution: native_only(&[
         "deliver N1->N2 Prepare",
         "answer no",
         "deliver N2->N1 Promise",
@@ -79,7 +79,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         "deliver N3->N2 Promise",
         "deliver N2->N1 Prepare",
         "answer yes",
-    ],
+    ]),
     solution_unlocked: &[Automation::P2c, Automation::ApplyWalk],
     rules: &FlexibleQuorums,
 };

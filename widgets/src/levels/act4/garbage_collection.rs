@@ -11,7 +11,7 @@
 
 use super::BEYOND_MULTI_PAXOS;
 use super::matchmaking::choice;
-use crate::level::{HintFor, Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::matchmaker::stage::config_name;
 use crate::matchmaker::{name, round_name, set_name};
 use crate::prompt::Prompt;
@@ -28,7 +28,7 @@ pub static LEVEL: Level<MatchmakerWorld> = Level {
     id: "act4/garbage-collection",
     act: 4,
     title: "Garbage collection",
-    briefing: include_str!("garbage_collection.md"),
+    briefing: native_text(include_str!("garbage_collection.md")),
     by_hand: "Raise the watermark, then retire a removed acceptor with the evidence in hand",
     teaches: "Installed is not collected, and a retire request must carry the effective \
               watermark",
@@ -36,7 +36,7 @@ pub static LEVEL: Level<MatchmakerWorld> = Level {
            judged before and after the proof, and A1 retired",
     chapter: BEYOND_MULTI_PAXOS,
     scenario: "act4-matchmaker",
-    symbols: &["installed_is_collectable", "quorum_of_matchmakers"],
+    symbols: native_only(&["installed_is_collectable", "quorum_of_matchmakers"]),
     unlocks: None,
     hints: [
         "Installed is not collected: until the value is chosen in the new configuration, on a \
@@ -54,7 +54,7 @@ pub static LEVEL: Level<MatchmakerWorld> = Level {
                its history holds C1, and A1 has promised; A2's Promise is on its way.",
         world: &level_worlds::GARBAGE_COLLECTION,
     }],
-    solution: &[
+    solution: native_only(&[
         "deliver A2->L2 Promise",
         "answer not-yet",
         "deliver L2->A2 Accept",
@@ -71,7 +71,7 @@ pub static LEVEL: Level<MatchmakerWorld> = Level {
         "answer retire",
         "retire L2",
         "deliver L2->A1 Retire",
-    ],
+    ]),
     solution_unlocked: &[],
     rules: &GarbageCollection,
 };
@@ -294,8 +294,10 @@ fn retire_question(
         set_name(removed)
     );
     let why_no_proof = format!(
-        "{rule} With fewer, a later leader could read f+1 matchmakers that never raised their \
-         watermark, find a configuration with {} in it, and need its answer.",
+        "{rule} A leader retires only on the acknowledgements it holds, whatever the \
+         matchmakers keep: until f+1 of them have acknowledged the watermark to {who}, nothing \
+         in its hands shows that a later leader's read meets one that keeps it, and such a \
+         leader might still find a configuration with {} in it and need its answer.",
         set_name(removed)
     );
     let (retire_why, wait_why) = match proof {

@@ -10,7 +10,7 @@
 
 use super::BEYOND_MULTI_PAXOS;
 use super::matchmaking::{choice, history_text};
-use crate::level::{HintFor, Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::matchmaker::{name, round_name, set_name};
 use crate::prompt::Prompt;
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
@@ -24,14 +24,14 @@ pub static LEVEL: Level<MatchmakerWorld> = Level {
     id: "act4/matchmaker-generations",
     act: 4,
     title: "Matchmaker generations",
-    briefing: include_str!("matchmaker_generations.md"),
+    briefing: native_text(include_str!("matchmaker_generations.md")),
     by_hand: "Replace the matchmaker set: stop, reconstruct, bootstrap, decide, publish",
     teaches: "The successor set is decided by single-decree Paxos over the old set",
     goal: "The bootstrap and the decision judged, M4..M6 published, and L2's history read \
            from them still holding C1",
     chapter: BEYOND_MULTI_PAXOS,
     scenario: "act4-matchmaker-replacement",
-    symbols: &["matchmaker::reconstruct"],
+    symbols: native_only(&["matchmaker::reconstruct"]),
     unlocks: None,
     hints: [
         "New matchmakers that start empty would tell the next leader that no round ever ran, \
@@ -49,7 +49,7 @@ pub static LEVEL: Level<MatchmakerWorld> = Level {
                them by M4..M6; L2 runs 2.L2 in {A2, A3, A4}.",
         world: &level_worlds::MATCHMAKER_GENERATIONS,
     }],
-    solution: &[
+    solution: native_only(&[
         "replace R1",
         "deliver R1->M1 Stop",
         "deliver R1->M2 Stop",
@@ -76,7 +76,7 @@ pub static LEVEL: Level<MatchmakerWorld> = Level {
         "deliver L2->M5 MatchA",
         "deliver M4->L2 MatchB",
         "deliver M5->L2 MatchB",
-    ],
+    ]),
     solution_unlocked: &[],
     rules: &MatchmakerGenerations,
 };

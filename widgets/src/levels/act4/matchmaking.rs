@@ -12,7 +12,7 @@
 //! history, and over each configuration alone to say why).
 
 use super::BEYOND_MULTI_PAXOS;
-use crate::level::{HintFor, Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::matchmaker::stage::config_name;
 use crate::matchmaker::{names, round_name, set_name};
 use crate::prompt::{Choice, Prompt};
@@ -29,7 +29,7 @@ pub static LEVEL: Level<MatchmakerWorld> = Level {
     id: "act4/matchmaking",
     act: 4,
     title: "Matchmaking",
-    briefing: include_str!("matchmaking.md"),
+    briefing: native_text(include_str!("matchmaking.md")),
     by_hand: "Register a campaign, read the histories back, and close Phase 1 over each \
               configuration",
     teaches: "Phase 1 needs a quorum of every configuration in the leader's history, not a \
@@ -38,7 +38,7 @@ pub static LEVEL: Level<MatchmakerWorld> = Level {
            quorum and again when both have, and a value chosen at 3.L3",
     chapter: BEYOND_MULTI_PAXOS,
     scenario: "act4-matchmaker",
-    symbols: &["matchmaker::phase1_complete", "history_from_replies"],
+    symbols: native_only(&["matchmaker::phase1_complete", "history_from_replies"]),
     unlocks: None,
     hints: [
         "A leader's history is the union of what f+1 matchmakers report below its round. One \
@@ -56,7 +56,7 @@ pub static LEVEL: Level<MatchmakerWorld> = Level {
                A4} with M1 and M2, then stalled. L3 runs 3.L3 in C2 and wants z.",
         world: &level_worlds::MATCHMAKING,
     }],
-    solution: &[
+    solution: native_only(&[
         "start L3",
         "deliver L3->M3 MatchA",
         "deliver L3->M1 MatchA",
@@ -75,7 +75,7 @@ pub static LEVEL: Level<MatchmakerWorld> = Level {
         "deliver L3->A3 Accept",
         "deliver A2->L3 Accepted",
         "deliver A3->L3 Accepted",
-    ],
+    ]),
     solution_unlocked: &[],
     rules: &Matchmaking,
 };

@@ -10,7 +10,7 @@
 
 use super::PROXY_LEADERS_CHAPTER;
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::levels::act2::{pin, running};
 use crate::prompt::{Choice, Prompt};
 use crate::replicated_log::{LogMove, ProxyCount, ballot_name, proxy_counts};
@@ -26,7 +26,7 @@ pub static LEVEL: Level<LogWorld> = Level {
     id: "act4/proxy-leaders",
     act: 4,
     title: "Proxy leaders",
-    briefing: include_str!("proxy_leaders.md"),
+    briefing: native_text(include_str!("proxy_leaders.md")),
     by_hand: "Route the leader's Accepts through proxies, crash one mid-slot, and count for a \
               proxy that hears two ballots",
     teaches: "A proxy forwards, counts per (slot, ballot) and keeps nothing worth saving",
@@ -35,7 +35,7 @@ pub static LEVEL: Level<LogWorld> = Level {
            for one slot judged",
     chapter: PROXY_LEADERS_CHAPTER,
     scenario: "act4-proxy-leaders",
-    symbols: &["proxy_may_announce", "resend_is_identical"],
+    symbols: native_only(&["proxy_may_announce", "resend_is_identical"]),
     unlocks: None,
     hints: [
         "A proxy keeps no promise and no vote. If it crashes, what it held was only messages \
@@ -59,7 +59,7 @@ pub static LEVEL: Level<LogWorld> = Level {
                when the slot is chosen. C1 writes x=1, then x=2, at N1.",
         world: &level_worlds::PROXY_LEADERS,
     }],
-    solution: &[
+    solution: native_only(&[
         "request C1 N1",
         "deliver C1->N1 Write",
         "deliver N1->P2 Accept",
@@ -86,7 +86,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         "deliver P1->N3 Accept(2.N3",
         "deliver N3->P1 Accepted(2.N3",
         "answer no",
-    ],
+    ]),
     solution_unlocked: &[Automation::P2c, Automation::ApplyWalk],
     rules: &ProxyLeaders,
 };
@@ -319,9 +319,9 @@ fn two_ballots_question(world: &LogWorld, before: &[Option<Vec<ProxyCount>>]) ->
         })
         .collect();
     let rule = format!(
-        "{}. A vote at one ballot is for that ballot's proposal; {} together would be {} \
-         (proxy_may_announce is {} on them), but split between ballots they are no quorum at \
-         any.",
+        "{}. A vote at one ballot is for that ballot's proposal; {} together would be enough \
+         ({}; proxy_may_announce is {} on them), but split between ballots they are no quorum \
+         at any.",
         each.join("; "),
         set_name(world, together),
         phase2_quorum_size(&quorums, "nodes"),

@@ -10,7 +10,7 @@
 
 use super::BEYOND_MULTI_PAXOS;
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::levels::act2::{pin, running};
 use crate::prompt::Prompt;
 use crate::replicated_log::prompts::reach_set::{Verdict, pick_nodes};
@@ -28,7 +28,7 @@ pub static LEVEL: Level<LogWorld> = Level {
     id: "act4/quorum-reads",
     act: 4,
     title: "Quorum reads",
-    briefing: include_str!("quorum_reads.md"),
+    briefing: native_text(include_str!("quorum_reads.md")),
     by_hand: "Serve a read at a follower from a row's vote watermarks, and hold one that is not \
               covered",
     teaches: "A linearizable read with no leader and no clock, paid for by waiting",
@@ -36,7 +36,7 @@ pub static LEVEL: Level<LogWorld> = Level {
            through its row's watermark, the second served as soon as its row answered",
     chapter: BEYOND_MULTI_PAXOS,
     scenario: "act4-quorum-reads",
-    symbols: &["read_may_be_served", "heard_from_a_discovery_quorum"],
+    symbols: native_only(&["read_may_be_served", "heard_from_a_discovery_quorum"]),
     unlocks: None,
     hints: [
         "A read asks every node for its highest accepted slot and may stop at a Phase-1 \
@@ -59,7 +59,7 @@ pub static LEVEL: Level<LogWorld> = Level {
                for it too, but only N1 knows it is chosen. C2 reads x at N4, twice.",
         world: &level_worlds::QUORUM_READS,
     }],
-    solution: &[
+    solution: native_only(&[
         "request C2 N4",
         "deliver C2->N4 Read",
         "answer wait",
@@ -79,7 +79,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         "deliver N3->N4 ReadIndexReply",
         "answer serve",
         "deliver N4->C2 Reply",
-    ],
+    ]),
     solution_unlocked: &[Automation::ApplyWalk],
     rules: &QuorumReads,
 };

@@ -12,7 +12,7 @@
 
 use super::BEYOND_MULTI_PAXOS;
 use super::matchmaking::{choice, history_text};
-use crate::level::{HintFor, Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::matchmaker::stage::config_name;
 use crate::matchmaker::{name, round_name, set_name};
 use crate::prompt::Prompt;
@@ -27,14 +27,14 @@ pub static LEVEL: Level<MatchmakerWorld> = Level {
     id: "act4/reconfigure",
     act: 4,
     title: "Reconfigure",
-    briefing: include_str!("reconfigure.md"),
+    briefing: native_text(include_str!("reconfigure.md")),
     by_hand: "Grow the acceptor set onto a spare and get a command chosen under it",
     teaches: "A reconfiguration is a round change; a removed node still answers Phase 1",
     goal: "A removed acceptor's Promise and the spare's Accepted judged, and a value chosen at \
            2.L2 in C2",
     chapter: BEYOND_MULTI_PAXOS,
     scenario: "act4-matchmaker",
-    symbols: &["matchmaker::phase1_complete"],
+    symbols: native_only(&["matchmaker::phase1_complete"]),
     unlocks: None,
     hints: [
         "A removed acceptor is out of the new configuration, not out of the history: until the \
@@ -52,7 +52,7 @@ pub static LEVEL: Level<MatchmakerWorld> = Level {
                A4 is the spare, A1 is left out.",
         world: &level_worlds::RECONFIGURE,
     }],
-    solution: &[
+    solution: native_only(&[
         "start L2",
         "deliver L2->M1 MatchA",
         "deliver L2->M2 MatchA",
@@ -68,7 +68,7 @@ pub static LEVEL: Level<MatchmakerWorld> = Level {
         "deliver A4->L2 Accepted",
         "answer counts",
         "deliver A3->L2 Accepted",
-    ],
+    ]),
     solution_unlocked: &[],
     rules: &Reconfigure,
 };

@@ -10,7 +10,7 @@
 
 use super::BEYOND_MULTI_PAXOS;
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::levels::act2::{pin, running};
 use crate::prompt::{Choice, Prompt};
 use crate::replicated_log::{LogMove, ballot_name};
@@ -27,19 +27,19 @@ pub static LEVEL: Level<LogWorld> = Level {
     id: "act4/the-grid",
     act: 4,
     title: "The grid",
-    briefing: include_str!("the_grid.md"),
+    briefing: native_text(include_str!("the_grid.md")),
     by_hand: "Decide two slots on two columns, then send a stray Accept outside a slot's column",
     teaches: "A row elects and a column decides; a vote outside the column counts for nothing",
-    goal: "Slot 1 decided by column 1, slot 2 by column 2, and a vote outside slot 2's column \
-           judged",
+    goal: "Slot 1 decided by column 1, slot 2 by column 2, and a vote outside its slot's \
+           column judged",
     chapter: BEYOND_MULTI_PAXOS,
     scenario: "act4-grid",
-    symbols: &[
+    symbols: native_only(&[
         "heard_from_a_discovery_quorum",
         "chosen_by_a_recording_quorum",
         "Quorums::is_phase2_quorum_at",
         "Grid::deciding_column",
-    ],
+    ]),
     unlocks: None,
     hints: [
         "A row is {N1, N2} or {N3, N4}; a column is {N1, N3} or {N2, N4}. Promises count when \
@@ -62,7 +62,7 @@ pub static LEVEL: Level<LogWorld> = Level {
                to write x=1, then x=2.",
         world: &level_worlds::THE_GRID,
     }],
-    solution: &[
+    solution: native_only(&[
         "deliver N1->N3 Prepare",
         "answer no",
         "deliver N3->N1 Promise",
@@ -83,7 +83,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         "answer yes",
         "deliver N1->N3 Accept(1.N1, slot 2",
         "answer no",
-    ],
+    ]),
     solution_unlocked: &[Automation::P2c, Automation::ApplyWalk],
     rules: &TheGrid,
 };
@@ -350,7 +350,12 @@ fn decides_question(
             world.name(voter)
         ),
         facts,
-        choice("yes", format!("Yes: {set} decides it"), decided, yes_text),
+        choice(
+            "yes",
+            format!("Yes: {column} is complete"),
+            decided,
+            yes_text,
+        ),
         choice(
             "no",
             format!("No: {column} is not complete"),

@@ -9,7 +9,7 @@
 
 use super::BEYOND_MULTI_PAXOS;
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::levels::act2::{pin, running};
 use crate::prompt::{Choice, Prompt};
 use crate::replicated_log::stage::{durable_record, write_name};
@@ -29,14 +29,14 @@ pub static LEVEL: Level<LogWorld> = Level {
     id: "act4/the-handoff",
     act: 4,
     title: "The handoff",
-    briefing: include_str!("the_handoff.md"),
+    briefing: native_text(include_str!("the_handoff.md")),
     by_hand: "Hand the leadership on under the same ballot, then try to hand it on again",
     teaches: "Same ballot, no Phase 1, gap filling off, and one hop only",
     goal: "x=2, in flight at the handoff, and C2's y=1 chosen at 1.N1 with no Phase 1, and a \
            second handoff of 1.N1 refused",
     chapter: BEYOND_MULTI_PAXOS,
     scenario: "act4-handoff",
-    symbols: &["successor_may_propose", "ColocatedNode::hand_off"],
+    symbols: native_only(&["successor_may_propose", "ColocatedNode::hand_off"]),
     unlocks: None,
     hints: [
         "A ballot carries one value per slot, whoever sends it. Ask of every Accept: could \
@@ -58,7 +58,7 @@ pub static LEVEL: Level<LogWorld> = Level {
                slot 2, and N2 has heard of neither. C2 sends y=1 to N2 only.",
         world: &level_worlds::THE_HANDOFF,
     }],
-    solution: &[
+    solution: native_only(&[
         "hand off N1->N2",
         "answer handed-off",
         "deliver N1->N2 Handoff",
@@ -68,7 +68,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         "deliver C2->N2 Write",
         "deliver N2->N3 Accept",
         "answer refused",
-    ],
+    ]),
     solution_unlocked: &[Automation::P2c, Automation::ApplyWalk],
     rules: &TheHandoff,
 };

@@ -7,7 +7,7 @@
 
 use super::BEYOND_MULTI_PAXOS;
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage};
+use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::levels::act2::pin;
 use crate::prompt::{Choice, Prompt};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
@@ -24,19 +24,20 @@ pub static LEVEL: Level<LogWorld> = Level {
     id: "act4/the-wiped-node",
     act: 4,
     title: "The wiped node",
-    briefing: include_str!("the_wiped_node.md"),
-    by_hand: "Erase a disk, take the library's refusal, and keep the survivors deciding",
+    briefing: native_text(include_str!("the_wiped_node.md")),
+    by_hand: "Erase a disk, say what the library does when it restarts, and keep the survivors \
+              deciding",
     teaches: "A lost promise cannot be restored, so the library refuses the boot",
     goal: "N2's disk wiped and its boot refused, and C1's x=2 chosen by N1 and N3 without it",
     chapter: BEYOND_MULTI_PAXOS,
     scenario: "act4-the-wiped-node",
-    symbols: &[
+    symbols: native_only(&[
         "ColocatedNode::boot",
         "BootRefused::Missing",
         "BootRefused::Unreadable",
         "BootRefused::FreshDiskNotEmpty",
         "Provisioning::Provisioned",
-    ],
+    ]),
     unlocks: None,
     hints: [
         "An empty disk says nothing about what the node promised or voted. Ask: if it answered \
@@ -56,7 +57,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         note: super::X1_CHOSEN_BY_N1_AND_N2,
         world: &level_worlds::THE_WIPED_NODE,
     }],
-    solution: &[
+    solution: native_only(&[
         "crash N2",
         "wipe N2",
         "answer refused",
@@ -66,7 +67,7 @@ pub static LEVEL: Level<LogWorld> = Level {
         "deliver C1->N1 Write",
         "deliver N1->N3 Accept",
         "deliver N3->N1 Accepted",
-    ],
+    ]),
     solution_unlocked: &[Automation::P2c, Automation::ApplyWalk],
     rules: &TheWipedNode,
 };
@@ -88,7 +89,7 @@ impl Rules<LogWorld> for TheWipedNode {
         let world = run.world();
         vec![
             ChecklistItem::recorded(
-                "A disk wiped, and the library's refusal to boot it taken",
+                "A disk wiped, and what the library does with it answered",
                 memory,
                 REFUSAL_TAKEN,
             ),
