@@ -14,6 +14,15 @@ use paros_core::{NodeId, NodeSet, Quorums};
 /// The chapter on quorum systems beyond majorities.
 pub const CHAPTER_BEYOND: &str = "Beyond Multi-Paxos";
 
+/// The chapter on handing a leader's ballot to another node.
+pub const CHAPTER_HANDOFF: &str = "The handoff";
+
+/// The chapter on reconfiguration with Matchmaker Paxos.
+pub const CHAPTER_MATCHMAKER: &str = "Reconfiguration with Matchmaker Paxos";
+
+/// The chapter on storage faults and protocol-aware recovery.
+pub const CHAPTER_DISKS: &str = "Disks that lie";
+
 /// The chapter on proxy leaders.
 pub const CHAPTER_PROXIES: &str = "Compartmentalized Paxos's proxy leaders";
 
@@ -640,7 +649,7 @@ fn flexible_scenarios() -> Vec<Scenario> {
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &["act4/the-handoff"],
-            chapter: Some(CHAPTER_BEYOND),
+            chapter: Some(CHAPTER_HANDOFF),
             setup: setup(handoff(), N1_WITH_X1_IN_FLIGHT),
         },
         Scenario {
@@ -657,7 +666,7 @@ fn flexible_scenarios() -> Vec<Scenario> {
                 max_steps: 1_000,
             },
             levels: &[],
-            chapter: Some(CHAPTER_BEYOND),
+            chapter: Some(CHAPTER_HANDOFF),
             setup: setup(handoff_faults(), &[]),
         },
         Scenario {
@@ -674,7 +683,7 @@ fn flexible_scenarios() -> Vec<Scenario> {
                 max_steps: 1_000,
             },
             levels: &[],
-            chapter: Some(CHAPTER_BEYOND),
+            chapter: Some(CHAPTER_HANDOFF),
             setup: setup(handoff_then_crash(), SLOT_2_CHOSEN_AT_N1_ONLY),
         },
         Scenario {
@@ -691,7 +700,7 @@ fn flexible_scenarios() -> Vec<Scenario> {
                 max_steps: 1_000,
             },
             levels: &[],
-            chapter: Some(CHAPTER_BEYOND),
+            chapter: Some(CHAPTER_HANDOFF),
             setup: setup(handoff_to_a_stale_vote(), STALE_VOTE_AT_THE_SUCCESSOR),
         },
         act4_handoff_fills_gaps_control(),
@@ -881,7 +890,7 @@ fn act4_handoff_fills_gaps_control() -> Scenario {
         modes: BOTH_MODES,
         book_mode: BookMode::Exhaustive,
         levels: &[],
-        chapter: Some(CHAPTER_BEYOND),
+        chapter: Some(CHAPTER_HANDOFF),
         setup: setup(handoff_fills_gaps(), X1_CHOSEN_BEHIND_N2),
     }
 }
@@ -899,7 +908,7 @@ fn act4_double_handoff_control() -> Scenario {
         modes: BOTH_MODES,
         book_mode: BookMode::Exhaustive,
         levels: &[],
-        chapter: Some(CHAPTER_BEYOND),
+        chapter: Some(CHAPTER_HANDOFF),
         setup: setup(double_handoff(), N1_LEADS_THREE),
     }
 }

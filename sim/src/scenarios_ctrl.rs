@@ -4,7 +4,7 @@
 //! through a wipe, is Act II's (`act2-blank-restart-control`).
 
 use super::act2::{and_then, setup, writes, x1_chosen};
-use super::act4::CHAPTER_BEYOND;
+use super::act4::CHAPTER_DISKS;
 use super::{BookMode, Scenario, text};
 use crate::faults::{Budget, Fault, NegativeControl};
 use crate::replicated_log::LogWorldConfig;
@@ -105,7 +105,7 @@ pub(super) fn all() -> Vec<Scenario> {
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &["act4/faulty-records"],
-            chapter: Some(CHAPTER_BEYOND),
+            chapter: Some(CHAPTER_DISKS),
             setup: setup(smallest(), &n2_crashed()),
         },
         Scenario {
@@ -122,7 +122,7 @@ pub(super) fn all() -> Vec<Scenario> {
                 max_steps: 1_000,
             },
             levels: &[],
-            chapter: Some(CHAPTER_BEYOND),
+            chapter: Some(CHAPTER_DISKS),
             setup: setup(any_bit(), &n2_crashed_n1_cut_off()),
         },
         Scenario {
@@ -136,7 +136,7 @@ pub(super) fn all() -> Vec<Scenario> {
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &["act4/the-wiped-node"],
-            chapter: Some(CHAPTER_BEYOND),
+            chapter: Some(CHAPTER_DISKS),
             setup: setup(wiped, &n2_wiped()),
         },
         Scenario {
@@ -153,7 +153,7 @@ pub(super) fn all() -> Vec<Scenario> {
                 max_steps: 3_000,
             },
             levels: &[],
-            chapter: Some(CHAPTER_BEYOND),
+            chapter: Some(CHAPTER_DISKS),
             setup: setup(every_storage_fault, &[]),
         },
         act4_corrupt_as_none_control(),
@@ -171,7 +171,7 @@ fn act4_corrupt_as_none_control() -> Scenario {
         modes: BOTH_MODES,
         book_mode: BookMode::Exhaustive,
         levels: &[],
-        chapter: Some(CHAPTER_BEYOND),
+        chapter: Some(CHAPTER_DISKS),
         setup: setup(
             LogWorldConfig {
                 negative_control: Some(NegativeControl::CorruptAsNone),

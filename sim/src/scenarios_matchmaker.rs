@@ -4,7 +4,7 @@
 //! collection, overlapping sets and late Bootstraps, and the six negative controls, each caught
 //! by its own rule's property.
 
-use super::act4::CHAPTER_BEYOND;
+use super::act4::CHAPTER_MATCHMAKER;
 use super::{BookMode, Scenario, Setup, text};
 use crate::faults::{Budget, Fault, NegativeControl};
 use crate::matchmaker::{LeaderPlan, MatchmakerWorldConfig};
@@ -177,7 +177,7 @@ pub(super) fn all() -> Vec<Scenario> {
                 "act4/reconfigure",
                 "act4/garbage-collection",
             ],
-            chapter: Some(CHAPTER_BEYOND),
+            chapter: Some(CHAPTER_MATCHMAKER),
             setup: setup(
                 two_configurations(Budget::NONE.with(Fault::Crash, 1)),
                 ROUND_1_DONE,
@@ -194,7 +194,7 @@ pub(super) fn all() -> Vec<Scenario> {
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &["act4/matchmaker-generations"],
-            chapter: Some(CHAPTER_BEYOND),
+            chapter: Some(CHAPTER_MATCHMAKER),
             setup: setup(
                 MatchmakerWorldConfig {
                     replacement: true,
@@ -218,7 +218,7 @@ pub(super) fn all() -> Vec<Scenario> {
                 max_steps: 1_000,
             },
             levels: &[],
-            chapter: Some(CHAPTER_BEYOND),
+            chapter: Some(CHAPTER_MATCHMAKER),
             setup: setup(
                 MatchmakerWorldConfig {
                     replacement: true,
@@ -245,7 +245,7 @@ pub(super) fn all() -> Vec<Scenario> {
                 max_steps: 1_000,
             },
             levels: &[],
-            chapter: Some(CHAPTER_BEYOND),
+            chapter: Some(CHAPTER_MATCHMAKER),
             setup: setup(two_removed_with_replacement(0), ROUND_1_DONE),
         },
         Scenario {
@@ -262,7 +262,7 @@ pub(super) fn all() -> Vec<Scenario> {
                 max_steps: 1_000,
             },
             levels: &[],
-            chapter: Some(CHAPTER_BEYOND),
+            chapter: Some(CHAPTER_MATCHMAKER),
             setup: setup(two_removed_with_replacement(2), ROUND_1_DONE),
         },
         Scenario {
@@ -279,7 +279,7 @@ pub(super) fn all() -> Vec<Scenario> {
                 max_steps: 1_000,
             },
             levels: &[],
-            chapter: Some(CHAPTER_BEYOND),
+            chapter: Some(CHAPTER_MATCHMAKER),
             setup: setup(
                 MatchmakerWorldConfig {
                     back_to_first_generation: true,
@@ -299,7 +299,7 @@ pub(super) fn all() -> Vec<Scenario> {
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
-            chapter: Some(CHAPTER_BEYOND),
+            chapter: Some(CHAPTER_MATCHMAKER),
             setup: setup(
                 late_bootstrap(),
                 &[ROUND_1_DONE, PUBLISHED_WITH_A_SECOND_BOOTSTRAP].concat(),
@@ -317,7 +317,7 @@ pub(super) fn all() -> Vec<Scenario> {
                 max_steps: 1_000,
             },
             levels: &[],
-            chapter: Some(CHAPTER_BEYOND),
+            chapter: Some(CHAPTER_MATCHMAKER),
             setup: setup(
                 control(
                     two_removed_with_replacement(0),
@@ -335,7 +335,7 @@ pub(super) fn all() -> Vec<Scenario> {
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
-            chapter: Some(CHAPTER_BEYOND),
+            chapter: Some(CHAPTER_MATCHMAKER),
             setup: setup(
                 control(late_bootstrap(), NegativeControl::BootstrapBelowWatermark),
                 &[ROUND_1_DONE, PUBLISHED_WITH_A_SECOND_BOOTSTRAP].concat(),
@@ -352,7 +352,7 @@ pub(super) fn all() -> Vec<Scenario> {
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
-            chapter: Some(CHAPTER_BEYOND),
+            chapter: Some(CHAPTER_MATCHMAKER),
             setup: setup(
                 control(
                     two_configurations(Budget::NONE),
@@ -372,7 +372,7 @@ pub(super) fn all() -> Vec<Scenario> {
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
-            chapter: Some(CHAPTER_BEYOND),
+            chapter: Some(CHAPTER_MATCHMAKER),
             setup: setup(
                 control(
                     MatchmakerWorldConfig {
@@ -400,7 +400,7 @@ pub(super) fn all() -> Vec<Scenario> {
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
-            chapter: Some(CHAPTER_BEYOND),
+            chapter: Some(CHAPTER_MATCHMAKER),
             setup: setup(
                 control(
                     two_configurations(Budget::NONE),
@@ -420,7 +420,7 @@ pub(super) fn all() -> Vec<Scenario> {
             modes: BOTH_MODES,
             book_mode: BookMode::Exhaustive,
             levels: &[],
-            chapter: Some(CHAPTER_BEYOND),
+            chapter: Some(CHAPTER_MATCHMAKER),
             setup: setup(
                 control(
                     MatchmakerWorldConfig {

@@ -799,12 +799,7 @@ fn the_catalog_keeps_the_contract_with_the_book() {
                 "act4-quorum-reads",
                 None
             ),
-            (
-                "act4/the-handoff",
-                "Beyond Multi-Paxos",
-                "act4-handoff",
-                None
-            ),
+            ("act4/the-handoff", "The handoff", "act4-handoff", None),
             (
                 "act4/proxy-leaders",
                 "Compartmentalized Paxos's proxy leaders",
@@ -813,37 +808,37 @@ fn the_catalog_keeps_the_contract_with_the_book() {
             ),
             (
                 "act4/matchmaking",
-                "Beyond Multi-Paxos",
+                "Reconfiguration with Matchmaker Paxos",
                 "act4-matchmaker",
                 None
             ),
             (
                 "act4/reconfigure",
-                "Beyond Multi-Paxos",
+                "Reconfiguration with Matchmaker Paxos",
                 "act4-matchmaker",
                 None
             ),
             (
                 "act4/garbage-collection",
-                "Beyond Multi-Paxos",
+                "Reconfiguration with Matchmaker Paxos",
                 "act4-matchmaker",
                 None
             ),
             (
                 "act4/matchmaker-generations",
-                "Beyond Multi-Paxos",
+                "Reconfiguration with Matchmaker Paxos",
                 "act4-matchmaker-replacement",
                 None
             ),
             (
                 "act4/faulty-records",
-                "Beyond Multi-Paxos",
+                "Disks that lie",
                 "act4-faulty-records",
                 None
             ),
             (
                 "act4/the-wiped-node",
-                "Beyond Multi-Paxos",
+                "Disks that lie",
                 "act4-the-wiped-node",
                 None
             ),

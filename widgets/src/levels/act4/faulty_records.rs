@@ -9,7 +9,7 @@
 //! Promise counted. Each wrong choice is another answer, its outcome judged the same way; the
 //! key one takes a corrupt vote for "no vote" (the corrupt-as-none control).
 
-use super::BEYOND_MULTI_PAXOS;
+use super::DISKS_THAT_LIE;
 use crate::automation::Automation;
 use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::levels::act2::{pin, running};
@@ -32,7 +32,7 @@ pub static LEVEL: Level<LogWorld> = Level {
     teaches: "\"I no longer know\" is a third answer, and it must not become \"I did not vote\"",
     goal: "N2's vote in slot 1 damaged, each Promise to the new candidate put in its case, and \
            C1's x=2 chosen after x=1",
-    chapter: BEYOND_MULTI_PAXOS,
+    chapter: DISKS_THAT_LIE,
     scenario: "act4-faulty-records",
     symbols: native_only(&["log::phase1_complete", "DurableRecord::recover"]),
     unlocks: None,

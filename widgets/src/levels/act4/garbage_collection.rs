@@ -9,7 +9,7 @@
 //! matchmaker's acknowledgement reaches it, may it retire the removed acceptor yet? (whether
 //! the leader holds its proof, which it mints once `quorum_of_matchmakers` acknowledged).
 
-use super::BEYOND_MULTI_PAXOS;
+use super::MATCHMAKER_PAXOS;
 use super::matchmaking::choice;
 use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::matchmaker::stage::config_name;
@@ -34,7 +34,7 @@ pub static LEVEL: Level<MatchmakerWorld> = Level {
               watermark",
     goal: "Collection judged when C2 is installed and when x is chosen in it, retirement \
            judged before and after the proof, and A1 retired",
-    chapter: BEYOND_MULTI_PAXOS,
+    chapter: MATCHMAKER_PAXOS,
     scenario: "act4-matchmaker",
     symbols: native_only(&["installed_is_collectable", "quorum_of_matchmakers"]),
     unlocks: None,

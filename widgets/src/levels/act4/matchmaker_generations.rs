@@ -8,7 +8,7 @@
 //! empty start), and who decides the successor set (the set its Successor Prepares just went to,
 //! the old generation; wrong: the new set, or nobody).
 
-use super::BEYOND_MULTI_PAXOS;
+use super::MATCHMAKER_PAXOS;
 use super::matchmaking::{choice, history_text};
 use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::matchmaker::{name, round_name, set_name};
@@ -29,7 +29,7 @@ pub static LEVEL: Level<MatchmakerWorld> = Level {
     teaches: "The successor set is decided by single-decree Paxos over the old set",
     goal: "The bootstrap and the decision judged, M4..M6 published, and L2's history read \
            from them still holding C1",
-    chapter: BEYOND_MULTI_PAXOS,
+    chapter: MATCHMAKER_PAXOS,
     scenario: "act4-matchmaker-replacement",
     symbols: native_only(&["matchmaker::reconstruct"]),
     unlocks: None,

@@ -11,7 +11,7 @@
 //! history its Phase-1 quorum, whether Phase 1 is complete (`phase1_complete` over the whole
 //! history, and over each configuration alone to say why).
 
-use super::BEYOND_MULTI_PAXOS;
+use super::MATCHMAKER_PAXOS;
 use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::matchmaker::stage::config_name;
 use crate::matchmaker::{names, round_name, set_name};
@@ -36,7 +36,7 @@ pub static LEVEL: Level<MatchmakerWorld> = Level {
               quorum of the union",
     goal: "L3's history read back, its Phase 1 judged while one configuration of it has a \
            quorum and again when both have, and a value chosen at 3.L3",
-    chapter: BEYOND_MULTI_PAXOS,
+    chapter: MATCHMAKER_PAXOS,
     scenario: "act4-matchmaker",
     symbols: native_only(&["matchmaker::phase1_complete", "history_from_replies"]),
     unlocks: None,

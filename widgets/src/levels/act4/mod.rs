@@ -19,8 +19,17 @@ pub mod the_wiped_node;
 use paros_core::NodeSet;
 use paros_sim::replicated_log::LogWorld;
 
-/// The chapter beside `act4/flexible-quorums` and `act4/the-handoff`.
+/// The chapter beside `act4/flexible-quorums`, `act4/the-grid` and `act4/quorum-reads`.
 pub const BEYOND_MULTI_PAXOS: &str = "Beyond Multi-Paxos";
+
+/// The chapter beside `act4/the-handoff`.
+pub const THE_HANDOFF: &str = "The handoff";
+
+/// The chapter beside the four Matchmaker levels.
+pub const MATCHMAKER_PAXOS: &str = "Reconfiguration with Matchmaker Paxos";
+
+/// The chapter beside `act4/faulty-records` and `act4/the-wiped-node`.
+pub const DISKS_THAT_LIE: &str = "Disks that lie";
 
 /// The stage note of the disk-fault levels, whose world is
 /// `paros_sim::level_worlds`' shared disk-fault prelude.

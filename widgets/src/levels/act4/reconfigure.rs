@@ -10,7 +10,7 @@
 //! `accepted_by` holds it: Phase 2 runs in the leader's own configuration, judged by its
 //! Phase-2 quorums).
 
-use super::BEYOND_MULTI_PAXOS;
+use super::MATCHMAKER_PAXOS;
 use super::matchmaking::{choice, history_text};
 use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::matchmaker::stage::config_name;
@@ -32,7 +32,7 @@ pub static LEVEL: Level<MatchmakerWorld> = Level {
     teaches: "A reconfiguration is a round change; a removed node still answers Phase 1",
     goal: "A removed acceptor's Promise and the spare's Accepted judged, and a value chosen at \
            2.L2 in C2",
-    chapter: BEYOND_MULTI_PAXOS,
+    chapter: MATCHMAKER_PAXOS,
     scenario: "act4-matchmaker",
     symbols: native_only(&["matchmaker::phase1_complete"]),
     unlocks: None,

@@ -7,7 +7,7 @@
 //! whether N2 may fill the hole below the handed-off next slot (`successor_may_propose`), and
 //! what N2 answers when asked to hand the ballot on (`ColocatedNode::hand_off` on a copy of N2).
 
-use super::BEYOND_MULTI_PAXOS;
+use super::THE_HANDOFF;
 use crate::automation::Automation;
 use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::levels::act2::{pin, running};
@@ -34,7 +34,7 @@ pub static LEVEL: Level<LogWorld> = Level {
     teaches: "Same ballot, no Phase 1, gap filling off, and one hop only",
     goal: "x=2, in flight at the handoff, and C2's y=1 chosen at 1.N1 with no Phase 1, and a \
            second handoff of 1.N1 refused",
-    chapter: BEYOND_MULTI_PAXOS,
+    chapter: THE_HANDOFF,
     scenario: "act4-handoff",
     symbols: native_only(&["successor_may_propose", "ColocatedNode::hand_off"]),
     unlocks: None,

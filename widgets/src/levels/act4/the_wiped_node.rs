@@ -5,7 +5,7 @@
 //! what `ColocatedNode::boot` answers for the node, provisioned, from that disk. Its wrong
 //! choices are the core's other answers, each right only if the core gave it.
 
-use super::BEYOND_MULTI_PAXOS;
+use super::DISKS_THAT_LIE;
 use crate::automation::Automation;
 use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::levels::act2::pin;
@@ -29,7 +29,7 @@ pub static LEVEL: Level<LogWorld> = Level {
               deciding",
     teaches: "A lost promise cannot be restored, so the library refuses the boot",
     goal: "N2's disk wiped and its boot refused, and C1's x=2 chosen by N1 and N3 without it",
-    chapter: BEYOND_MULTI_PAXOS,
+    chapter: DISKS_THAT_LIE,
     scenario: "act4-the-wiped-node",
     symbols: native_only(&[
         "ColocatedNode::boot",
