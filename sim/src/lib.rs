@@ -41,6 +41,7 @@ pub mod runner;
 pub mod scenarios;
 pub mod seen;
 pub mod simulate;
+pub mod swarm;
 
 pub use error::Error;
 pub use faults::{Budget, Fault, NegativeControl, Refused};
