@@ -116,6 +116,8 @@ struct Tally {
     first_failing: Option<u64>,
     /// The lowest failing seeds, up to [`FAILING_SEEDS_LISTED`], each with what it broke.
     failing_seeds: Vec<(u64, String)>,
+    /// For each property broken (or `stuck`), the lowest seed that broke it and how many did.
+    by_property: BTreeMap<String, (u64, u64)>,
     /// The lowest seed whose run ended in an error, and the error.
     first_error: Option<(u64, Error)>,
 }
@@ -135,6 +137,10 @@ impl Tally {
         self.failing += other.failing;
         for (kind, count) in other.faults {
             *self.faults.entry(kind).or_default() += count;
+        }
+        for (what, (seed, count)) in other.by_property {
+            let mine = self.by_property.entry(what).or_insert((seed, 0));
+            *mine = (mine.0.min(seed), mine.1 + count);
         }
         self.failing_seeds.extend(other.failing_seeds);
         self.failing_seeds.sort();
@@ -180,6 +186,9 @@ fn run_seed<M: Model>(
         }
     };
     let failed = ending.failed();
+    let what = (ending.violations.first()).map_or("stuck".to_owned(), |violation| {
+        violation.property.to_string()
+    });
     let decided_after = ending.decided_after.map_or(0, |steps| steps as u64);
     let fair_steps = (ending.actions.len() - ending.walk_steps) as u64;
     Tally {
@@ -202,10 +211,12 @@ fn run_seed<M: Model>(
             .map(|(kind, count)| ((*kind).to_owned(), *count))
             .collect(),
         first_failing: failed.then_some(seed),
+        by_property: if failed {
+            BTreeMap::from([(what.clone(), (seed, 1))])
+        } else {
+            BTreeMap::new()
+        },
         failing_seeds: if failed {
-            let what = (ending.violations.first()).map_or("stuck".to_owned(), |violation| {
-                violation.property.to_string()
-            });
             vec![(seed, what)]
         } else {
             Vec::new()
@@ -346,6 +357,13 @@ fn report(swarm: Swarm, sweep: &Sweep, tally: &Tally, failure: Option<Failure>) 
             listed.len(),
             tally.failing,
             listed.join(", ")
+        ),
+        format!(
+            "by property, the first seed and how many seeds: {}",
+            (tally.by_property.iter())
+                .map(|(what, (seed, count))| format!("{what} {seed} ({count})"))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         format!("seed {} drew:", failure.seed),
     ];
