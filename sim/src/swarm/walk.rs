@@ -24,6 +24,10 @@ const STEP_WEIGHTS: [u32; 4] = [2, 8, 32, 64];
 const DELIVER_WEIGHT: u32 = 100;
 /// The classes an operator chooses to use, or not, in a run.
 const OPERATOR_CLASSES: [&str; 2] = ["trim", "hand"];
+/// The bytes of a frame's start that bit flips are drawn toward: its length, checksums and
+/// label.
+const HEADER_BYTES: u64 = 40;
+const HEADER_BITS: u64 = 8 * HEADER_BYTES;
 /// A step's chance, per thousand, of injecting a fault when one is enabled.
 const FAULT_PER_MILLE: [u64; 5] = [10, 30, 100, 250, 500];
 /// A new message's chance, per thousand, of being held back.
@@ -167,7 +171,46 @@ impl Drawer {
         self.pick_weighted(ordinary)
     }
 
-    fn pick_weighted<A>(&mut self, classes: BTreeMap<String, Class<A>>) -> Option<A> {
+    /// Storage damage drawn toward where recovery decides what a frame is: each of two
+    /// chances of one half narrows a disk's bit flips to its last frame, and to the frame's
+    /// first [`HEADER_BYTES`] bytes (its length, checksums and label), where a uniform draw
+    /// over every bit of every frame would rarely land.
+    fn narrow_damage<A: std::fmt::Display>(&mut self, mut actions: Vec<A>) -> Vec<A> {
+        let flip = |action: &A| -> Option<(String, u64, u64)> {
+            let text = action.to_string();
+            let mut words = text.split(' ');
+            (words.next()? == "flip").then_some(())?;
+            let node = words.next()?.to_owned();
+            let frame = words.nth(1)?.parse().ok()?;
+            let bit = words.nth(1)?.parse().ok()?;
+            Some((node, frame, bit))
+        };
+        if self.chance(500) {
+            let mut last: BTreeMap<String, u64> = BTreeMap::new();
+            for (node, frame, _) in actions.iter().filter_map(flip) {
+                let highest = last.entry(node).or_insert(frame);
+                *highest = (*highest).max(frame);
+            }
+            if !last.is_empty() {
+                actions.retain(|action| {
+                    flip(action).is_some_and(|(node, frame, _)| last.get(&node) == Some(&frame))
+                });
+            }
+        }
+        if self.chance(500)
+            && actions
+                .iter()
+                .any(|a| flip(a).is_some_and(|f| f.2 < HEADER_BITS))
+        {
+            actions.retain(|action| flip(action).is_some_and(|(_, _, bit)| bit < HEADER_BITS));
+        }
+        actions
+    }
+
+    fn pick_weighted<A: std::fmt::Display>(
+        &mut self,
+        classes: BTreeMap<String, Class<A>>,
+    ) -> Option<A> {
         let total: u64 = classes.values().map(|class| u64::from(class.weight)).sum();
         if total == 0 {
             return None;
@@ -176,8 +219,9 @@ impl Drawer {
         for class in classes.into_values() {
             let weight = u64::from(class.weight);
             if ticket < weight {
-                let index = pick(&mut self.rng, class.actions.len());
-                return class.actions.into_iter().nth(index);
+                let actions = self.narrow_damage(class.actions);
+                let index = pick(&mut self.rng, actions.len());
+                return actions.into_iter().nth(index);
             }
             ticket -= weight;
         }
