@@ -120,8 +120,18 @@ pub fn draw_with(rng: &mut Pcg64Mcg, small_windows: bool) -> LogWorldConfig {
     if chance(rng, 200) {
         config.catch_up_batch = Some(one_of(rng, &[1u16, 2, 3]));
     }
-    let damage = pick(rng, survives as usize + 1) as u32;
-    let corruptions = pick(rng, damage as usize + 1) as u32;
+    // Half the seeds damage as many disks as the quorum system survives, and half of those
+    // spend it all on corruptions: storms of storage damage.
+    let damage = if chance(rng, 500) {
+        survives
+    } else {
+        pick(rng, survives as usize + 1) as u32
+    };
+    let corruptions = if chance(rng, 500) {
+        damage
+    } else {
+        pick(rng, damage as usize + 1) as u32
+    };
     config.budget = Budget::NONE
         .with(Fault::Drop, pick(rng, 8) as u32)
         .with(Fault::Duplicate, pick(rng, 4) as u32)
