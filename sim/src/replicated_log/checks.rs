@@ -186,7 +186,7 @@ impl LogWorld {
 
     /// The commit rule's premise ([`Property::CommitIsDecidedAtBallot`]): every vote at the
     /// ballot in a slot up to the commit sent is for the entry chosen there.
-    fn check_commits(&mut self, node: NodeId, sent: &[(Ballot, Slot)]) {
+    pub(super) fn check_commits(&mut self, node: NodeId, sent: &[(Ballot, Slot)]) {
         for (ballot, commit) in sent {
             let stale = (self.knowledge.votes.iter()).find(|((slot, at, entry), _)| {
                 at == ballot

@@ -73,9 +73,9 @@ fn draw_program(rng: &mut Pcg64Mcg, client: usize) -> Vec<ClientOp> {
 
 /// Whether the draw includes small slot windows (2 to 8 slots, at least the accept batch).
 /// Off: with one on, a candidate that lags its followers by more than its window ignores
-/// their Promises and can never finish Phase 1, while the fair schedule ticks only it (seed 91
-/// of the swarm with small windows; `swarm::tests::small_window_finding`). Off, the window is
-/// paros-core's default, and every other draw of a seed is the same either way.
+/// their Promises and can never finish Phase 1, while the fair schedule ticks only it
+/// (`swarm::tests::small_window_finding`). Off, the window is paros-core's default, and every
+/// other draw of a seed is the same either way.
 pub const SMALL_WINDOWS: bool = false;
 
 /// The configuration of one seed.

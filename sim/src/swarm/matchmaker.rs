@@ -29,7 +29,7 @@ fn draw_acceptors(rng: &mut Pcg64Mcg, count: u8) -> Vec<u8> {
 /// Whether a configuration may name an acceptor that a configuration of a lower ballot
 /// removed. Off: a leader's garbage collection retires the acceptors its round removed (M5),
 /// and a stale leader's may retire one that a higher round's configuration took back, which
-/// then waits for ever for a quorum (seed 327 with this on; `swarm::tests::retire_finding`).
+/// then waits for ever for a quorum (`swarm::tests::retire_finding`).
 /// Off, acceptors leave for good, as they do when reconfiguring replaces machines.
 pub const REUSE_REMOVED_ACCEPTORS: bool = false;
 

@@ -28,6 +28,9 @@ use rand_pcg::Pcg64Mcg;
 use rand_pcg::rand_core::SeedableRng;
 use std::collections::BTreeMap;
 
+/// A seed's world, its configuration in words, and the generator its walk goes on with.
+pub type Drawn<M> = Result<(M, Vec<String>, Pcg64Mcg), Error>;
+
 /// A family of swarm runs.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Swarm {
@@ -68,7 +71,7 @@ impl Swarm {
 
     /// The world seed `seed` draws, its configuration in words, and the generator the walk
     /// goes on with.
-    pub fn draw_log(seed: u64) -> Result<(LogWorld, Vec<String>, Pcg64Mcg), Error> {
+    pub fn draw_log(seed: u64) -> Drawn<LogWorld> {
         let mut rng = Pcg64Mcg::seed_from_u64(seed);
         let config = log::draw(&mut rng);
         let words = log::describe(&config);
@@ -77,7 +80,7 @@ impl Swarm {
     }
 
     /// As [`Swarm::draw_log`], for the matchmakers.
-    pub fn draw_matchmaker(seed: u64) -> Result<(MatchmakerWorld, Vec<String>, Pcg64Mcg), Error> {
+    pub fn draw_matchmaker(seed: u64) -> Drawn<MatchmakerWorld> {
         let mut rng = Pcg64Mcg::seed_from_u64(seed);
         let config = matchmaker::draw(&mut rng);
         let words = matchmaker::describe(&config);
@@ -169,11 +172,7 @@ struct Failure {
 }
 
 /// Runs one seed of `swarm`: its walk and fair schedule.
-fn run_seed<M: Model>(
-    draw: impl Fn(u64) -> Result<(M, Vec<String>, Pcg64Mcg), Error>,
-    seed: u64,
-    max_steps: u32,
-) -> Tally {
+fn run_seed<M: Model>(draw: impl Fn(u64) -> Drawn<M>, seed: u64, max_steps: u32) -> Tally {
     let ending = draw(seed).and_then(|(world, _, rng)| walk::walk(world, rng, max_steps));
     let ending = match ending {
         Ok(ending) => ending,
@@ -227,7 +226,7 @@ fn run_seed<M: Model>(
 
 /// Walks `seed` again and shrinks its failing run.
 fn shrink_seed<M: Model>(
-    draw: impl Fn(u64) -> Result<(M, Vec<String>, Pcg64Mcg), Error>,
+    draw: impl Fn(u64) -> Drawn<M>,
     seed: u64,
     max_steps: u32,
 ) -> Result<Failure, Error> {
