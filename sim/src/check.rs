@@ -20,6 +20,11 @@ pub enum Property {
     LearnedIsChosen,
     /// Every slot up to a node's chosen index is known chosen, and nothing past it is applied.
     ChosenPrefix,
+    /// The commit rule's premise: a message at ballot `b` that says "chosen through `k`" (a
+    /// heartbeat's or an Accept's commit) leaves only when every vote at `b` in a slot up to
+    /// `k` is for the entry chosen there, since a follower learns its own vote at `b` in each
+    /// such slot. A commit index that covers a decision of another ballot breaks it.
+    CommitIsDecidedAtBallot,
     /// A node applies slots in order, one after another, within each incarnation.
     AppliedInOrder,
     /// A client request takes effect at most once per incarnation of a node.
@@ -83,6 +88,7 @@ impl fmt::Display for Property {
             Property::Validity => "validity",
             Property::LearnedIsChosen => "learned-is-chosen",
             Property::ChosenPrefix => "chosen-prefix",
+            Property::CommitIsDecidedAtBallot => "commit-is-decided-at-ballot",
             Property::AppliedInOrder => "applied-in-order",
             Property::AppliedOnce => "applied-once",
             Property::WrittenIsChosen => "written-is-chosen",

@@ -42,6 +42,7 @@ mod scenario;
 pub mod scenarios;
 pub mod seen;
 pub mod simulate;
+pub mod swarm;
 
 pub use error::Error;
 pub use faults::{Budget, Fault, NegativeControl, Refused};

@@ -13,6 +13,7 @@ use crate::model::Model;
 use crate::replicated_log::LogWorld;
 use crate::scenarios::{self, Setup};
 use crate::single_decree::DecreeWorld;
+use crate::swarm::Swarm;
 
 /// Why a list of actions does not replay.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
@@ -90,6 +91,23 @@ pub fn replay(name: &str, actions: &[String]) -> Result<Replayed, ReplayError> {
             ),
         };
     }
+    if let Some((swarm, seed)) = swarm_world(name) {
+        let failed = |e: crate::Error| start_failed(e.to_string());
+        return match swarm {
+            Swarm::Log => walk(
+                name,
+                Swarm::draw_log(seed).map_err(failed)?.0,
+                actions,
+                log_state,
+            ),
+            Swarm::Matchmaker => walk(
+                name,
+                Swarm::draw_matchmaker(seed).map_err(failed)?.0,
+                actions,
+                MatchmakerWorld::summary,
+            ),
+        };
+    }
     let scenario = scenarios::find(name).map_err(|_| ReplayError::UnknownWorld(name.to_owned()))?;
     match scenario.setup {
         Setup::Act1 { config, .. } => walk(
@@ -111,6 +129,13 @@ pub fn replay(name: &str, actions: &[String]) -> Result<Replayed, ReplayError> {
             MatchmakerWorld::summary,
         ),
     }
+}
+
+/// A swarm seed's world, named `swarm/SEED` (or `swarm-matchmaker/SEED`): the world that seed
+/// draws, where its shrunk counterexample begins.
+fn swarm_world(name: &str) -> Option<(Swarm, u64)> {
+    let (swarm, seed) = name.split_once('/')?;
+    Some((Swarm::find(swarm)?, seed.parse().ok()?))
 }
 
 fn walk<M: Model>(

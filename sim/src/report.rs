@@ -225,6 +225,10 @@ pub struct Report {
     /// [`input_hash`](crate::scenarios::input_hash) of the scenario: the core and sim sources
     /// and the scenario's parameters.
     pub input_hash: String,
+    /// Swarms: what the failing seed drew (its configuration and its weights) and how its run
+    /// shrank; empty for any other scenario.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failing_draw: Vec<String>,
 }
 
 impl Report {
@@ -272,6 +276,7 @@ impl Report {
             duration_ms: 0,
             tool_version: String::new(),
             input_hash: String::new(),
+            failing_draw: Vec::new(),
         }
     }
 
@@ -470,6 +475,7 @@ fn add_counts(mut merged: Report, report: Report) -> Report {
         merged.failing_seed = report.failing_seed;
         merged.violations = report.violations;
         merged.counterexample = report.counterexample;
+        merged.failing_draw = report.failing_draw;
     }
     merged
 }

@@ -247,7 +247,7 @@ fn gave_up(violations: &[Violation], gave_up: Option<GaveUp>) -> Result<(), Erro
 
 /// An index below `count`, uniform: Lemire's multiply-shift with rejection, so no index is
 /// favoured however `count` divides 2^64.
-fn pick(rng: &mut Pcg64Mcg, count: usize) -> usize {
+pub(crate) fn pick(rng: &mut Pcg64Mcg, count: usize) -> usize {
     if count <= 1 {
         return 0;
     }

@@ -31,7 +31,17 @@ fn list_prints_one_scenario_a_line_with_modes_and_claim() {
         .find(|line| line.starts_with("act1-duel "))
         .expect("the duel is listed");
     assert!(duel.contains("exhaustive,simulation") && duel.contains("never"));
-    assert_eq!(text.lines().count(), paros_sim::scenarios::all().len());
+    let swarms = paros_sim::swarm::Swarm::ALL;
+    assert_eq!(
+        text.lines().count(),
+        paros_sim::scenarios::all().len() + swarms.len()
+    );
+    for swarm in swarms {
+        let line = (text.lines())
+            .find(|line| line.starts_with(&format!("{} ", swarm.name())))
+            .expect("each swarm is listed");
+        assert!(line.contains("simulation") && line.contains("Swarm: each seed draws"));
+    }
 }
 
 #[test]

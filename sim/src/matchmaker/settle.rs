@@ -8,7 +8,7 @@ use super::config::{LeaderPlan, MatchmakerWorldConfig};
 use super::world::{MatchmakerWorld, MmAction, leader};
 use crate::faults::{Budget, Refused};
 use crate::model::Settled;
-use paros_core::matchmaker::{Leader, Stage};
+use paros_core::matchmaker::{Leader, MmMessage, Stage};
 use paros_core::{NodeSet, Value};
 use std::sync::Arc;
 
@@ -22,7 +22,8 @@ const FAIR_VALUE: &str = "v";
 impl MatchmakerWorld {
     /// Faults stop: every budget is spent, and the fair schedule's leader joins the world,
     /// idle, planning the round above every planned one in majorities of the acceptors that
-    /// have not retired. Again is a no-op.
+    /// have not retired and have no Retire on its way to them (the fair schedule delivers it,
+    /// so they will have). Again is a no-op.
     pub(super) fn stop_faults(&mut self) -> Result<(), Refused> {
         if self.faults_stopped {
             return Ok(());
@@ -34,7 +35,11 @@ impl MatchmakerWorld {
             ));
         }
         let round = (self.config.leaders.iter().map(|plan| plan.round).max()).unwrap_or(0) + 1;
-        let retired = self.retired();
+        let retiring: NodeSet = (self.network.in_flight().iter())
+            .filter(|message| matches!(message.envelope.message, MmMessage::Retire { .. }))
+            .map(|message| message.envelope.to)
+            .collect();
+        let retired = self.retired().union(retiring);
         let mut acceptors: Vec<u8> = (1..=self.config.acceptor_count)
             .filter(|number| !retired.contains(MatchmakerWorldConfig::acceptor_id(*number)))
             .collect();

@@ -40,6 +40,7 @@ impl LogWorld {
             Effect::TrimPoint { node, point } => self.check_trim_point(node, &point),
             Effect::Proposals { node, proposed } => self.check_proposals(node, &proposed),
             Effect::AcceptsSent { node, sent } => self.check_one_value_per_ballot(node, sent),
+            Effect::Commits { node, sent } => self.check_commits(node, &sent),
             Effect::Announced {
                 proxy,
                 slot,
@@ -102,6 +103,58 @@ impl LogWorld {
             .collect();
         if !proposed.is_empty() {
             self.effects.push(Effect::Proposals { node, proposed });
+        }
+    }
+
+    /// The commit indexes that leave a node, for the commit rule's checker.
+    pub(super) fn record_commits(&mut self, index: usize, messages: &[LogEnvelope]) {
+        let mut sent: Vec<(Ballot, Slot)> = Vec::new();
+        for envelope in messages {
+            let (ballot, commit) = match &envelope.message {
+                LogMessage::Accept { ballot, commit, .. }
+                | LogMessage::Heartbeat { ballot, commit, .. } => (*ballot, *commit),
+                #[cfg(feature = "accept-batch")]
+                LogMessage::AcceptRun { ballot, commit, .. } => (*ballot, *commit),
+                _ => continue,
+            };
+            match sent.iter_mut().find(|(known, _)| *known == ballot) {
+                Some(entry) => entry.1 = entry.1.max(commit),
+                None if commit > Slot(0) => sent.push((ballot, commit)),
+                None => {}
+            }
+        }
+        if !sent.is_empty() {
+            let node = self.config.node_id(index);
+            self.effects.push(Effect::Commits { node, sent });
+        }
+    }
+
+    /// The commit rule's premise ([`Property::CommitIsDecidedAtBallot`]): every vote at the
+    /// ballot in a slot up to the commit sent is for the entry chosen there.
+    pub(super) fn check_commits(&mut self, node: NodeId, sent: &[(Ballot, Slot)]) {
+        for (ballot, commit) in sent {
+            let stale = (self.knowledge.votes.iter()).find(|((slot, at, entry), _)| {
+                at == ballot
+                    && slot <= commit
+                    && (self.knowledge.chosen.get(slot))
+                        .is_some_and(|chosen| chosen.entry != *entry)
+            });
+            if let Some(((slot, _, entry), voters)) = stale {
+                let detail = format!(
+                    "{} sent commit {} at {}.{}, but slot {slot} holds a vote for {} at that ballot (by {}), where {} is chosen",
+                    self.name(node),
+                    commit.0,
+                    ballot.round,
+                    self.name(ballot.node),
+                    self.entry_name(entry),
+                    (voters.iter().map(|voter| self.name(voter)))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    self.entry_name(&self.knowledge.chosen[slot].entry),
+                );
+                self.violate(Property::CommitIsDecidedAtBallot, detail);
+                return;
+            }
         }
     }
 

@@ -102,6 +102,12 @@ pub(super) enum Effect {
         ballot: Ballot,
         entry: Entry,
     },
+    /// Messages carrying a commit index left a node: each ballot with the highest commit it
+    /// sent at it ([`LogWorld::check_commits`]).
+    Commits {
+        node: NodeId,
+        sent: Vec<(Ballot, Slot)>,
+    },
     /// Accepts left a node at its own ballot ([`LogWorld::check_proposals`]).
     Proposals {
         node: NodeId,

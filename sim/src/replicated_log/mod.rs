@@ -624,6 +624,8 @@ impl Model for LogWorld {
 #[cfg(all(test, feature = "accept-batch"))]
 mod batch_tests;
 #[cfg(test)]
+mod commit_tests;
+#[cfg(test)]
 mod grid_tests;
 #[cfg(test)]
 mod proxy_tests;

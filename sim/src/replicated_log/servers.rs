@@ -160,6 +160,7 @@ impl LogWorld {
         self.record_ballots(index, &messages);
         self.record_proposals(index, &messages);
         self.record_accepts_sent(index, &messages);
+        self.record_commits(index, &messages);
         self.check_promises(index, &messages);
         let me = self.config.node_id(index);
         let mut handled = false;

@@ -100,6 +100,9 @@ fn print_report(report: &Report) {
             println!("seed: {seed}");
         }
     }
+    for line in &report.failing_draw {
+        println!("{line}");
+    }
     println!("replay: {}", report.replay_command);
     println!("time: {} ms", report.duration_ms);
 }

@@ -1,9 +1,10 @@
 //! `paros-sim run SCENARIO --seeds N`: seeded random walks on every core, with a progress bar
-//! on a terminal.
+//! on a terminal; a swarm's name (`swarm`, `swarm-matchmaker`) runs that swarm.
 
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use paros_sim::simulate::Sweep;
+use paros_sim::swarm::Swarm;
 use paros_sim::{runner, scenarios};
 use std::io::IsTerminal;
 use std::ops::Range;
@@ -33,7 +34,11 @@ pub struct Args {
 
 /// Runs the walks and prints their report.
 pub fn run(args: Args) -> anyhow::Result<u8> {
-    let scenario = scenarios::find(&args.scenario)?;
+    let swarm = Swarm::find(&args.scenario);
+    let scenario = match swarm {
+        Some(_) => None,
+        None => Some(scenarios::find(&args.scenario)?),
+    };
     let end = args
         .seed
         .checked_add(args.seeds)
@@ -50,7 +55,11 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         seeds,
         max_steps: args.max_steps,
     };
-    let report = runner::simulate(&scenario, &sweep, &|done| bar.inc(done))?;
+    let report = match (swarm, scenario) {
+        (Some(swarm), _) => paros_sim::swarm::run(swarm, &sweep, &|done| bar.inc(done))?,
+        (None, Some(scenario)) => runner::simulate(&scenario, &sweep, &|done| bar.inc(done))?,
+        (None, None) => unreachable!("a scenario was found when no swarm was"),
+    };
     bar.finish_and_clear();
     super::finish(&report, args.report.as_deref())
 }

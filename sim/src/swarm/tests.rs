@@ -1,0 +1,201 @@
+//! The swarms' default tests: a thousand seeds of each find nothing on paros-core, the same
+//! seeds give the same report, and a planted fault (a negative control drawn into every
+//! world) is found, shrunk, and replays to the property it breaks.
+
+use super::*;
+use crate::check::Property;
+use crate::faults::NegativeControl;
+
+const MAX_STEPS: u32 = 1000;
+
+fn sweep(seeds: std::ops::Range<u64>) -> Sweep {
+    Sweep {
+        seeds,
+        max_steps: MAX_STEPS,
+    }
+}
+
+fn assert_clean(report: &Report) {
+    assert_eq!(
+        (report.verdict, report.violating_runs, report.unsettled_seed),
+        (Verdict::Incomplete, 0, None),
+        "{}\n{}\n{}",
+        report.failing_draw.join("\n"),
+        report.violations.join("\n"),
+        report.counterexample.join("\n")
+    );
+}
+
+#[test]
+fn a_thousand_log_seeds_find_nothing() {
+    let report = run(Swarm::Log, &sweep(0..1000), &|_| {}).unwrap();
+    assert_clean(&report);
+    assert_eq!(report.seeds, 1000);
+    // Every fault kind was injected somewhere, and every run's fair schedule ran.
+    for kind in [
+        "drop",
+        "duplicate",
+        "crash",
+        "torn write",
+        "partition",
+        "client resend",
+        "corrupt record",
+        "wipe",
+    ] {
+        assert!(report.faults.get(kind).is_some_and(|n| *n > 0), "{kind}");
+    }
+    assert_eq!(report.settle_runs, 1000);
+}
+
+#[test]
+fn a_thousand_matchmaker_seeds_find_nothing() {
+    let report = run(Swarm::Matchmaker, &sweep(0..1000), &|_| {}).unwrap();
+    assert_clean(&report);
+    for kind in ["drop", "duplicate", "crash"] {
+        assert!(report.faults.get(kind).is_some_and(|n| *n > 0), "{kind}");
+    }
+    assert_eq!(report.settle_runs, 1000);
+}
+
+#[test]
+fn a_seed_draws_the_same_run_twice() {
+    let once = run(Swarm::Log, &sweep(40..60), &|_| {}).unwrap();
+    let again = run(Swarm::Log, &sweep(40..60), &|_| {}).unwrap();
+    assert_eq!(
+        (once.steps, &once.faults, once.settle_steps_max),
+        (again.steps, &again.faults, again.settle_steps_max)
+    );
+    let (_, first, _) = Swarm::draw_log(7).unwrap();
+    let (_, second, _) = Swarm::draw_log(7).unwrap();
+    assert_eq!(first, second);
+}
+
+/// The log swarm with `control` drawn into every world, and what `tune` changes.
+fn log_with(
+    control: NegativeControl,
+    tune: fn(&mut crate::replicated_log::LogWorldConfig),
+) -> impl Fn(u64) -> Drawn<LogWorld> {
+    move |seed| {
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        let mut config = log::draw(&mut rng);
+        config.negative_control = Some(control);
+        tune(&mut config);
+        let words = log::describe(&config);
+        let world = LogWorld::new(config).map_err(|refused| drawn_refused(seed, &refused))?;
+        Ok((world, words, rng))
+    }
+}
+
+/// The first of `seeds` whose run fails, shrunk; its shrunk run must replay, action by action
+/// as printed, to `property` on the seed's world.
+fn found_and_shrunk<M: Model>(
+    draw: impl Fn(u64) -> Drawn<M> + Copy,
+    seeds: std::ops::Range<u64>,
+    property: Property,
+) -> Failure {
+    let seed = (seeds.clone())
+        .find(|seed| run_seed(draw, *seed, MAX_STEPS).failing > 0)
+        .unwrap_or_else(|| panic!("no seed of {seeds:?} trips {property}"));
+    let failure = shrink_seed(draw, seed, MAX_STEPS).unwrap();
+    assert!(
+        failure.shrunk.failure[0].starts_with(&property.to_string()),
+        "{:?}",
+        failure.shrunk.failure
+    );
+    assert!(failure.shrunk.walk.len() < failure.walk_length);
+    assert!(failure.shrunk.minimal, "shrinking ran out of replays");
+    let (mut world, _, _) = draw(seed).unwrap();
+    for text in &failure.shrunk.counterexample {
+        let action = world.parse_action(text).unwrap();
+        assert_eq!(world.describe(&action), *text);
+        world.apply(&action).unwrap();
+    }
+    assert!(
+        (world.violations().iter()).any(|violation| violation.property == property),
+        "the shrunk run replays without breaking {property}"
+    );
+    failure
+}
+
+#[test]
+fn a_planted_safety_fault_is_found_and_shrunk() {
+    // A node that takes an Accept as word that its entry is chosen breaks learned-is-chosen.
+    let draw = log_with(NegativeControl::LearnEarly, |_| {});
+    let failure = found_and_shrunk(&draw, 0..200, Property::LearnedIsChosen);
+    assert!(failure.shrunk.walk.len() <= 12, "{:?}", failure.shrunk.walk);
+}
+
+#[test]
+fn a_planted_liveness_fault_is_found_and_shrunk() {
+    // A proxy that ignores repeated Accepts stalls a slot (a lost forward, or a successor's
+    // resend after a handoff): progress breaks once faults stop.
+    let draw = log_with(NegativeControl::ProxyIgnoresRepeats, |config| {
+        config.proxies = 1;
+        config.accept_batch = 1;
+    });
+    found_and_shrunk(&draw, 0..400, Property::Progress);
+}
+
+#[test]
+fn a_planted_matchmaker_fault_is_found_and_shrunk() {
+    // A matchmaker that matches a lower round than one it has seen hides that round from the
+    // higher one's leader.
+    let draw = |seed| {
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        let mut config = matchmaker::draw(&mut rng);
+        config.negative_control = Some(NegativeControl::NoLowerRoundCheck);
+        let words = matchmaker::describe(&config);
+        let world =
+            MatchmakerWorld::new(config).map_err(|refused| drawn_refused(seed, &refused))?;
+        Ok((world, words, rng))
+    };
+    found_and_shrunk(draw, 0..2000, Property::HistoryComplete);
+}
+
+/// The failing seeds of `seeds` under `draw`, with what each broke.
+fn failing<M: Model>(
+    draw: impl Fn(u64) -> Drawn<M> + Copy,
+    seeds: std::ops::Range<u64>,
+) -> Vec<(u64, String)> {
+    (seeds.map(|seed| run_seed(draw, seed, MAX_STEPS)))
+        .fold(Tally::default(), Tally::merge)
+        .failing_seeds
+}
+
+/// A finding on today's paros-core, with small slot windows drawn ([`log::SMALL_WINDOWS`]):
+/// a candidate that lags its followers by more than its window ignores their Promises (they
+/// name slots beyond it) and never finishes Phase 1, and once faults stop the fair schedule
+/// ticks only it; the first of these seeds was 91 (a 2x2 grid, a window of 3), when the
+/// swarm first ran. The failure message names today's seeds.
+#[test]
+#[ignore = "a finding on today's paros-core: a candidate lagging by more than its window never finishes Phase 1"]
+fn small_window_finding() {
+    let draw = |seed| {
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        let config = log::draw_with(&mut rng, true);
+        let words = log::describe(&config);
+        let world = LogWorld::new(config).map_err(|refused| drawn_refused(seed, &refused))?;
+        Ok((world, words, rng))
+    };
+    assert_eq!(failing(draw, 0..3000), Vec::new());
+}
+
+/// A finding on today's paros-core, with removed acceptors reused
+/// ([`matchmaker::REUSE_REMOVED_ACCEPTORS`]): a stale leader's garbage collection retires the
+/// acceptors its round removed (M5), though a higher round's configuration names them again,
+/// and the later leader waits for ever for a quorum. When the swarm first ran, seed 327: four
+/// leaders of round 2, where L2 (2.L2 in {A2, A4}) retired A1 and A3 while 2.L4's
+/// configuration was {A2, A3, A4}. The failure message names today's seeds.
+#[test]
+#[ignore = "a finding on today's paros-core: a stale leader's garbage collection retires an acceptor a higher round's configuration names"]
+fn retire_finding() {
+    let draw = |seed| {
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        let config = matchmaker::draw_with(&mut rng, true);
+        let words = matchmaker::describe(&config);
+        let world =
+            MatchmakerWorld::new(config).map_err(|refused| drawn_refused(seed, &refused))?;
+        Ok((world, words, rng))
+    };
+    assert_eq!(failing(draw, 0..20_000), Vec::new());
+}
