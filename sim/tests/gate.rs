@@ -12,6 +12,8 @@
 //! - seeded walks of an honest world: no walk breaks a property, and every walk whose world has
 //!   a fair schedule settles once faults stop (`Property::Progress`).
 //!
+//! Beside the table, the disk-damage sweep of small records (C1–C5) runs as a test of its own.
+//!
 //! The entries run cheapest first, and the gate stops at the first wrong verdict, so a change
 //! the gate catches costs seconds. Run it with
 //! `cargo test --release -p paros-sim --test gate`.
@@ -216,6 +218,22 @@ fn judge(scenario: &Scenario, how: Run, report: &Report) -> Result<(), String> {
             Ok(())
         }
     }
+}
+
+/// Beside the worlds, which damage a disk one fault at a time where a schedule reaches it: every
+/// single-bit flip and every torn cut of small log and matchmaker records, judged by C1–C5
+/// (`paros_sim::disk_damage`; its control is in that module's tests).
+#[test]
+fn every_damage_of_a_small_record_is_refused_or_read_by_c1_to_c5() {
+    let findings = paros_sim::disk_damage::sweep_small_records();
+    let first: Vec<String> = (findings.iter().take(4))
+        .map(|found| format!("{}: {}", found.damage, found.broken))
+        .collect();
+    assert!(
+        findings.is_empty(),
+        "{} findings, first {first:#?}",
+        findings.len()
+    );
 }
 
 #[test]
