@@ -132,6 +132,9 @@ const GATE: &[Entry] = &[
     seeds("act4-matchmaker-overlapping-sets", 2_000, 1_000),
     seeds("act4-matchmaker-back-to-first-generation", 2_000, 1_000),
     explore("act4-matchmaker"),
+    // The long runs: two clients, 200 operations, every fault (and in Act III 60 trims).
+    seeds("act2-long", 4, 30_000),
+    seeds("act3-long", 4, 30_000),
     // Batched Accepts: the world where runs of two are sent, and its seeded twins.
     seeds("act2-persist-before-send-batched", 300, 1_000),
     seeds("act2-what-survives-a-crash-batched", 300, 1_000),
