@@ -12,7 +12,8 @@ use paros_core::log::Slot;
 use paros_core::{NodeSet, QuorumSystem, Quorums};
 
 /// Whether `voters`, at one ballot, choose in `slot` under `quorums`. `rows_decide` is the
-/// grid-decides-in-row control's broken rule, under which a full row decides too.
+/// grid-decides-in-row control's broken rule, under which a full row decides too
+/// ([`a_row_decides`]).
 pub fn chosen_in_slot(quorums: &Quorums, rows_decide: bool, slot: Slot, voters: NodeSet) -> bool {
     let counted = |acceptors: NodeSet| voters.intersection(acceptors).len();
     match quorums {
@@ -31,9 +32,21 @@ pub fn chosen_in_slot(quorums: &Quorums, rows_decide: bool, slot: Slot, voters: 
     }
 }
 
+/// Whether `quorums` is a grid whose own Phase-2 test lets a full row decide, though the row
+/// holds no whole column: only the grid-decides-in-row control's
+/// (`Grid::deciding_in_rows_unchecked`). The judge counts such rows only where the core's grid
+/// does, so the control shows the core's broken rule, not the judge's.
+pub fn a_row_decides(quorums: &Quorums) -> bool {
+    let Quorums::Grid(grid) = quorums else {
+        return false;
+    };
+    let holds_a_column = |row: NodeSet| grid.columns().iter().any(|column| column.is_subset(row));
+    (grid.rows().iter()).any(|row| grid.is_phase2_quorum(*row) && !holds_a_column(*row))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::chosen_in_slot;
+    use super::{a_row_decides, chosen_in_slot};
     use paros_core::log::Slot;
     use paros_core::{NodeId, NodeSet, Quorums, is_chosen_in_slot};
 

@@ -75,9 +75,11 @@ impl LogWorld {
 
     /// Whether `voters` choose in `slot` under `quorums`, the world's system, read by the
     /// simulator ([`crate::quorums::chosen_in_slot`]); in the grid-decides-in-row control's
-    /// world a full row decides too, as that control's nodes count.
+    /// world a full row decides too, where the control's grid lets it
+    /// ([`crate::quorums::a_row_decides`]).
     pub(super) fn chosen_in_slot(&self, quorums: &Quorums, slot: Slot, voters: NodeSet) -> bool {
-        let rows_decide = self.config.negative_control == Some(NegativeControl::GridDecidesInRow);
+        let rows_decide = self.config.negative_control == Some(NegativeControl::GridDecidesInRow)
+            && crate::quorums::a_row_decides(quorums);
         crate::quorums::chosen_in_slot(quorums, rows_decide, slot, voters)
     }
 
