@@ -132,6 +132,11 @@ const GATE: &[Entry] = &[
     seeds("act4-matchmaker-overlapping-sets", 2_000, 1_000),
     seeds("act4-matchmaker-back-to-first-generation", 2_000, 1_000),
     explore("act4-matchmaker"),
+    // The controls the explorer finds only after a few hundred thousand states.
+    explore("act4-grid-decides-in-row-control"),
+    explore("act4-non-intersecting-quorums-control"),
+    explore("act4-skip-rinse-control"),
+    explore("act2-send-before-persist-control"),
     // The long runs: two clients, 200 operations, every fault (and in Act III 60 trims).
     seeds("act2-long", 4, 30_000),
     seeds("act3-long", 4, 30_000),
