@@ -104,4 +104,13 @@ mod tests {
             "the control's row"
         );
     }
+
+    #[test]
+    fn only_the_controls_grid_lets_a_row_decide() {
+        let rows = [nodes(&[1, 2]), nodes(&[3, 4])];
+        assert!(!a_row_decides(&Quorums::grid(&rows).unwrap()));
+        assert!(!a_row_decides(&Quorums::majority(set(&[1, 2, 3])).unwrap()));
+        let control = paros_core::Grid::deciding_in_rows_unchecked(&rows).unwrap();
+        assert!(a_row_decides(&Quorums::Grid(control)));
+    }
 }
