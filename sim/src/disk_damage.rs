@@ -7,11 +7,12 @@
 //! refused, or read with the damaged vote unknown: never read as "no vote", "no promise" or
 //! "no round", and a whole frame is never a torn tail.
 
-use paros_core::NodeId;
 use paros_core::log::{
-    ColocatedNode, DurableRecord, LogConfig, Provisioning, RecordError, Write, encode,
+    ColocatedNode, Command, DurableRecord, Entry, LogConfig, Provisioning, RecordError, Slot,
+    SlotVote, Write, encode,
 };
-use paros_core::matchmaker::{Matchmaker, MatchmakerWrite};
+use paros_core::matchmaker::{Configuration, Matchmaker, MatchmakerWrite};
+use paros_core::{Ballot, NodeId, NodeSet, Quorums, Value};
 
 /// The bytes that open every log frame: its label and the label's own checksum. A vote frame
 /// damaged past them still says which slot it held, so C2 makes only that slot unknown.
@@ -180,4 +181,87 @@ pub fn corrupt_as_torn(frames: &[Vec<u8>]) -> Result<(DurableRecord, usize), Rec
         }
     }
     Ok((record, 0))
+}
+
+fn node(id: u8) -> NodeId {
+    NodeId::new(id).expect("a node id")
+}
+
+fn ballot(round: u32, owner: u8) -> Ballot {
+    Ballot::new(round, node(owner))
+}
+
+fn vote(slot: u64, round: u32, value: &str) -> Write {
+    let entry = Entry::from(Command {
+        client: node(4),
+        seq: slot,
+        key: Value::new("x"),
+        value: Value::new(value),
+    });
+    Write::Accept(
+        Slot(slot),
+        SlotVote {
+            ballot: ballot(round, 1),
+            entry,
+        },
+    )
+}
+
+/// Small records of N2, each ending in a different write: its vote (C2), its promise (C5), a
+/// second vote behind a first (a middle vote frame), its chosen mark.
+pub fn small_log_records() -> Vec<Vec<Write>> {
+    let start = vec![Write::Identity(node(2)), Write::Promise(ballot(1, 1))];
+    let with = |more: &[Write]| [start.as_slice(), more].concat();
+    vec![
+        with(&[vote(1, 1, "1")]),
+        with(&[vote(1, 1, "1"), Write::Promise(ballot(2, 3))]),
+        with(&[
+            vote(1, 1, "1"),
+            vote(2, 1, "2"),
+            Write::ChosenThrough(Slot(1)),
+        ]),
+        with(&[
+            Write::Stood(ballot(2, 2)),
+            Write::Incarnation(1),
+            vote(1, 1, "1"),
+        ]),
+    ]
+}
+
+/// Small records of matchmaker 11, ending in its first round, a second round, a watermark.
+pub fn small_matchmaker_records() -> Vec<Vec<MatchmakerWrite>> {
+    let acceptors = |ids: &[u8]| {
+        let set: NodeSet = ids.iter().map(|id| node(*id)).collect();
+        Configuration::new(Quorums::majority(set).expect("acceptors"))
+    };
+    let start = vec![
+        MatchmakerWrite::Identity(node(11)),
+        MatchmakerWrite::Configuration(ballot(1, 1), acceptors(&[1, 2, 3])),
+    ];
+    let second = MatchmakerWrite::Configuration(ballot(2, 2), acceptors(&[4, 5, 6]));
+    let watermark = MatchmakerWrite::Watermark(ballot(1, 1));
+    vec![
+        start.clone(),
+        [start.clone(), vec![second]].concat(),
+        [start, vec![watermark]].concat(),
+    ]
+}
+
+/// Every sweep of this module over the small records, read by the honest readers: each bit of
+/// each log record flipped and its last frame cut at each byte, a first write cut at each byte,
+/// each matchmaker record flipped and cut. Empty while C1–C5 hold.
+pub fn sweep_small_records() -> Vec<Finding> {
+    let logs = small_log_records();
+    let cluster: NodeSet = (1..=3).map(node).collect();
+    let flips = logs
+        .iter()
+        .flat_map(|writes| flip_every_bit_of_log(writes, DurableRecord::recover));
+    let cuts = logs
+        .iter()
+        .flat_map(|writes| cut_the_last_log_frame(writes, DurableRecord::recover));
+    let first = cut_the_first_write(node(2), LogConfig::new(cluster));
+    let matchmakers = (small_matchmaker_records().iter())
+        .flat_map(|writes| damage_every_matchmaker_frame(node(11), writes))
+        .collect::<Vec<_>>();
+    flips.chain(cuts).chain(first).chain(matchmakers).collect()
 }

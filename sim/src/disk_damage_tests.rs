@@ -2,55 +2,14 @@
 
 use crate::disk_damage::{
     Finding, corrupt_as_torn, cut_the_first_write, cut_the_last_log_frame,
-    damage_every_matchmaker_frame, flip_every_bit_of_log,
+    damage_every_matchmaker_frame, flip_every_bit_of_log, small_log_records,
+    small_matchmaker_records, sweep_small_records,
 };
-use paros_core::log::{Command, DurableRecord, Entry, LogConfig, Slot, SlotVote, Write};
-use paros_core::matchmaker::{Configuration, MatchmakerWrite};
-use paros_core::{Ballot, NodeId, NodeSet, Quorums, Value};
+use paros_core::log::{DurableRecord, LogConfig};
+use paros_core::{NodeId, NodeSet};
 
 fn node(id: u8) -> NodeId {
     NodeId::new(id).unwrap()
-}
-
-fn ballot(round: u32, owner: u8) -> Ballot {
-    Ballot::new(round, node(owner))
-}
-
-fn vote(slot: u64, round: u32, value: &str) -> Write {
-    let entry = Entry::from(Command {
-        client: node(4),
-        seq: slot,
-        key: Value::new("x"),
-        value: Value::new(value),
-    });
-    Write::Accept(
-        Slot(slot),
-        SlotVote {
-            ballot: ballot(round, 1),
-            entry,
-        },
-    )
-}
-
-/// Small records of N2, each ending in a different write: its vote (C2), its promise (C5), a
-/// second vote behind a first (a middle vote frame), its chosen mark.
-fn log_records() -> Vec<Vec<Write>> {
-    let start = vec![Write::Identity(node(2)), Write::Promise(ballot(1, 1))];
-    let with = |more: &[Write]| [start.as_slice(), more].concat();
-    vec![
-        with(&[vote(1, 1, "1")]),
-        with(&[vote(1, 1, "1"), Write::Promise(ballot(2, 3))]),
-        with(&[
-            vote(1, 1, "1"),
-            vote(2, 1, "2"),
-            Write::ChosenThrough(Slot(1)),
-        ]),
-        with(&[
-            Write::Stood(ballot(2, 2)),
-            Write::Incarnation(1),
-            vote(1, 1, "1"),
-        ]),
-    ]
 }
 
 fn report(findings: &[Finding]) -> String {
@@ -62,7 +21,7 @@ fn report(findings: &[Finding]) -> String {
 
 #[test]
 fn every_bit_flip_of_a_small_log_record_is_refused_or_read_by_c1_to_c5() {
-    let findings: Vec<Vec<Finding>> = (log_records().iter())
+    let findings: Vec<Vec<Finding>> = (small_log_records().iter())
         .map(|writes| flip_every_bit_of_log(writes, DurableRecord::recover))
         .collect();
     let counts: Vec<usize> = findings.iter().map(Vec::len).collect();
@@ -75,7 +34,7 @@ fn every_bit_flip_of_a_small_log_record_is_refused_or_read_by_c1_to_c5() {
 
 #[test]
 fn every_cut_of_a_last_log_frame_is_a_torn_tail_dropped() {
-    for writes in log_records() {
+    for writes in small_log_records() {
         let findings = cut_the_last_log_frame(&writes, DurableRecord::recover);
         assert!(findings.is_empty(), "{writes:?}: {}", report(&findings));
     }
@@ -90,25 +49,7 @@ fn a_first_write_cut_at_any_byte_boots_as_new() {
 
 #[test]
 fn every_damage_of_a_small_matchmaker_record_is_refused_or_read_whole() {
-    let acceptors = |ids: &[u8]| {
-        Configuration::new(Quorums::majority(ids.iter().map(|id| node(*id)).collect()).unwrap())
-    };
-    let start = vec![
-        MatchmakerWrite::Identity(node(11)),
-        MatchmakerWrite::Configuration(ballot(1, 1), acceptors(&[1, 2, 3])),
-    ];
-    let records = [
-        start.clone(),
-        [
-            start.clone(),
-            vec![MatchmakerWrite::Configuration(
-                ballot(2, 2),
-                acceptors(&[4, 5, 6]),
-            )],
-        ]
-        .concat(),
-        [start, vec![MatchmakerWrite::Watermark(ballot(1, 1))]].concat(),
-    ];
+    let records = small_matchmaker_records();
     let findings: Vec<Vec<Finding>> = (records.iter())
         .map(|writes| damage_every_matchmaker_frame(node(11), writes))
         .collect();
@@ -121,10 +62,16 @@ fn every_damage_of_a_small_matchmaker_record_is_refused_or_read_whole() {
 }
 
 #[test]
+fn the_whole_sweep_the_gate_runs_finds_nothing() {
+    let findings = sweep_small_records();
+    assert!(findings.is_empty(), "{}", report(&findings));
+}
+
+#[test]
 fn control_a_reader_that_takes_damage_for_a_torn_tail_is_caught() {
     // The sweep's negative control: a reader that ends the record at the first frame that does
     // not read, as if torn, loses the vote it damaged. The sweep must say so, in C2's words.
-    let writes = &log_records()[0];
+    let writes = &small_log_records()[0];
     let findings = flip_every_bit_of_log(writes, corrupt_as_torn);
     assert!(
         findings
@@ -133,7 +80,7 @@ fn control_a_reader_that_takes_damage_for_a_torn_tail_is_caught() {
         "{}",
         report(&findings)
     );
-    let promise_last = &log_records()[1];
+    let promise_last = &small_log_records()[1];
     let findings = flip_every_bit_of_log(promise_last, corrupt_as_torn);
     assert!(
         findings.iter().any(|found| found.broken.starts_with("C5")),

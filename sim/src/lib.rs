@@ -26,6 +26,7 @@ pub mod fingerprint;
 pub mod linearizability;
 pub mod matchmaker;
 pub mod network;
+pub mod quorums;
 pub mod replicated_log;
 pub mod single_decree;
 

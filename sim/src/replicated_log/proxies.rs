@@ -165,7 +165,7 @@ impl LogWorld {
     ) {
         let key = (slot, ballot, entry.clone());
         let voters = self.knowledge.votes.get(&key).copied().unwrap_or_default();
-        if paros_core::is_chosen_in_slot(&self.config.quorum_system(), slot, voters) {
+        if self.chosen_in_slot(&self.config.quorum_system(), slot, voters) {
             return;
         }
         let names: Vec<String> = voters.iter().map(|voter| self.name(voter)).collect();

@@ -5,7 +5,7 @@ use paros_core::log::{Entry, Slot};
 use paros_core::{Ballot, NodeSet};
 
 /// The votes cast in one slot at one ballot for one entry: the nodes whose `Accepted` for it
-/// has left them. Chosen is a fact about these votes ([`paros_core::is_chosen_in_slot`]),
+/// has left them. Chosen is a fact about these votes ([`crate::quorums::chosen_in_slot`]),
 /// whether or not any node has learned it.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct SlotVotes {

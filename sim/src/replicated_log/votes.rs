@@ -1,16 +1,18 @@
 //! What is chosen, as a fact about votes: each vote is recorded as the `Accepted` carrying it
-//! leaves its node, counted with paros-core's own quorum system, and judged for agreement.
+//! leaves its node, counted by the simulator's own reading of the world's quorum system
+//! ([`crate::quorums`]), and judged for agreement.
 
 use super::knowledge::Effect;
 use super::{LogWorld, SlotVotes, vote_part};
+use crate::NegativeControl;
 use crate::check::Property;
 use paros_core::log::{Entry, LogEnvelope, LogMessage, Slot};
-use paros_core::{Ballot, NodeId, Quorums};
+use paros_core::{Ballot, NodeId, NodeSet, Quorums};
 use std::sync::Arc;
 
 impl LogWorld {
     /// Every (slot, ballot, entry) whose voters ever formed a Phase-2 quorum for that slot, in
-    /// slot and ballot order: what is chosen, judged from the votes alone by paros-core's own
+    /// slot and ballot order: what is chosen, judged from the votes alone by the simulator's
     /// per-slot test (in a grid, only the slot's column counts). Agreement holds while each
     /// slot has one entry here.
     pub fn chosen_by_votes(&self) -> Vec<SlotVotes> {
@@ -18,9 +20,7 @@ impl LogWorld {
         self.knowledge
             .votes
             .iter()
-            .filter(|((slot, _, _), voters)| {
-                paros_core::is_chosen_in_slot(&quorums, *slot, **voters)
-            })
+            .filter(|((slot, _, _), voters)| self.chosen_in_slot(&quorums, *slot, **voters))
             .map(|(key, voters)| SlotVotes::of(key, *voters))
             .collect()
     }
@@ -44,6 +44,16 @@ impl LogWorld {
     /// configured Phase-2 quorums, never by majorities unless the world runs on them.
     fn quorums(&self) -> Quorums {
         self.config.quorum_system()
+    }
+
+    /// Whether `voters` choose in `slot` under `quorums`, the world's system, read by the
+    /// simulator ([`crate::quorums::chosen_in_slot`]); in the grid-decides-in-row control's
+    /// world a full row decides too, where the control's grid lets it
+    /// ([`crate::quorums::a_row_decides`]).
+    pub(super) fn chosen_in_slot(&self, quorums: &Quorums, slot: Slot, voters: NodeSet) -> bool {
+        let rows_decide = self.config.negative_control == Some(NegativeControl::GridDecidesInRow)
+            && crate::quorums::a_row_decides(quorums);
+        crate::quorums::chosen_in_slot(quorums, rows_decide, slot, voters)
     }
 
     /// A node votes when its `Accepted` (or an `AcceptedRun` naming the slot) leaves it: the entry is its accepted record for the
@@ -95,7 +105,7 @@ impl LogWorld {
                     .insert(key.clone(), voters);
             }
             let entry = key.2;
-            if !paros_core::is_chosen_in_slot(&quorums, slot, voters) {
+            if !self.chosen_in_slot(&quorums, slot, voters) {
                 continue;
             }
             let now = SlotVotes {
