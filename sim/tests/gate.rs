@@ -12,7 +12,8 @@
 //! - seeded walks of an honest world: no walk breaks a property, and every walk whose world has
 //!   a fair schedule settles once faults stop (`Property::Progress`).
 //!
-//! Beside the table, the disk-damage sweep of small records (C1–C5) runs as a test of its own.
+//! Beside the table, the disk-damage sweep of small records (C1–C5) and a few thousand seeds of
+//! each swarm (every feature and fault at once, every checker on) run as tests of their own.
 //!
 //! The entries run cheapest first, and the gate stops at the first wrong verdict, so a change
 //! the gate catches costs seconds. Run it with
@@ -23,6 +24,7 @@ use paros_sim::report::{Report, Verdict};
 use paros_sim::runner;
 use paros_sim::scenarios::{self, Scenario};
 use paros_sim::simulate::Sweep;
+use paros_sim::swarm::{self, Swarm};
 use std::time::Instant;
 
 /// How an entry runs its scenario.
@@ -253,5 +255,38 @@ fn the_gate_names_only_scenarios_in_modes_they_support() {
             Run::Seeds { .. } => paros_sim::report::Mode::Simulation,
         };
         assert!(scenario.supports(mode), "{}", entry.scenario);
+    }
+}
+
+/// Seeds of each swarm, each drawing a configuration and a run with every checker on: the
+/// gate's reach where features meet. A few seconds each in release.
+const SWARM_SEEDS: &[(Swarm, u64, u32)] = &[
+    (Swarm::Log, 2_000, 1_000),
+    (Swarm::Matchmaker, 2_000, 1_000),
+];
+
+#[test]
+fn every_swarm_seed_finds_nothing() {
+    for &(which, seeds, max_steps) in SWARM_SEEDS {
+        let clock = Instant::now();
+        let sweep = Sweep {
+            seeds: 0..seeds,
+            max_steps,
+        };
+        let report = swarm::run(which, &sweep, &|_| {})
+            .unwrap_or_else(|error| panic!("{}: no verdict: {error}", which.name()));
+        assert!(
+            report.verdict != Verdict::Violation && report.violating_runs == 0,
+            "{}: {} {:?}, replay: {:?}",
+            which.name(),
+            report.verdict.as_str(),
+            report.violations,
+            report.replay_command
+        );
+        eprintln!(
+            "gate: {} {seeds} seeds in {} ms",
+            which.name(),
+            clock.elapsed().as_millis()
+        );
     }
 }
