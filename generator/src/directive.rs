@@ -2,7 +2,7 @@
 //!
 //! A directive is a form a chapter writes that the book resolves against the code, the game or
 //! the simulator: `{{ level "id" }}` as a paragraph of its own, `{{ figure "scenario" "field" }}`
-//! inside a sentence, or a link such as [`Acceptor`] whose destination is a symbol. Each one is
+//! inside a sentence, or a link such as ``[`Acceptor`]`` whose destination is a symbol. Each one is
 //! a module of `directives/` implementing [`Directive`], registered in
 //! [`crate::directives::TABLE`]; Markdown rendering finds the forms, asks the table which
 //! directive a form belongs to and places what it renders, knowing none by name.

@@ -81,7 +81,7 @@ pub struct Level<B: Board> {
     /// The title.
     pub title: &'static str,
     /// The briefing, markdown. Empty in the wasm build: the page reads it from the level
-    /// catalog (see [`native_text`]).
+    /// catalog (see `native_text`).
     pub briefing: &'static str,
     /// What the player does by hand (the level map's words).
     pub by_hand: &'static str,
@@ -112,7 +112,7 @@ pub struct Level<B: Board> {
     pub stages: &'static [Stage<B>],
     /// A reference solution in the script language of [`Game::play`](crate::Game::play),
     /// played from the start with [`Level::solution_unlocked`] earned. Empty in the wasm build
-    /// (see [`native_only`]), as are `symbols`.
+    /// (see `native_only`), as are `symbols`.
     pub solution: &'static [&'static str],
     /// What the reference solution assumes the player has earned.
     pub solution_unlocked: &'static [Automation],

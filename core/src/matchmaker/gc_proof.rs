@@ -17,7 +17,7 @@ pub fn quorum_of_matchmakers(matchmakers: NodeSet) -> usize {
 /// acceptors that remain (those of the configuration of the collecting leader's round). A
 /// removed acceptor retires only on a request that carries one.
 ///
-/// Minted only by [`GcProof::from_acknowledgements`], which counts the acknowledgements itself;
+/// Minted only by its constructor in this file, `from_acknowledgements`, which counts them itself;
 /// nothing else, in this crate or outside it, can build one:
 ///
 /// ```compile_fail,E0451

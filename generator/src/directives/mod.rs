@@ -1,7 +1,7 @@
 //! The table of directives, and how a chapter's forms are matched to them.
 //!
 //! Adding a directive is one new file in this folder, implementing
-//! [`Directive`](crate::directive::Directive), its `mod` line here and its line in [`TABLE`];
+//! [`Directive`], its `mod` line here and its line in [`TABLE`];
 //! nothing else names it.
 //! The table's order is the order the error listing the known forms gives them in.
 //!
