@@ -20,8 +20,8 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     act: 1,
     title: "Recovery is not catch-up",
     briefing: native_text(include_str!("recovery_is_not_catch_up.md")),
-    by_hand: "Adopt a value that exactly one acceptor ever accepted and nothing chose",
-    teaches: "Recovery repairs an invariant, not data: it fires when nothing was chosen",
+    by_hand: "Choose the value of a new proposer's Accept, then say whether it was chosen before",
+    teaches: "Recovery repairs an invariant, not data",
     goal: "x is chosen through P2, you can say whether it was chosen before, and P2 has learned x",
     chapter: WHY_ONE_VALUE_IS_SAFE,
     scenario: "act1-recovery",
@@ -40,7 +40,7 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     }],
     retry_by_hand: false,
     stages: &[Stage {
-        title: "One vote, nothing chosen",
+        title: "One Accept landed",
         note: "P1's Accept(1.P1, x) reached A1 alone; its other Accepts were lost and P1 \
                stopped. P2 has sent Prepare(1.P2) to A1 and A2.",
         world: &level_worlds::RECOVERY_IS_NOT_CATCH_UP,

@@ -22,8 +22,9 @@ pub static LEVEL: Level<LogWorld> = Level {
     act: 2,
     title: "The permanent gap",
     briefing: native_text(include_str!("the_permanent_gap.md")),
-    by_hand: "Drop exactly slot 1's Accepts, let slot 2 be chosen, crash the leader, then fill the hole",
-    teaches: "A slot no Promise reports wedges the whole cluster forever unless the new leader fills it",
+    by_hand: "Drop exactly slot 1's Accepts, let slot 2 be chosen, crash the leader, then answer \
+              for the new leader's recovery",
+    teaches: "What a new leader owes a slot that no Promise reports",
     goal: "No hole at N2: b=2 applied, and C1's a=1, retried, applied once",
     chapter: STABLE_LEADER,
     scenario: "act2-permanent-gap",

@@ -20,7 +20,7 @@ pub static LEVEL: Level<LogWorld> = Level {
     briefing: native_text(include_str!("the_read_that_lies.md")),
     by_hand: "Ask a follower that missed a leader change for a read, and decide if it can answer now",
     teaches: "A node cannot know its log is current; a read asks a Phase-1 quorum how far to read",
-    goal: "C1's read of x at N3 returns 2",
+    goal: "C1's read of x at N3 returns the value a linearizable read must",
     chapter: READS_ARE_NOT_FREE,
     scenario: "act2-read-that-lies",
     symbols: native_only(&["read_may_be_served"]),
@@ -82,7 +82,7 @@ impl Rules<LogWorld> for ReadThatLies {
                 done: read_called(world),
             },
             ChecklistItem {
-                label: "The read returns 2".into(),
+                label: "The read returns the right value".into(),
                 done: read_result(world) == Some(Some("2".into())),
             },
         ]

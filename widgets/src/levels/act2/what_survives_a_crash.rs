@@ -30,7 +30,7 @@ pub static LEVEL: Level<LogWorld> = Level {
     title: "What survives a crash",
     briefing: native_text(include_str!("what_survives_a_crash.md")),
     by_hand: "Crash and restart at each step of a decision, and say what the durable record keeps",
-    teaches: "A chosen value must overwrite a stale lower-ballot accept, or a restart resurrects it",
+    teaches: "What a node's durable record must keep, before and after it learns a decision",
     goal: "Say what N2's disk holds after a restart with its own vote, with a stale vote, and after learning the decision",
     chapter: CRASH_AND_RESTART,
     scenario: "act2-what-survives-a-crash",

@@ -29,8 +29,9 @@ pub static LEVEL: Level<LogWorld> = Level {
     title: "Chosen is not applied",
     briefing: native_text(include_str!("chosen_is_not_applied.md")),
     by_hand: "Answer for a leader whose client retries a write chosen above a hole",
-    teaches: "Retries are de-duplicated when they apply, by the session table, not when proposed",
-    goal: "N1 applies both copies of C2's write, and C2 hears \"written\" once",
+    teaches: "Chosen is not applied: where a retried write is told apart from a new one",
+    goal: "N1's apply walk passes every slot that holds C2's write, and C2 hears \"written\" \
+           once",
     chapter: READS_ARE_NOT_FREE,
     scenario: "act3-chosen-is-not-applied",
     symbols: native_only(&["KvStore::apply", "KvStore::applied_seq"]),

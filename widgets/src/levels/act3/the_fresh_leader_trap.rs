@@ -23,9 +23,9 @@ pub static LEVEL: Level<LogWorld> = Level {
     act: 3,
     title: "The fresh-leader trap",
     briefing: native_text(include_str!("the_fresh_leader_trap.md")),
-    by_hand: "Hold a read at a new leader while the slot that it inherited is not decided again",
-    teaches: "A vote raises the watermark before the slot is chosen, so the read waits for it",
-    goal: "C1's read of x at N2 returns 1",
+    by_hand: "Decide when a new leader may serve a read of the slot it inherited",
+    teaches: "A vote raises the read watermark before its slot is chosen, even at a new leader",
+    goal: "C1's read of x at N2 returns the value a linearizable read must",
     chapter: READS_ARE_NOT_FREE,
     scenario: "act3-fresh-leader-trap",
     symbols: native_only(&["read_may_be_served"]),
@@ -111,7 +111,7 @@ impl Rules<LogWorld> for FreshLeaderTrap {
                 done: super::super::act2::applied_through(world, NEW_LEADER + 1, 1),
             },
             ChecklistItem {
-                label: "The read returns 1".into(),
+                label: "The read returns the right value".into(),
                 done: read_result(world) == Some(Some("1".into())),
             },
         ]

@@ -25,8 +25,7 @@ pub static LEVEL: Level<LogWorld> = Level {
     briefing: native_text(include_str!("the_stranded_node.md")),
     by_hand: "Strand a node below the floor, let a peer answer its catch-up with the trim point, \
               and state its promise after the jump",
-    teaches: "A trim-point jump moves the floor and never lowers a promise: the node keeps the \
-              newer promise it had",
+    teaches: "What a trim-point jump changes at a node, and what it must never change",
     goal: "N3 jumps to N1's trim point, and you state its promise",
     chapter: TRUNCATION,
     scenario: "act3-stranded-node",

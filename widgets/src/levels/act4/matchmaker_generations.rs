@@ -26,7 +26,7 @@ pub static LEVEL: Level<MatchmakerWorld> = Level {
     title: "Matchmaker generations",
     briefing: native_text(include_str!("matchmaker_generations.md")),
     by_hand: "Replace the matchmaker set: stop, reconstruct, bootstrap, decide, publish",
-    teaches: "The successor set is decided by single-decree Paxos over the old set",
+    teaches: "Replacing the matchmakers is itself a decision, made once whoever proposes it",
     goal: "The bootstrap and the decision judged, M4..M6 published, and L2's history read \
            from them still holding C1",
     chapter: MATCHMAKER_PAXOS,

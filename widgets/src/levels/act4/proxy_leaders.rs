@@ -30,8 +30,8 @@ pub static LEVEL: Level<LogWorld> = Level {
     by_hand: "Route the leader's Accepts through proxies, crash one mid-slot, and count for a \
               proxy that hears two ballots",
     teaches: "A proxy forwards, counts per (slot, ballot) and keeps nothing worth saving",
-    goal: "C1's x=1 chosen and answered though the proxy carrying it crashed mid-slot, N1's \
-           resend through the other proxy identical, and a proxy's Accepteds of two ballots \
+    goal: "C1's x=1 chosen and answered though the proxy carrying it crashed mid-slot, what \
+           N1 resends through the other proxy judged, and a proxy's Accepteds of two ballots \
            for one slot judged",
     chapter: PROXY_LEADERS_CHAPTER,
     scenario: "act4-proxy-leaders",
@@ -107,8 +107,7 @@ impl Rules<LogWorld> for ProxyLeaders {
         let recorded = |label: &str, record: &str| ChecklistItem::recorded(label, memory, record);
         vec![
             recorded(
-                "A proxy crashes mid-slot, and N1 sends the slot again, identical, through \
-                 the other",
+                "A proxy crashes mid-slot, and what N1 sends again through the other, judged",
                 RESENT_AROUND_A_CRASH,
             ),
             ChecklistItem {

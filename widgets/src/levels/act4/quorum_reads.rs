@@ -29,11 +29,10 @@ pub static LEVEL: Level<LogWorld> = Level {
     act: 4,
     title: "Quorum reads",
     briefing: native_text(include_str!("quorum_reads.md")),
-    by_hand: "Serve a read at a follower from a row's vote watermarks, and hold one that is not \
-              covered",
+    by_hand: "Judge, at each delivery, whether a follower may serve a read with no leader asked",
     teaches: "A linearizable read with no leader and no clock, paid for by waiting",
-    goal: "Two reads of x at N4 return 1 with no leader asked: the first held until N4 applied \
-           through its row's watermark, the second served as soon as its row answered",
+    goal: "Two reads of x at N4 return the right value with no leader asked, each served at the \
+           first moment it is safe",
     chapter: BEYOND_MULTI_PAXOS,
     scenario: "act4-quorum-reads",
     symbols: native_only(&["read_may_be_served", "heard_from_a_discovery_quorum"]),
@@ -106,19 +105,19 @@ impl Rules<LogWorld> for QuorumReads {
         let returned = reads_returning(world, "1");
         vec![
             item(
-                "N4's read waits for a Phase-1 quorum with no leader in it",
+                "The nodes whose answers N4's read waits for, picked",
                 REACH_SET_PICKED,
             ),
             item(
-                "A read not yet covered held until N4 applied through its watermark",
+                "N4's answer to the read before it learns what is chosen, judged",
                 HELD_FOR_THE_RINSE,
             ),
             item(
-                "A covered read served as soon as its row answered",
+                "N4's answer to the read after it learns what is chosen, judged",
                 SERVED_ON_ITS_ANSWERS,
             ),
             ChecklistItem {
-                label: "Both of C2's reads at N4 return x = 1".into(),
+                label: "Both of C2's reads at N4 return the right value".into(),
                 done: returned == 2,
             },
             ChecklistItem {

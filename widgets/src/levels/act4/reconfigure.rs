@@ -29,7 +29,8 @@ pub static LEVEL: Level<MatchmakerWorld> = Level {
     title: "Reconfigure",
     briefing: native_text(include_str!("reconfigure.md")),
     by_hand: "Grow the acceptor set onto a spare and get a command chosen under it",
-    teaches: "A reconfiguration is a round change; a removed node still answers Phase 1",
+    teaches: "A reconfiguration is a round change: which acceptors each phase of the new round \
+              must hear",
     goal: "A removed acceptor's Promise and the spare's Accepted judged, and a value chosen at \
            2.L2 in C2",
     chapter: MATCHMAKER_PAXOS,

@@ -29,7 +29,7 @@ pub static LEVEL: Level<LogWorld> = Level {
     title: "The grid",
     briefing: native_text(include_str!("the_grid.md")),
     by_hand: "Decide two slots on two columns, then send a stray Accept outside a slot's column",
-    teaches: "A row elects and a column decides; a vote outside the column counts for nothing",
+    teaches: "A row elects and a column decides, and every row meets every column",
     goal: "Slot 1 decided by column 1, slot 2 by column 2, and a vote outside its slot's \
            column judged",
     chapter: BEYOND_MULTI_PAXOS,

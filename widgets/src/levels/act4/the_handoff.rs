@@ -33,7 +33,7 @@ pub static LEVEL: Level<LogWorld> = Level {
     by_hand: "Hand the leadership on under the same ballot, then try to hand it on again",
     teaches: "Same ballot, no Phase 1, gap filling off, and one hop only",
     goal: "x=2, in flight at the handoff, and C2's y=1 chosen at 1.N1 with no Phase 1, and a \
-           second handoff of 1.N1 refused",
+           second handoff of 1.N1 tried and judged",
     chapter: THE_HANDOFF,
     scenario: "act4-handoff",
     symbols: native_only(&["successor_may_propose", "ColocatedNode::hand_off"]),
@@ -110,7 +110,7 @@ impl Rules<LogWorld> for TheHandoff {
                 "N1 hands 1.N1 to N2 with x=2 still in flight",
                 HANDED_OFF_IN_FLIGHT,
             ),
-            recorded("N2 leaves the hole at slot 1 alone", HOLE_LEFT),
+            recorded("What N2 may do with the hole at slot 1, judged", HOLE_LEFT),
             ChecklistItem {
                 label: "x=2 and y=1 chosen at 1.N1, with no Phase 1".into(),
                 done: every_write_chosen_at(run.world(), HANDED)
@@ -118,7 +118,7 @@ impl Rules<LogWorld> for TheHandoff {
                     && phase_one(run.world()).is_none(),
             },
             recorded(
-                "A second handoff of 1.N1, N2 → N3, refused",
+                "A second handoff of 1.N1, N2 → N3, tried and judged",
                 SECOND_HANDOFF_REFUSED,
             ),
         ]
@@ -326,13 +326,13 @@ fn hole_question(world: &LogWorld, handoff: &HandoffOnWire) -> Option<Prompt> {
         vec![
             choice(
                 "yes",
-                format!("Yes: a no-op at {at} closes the hole"),
+                format!("Yes: a no-op at {at} in slot {hole}"),
                 may,
                 format!("{danger} {rule}"),
             ),
             choice(
                 "no",
-                format!("No: slot {hole} is below the next slot, {next}"),
+                format!("No: {name} leaves slot {hole} alone"),
                 !may,
                 format!(
                     "Right: {rule} {danger} Only a higher ballot, after a Phase 1 that hears \

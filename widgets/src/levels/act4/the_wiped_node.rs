@@ -27,8 +27,9 @@ pub static LEVEL: Level<LogWorld> = Level {
     briefing: native_text(include_str!("the_wiped_node.md")),
     by_hand: "Erase a disk, say what the library does when it restarts, and keep the survivors \
               deciding",
-    teaches: "A lost promise cannot be restored, so the library refuses the boot",
-    goal: "N2's disk wiped and its boot refused, and C1's x=2 chosen by N1 and N3 without it",
+    teaches: "A lost promise cannot be restored: what a node may do once its disk is gone",
+    goal: "N2's disk wiped, what the library does at its boot judged, and C1's x=2 chosen by \
+           N1 and N3 without it",
     chapter: DISKS_THAT_LIE,
     scenario: "act4-the-wiped-node",
     symbols: native_only(&[
