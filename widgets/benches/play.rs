@@ -4,9 +4,7 @@
 //!
 //! Run with `cargo bench -p paros-play`. Figures go to stdout; nothing is asserted here.
 
-use paros_play::{
-    Automation, Game, Goal, HintFor, Level, Memory, Pin, Rules, Run, Stage, View, levels,
-};
+use paros_play::{Automation, Game, Goal, Level, Memory, Pin, Rules, Run, Stage, View, levels};
 use paros_sim::level_worlds::LevelWorld;
 use paros_sim::single_decree::{DecreeWorld, DecreeWorldConfig, ProposerConfig};
 use paros_sim::{Budget, Fault};
@@ -57,8 +55,7 @@ static ENDLESS: Level<DecreeWorld> = Level {
     scenario: "",
     symbols: &[],
     unlocks: None,
-    hints: ["", ""],
-    hint_for: [HintFor::Any, HintFor::Any],
+    hints: &[],
     pins: &[
         Pin {
             automation: Automation::AcceptorReplies,

@@ -317,6 +317,7 @@ impl<B: Board> Game<B> {
         if !choice.right {
             self.memory.mistakes.push(Mistake {
                 kind: prompt.kind,
+                topic: prompt.topic,
                 question: prompt.question.clone(),
                 answer: choice.label,
                 explanation: choice.explanation.clone(),

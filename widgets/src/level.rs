@@ -41,26 +41,42 @@ pub struct Stage<B: Board> {
     pub world: &'static LevelWorld<B::Config>,
 }
 
-/// What earns a hint.
+/// What earns a hint: a wrong answer to the question it is about, or a failed goal. There is
+/// no hint for "any mistake": a hint answers the question just missed, never another one.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum HintFor {
-    /// Any mistake, or a failed goal.
-    Any,
-    /// A wrong answer to a prompt of this kind.
+    /// A wrong answer to a role prompt of this kind (never a level question: see `Question`).
     Prompt(PromptKind),
+    /// A wrong answer to the level question about this topic ([`Prompt::topic`]).
+    Question(&'static str),
     /// A failed goal (the duel's livelock).
     Failure,
 }
 
 impl HintFor {
-    /// Whether a wrong answer to a prompt of `kind` (or, for `None`, a failed goal) earns it.
-    pub fn earned_by(self, kind: Option<PromptKind>) -> bool {
-        match self {
-            HintFor::Any => true,
-            HintFor::Prompt(wanted) => kind == Some(wanted),
-            HintFor::Failure => kind.is_none(),
+    /// Whether a wrong answer to a prompt of `kind` about `topic` (or, for `None`, a failed
+    /// goal) earns it.
+    pub fn earned_by(self, mistake: Option<(PromptKind, &str)>) -> bool {
+        match (self, mistake) {
+            (HintFor::Prompt(wanted), Some((kind, _))) => {
+                kind == wanted && kind != PromptKind::Question
+            }
+            (HintFor::Question(wanted), Some((kind, topic))) => {
+                kind == PromptKind::Question && topic == wanted
+            }
+            (HintFor::Failure, None) => true,
+            _ => false,
         }
     }
+}
+
+/// A hint, and what earns it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Hint {
+    /// The mistake or failure it answers.
+    pub about: HintFor,
+    /// The hint, markdown.
+    pub text: &'static str,
 }
 
 /// How a level sets one automation toggle.
@@ -99,11 +115,9 @@ pub struct Level<B: Board> {
     pub symbols: &'static [&'static str],
     /// The automation passing this level earns.
     pub unlocks: Option<Automation>,
-    /// The hints, each earned by a mistake or a failure it is about (`hint_for`), shown in
-    /// this order.
-    pub hints: [&'static str; 2],
-    /// What earns each hint of `hints`, so a hint answers the mistake made.
-    pub hint_for: [HintFor; 2],
+    /// The hints, each earned by the mistake or failure it is about, shown in this order.
+    /// Every question a level asks has a hint of its own (`tests/hints.rs`).
+    pub hints: &'static [Hint],
     /// Toggles this level forces on or off, whatever the player has earned.
     pub pins: &'static [Pin],
     /// Whether a retry opens a prompt asking for the new ballot.

@@ -56,7 +56,7 @@ pub use board::{Board, ByHand};
 pub use error::PlayError;
 pub use game::{Game, GameAction, Outcome, OutcomeKind};
 pub use kept_back::KeptBackView;
-pub use level::{HintFor, Level, LevelSummary, Pin, Rules, Stage};
+pub use level::{Hint, HintFor, Level, LevelSummary, Pin, Rules, Stage};
 pub use levels::{MODULES, catalog};
 pub use mounted::Mounted;
 pub use position::PositionError;

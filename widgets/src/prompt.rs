@@ -137,6 +137,9 @@ pub struct Prompt {
     pub choices: Vec<Choice>,
     /// What a right answer records in the game's memory (a try of a quorum), if anything.
     pub record: Option<String>,
+    /// For a level question, the rule it asks about, which names the level's hint for a wrong
+    /// answer (`HintFor::Question`); empty for a role prompt, whose kind names it.
+    pub topic: &'static str,
 }
 
 /// Drops every wrong choice that reads or answers as a right one (same label or same key), so
@@ -156,9 +159,15 @@ pub(crate) fn drop_doubles(choices: &mut Vec<Choice>) {
 }
 
 impl Prompt {
-    /// A level question with no node, judged by the level.
-    pub fn question(question: String, facts: Vec<String>, choices: Vec<Choice>) -> Prompt {
+    /// A level question about `topic` with no node, judged by the level.
+    pub fn question(
+        topic: &'static str,
+        question: String,
+        facts: Vec<String>,
+        choices: Vec<Choice>,
+    ) -> Prompt {
         Prompt {
+            topic,
             kind: PromptKind::Question,
             node: None,
             message: None,

@@ -238,6 +238,8 @@ pub struct Change<'a, B: Board> {
 pub struct Mistake {
     /// The kind of prompt it answered, so the hint it earns can be about it.
     pub kind: PromptKind,
+    /// The topic of the level question it answered ([`Prompt::topic`](crate::Prompt::topic)).
+    pub topic: &'static str,
     /// The question asked.
     pub question: String,
     /// The answer given.

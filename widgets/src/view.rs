@@ -326,25 +326,27 @@ impl View {
 }
 
 /// Hints are earned by mistakes, and by failing the goal (a livelock is a lesson too): each
-/// mistake or failure, in turn, earns the first hint not yet earned that is about it. They are
-/// shown in the level's order.
+/// mistake or failure, in turn, earns the first hint not yet earned that is about it (a wrong
+/// answer earns only a hint about the question it answered). They are shown in the level's
+/// order.
 fn earned_hints<B: Board>(game: &Game<B>) -> Vec<&'static str> {
     let memory = game.memory();
     let level = game.level();
     let failures = usize::try_from(memory.failures).unwrap_or(usize::MAX);
-    let events = (memory.mistakes.iter().map(|mistake| Some(mistake.kind)))
+    let events = (memory.mistakes.iter())
+        .map(|mistake| Some((mistake.kind, mistake.topic)))
         .chain(std::iter::repeat_n(None, failures.min(level.hints.len())));
-    let mut earned = [false; 2];
-    for kind in events {
-        if let Some(index) =
-            (0..earned.len()).find(|&index| !earned[index] && level.hint_for[index].earned_by(kind))
+    let mut earned = vec![false; level.hints.len()];
+    for event in events {
+        if let Some(index) = (0..earned.len())
+            .find(|&index| !earned[index] && level.hints[index].about.earned_by(event))
         {
             earned[index] = true;
         }
     }
     (level.hints.iter().zip(earned))
         .filter(|(_, earned)| *earned)
-        .map(|(hint, _)| *hint)
+        .map(|(hint, _)| hint.text)
         .collect()
 }
 

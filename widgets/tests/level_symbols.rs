@@ -132,7 +132,7 @@ fn shown(view: &View, into: &mut Vec<String>) {
 fn level_words<B: Board>(level: &'static Level<B>) -> Vec<String> {
     let mut words = string_literals(&level_source(level));
     words.push(level.briefing.to_string());
-    words.extend(level.hints.iter().map(ToString::to_string));
+    words.extend(level.hints.iter().map(|hint| hint.text.to_string()));
     let mut game = Game::new(level, level.solution_unlocked).expect("mounts");
     shown(&View::of(&game), &mut words);
     for step in level.solution {

@@ -6,7 +6,8 @@
 
 use super::WHY_ONE_VALUE_IS_SAFE;
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Pin, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Pin, Rules, Stage, native_only, native_text};
+use crate::prompt::PromptKind;
 use crate::state::{Goal, Memory, Run};
 use paros_core::Phase;
 use paros_sim::level_worlds;
@@ -25,13 +26,18 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     scenario: "act1-adopt-the-value",
     symbols: native_only(&[]),
     unlocks: Some(Automation::P2c),
-    hints: [
-        "Look at what the Promises report. A reported vote may belong to a value that is \
+    hints: &[
+        Hint {
+            about: HintFor::Prompt(PromptKind::ChooseValue),
+            text: "Look at what the Promises report. A reported vote may belong to a value that is \
          already chosen by acceptors outside your quorum, and you cannot see them.",
-        "When the Promises report several votes, the one with the highest ballot decides. An \
+        },
+        Hint {
+            about: HintFor::Prompt(PromptKind::ChooseValue),
+            text: "When the Promises report several votes, the one with the highest ballot decides. An \
          older value could not have been chosen, or the newer ballot would have carried it.",
+        },
     ],
-    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[Pin {
         automation: Automation::P2c,
         on: false,

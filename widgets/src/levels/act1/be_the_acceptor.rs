@@ -6,7 +6,7 @@
 
 use super::HOW_PAXOS_CHOOSES;
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Pin, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Pin, Rules, Stage, native_only, native_text};
 use crate::prompt::PromptKind;
 use crate::state::{ChecklistItem, Goal, Memory, Run};
 use paros_sim::level_worlds;
@@ -25,16 +25,18 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     scenario: "act1-duel",
     symbols: native_only(&[]),
     unlocks: Some(Automation::AcceptorReplies),
-    hints: [
-        "The promise rule is strict: an acceptor promises a ballot only if it is greater than \
+    hints: &[
+        Hint {
+            about: HintFor::Prompt(PromptKind::PromiseOrNack),
+            text: "The promise rule is strict: an acceptor promises a ballot only if it is greater than \
          every ballot it has promised. A lower ballot is not greater, and neither is a copy of a \
          Prepare it already promised.",
-        "The vote rule is not strict: an acceptor votes for an Accept unless it has promised a \
+        },
+        Hint {
+            about: HintFor::Prompt(PromptKind::AcceptedOrNack),
+            text: "The vote rule is not strict: an acceptor votes for an Accept unless it has promised a \
          higher ballot. The very ballot it promised must pass, or its proposer could never win.",
-    ],
-    hint_for: [
-        HintFor::Prompt(PromptKind::PromiseOrNack),
-        HintFor::Prompt(PromptKind::AcceptedOrNack),
+        },
     ],
     pins: &[
         Pin {

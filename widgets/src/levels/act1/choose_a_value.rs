@@ -6,7 +6,7 @@
 
 use super::{HOW_PAXOS_CHOOSES, vote_cast};
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Pin, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Pin, Rules, Stage, native_only, native_text};
 use crate::prompt::{Choice, Prompt};
 use crate::state::{Change, Goal, Memory, Run};
 use crate::words::{majority_size, quorums, set_name};
@@ -27,13 +27,18 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     scenario: "act1-choose-a-value",
     symbols: native_only(&[]),
     unlocks: None,
-    hints: [
-        "Chosen is a fact about the acceptors' votes: count the acceptors that voted for the \
+    hints: &[
+        Hint {
+            about: HintFor::Question("chosen"),
+            text: "Chosen is a fact about the acceptors' votes: count the acceptors that voted for the \
          same ballot, and compare with a majority of the acceptors.",
-        "P1 learning x is a separate event: it happens only when the Accepteds reach P1. The \
+        },
+        Hint {
+            about: HintFor::Question("chosen"),
+            text: "P1 learning x is a separate event: it happens only when the Accepteds reach P1. The \
          value can be chosen while every Accepted is still on the wire.",
+        },
     ],
-    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[
         Pin {
             automation: Automation::AcceptorReplies,
@@ -137,6 +142,7 @@ impl Rules<DecreeWorld> for ChooseAValue {
             )
         };
         Some(Prompt::question(
+            "chosen",
             format!(
                 "{} has just voted for ({at}, {value}); its Accepted is on the wire. Is {value} \
                  chosen yet?",

@@ -8,7 +8,7 @@
 
 use super::WHY_ONE_VALUE_IS_SAFE;
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Pin, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Pin, Rules, Stage, native_only, native_text};
 use crate::prompt::sort_short;
 use crate::prompt::{Choice, Prompt};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
@@ -30,13 +30,18 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     scenario: "act1-quorum-intersection",
     symbols: native_only(&[]),
     unlocks: None,
-    hints: [
-        "A Phase-1 quorum is any two of the three acceptors, and so is a Phase-2 quorum. Two \
+    hints: &[
+        Hint {
+            about: HintFor::Question("overlap"),
+            text: "A Phase-1 quorum is any two of the three acceptors, and so is a Phase-2 quorum. Two \
          pairs drawn from three acceptors always share one.",
-        "The acceptor in both quorums voted for x, and its Promise to P2 reports that vote. Look \
+        },
+        Hint {
+            about: HintFor::Question("overlap"),
+            text: "The acceptor in both quorums voted for x, and its Promise to P2 reports that vote. Look \
          at what each Promise P2 holds reports.",
+        },
     ],
-    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[
         Pin {
             automation: Automation::AcceptorReplies,
@@ -292,6 +297,7 @@ impl Rules<DecreeWorld> for QuorumIntersection {
             ),
         });
         let mut prompt = Prompt::question(
+            "overlap",
             format!(
                 "{name}'s Prepare at {} has reached {p1}, a Phase-1 quorum, and their Promises \
                  are on their way to {name}. {value} was chosen at {at} by {p2}. Which of \

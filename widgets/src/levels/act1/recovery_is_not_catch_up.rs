@@ -6,7 +6,7 @@
 
 use super::WHY_ONE_VALUE_IS_SAFE;
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Pin, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Pin, Rules, Stage, native_only, native_text};
 use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::state::{Change, Goal, Memory, Run};
 use crate::words::{majority_size, quorums, set_name};
@@ -27,13 +27,18 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     scenario: "act1-recovery",
     symbols: native_only(&[]),
     unlocks: None,
-    hints: [
-        "P2 sees only its quorum. One reported vote looks the same whether the value was \
+    hints: &[
+        Hint {
+            about: HintFor::Prompt(PromptKind::ChooseValue),
+            text: "P2 sees only its quorum. One reported vote looks the same whether the value was \
          accepted by that acceptor alone or chosen with an acceptor P2 did not hear from.",
-        "Count the votes for each ballot in the whole world, not in P2's quorum: a value is \
+        },
+        Hint {
+            about: HintFor::Question("chosen-before"),
+            text: "Count the votes for each ballot in the whole world, not in P2's quorum: a value is \
          chosen when a majority voted for one ballot.",
+        },
     ],
-    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[Pin {
         automation: Automation::P2c,
         on: false,
@@ -153,6 +158,7 @@ impl Rules<DecreeWorld> for Recovery {
         facts.push(format!("votes at {at} for {value}: {by}"));
         facts.push(majority_size(&quorums(world), "acceptors"));
         Some(Prompt::question(
+            "chosen-before",
             format!(
                 "{value} is now chosen at {at} by {by}. Was {value} chosen before {proposer} \
                  adopted it?"

@@ -6,7 +6,7 @@
 //! make a quorum, so it can never gather one again). Safety holds all along; the failure is one of liveness.
 
 use super::HOW_PAXOS_CHOOSES;
-use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
 use crate::words::{set_name, vote_name};
@@ -28,16 +28,26 @@ pub static LEVEL: Level<DecreeWorld> = Level {
     scenario: "act1-duel",
     symbols: native_only(&[]),
     unlocks: None,
-    hints: [
-        "A ballot dies when the acceptors that have not promised a higher one are too few to \
+    hints: &[
+        Hint {
+            about: HintFor::Failure,
+            text: "A ballot dies when the acceptors that have not promised a higher one are too few to \
          make a quorum, and each retry kills the other proposer's ballot the moment its \
          Prepares land. Hold one proposer's messages on the wire and let the other finish both \
          phases first: that is all a stable leader does.",
-        "A ballot is a round and an owner, and a proposer only runs ballots that name it: P1's \
+        },
+        Hint {
+            about: HintFor::Prompt(PromptKind::RetryBallot),
+            text: "A ballot is a round and an owner, and a proposer only runs ballots that name it: P1's \
          end in .P1. A retry climbs one round above the highest ballot the proposer has run or \
          been refused by, and keeps its own name.",
+        },
+        Hint {
+            about: HintFor::Question("two-values"),
+            text: "Chosen means a majority voted for one ballot. List the ballots that gathered a majority, and \
+         what each carried: a later ballot's proposer proposes what its Promises reported.",
+        },
     ],
-    hint_for: [HintFor::Failure, HintFor::Prompt(PromptKind::RetryBallot)],
     pins: &[],
     retry_by_hand: true,
     stages: &[Stage {
@@ -218,6 +228,7 @@ impl Rules<DecreeWorld> for TheDuel {
             )
         };
         Some(Prompt::question(
+            "two-values",
             format!("{value} is chosen at {at} by {by}. Were two values chosen in this duel?"),
             votes,
             vec![

@@ -6,7 +6,7 @@
 
 use super::{ONE_VALUE_TO_A_LOG, applied_through, pin};
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::prompt::PromptKind;
 use crate::state::{ChecklistItem, Goal, Memory, Run};
 use paros_sim::level_worlds;
@@ -25,13 +25,18 @@ pub static LEVEL: Level<LogWorld> = Level {
     scenario: "act2-log-of-decisions",
     symbols: native_only(&["ColocatedNode::chosen_index"]),
     unlocks: Some(Automation::ApplyWalk),
-    hints: [
-        "A node applies a slot only when every slot below it is applied: look for the lowest \
+    hints: &[
+        Hint {
+            about: HintFor::Prompt(PromptKind::ApplyWalk),
+            text: "A node applies a slot only when every slot below it is applied: look for the lowest \
          slot N1 does not know is chosen.",
-        "A node's chosen prefix ([`ColocatedNode::chosen_index`]) ends where the unbroken run of \
+        },
+        Hint {
+            about: HintFor::Prompt(PromptKind::ApplyWalk),
+            text: "A node's chosen prefix ([`ColocatedNode::chosen_index`]) ends where the unbroken run of \
          slots it knows chosen from slot 1 ends. The apply walk goes exactly that far.",
+        },
     ],
-    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[
         pin(Automation::ApplyWalk, false),
         pin(Automation::Heartbeats, false),

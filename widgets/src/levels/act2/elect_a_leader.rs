@@ -9,7 +9,7 @@
 use super::{STABLE_LEADER, pin, running};
 use crate::automation::Automation;
 use crate::board::Board;
-use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::replicated_log::{LogMove, ballot_name};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
@@ -32,13 +32,18 @@ pub static LEVEL: Level<LogWorld> = Level {
     scenario: "act2-elect-a-leader",
     symbols: native_only(&["recover_slot"]),
     unlocks: None,
-    hints: [
-        "A new leader does not know what its predecessor got chosen. For each slot, the \
+    hints: &[
+        Hint {
+            about: HintFor::Prompt(PromptKind::RecoverSlots),
+            text: "A new leader does not know what its predecessor got chosen. For each slot, the \
          highest-ballot vote its Promises report may be chosen, so that is what it proposes.",
-        "Phase 1 covers every slot from the first one not known chosen, for as long as the \
+        },
+        Hint {
+            about: HintFor::Question("promises-held"),
+            text: "Phase 1 covers every slot from the first one not known chosen, for as long as the \
          leadership lasts: a leader that already holds its promises only runs Phase 2.",
+        },
     ],
-    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[
         pin(Automation::P2c, false),
         pin(Automation::Heartbeats, false),
@@ -167,6 +172,7 @@ impl Rules<LogWorld> for ElectALeader {
              as soon as the command lands."
         );
         let mut prompt = Prompt::question(
+            "promises-held",
             format!(
                 "{}'s {entry} is on its way to {name}, which leads at {at} and will give it slot \
                  {slot}. Must {name} run Phase 1 for slot {slot} first?",

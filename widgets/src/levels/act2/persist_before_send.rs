@@ -10,7 +10,7 @@
 
 use super::{CRASH_AND_RESTART, pin};
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::prompt::{Choice, Prompt};
 use crate::replicated_log::stage::{durable_record, write_name};
 use crate::replicated_log::{LogMove, ballot_name};
@@ -34,14 +34,24 @@ pub static LEVEL: Level<LogWorld> = Level {
     scenario: "act2-persist-before-send",
     symbols: native_only(&["LogMessage::Accepted", "Ready", "Ready::into_messages"]),
     unlocks: None,
-    hints: [
-        "A message is a promise to the rest of the cluster about what the sender will remember. \
+    hints: &[
+        Hint {
+            about: HintFor::Question("order"),
+            text: "A message is a promise to the rest of the cluster about what the sender will remember. \
          Ask what N2 remembers after a crash: only what reached its disk.",
-        "Crash N2 three times: while its vote is only in memory, after `persist` but before \
+        },
+        Hint {
+            about: HintFor::Question("crash"),
+            text: "A restart reads the disk and nothing else. Ask which part of the Ready had finished when N2 \
+         crashed: a write the node never persisted is not there to read.",
+        },
+        Hint {
+            about: HintFor::Question("crash"),
+            text: "Crash N2 three times: while its vote is only in memory, after `persist` but before \
          `send`, and after `send`. A restart's first Ready writes N2's new incarnation: persist and \
          send it, and N1's next tick sends the Accept again.",
+        },
     ],
-    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[
         pin(Automation::ApplyWalk, true),
         pin(Automation::Heartbeats, false),
@@ -234,6 +244,7 @@ fn order_question(world: &LogWorld) -> Option<Prompt> {
          after any crash."
     );
     Some(Prompt::question(
+        "order",
         format!(
             "N2's Ready holds the write {} and the message {sent}. Which goes first?",
             writes.join(", ")
@@ -320,6 +331,7 @@ fn crash_question(change: &Change<'_, LogWorld>) -> Option<Prompt> {
         )
     };
     let mut prompt = Prompt::question(
+        "crash",
         format!("N2 crashed {what}. Does its disk hold its vote for slot 1?"),
         vec![format!(
             "N2 has written to its disk {} times since it began, each write checked when \

@@ -8,7 +8,7 @@
 
 use super::{STABLE_LEADER, applied_through, pin, running};
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::prompt::{Choice, Prompt, PromptKind};
 use crate::replicated_log::{LogMove, ballot_name};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
@@ -29,14 +29,19 @@ pub static LEVEL: Level<LogWorld> = Level {
     scenario: "act2-steady-state",
     symbols: native_only(&[]),
     unlocks: Some(Automation::Heartbeats),
-    hints: [
-        "Send both clients' writes before finishing either: a leader does not wait for slot 1 \
+    hints: &[
+        Hint {
+            about: HintFor::Question("pipeline"),
+            text: "Send both clients' writes before finishing either: a leader does not wait for slot 1 \
          to be chosen before proposing slot 2.",
-        "N3 has no votes if you never deliver its Accepts. A Heartbeat tells it the commit \
+        },
+        Hint {
+            about: HintFor::Question("pipeline"),
+            text: "N3 has no votes if you never deliver its Accepts. A Heartbeat tells it the commit \
          index; its HeartbeatAck tells the leader how far behind it is, and the leader sends \
          the chosen entries it lacks.",
+        },
     ],
-    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[pin(Automation::Heartbeats, false)],
     retry_by_hand: false,
     stages: &[Stage {
@@ -133,6 +138,7 @@ impl Rules<LogWorld> for SteadyState {
              end, by the apply walk, which runs slots in slot order."
         );
         Some(Prompt::question(
+            "pipeline",
             format!(
                 "N1 has slot {first} in flight and now gives slot {second} a command. Must slot \
                  {second}'s Accept wait until slot {first} is chosen?"

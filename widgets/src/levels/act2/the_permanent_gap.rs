@@ -9,7 +9,8 @@
 
 use super::{STABLE_LEADER, pin, running};
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Rules, Stage, native_only, native_text};
+use crate::prompt::PromptKind;
 use crate::state::{ChecklistItem, Goal, Memory, Run};
 use paros_core::Value;
 use paros_core::log::Slot;
@@ -30,13 +31,18 @@ pub static LEVEL: Level<LogWorld> = Level {
     scenario: "act2-permanent-gap",
     symbols: native_only(&["recover_slot"]),
     unlocks: None,
-    hints: [
-        "Look at what N2's Promises report for slot 1: nothing. What may have been chosen in a \
+    hints: &[
+        Hint {
+            about: HintFor::Prompt(PromptKind::RecoverSlots),
+            text: "Look at what N2's Promises report for slot 1: nothing. What may have been chosen in a \
          slot that no member of a Phase-1 quorum voted for?",
-        "A log applies in slot order. If slot 1 is never decided, slot 2 and everything after it \
+        },
+        Hint {
+            about: HintFor::Prompt(PromptKind::RecoverSlots),
+            text: "A log applies in slot order. If slot 1 is never decided, slot 2 and everything after it \
          waits behind it forever.",
+        },
     ],
-    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[pin(Automation::P2c, false)],
     retry_by_hand: false,
     stages: &[Stage {

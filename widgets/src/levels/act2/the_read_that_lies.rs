@@ -7,7 +7,8 @@
 
 use super::{READS_ARE_NOT_FREE, pin, read_called, read_goal, read_result};
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Rules, Stage, native_only, native_text};
+use crate::prompt::PromptKind;
 use crate::state::{ChecklistItem, Goal, Memory, Run};
 use paros_sim::level_worlds;
 use paros_sim::replicated_log::LogWorld;
@@ -25,14 +26,19 @@ pub static LEVEL: Level<LogWorld> = Level {
     scenario: "act2-read-that-lies",
     symbols: native_only(&["read_may_be_served"]),
     unlocks: None,
-    hints: [
-        "N3's log is complete as far as N3 knows. That is exactly the problem: a write can be \
+    hints: &[
+        Hint {
+            about: HintFor::Prompt(PromptKind::ServeOrWait),
+            text: "N3's log is complete as far as N3 knows. That is exactly the problem: a write can be \
          chosen by a quorum N3 never heard from.",
-        "N3 needs two things: a Phase-1 quorum's highest accepted slots (the watermark), and its \
+        },
+        Hint {
+            about: HintFor::Prompt(PromptKind::ServeOrWait),
+            text: "N3 needs two things: a Phase-1 quorum's highest accepted slots (the watermark), and its \
          own log applied through that watermark. A heartbeat's ack brings it the chosen entries \
          it lacks.",
+        },
     ],
-    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[
         pin(Automation::ApplyWalk, true),
         pin(Automation::Heartbeats, false),

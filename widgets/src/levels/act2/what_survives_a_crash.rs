@@ -13,7 +13,7 @@
 
 use super::{CRASH_AND_RESTART, pin};
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::prompt::{Choice, Prompt, drop_doubles};
 use crate::replicated_log::stage::durable_record;
 use crate::replicated_log::{LogMove, ballot_name};
@@ -36,13 +36,18 @@ pub static LEVEL: Level<LogWorld> = Level {
     scenario: "act2-what-survives-a-crash",
     symbols: native_only(&["ColocatedNode::learn_chosen"]),
     unlocks: None,
-    hints: [
-        "A disk holds only what its own node wrote. N2 writes a vote when it votes, and writes \
+    hints: &[
+        Hint {
+            about: HintFor::Question("record"),
+            text: "A disk holds only what its own node wrote. N2 writes a vote when it votes, and writes \
          again only when it learns something is chosen.",
-        "When N2 learns b is chosen in slot 1, where does b go? If the record kept a and only \
+        },
+        Hint {
+            about: HintFor::Question("record"),
+            text: "When N2 learns b is chosen in slot 1, where does b go? If the record kept a and only \
          marked slot 1 chosen, what would N2 believe after its next restart?",
+        },
     ],
-    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[pin(Automation::ApplyWalk, true)],
     retry_by_hand: false,
     stages: &[Stage {
@@ -263,6 +268,7 @@ pub(crate) fn record_question(world: &LogWorld) -> Option<Prompt> {
     choices.extend(wrong_record(world, step, &actual, chosen));
     drop_doubles(&mut choices);
     let mut prompt = Prompt::question(
+        "record",
         "N2 has restarted from its disk. What does its durable record hold?".to_string(),
         vec![
             format!(

@@ -8,7 +8,7 @@
 
 use super::super::act2::{READS_ARE_NOT_FREE, pin, running};
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::prompt::PromptKind;
 use crate::state::{ChecklistItem, Goal, Memory, Run};
 use paros_core::log::{Entry, LogMessage, Slot};
@@ -36,14 +36,19 @@ pub static LEVEL: Level<LogWorld> = Level {
     scenario: "act3-chosen-is-not-applied",
     symbols: native_only(&["KvStore::apply", "KvStore::applied_seq"]),
     unlocks: None,
-    hints: [
-        "N1 looks for a retry in two places only: its session table (what it has applied) and \
+    hints: &[
+        Hint {
+            about: HintFor::Prompt(PromptKind::ClientResend),
+            text: "N1 looks for a retry in two places only: its session table (what it has applied) and \
          its open proposals. Slot 2 is in neither: it is chosen, so no longer open, and not \
          applied, because slot 1 is still a hole.",
-        "The session table is part of the state every node applies. A request that reached the \
+        },
+        Hint {
+            about: HintFor::Prompt(PromptKind::RepeatApplies),
+            text: "The session table is part of the state every node applies. A request that reached the \
          log twice is skipped the second time it applies, on every node alike.",
+        },
     ],
-    hint_for: [HintFor::Prompt(PromptKind::ClientResend), HintFor::Any],
     pins: &[
         pin(Automation::ApplyWalk, true),
         pin(Automation::P2c, true),

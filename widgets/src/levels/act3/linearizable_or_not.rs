@@ -9,7 +9,8 @@
 
 use super::super::act2::{READS_ARE_NOT_FREE, pin, running};
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Rules, Stage, native_only, native_text};
+use crate::prompt::PromptKind;
 use crate::prompt::{Choice, Prompt, drop_doubles};
 use crate::replicated_log::{LogMove, history};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
@@ -34,14 +35,19 @@ pub static LEVEL: Level<LogWorld> = Level {
     scenario: "act3-linearizable-or-not",
     symbols: native_only(&["read_may_be_served"]),
     unlocks: None,
-    hints: [
-        "An answer breaks linearizability when no single order of the operations fits both the \
+    hints: &[
+        Hint {
+            about: HintFor::Question("other-answer"),
+            text: "An answer breaks linearizability when no single order of the operations fits both the \
          clock and the register: look at which operations had returned before the read began.",
-        "To move the leadership, cut N1 off and tick N2 to its timeout. A read at N1 afterwards \
+        },
+        Hint {
+            about: HintFor::Prompt(PromptKind::ServeOrWait),
+            text: "To move the leadership, cut N1 off and tick N2 to its timeout. A read at N1 afterwards \
          is not stale: N1 must hear from a quorum after the read arrived, and the quorum reports \
          how far the log goes.",
+        },
     ],
-    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[
         pin(Automation::ApplyWalk, true),
         pin(Automation::P2c, true),
@@ -221,6 +227,7 @@ impl Rules<LogWorld> for LinearizableOrNot {
         drop_doubles(&mut choices); // a program could write a value named "none" or "nothing"
         let ret = call.ret.unwrap_or_default();
         let mut prompt = Prompt::question(
+            "other-answer",
             format!(
                 "{client}'s read of {key} returned {}. Which other answer would this history \
                  have allowed?",

@@ -8,7 +8,8 @@
 
 use super::super::act2::{READS_ARE_NOT_FREE, pin, read_called, read_goal, read_result};
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Rules, Stage, native_only, native_text};
+use crate::prompt::PromptKind;
 use crate::state::{ChecklistItem, Goal, Memory, Run};
 use paros_core::log::LogMessage;
 use paros_sim::level_worlds;
@@ -30,14 +31,19 @@ pub static LEVEL: Level<LogWorld> = Level {
     scenario: "act3-fresh-leader-trap",
     symbols: native_only(&["read_may_be_served"]),
     unlocks: None,
-    hints: [
-        "N2 is the leader, but leading is not knowing: the only trace of x=1 on N2 is a vote, \
+    hints: &[
+        Hint {
+            about: HintFor::Prompt(PromptKind::ServeOrWait),
+            text: "N2 is the leader, but leading is not knowing: the only trace of x=1 on N2 is a vote, \
          and a vote is not a decision. Its store has no x yet.",
-        "The read watermark counts votes, so N2's own vote in slot 1 puts it at slot 1. N2 may \
+        },
+        Hint {
+            about: HintFor::Prompt(PromptKind::ServeOrWait),
+            text: "The read watermark counts votes, so N2's own vote in slot 1 puts it at slot 1. N2 may \
          answer once slot 1 is decided again under 2.N2 and applied: an Accepted from N3 does \
          that.",
+        },
     ],
-    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[
         pin(Automation::ApplyWalk, true),
         pin(Automation::P2c, true),

@@ -9,7 +9,7 @@
 
 use super::TRUNCATION;
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::levels::act2::{pin, running};
 use crate::prompt::PromptKind;
 use crate::state::{ChecklistItem, Goal, Memory, Run};
@@ -31,14 +31,19 @@ pub static LEVEL: Level<LogWorld> = Level {
     scenario: "act3-stranded-node",
     symbols: native_only(&["ColocatedNode::install_trim_point", "LogMessage::TrimPoint"]),
     unlocks: None,
-    hints: [
-        "N3 cannot catch up by its walk: the slots it lacks are gone from N1's log. N1 sends its \
+    hints: &[
+        Hint {
+            about: HintFor::Prompt(PromptKind::JumpPromise),
+            text: "A trim point is decided state. It moves N3's floor and applied index, and never lowers \
+         N3's promise: that is its own word, given to whoever asked last.",
+        },
+        Hint {
+            about: HintFor::Prompt(PromptKind::JumpPromise),
+            text: "N3 cannot catch up by its walk: the slots it lacks are gone from N1's log. N1 sends its \
          trim point instead, a `TrimPoint` message, when N3's heartbeat ack shows it below N1's \
          floor.",
-        "A trim point is decided state. It moves N3's floor and applied index, and never lowers \
-         N3's promise: that is its own word, given to whoever asked last.",
+        },
     ],
-    hint_for: [HintFor::Any, HintFor::Prompt(PromptKind::JumpPromise)],
     pins: &[
         pin(Automation::ApplyWalk, true),
         pin(Automation::Heartbeats, true),

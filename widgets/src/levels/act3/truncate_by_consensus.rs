@@ -8,7 +8,7 @@
 
 use super::{TRUNCATION, floor_of};
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::levels::act2::pin;
 use crate::prompt::PromptKind;
 use crate::state::{ChecklistItem, Goal, Memory, Run};
@@ -31,13 +31,23 @@ pub static LEVEL: Level<LogWorld> = Level {
     scenario: "act3-truncate-by-consensus",
     symbols: native_only(&["floor_after_applying", "ColocatedNode::chosen_index"]),
     unlocks: None,
-    hints: [
-        "A node's floor moves when its own apply walk applies the trim, not when the trim is \
+    hints: &[
+        Hint {
+            about: HintFor::Prompt(PromptKind::Floor),
+            text: "A node's floor moves when its own apply walk applies the trim, not when the trim is \
          decided and not when another node compacts. Look at what the node has applied.",
-        "The trim through slot K sits in a later slot S. Once the walk applies slot S, the floor \
+        },
+        Hint {
+            about: HintFor::Prompt(PromptKind::Floor),
+            text: "The trim through slot K sits in a later slot S. Once the walk applies slot S, the floor \
          is K; until then it stays where it was. N3 first needs the slot it missed.",
+        },
+        Hint {
+            about: HintFor::Prompt(PromptKind::ApplyWalk),
+            text: "A node applies only slots it knows are chosen, in slot order from the first one it has not \
+         applied: look for the lowest slot it has not learned.",
+        },
     ],
-    hint_for: [HintFor::Any, HintFor::Prompt(PromptKind::Floor)],
     pins: &[
         pin(Automation::ApplyWalk, false),
         pin(Automation::Heartbeats, false),

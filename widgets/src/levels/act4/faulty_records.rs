@@ -11,7 +11,7 @@
 
 use super::DISKS_THAT_LIE;
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::levels::act2::{pin, running};
 use crate::prompt::{Choice, Prompt};
 use crate::replicated_log::{LogMove, ballot_name};
@@ -36,13 +36,18 @@ pub static LEVEL: Level<LogWorld> = Level {
     scenario: "act4-faulty-records",
     symbols: native_only(&["log::phase1_complete", "DurableRecord::recover"]),
     unlocks: None,
-    hints: [
-        "A record can be damaged only on a disk at rest: crash N2 first, then restart it. Let N3 \
-         stand, and deliver its Prepare to N2 before N1's.",
-        "N2 knows it voted in slot 1 and no longer knows for what. \"I don't know\" is not \"I \
+    hints: &[
+        Hint {
+            about: HintFor::Question("unknown-answer"),
+            text: "N2 knows it voted in slot 1 and no longer knows for what. \"I don't know\" is not \"I \
          didn't\": count only the nodes that answered slot 1 for certain.",
+        },
+        Hint {
+            about: HintFor::Question("unknown-answer"),
+            text: "A record can be damaged only on a disk at rest: crash N2 first, then restart it. Let N3 \
+         stand, and deliver its Prepare to N2 before N1's.",
+        },
     ],
-    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[
         pin(Automation::P2c, true),
         pin(Automation::ApplyWalk, true),
@@ -331,6 +336,7 @@ fn answer_question(
         ));
     }
     let mut prompt = Prompt::question(
+        "unknown-answer",
         format!(
             "{name}'s Promise at {at} is on its way to {candidate_name}. What does it answer for \
              slot {slot}, and what does {candidate_name}'s count make of it?"

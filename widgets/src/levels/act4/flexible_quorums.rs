@@ -9,7 +9,7 @@
 
 use super::{BEYOND_MULTI_PAXOS, down};
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::levels::act2::{pin, running};
 use crate::prompt::{Choice, Prompt};
 use crate::replicated_log::{LogMove, ballot_name};
@@ -38,14 +38,24 @@ pub static LEVEL: Level<LogWorld> = Level {
         "chosen_by_a_recording_quorum",
     ]),
     unlocks: None,
-    hints: [
-        "Count everyone who has answered, the candidate's own promise and the leader's own vote \
+    hints: &[
+        Hint {
+            about: HintFor::Question("phase1-quorum"),
+            text: "Count everyone who has answered, the candidate's own promise and the leader's own vote \
          included: any three of the four nodes elect, any two choose.",
-        "Two pairs can miss each other, {N1, N2} and {N3, N4}; three nodes and two cannot. \
+        },
+        Hint {
+            about: HintFor::Question("phase2-quorum"),
+            text: "A vote counts toward a slot at one ballot. Count the nodes that voted for this slot at this \
+         ballot, the leader's own vote included, and compare with the Phase-2 quorum size.",
+        },
+        Hint {
+            about: HintFor::Question("phase1-quorum"),
+            text: "Two pairs can miss each other, {N1, N2} and {N3, N4}; three nodes and two cannot. \
          Whichever three a new leader hears from, one of them is in every pair that may have \
          chosen.",
+        },
     ],
-    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[
         pin(Automation::P2c, true),
         pin(Automation::ApplyWalk, true),
@@ -161,6 +171,7 @@ fn quorum_facts(world: &LogWorld, quorums: &Quorums) -> Vec<String> {
 
 /// A yes-or-no question whose right answer is `yes_is_right`.
 fn yes_or_no(
+    topic: &'static str,
     question: String,
     facts: Vec<String>,
     (yes_label, yes_text): (String, String),
@@ -174,6 +185,7 @@ fn yes_or_no(
         explanation,
     };
     Prompt::question(
+        topic,
         question,
         facts,
         vec![
@@ -257,6 +269,7 @@ fn phase1_question(
     )];
     facts.extend(quorum_facts(world, &quorums));
     let mut prompt = yes_or_no(
+        "phase1-quorum",
         format!(
             "{}'s Promise at {at} is on its way to {name}. When it lands, does {name} hold a \
              Phase-1 quorum?",
@@ -332,6 +345,7 @@ fn phase2_question(world: &LogWorld, voter: NodeId, ballot: Ballot, slot: Slot) 
     )];
     facts.extend(quorum_facts(world, &quorums));
     let mut prompt = yes_or_no(
+        "phase2-quorum",
         format!(
             "{} voted for {entry} in slot {slot} at {at}. Is {entry} chosen now?",
             world.name(voter)

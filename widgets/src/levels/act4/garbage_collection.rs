@@ -11,7 +11,7 @@
 
 use super::MATCHMAKER_PAXOS;
 use super::matchmaking::choice;
-use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::matchmaker::stage::config_name;
 use crate::matchmaker::{name, round_name, set_name};
 use crate::prompt::Prompt;
@@ -38,14 +38,19 @@ pub static LEVEL: Level<MatchmakerWorld> = Level {
     scenario: "act4-matchmaker",
     symbols: native_only(&["installed_is_collectable", "quorum_of_matchmakers"]),
     unlocks: None,
-    hints: [
-        "Installed is not collected: until the value is chosen in the new configuration, on a \
+    hints: &[
+        Hint {
+            about: HintFor::Question("collect"),
+            text: "Installed is not collected: until the value is chosen in the new configuration, on a \
          Phase-2 quorum of it, the value may live only in the old one, and a leader that \
          crashes now leaves nothing else behind.",
-        "A removed acceptor retires on evidence: the watermark that f+1 matchmakers \
+        },
+        Hint {
+            about: HintFor::Question("retire"),
+            text: "A removed acceptor retires on evidence: the watermark that f+1 matchmakers \
          acknowledged. Any later history reads f+1 matchmakers, and one of them keeps it.",
+        },
     ],
-    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[],
     retry_by_hand: false,
     stages: &[Stage {
@@ -206,6 +211,7 @@ fn collect_question(world: &MatchmakerWorld, leader: &Leader) -> Prompt {
         (why_not.clone(), format!("Right: {why_not}"))
     };
     let mut prompt = Prompt::question(
+        "collect",
         format!(
             "{who}'s {} at {round}. May {who} collect {} now?",
             if leader.stage() == LeaderStage::Chosen {
@@ -308,6 +314,7 @@ fn retire_question(
         None => (why_no_proof.clone(), format!("Right: {why_no_proof}")),
     };
     let mut prompt = Prompt::question(
+        "retire",
         format!(
             "{} acknowledged watermark {} to {who}. May {who} retire {} now?",
             name(from),

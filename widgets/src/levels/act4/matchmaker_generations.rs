@@ -10,7 +10,7 @@
 
 use super::MATCHMAKER_PAXOS;
 use super::matchmaking::{choice, history_text};
-use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::matchmaker::{name, round_name, set_name};
 use crate::prompt::Prompt;
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
@@ -33,14 +33,19 @@ pub static LEVEL: Level<MatchmakerWorld> = Level {
     scenario: "act4-matchmaker-replacement",
     symbols: native_only(&["matchmaker::reconstruct"]),
     unlocks: None,
-    hints: [
-        "New matchmakers that start empty would tell the next leader that no round ever ran, \
+    hints: &[
+        Hint {
+            about: HintFor::Question("bootstrap"),
+            text: "New matchmakers that start empty would tell the next leader that no round ever ran, \
          and it would skip every configuration where a value may be chosen.",
-        "The new set cannot elect itself: a second reconfigurer could bootstrap a different \
+        },
+        Hint {
+            about: HintFor::Question("successors"),
+            text: "The new set cannot elect itself: a second reconfigurer could bootstrap a different \
          new set. The set both share is the old one, so the old matchmakers are the acceptors \
          of the decision.",
+        },
     ],
-    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[],
     retry_by_hand: false,
     stages: &[Stage {
@@ -184,6 +189,7 @@ fn bootstrap_question(world: &MatchmakerWorld, reconfigurer: &Reconfigurer) -> P
         .next()
         .map_or_else(String::new, |round| round_name(*round));
     let mut prompt = Prompt::question(
+        "bootstrap",
         format!(
             "{who} has f+1 stop reports. What does it bootstrap {} with?",
             set_name(next)
@@ -257,6 +263,7 @@ fn decision_question(
         set_name(asked)
     );
     let mut prompt = Prompt::question(
+        "successors",
         format!(
             "Every one of {} holds the old state. Who decides that they are the successors?",
             set_name(next)

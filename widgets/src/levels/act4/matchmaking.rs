@@ -12,7 +12,7 @@
 //! history, and over each configuration alone to say why).
 
 use super::MATCHMAKER_PAXOS;
-use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::matchmaker::stage::config_name;
 use crate::matchmaker::{names, round_name, set_name};
 use crate::prompt::{Choice, Prompt};
@@ -40,14 +40,19 @@ pub static LEVEL: Level<MatchmakerWorld> = Level {
     scenario: "act4-matchmaker",
     symbols: native_only(&["matchmaker::phase1_complete", "history_from_replies"]),
     unlocks: None,
-    hints: [
-        "A leader's history is the union of what f+1 matchmakers report below its round. One \
+    hints: &[
+        Hint {
+            about: HintFor::Question("history"),
+            text: "A leader's history is the union of what f+1 matchmakers report below its round. One \
          reply alone can miss a round: M3 never saw 2.L2. Any two matchmakers include one that \
          L2 registered with.",
-        "A Phase-1 quorum of C2 says nothing about votes in C1: x may be chosen there by \
+        },
+        Hint {
+            about: HintFor::Question("phase1"),
+            text: "A Phase-1 quorum of C2 says nothing about votes in C1: x may be chosen there by \
          acceptors that never promised. Deliver the Prepares to A3 and A4 first, then judge.",
+        },
     ],
-    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[],
     retry_by_hand: false,
     stages: &[Stage {
@@ -240,6 +245,7 @@ fn history_question(world: &MatchmakerWorld, leader: &Leader) -> Option<Prompt> 
         })
         .collect();
     let mut prompt = Prompt::question(
+        "history",
         format!("{name} has replies from two matchmakers. What is its history H?"),
         facts,
         choices,
@@ -332,6 +338,7 @@ fn phase1_question(
         )
     };
     let mut prompt = Prompt::question(
+        "phase1",
         format!(
             "{name} holds promises from {}. Is Phase 1 of {} complete?",
             set_name(promised),

@@ -10,7 +10,7 @@
 
 use super::PROXY_LEADERS_CHAPTER;
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::levels::act2::{pin, running};
 use crate::prompt::{Choice, Prompt};
 use crate::replicated_log::{LogMove, ProxyCount, ballot_name, proxy_counts};
@@ -37,15 +37,20 @@ pub static LEVEL: Level<LogWorld> = Level {
     scenario: "act4-proxy-leaders",
     symbols: native_only(&["proxy_may_announce", "resend_is_identical"]),
     unlocks: None,
-    hints: [
-        "A proxy keeps no promise and no vote. If it crashes, what it held was only messages \
+    hints: &[
+        Hint {
+            about: HintFor::Question("resend"),
+            text: "A proxy keeps no promise and no vote. If it crashes, what it held was only messages \
          in flight: the leader sends the slot again, through the other proxy, and the entry \
          must be the very one it sent before.",
-        "A proxy counts Accepteds for one exact (slot, ballot). Votes at two ballots are votes \
+        },
+        Hint {
+            about: HintFor::Question("two-ballots"),
+            text: "A proxy counts Accepteds for one exact (slot, ballot). Votes at two ballots are votes \
          for two proposals, even when they name the same value; no quorum at either ballot \
          means nothing is chosen yet.",
+        },
     ],
-    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[
         pin(Automation::P2c, true),
         pin(Automation::ApplyWalk, true),
@@ -219,6 +224,7 @@ fn resend_question(
         choice(key, label, right, explanation)
     };
     let mut prompt = Prompt::question(
+        "resend",
         format!(
             "{name} sends slot {slot} again at {at}, through {via} this time. What does the \
              Accept carry?"
@@ -337,6 +343,7 @@ fn two_ballots_question(world: &LogWorld, before: &[Option<Vec<ProxyCount>>]) ->
         .collect();
     let (highest, highest_voters) = *counted.last()?;
     let mut prompt = Prompt::question(
+        "two-ballots",
         format!(
             "{proxy} holds Accepteds for slot {slot} at two ballots: {}. May it announce slot \
              {slot} chosen?",

@@ -10,9 +10,10 @@
 
 use super::BEYOND_MULTI_PAXOS;
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::levels::act2::{pin, running};
 use crate::prompt::Prompt;
+use crate::prompt::PromptKind;
 use crate::replicated_log::prompts::reach_set::{Verdict, pick_nodes};
 use crate::replicated_log::prompts::serve::{HELD_FOR_THE_RINSE, SERVED_ON_ITS_ANSWERS};
 use crate::replicated_log::{LogMove, ballot_name};
@@ -37,15 +38,20 @@ pub static LEVEL: Level<LogWorld> = Level {
     scenario: "act4-quorum-reads",
     symbols: native_only(&["read_may_be_served", "heard_from_a_discovery_quorum"]),
     unlocks: None,
-    hints: [
-        "A read asks every node for its highest accepted slot and may stop at a Phase-1 \
+    hints: &[
+        Hint {
+            about: HintFor::Prompt(PromptKind::ReachSet),
+            text: "A read asks every node for its highest accepted slot and may stop at a Phase-1 \
          quorum: in this grid, a full row. N4's own row is {N3, N4}, and the leader is not in \
          it.",
-        "The row's highest accepted slot is the watermark. N4 answers once it has applied \
+        },
+        Hint {
+            about: HintFor::Prompt(PromptKind::ServeOrWait),
+            text: "The row's highest accepted slot is the watermark. N4 answers once it has applied \
          through it; until then it holds the read. The leader's next heartbeat tells N4 what \
          is chosen.",
+        },
     ],
-    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[
         pin(Automation::ApplyWalk, true),
         pin(Automation::Heartbeats, false),

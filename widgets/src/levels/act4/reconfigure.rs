@@ -12,7 +12,7 @@
 
 use super::MATCHMAKER_PAXOS;
 use super::matchmaking::{choice, history_text};
-use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::matchmaker::stage::config_name;
 use crate::matchmaker::{name, round_name, set_name};
 use crate::prompt::Prompt;
@@ -37,14 +37,19 @@ pub static LEVEL: Level<MatchmakerWorld> = Level {
     scenario: "act4-matchmaker",
     symbols: native_only(&["matchmaker::phase1_complete"]),
     unlocks: None,
-    hints: [
-        "A removed acceptor is out of the new configuration, not out of the history: until the \
+    hints: &[
+        Hint {
+            about: HintFor::Question("removed-promise"),
+            text: "A removed acceptor is out of the new configuration, not out of the history: until the \
          configurations it belongs to are collected, a value chosen there may rest on its vote, \
          and Phase 1 must hear it.",
-        "Phase 2 runs in the round's own configuration. An acceptor votes for any ballot at or \
+        },
+        Hint {
+            about: HintFor::Question("spare-vote"),
+            text: "Phase 2 runs in the round's own configuration. An acceptor votes for any ballot at or \
          above its promise, and a spare promised nothing.",
+        },
     ],
-    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[],
     retry_by_hand: false,
     stages: &[Stage {
@@ -176,6 +181,7 @@ fn removed_promise_question(world: &MatchmakerWorld, leader: &Leader, from: Node
         set_name(leader.promised_by())
     );
     let mut prompt = Prompt::question(
+        "removed-promise",
         format!(
             "{sender}'s Promise for {} reached {who}. {sender} is not in {own}. Does it count \
              toward Phase 1?",
@@ -236,6 +242,7 @@ fn spare_vote_question(world: &MatchmakerWorld, leader: &Leader, from: NodeId) -
         config.quorums().is_phase2_quorum(voters)
     );
     let mut prompt = Prompt::question(
+        "spare-vote",
         format!(
             "{sender}'s Accepted for {} reached {who}. {sender} never promised {}. Does its vote \
              count?",

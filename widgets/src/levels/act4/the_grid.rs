@@ -10,7 +10,7 @@
 
 use super::BEYOND_MULTI_PAXOS;
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::levels::act2::{pin, running};
 use crate::prompt::{Choice, Prompt};
 use crate::replicated_log::{LogMove, ballot_name};
@@ -41,14 +41,24 @@ pub static LEVEL: Level<LogWorld> = Level {
         "Grid::deciding_column",
     ]),
     unlocks: None,
-    hints: [
-        "A row is {N1, N2} or {N3, N4}; a column is {N1, N3} or {N2, N4}. Promises count when \
+    hints: &[
+        Hint {
+            about: HintFor::Question("row"),
+            text: "A row is {N1, N2} or {N3, N4}; a column is {N1, N3} or {N2, N4}. Promises count when \
          they fill a row; votes count when they fill the slot's own column.",
-        "`Grid::deciding_column` gives slot 1 to column 1, {N1, N3}, and slot 2 to column 2, \
+        },
+        Hint {
+            about: HintFor::Question("column"),
+            text: "`Grid::deciding_column` gives slot 1 to column 1, {N1, N3}, and slot 2 to column 2, \
          {N2, N4}. A vote from \
          the other column adds nothing to a slot, however many rows it touches.",
+        },
+        Hint {
+            about: HintFor::Question("stray"),
+            text: "Votes for a slot count only in that slot's own column. Ask which column the voter stands \
+         in, and which column `Grid::deciding_column` gives the slot.",
+        },
     ],
-    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[
         pin(Automation::P2c, true),
         pin(Automation::ApplyWalk, true),
@@ -144,8 +154,14 @@ impl Rules<LogWorld> for TheGrid {
 }
 
 /// A yes-or-no question; `right` is the key of the right choice.
-fn yes_or_no(question: String, facts: Vec<String>, yes: Choice, no: Choice) -> Prompt {
-    Prompt::question(question, facts, vec![yes, no])
+fn yes_or_no(
+    topic: &'static str,
+    question: String,
+    facts: Vec<String>,
+    yes: Choice,
+    no: Choice,
+) -> Prompt {
+    Prompt::question(topic, question, facts, vec![yes, no])
 }
 
 fn choice(key: &str, label: String, right: bool, explanation: String) -> Choice {
@@ -221,6 +237,7 @@ fn row_question(
         format!("a Phase-1 quorum is a full row: {rows}"),
     ];
     let mut prompt = yes_or_no(
+        "row",
         format!(
             "{}'s Promise at {at} is on its way to {name}. When it lands, does {name} hold a \
              full row?",
@@ -345,6 +362,7 @@ fn decides_question(
         )
     };
     let mut prompt = yes_or_no(
+        "column",
         format!(
             "{} voted for {entry} in slot {slot}. Is slot {slot} decided now?",
             world.name(voter)
@@ -417,6 +435,7 @@ fn late_vote_question(
         )
     };
     let mut prompt = yes_or_no(
+        "stray",
         format!(
             "{name} voted for {entry} in slot {slot}, which is decided already. Does this vote \
              count towards slot {slot}?"

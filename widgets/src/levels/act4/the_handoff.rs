@@ -9,7 +9,7 @@
 
 use super::THE_HANDOFF;
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::levels::act2::{pin, running};
 use crate::prompt::{Choice, Prompt};
 use crate::replicated_log::stage::{durable_record, write_name};
@@ -38,14 +38,25 @@ pub static LEVEL: Level<LogWorld> = Level {
     scenario: "act4-handoff",
     symbols: native_only(&["successor_may_propose", "ColocatedNode::hand_off"]),
     unlocks: None,
-    hints: [
-        "A ballot carries one value per slot, whoever sends it. Ask of every Accept: could \
+    hints: &[
+        Hint {
+            about: HintFor::Question("resend"),
+            text: "A ballot carries one value per slot, whoever sends it. Ask of every Accept: could \
          another value already sit in this slot at this very ballot?",
-        "The Handoff draws a line at its next slot. Below it, only the values in flight, sent \
+        },
+        Hint {
+            about: HintFor::Question("hole"),
+            text: "The Handoff draws a line at its next slot. Below it, only the values in flight, sent \
          again unchanged; at and above it, new commands. A hole below it is left to a higher \
          ballot's Phase 1.",
+        },
+        Hint {
+            about: HintFor::Question("second-handoff"),
+            text: "A handoff moves a ballot once, from the node that ran its Phase 1 to a successor, and the \
+         giver's disk records it. Ask what a second hop would need every earlier holder to \
+         know.",
+        },
     ],
-    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[
         pin(Automation::P2c, true),
         pin(Automation::ApplyWalk, true),
@@ -224,6 +235,7 @@ fn written_before_question(
          each (slot, {at}) carries one value."
     );
     let mut prompt = Prompt::question(
+        "resend",
         format!(
             "{name}'s {message} is on its way. What did {name} write to its disk before it left?"
         ),
@@ -315,6 +327,7 @@ fn hole_question(world: &LogWorld, handoff: &HandoffOnWire) -> Option<Prompt> {
          the values in flight again, identical ({resent})."
     );
     let mut prompt = Prompt::question(
+        "hole",
         format!(
             "{name} took {at} with next slot {next}. Slot {hole} is a hole at {name}: no vote, \
              nothing known chosen. May {name} fill it with a no-op at {at}?"
@@ -418,6 +431,7 @@ fn refusal_prompt(
         )
     };
     let mut prompt = Prompt::question(
+        "second-handoff",
         format!(
             "Every client write is chosen at {at}. An operator now asks {name} to hand {at} on \
              to {target}. What does {name} answer?"

@@ -7,7 +7,7 @@
 
 use super::DISKS_THAT_LIE;
 use crate::automation::Automation;
-use crate::level::{HintFor, Level, Rules, Stage, native_only, native_text};
+use crate::level::{Hint, HintFor, Level, Rules, Stage, native_only, native_text};
 use crate::levels::act2::pin;
 use crate::prompt::{Choice, Prompt};
 use crate::state::{Change, ChecklistItem, Goal, Memory, Run};
@@ -40,13 +40,18 @@ pub static LEVEL: Level<LogWorld> = Level {
         "Provisioning::Provisioned",
     ]),
     unlocks: None,
-    hints: [
-        "An empty disk says nothing about what the node promised or voted. Ask: if it answered \
+    hints: &[
+        Hint {
+            about: HintFor::Question("boot"),
+            text: "An empty disk says nothing about what the node promised or voted. Ask: if it answered \
          as new, which quorum could it join that never heard of x=1?",
-        "The disk cannot tell fresh from wiped; the configuration can. A provisioned node with \
+        },
+        Hint {
+            about: HintFor::Question("boot"),
+            text: "The disk cannot tell fresh from wiped; the configuration can. A provisioned node with \
          no record is refused, and the other two are still a quorum.",
+        },
     ],
-    hint_for: [HintFor::Any, HintFor::Any],
     pins: &[
         pin(Automation::P2c, true),
         pin(Automation::ApplyWalk, true),
@@ -196,6 +201,7 @@ fn boot_question(world: &LogWorld, node: NodeId) -> Prompt {
         )
     };
     let mut prompt = Prompt::question(
+        "boot",
         format!(
             "{name}'s disk is now empty. An operator restarts {name}, which the configuration \
              names as an acceptor. What does the library answer?"

@@ -153,6 +153,7 @@ pub(super) fn apply_walk(world: &LogWorld, after: &LogWorld, action: &LogMove) -
         facts,
         choices,
         record: None,
+        topic: "",
     })
 }
 

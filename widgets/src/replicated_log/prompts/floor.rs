@@ -119,6 +119,7 @@ pub(super) fn floor_after(world: &LogWorld, after: &LogWorld, action: &LogMove) 
         facts,
         choices,
         record: None,
+        topic: "",
     })
 }
 

@@ -92,6 +92,7 @@ pub(super) fn jump_promise(world: &LogWorld, after: &LogWorld, message: u32) -> 
         ],
         choices,
         record: None,
+        topic: "",
     })
 }
 

@@ -52,6 +52,7 @@ pub fn pick_nodes(
         facts,
         choices,
         record: None,
+        topic: "",
     }
 }
 

@@ -142,6 +142,7 @@ pub(super) fn recover_slots(world: &LogWorld, after: &LogWorld, message: u32) ->
         facts,
         choices,
         record: None,
+        topic: "",
     })
 }
 

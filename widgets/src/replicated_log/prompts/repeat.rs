@@ -156,6 +156,7 @@ pub(super) fn repeat_applies(
         facts: fill_all(facts, &words),
         choices: vec![skipped, again],
         record: None,
+        topic: "",
     })
 }
 

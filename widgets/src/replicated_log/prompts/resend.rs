@@ -212,5 +212,6 @@ pub(super) fn resend(world: &LogWorld, after: &LogWorld, message: u32) -> Option
         facts: fill_all(facts, &words),
         choices,
         record: None,
+        topic: "",
     })
 }

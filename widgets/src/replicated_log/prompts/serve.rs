@@ -131,6 +131,7 @@ pub(super) fn serve_or_wait(world: &LogWorld, after: &LogWorld, message: u32) ->
     };
     Some(Prompt {
         kind: PromptKind::ServeOrWait,
+        topic: "",
         node: Some(name.clone()),
         message: Some(message),
         question: format!(

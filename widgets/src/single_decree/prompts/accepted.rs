@@ -79,6 +79,7 @@ pub(super) fn accepted_or_nack(
             },
         ],
         record: None,
+        topic: "",
     }
 }
 

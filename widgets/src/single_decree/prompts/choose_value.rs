@@ -72,6 +72,7 @@ pub(super) fn choose_value(world: &DecreeWorld, id: MessageId, index: usize) -> 
         facts,
         choices,
         record: None,
+        topic: "",
     })
 }
 

@@ -69,6 +69,7 @@ pub(super) fn promise_or_nack(
             },
         ],
         record: None,
+        topic: "",
     }
 }
 

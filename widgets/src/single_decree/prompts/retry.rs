@@ -93,5 +93,6 @@ pub(super) fn retry_ballot(world: &DecreeWorld, node: NodeId) -> Option<Prompt> 
         facts,
         choices,
         record: None,
+        topic: "",
     })
 }
