@@ -216,6 +216,12 @@ impl Leader {
         self.highest_refusal
     }
 
+    /// The garbage-collection watermark each matchmaker has acknowledged to this leader: what
+    /// it holds, whatever a matchmaker keeps and has not yet told it (M4).
+    pub fn gc_acknowledgements(&self) -> &BTreeMap<NodeId, Ballot> {
+        &self.gc_acks
+    }
+
     /// The proof that `f+1` matchmakers acknowledged this round's garbage collection (M5).
     pub fn gc_proof(&self) -> Option<&GcProof> {
         self.gc_proof.as_ref()

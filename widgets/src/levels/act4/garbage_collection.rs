@@ -266,18 +266,25 @@ fn retire_question(
     let matchmakers = world.current_generation();
     let quorum = quorum_of_matchmakers(matchmakers);
     let proof = leader.gc_proof();
-    let held: Vec<String> = (world.matchmakers().iter())
-        .filter(|matchmaker| matchmakers.contains(matchmaker.id()))
-        .map(|matchmaker| {
-            format!(
-                "{} keeps watermark {}",
-                name(matchmaker.id()),
-                matchmaker
-                    .watermark()
-                    .map_or_else(|| "none".into(), round_name)
-            )
-        })
-        .collect();
+    let acknowledged: NodeSet = leader.gc_acknowledgements().keys().copied().collect();
+    let mut held = vec![format!(
+        "{who} holds acknowledgements from {}: {} of the {quorum} it needs",
+        set_name(acknowledged),
+        acknowledged.len()
+    )];
+    held.extend(
+        (world.matchmakers().iter())
+            .filter(|matchmaker| matchmakers.contains(matchmaker.id()))
+            .map(|matchmaker| {
+                format!(
+                    "{} keeps watermark {}",
+                    name(matchmaker.id()),
+                    matchmaker
+                        .watermark()
+                        .map_or_else(|| "none".into(), round_name)
+                )
+            }),
+    );
     let rule = format!(
         "quorum_of_matchmakers({}) is {quorum}; {who} {}.",
         set_name(matchmakers),
@@ -300,10 +307,13 @@ fn retire_question(
         set_name(removed)
     );
     let why_no_proof = format!(
-        "{rule} A leader retires only on the acknowledgements it holds, whatever the \
-         matchmakers keep: until f+1 of them have acknowledged the watermark to {who}, nothing \
-         in its hands shows that a later leader's read meets one that keeps it, and such a \
-         leader might still find a configuration with {} in it and need its answer.",
+        "{rule} A leader retires only on the acknowledgements it holds: {who} holds them from \
+         {}, and a matchmaker that keeps the watermark but whose acknowledgement has not \
+         reached {who} counts for nothing in its hands. Until f+1 acknowledgements arrive, \
+         nothing {who} holds shows that a later leader's read meets a matchmaker that keeps \
+         the watermark, and such a leader might still find a configuration with {} in it and \
+         need its answer.",
+        set_name(acknowledged),
         set_name(removed)
     );
     let (retire_why, wait_why) = match proof {

@@ -339,6 +339,7 @@ fn decides_question(
     } else {
         String::new()
     };
+    let row_note = row_note + &strays_note(world, grid, voters, slot);
     let (yes_text, no_text) = if decided {
         (
             format!(
@@ -389,6 +390,37 @@ fn decides_question(
         };
     }
     prompt
+}
+
+/// Who among `voters` stands outside `slot`'s deciding column, and why that vote adds
+/// nothing to the slot (`Quorums::is_phase2_quorum_at` with and without it), in words; empty
+/// when every voter is in the column.
+fn strays_note(world: &LogWorld, grid: &Grid, voters: NodeSet, slot: Slot) -> String {
+    let quorums = Quorums::Grid(*grid);
+    let column = grid.deciding_column(slot);
+    let strays: NodeSet = voters
+        .iter()
+        .filter(|node| !column.contains(*node))
+        .collect();
+    if strays.is_empty() {
+        return String::new();
+    }
+    let within: NodeSet = voters
+        .iter()
+        .filter(|node| column.contains(*node))
+        .collect();
+    let verb = if strays.len() == 1 { "stands" } else { "stand" };
+    format!(
+        " {} {verb} outside {}: Quorums::is_phase2_quorum_at in slot {slot} is {} over {} and \
+         {} over {} alone. A vote outside the slot's column adds nothing to it, however many \
+         rows it fills.",
+        set_name(world, strays),
+        deciding_column(world, grid, slot),
+        quorums.is_phase2_quorum_at(slot, voters),
+        set_name(world, voters),
+        quorums.is_phase2_quorum_at(slot, within),
+        set_name(world, within),
+    )
 }
 
 /// `voter` voted in `slot`, already decided: does its vote count towards the slot at all?
