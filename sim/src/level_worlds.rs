@@ -583,6 +583,8 @@ pub static THE_STRANDED_NODE: LevelWorld<LogWorldConfig> = LevelWorld {
         let budget = Budget::NONE.with(Fault::Tick, 12).with(Fault::Partition, 1);
         let mut config = cluster(&[&[("x", "1")], &[("y", "1")]], budget);
         config.trims = 1;
+        // What N1 sends N3 while it is cut off is lost: N3 can only jump.
+        config.cut_messages_lost = true;
         config
     },
     prelude: x1_chosen_by_all![
@@ -1010,6 +1012,40 @@ mod tests {
             .count();
         assert_eq!(forwarded, 3, "P2 forwards the Accept to N1, N2 and N3");
         assert!(names().any(|name| name == "act4/proxy-leaders"));
+    }
+
+    /// The stranded node's world loses what was sent across the cut: once healed, no Accept
+    /// N1 sent N3 while N3 was cut off is left to deliver, so N3 can only jump.
+    #[test]
+    fn the_stranded_node_world_loses_the_accepts_sent_across_the_cut() {
+        let Some(Found::Log(found)) = find("act3/the-stranded-node") else {
+            panic!("act3/the-stranded-node is found");
+        };
+        let mut world: LogWorld = found.start().unwrap();
+        let to_n3 = |world: &LogWorld| {
+            (world.in_flight().iter())
+                .filter(|message| world.name(message.envelope.to) == "N3")
+                .map(|message| message.id)
+                .collect::<Vec<_>>()
+        };
+        for step in [
+            "partition N3",
+            "request C2 N1",
+            "deliver C2->N1 Write",
+            "deliver N1->N2 Accept",
+            "deliver N2->N1 Accepted",
+        ] {
+            let action = world.parse_action(step).unwrap();
+            world.apply(&action).unwrap();
+        }
+        let cut_off = to_n3(&world);
+        assert!(!cut_off.is_empty(), "N1 sent N3 its Accept across the cut");
+        let heal = world.parse_action("heal").unwrap();
+        world.apply(&heal).unwrap();
+        let left: Vec<_> = (to_n3(&world).into_iter())
+            .filter(|id| cut_off.contains(id))
+            .collect();
+        assert!(left.is_empty(), "still deliverable after healing: {left:?}");
     }
 
     #[test]

@@ -109,6 +109,10 @@ pub struct LogWorldConfig {
     /// ([`LogConfig::catch_up_batch`]); `None` for paros-core's default. 0 sends empty
     /// batches, so a lagging node never catches up: a control for the catch-up check only.
     pub catch_up_batch: Option<u16>,
+    /// Whether a message on a cut link is lost when the partition heals, as a message sent
+    /// into a cut wire is in a real network, in place of waiting on the wire to be delivered
+    /// after (the default, which the explorer's pinned counts assume).
+    pub cut_messages_lost: bool,
 }
 
 impl LogWorldConfig {
@@ -133,6 +137,7 @@ impl LogWorldConfig {
             bit_level_storage: false,
             slot_window: None,
             catch_up_batch: None,
+            cut_messages_lost: false,
         }
     }
 

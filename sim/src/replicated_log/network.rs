@@ -34,9 +34,22 @@ impl LogWorld {
         self.network.isolate(node, &mut self.budget_left)
     }
 
-    /// Restores every cut link.
+    /// Restores every cut link. With `cut_messages_lost`, what was in flight on a cut link is
+    /// lost first.
     pub(super) fn heal(&mut self) -> Result<(), Refused> {
-        self.network.heal()
+        let lost: Vec<MessageId> = if self.config.cut_messages_lost {
+            (self.network.in_flight().iter())
+                .filter(|message| self.network.is_cut(&message.envelope))
+                .map(|message| message.id)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        self.network.heal()?;
+        for message in lost {
+            self.network.take(message);
+        }
+        Ok(())
     }
 
     pub(super) fn deliver(&mut self, message: MessageId) -> Result<(), Refused> {
