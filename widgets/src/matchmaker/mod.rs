@@ -150,8 +150,10 @@ impl Board for MatchmakerWorld {
         stage::controls(moves)
     }
 
+    /// The newest round's decision: once a new round chooses (the same value, by its own
+    /// configuration's voters), the chosen line shows that round, not the first.
     fn chosen(&self) -> Option<ChosenView> {
-        let (round, value) = MatchmakerWorld::chosen(self).first().copied()?;
+        let (round, value) = MatchmakerWorld::chosen(self).last().copied()?;
         Some(ChosenView {
             value: value.to_string(),
             ballot: round_name(round),
