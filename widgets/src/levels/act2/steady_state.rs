@@ -169,7 +169,7 @@ impl Rules<LogWorld> for SteadyState {
     fn checklist(&self, run: &Run<LogWorld>, _memory: &Memory) -> Vec<ChecklistItem> {
         let world = run.world();
         let mut items = vec![ChecklistItem {
-            label: "Two slots in flight at once".into(),
+            label: "When the second slot's Accept goes out, judged".into(),
             done: pipelined(run),
         }];
         for number in 1..=3 {
