@@ -16,11 +16,16 @@
 //! - explorer unique states/s, single-threaded, and the seen set's bytes per state on Act II's
 //!   `act2-exhaustive` and `act2-two-leaders-catch-up` (whole searches), with the ratio to a
 //!   baseline run in the same process (the same world, cloned and stepped for every transition);
+//! - explorer unique states/s, single-threaded, the seen set's bytes per state and the growth
+//!   of resident memory per state on the matchmaker world `act4-matchmaker-replacement` (whole
+//!   searches, in both orders), with the ratio to a baseline run in the same process (the same
+//!   world, cloned and stepped for every transition) and, for scale, Act II's
+//!   `act2-reads-across-a-restart`, a world of about as many states, in the same run;
 //! - simulator steps/s and seeds/s on `act1-duel`, on one thread and on every core;
 //! - the time of `book::report_for` for every scenario.
 //!
 //! Arguments after `--` pick sections by name (`explorer`, `symmetry`, `order`, `act2`,
-//! `simulator`, `book`):
+//! `matchmaker`, `simulator`, `book`):
 //! `cargo bench -p paros-sim --bench throughput -- act2` runs only Act II's explorer.
 //!
 //! Speed is measured here, never in tests. Each figure is the best of a few repetitions (the
@@ -29,7 +34,8 @@
 //! `/proc`); rates are per wall-clock second unless marked CPU.
 
 use paros_sim::check::Violation;
-use paros_sim::explore::{self, Limits, Order};
+use paros_sim::explore::{self, Exploration, Limits, Order};
+use paros_sim::matchmaker::{MatchmakerWorld, MatchmakerWorldConfig, MmAction, MmStep};
 use paros_sim::model::Model;
 use paros_sim::replicated_log::{LogAction, LogWorld, LogWorldConfig};
 use paros_sim::scenarios;
@@ -58,6 +64,9 @@ fn main() {
     }
     if runs("act2") {
         act2_explorer();
+    }
+    if runs("matchmaker") {
+        matchmaker_explorer();
     }
     if runs("simulator") {
         simulator();
@@ -478,6 +487,132 @@ impl Model for PlainLog {
     }
 
     fn fault_kind(&self, action: &LogAction) -> Option<Fault> {
+        Model::fault_kind(&self.0, action)
+    }
+}
+
+/// The explorer over the matchmaker world `act4-matchmaker-replacement`, searched whole in both
+/// orders, with the growth of resident memory per state; the baseline is the same world without
+/// its shortcuts ([`PlainMatchmaker`]), and `act2-reads-across-a-restart` (about as many
+/// states) gives Act II's rate in the same run.
+fn matchmaker_explorer() {
+    let name = "act4-matchmaker-replacement";
+    let start = (scenarios::find(name).expect("listed").matchmaker_start()).expect("builds");
+    let breadth_first = Limits::default();
+    let depth_first = Limits {
+        order: Order::DepthFirst,
+        ..Limits::default()
+    };
+    let (baseline, (_, plain)) = best_of(1, || {
+        measured(|progress| {
+            explore::explore_reporting(PlainMatchmaker(start.clone()), breadth_first, progress)
+        })
+    });
+    for limits in [breadth_first, depth_first] {
+        let (time, (grown, found)) = best_of(1, || {
+            measured(|progress| explore::explore_reporting(start.clone(), limits, progress))
+        });
+        assert_eq!(
+            (found.states, found.transitions),
+            (plain.states, plain.transitions),
+            "the world and its baseline count alike"
+        );
+        let what = format!("{name}, one thread, whole space, {}", limits.order.as_str());
+        print_exploration(&what, time, &found);
+        print_resident(grown, found.states);
+        println!(
+            "  {:.2}x the baseline (the world cloned and stepped for every transition, breadth-first: {:.0} states per CPU second)",
+            baseline.cpu.as_secs_f64() / time.cpu.as_secs_f64(),
+            plain.states as f64 / baseline.cpu.as_secs_f64()
+        );
+    }
+    let act2 = "act2-reads-across-a-restart";
+    let start = (scenarios::find(act2).expect("listed").log_start()).expect("builds");
+    let (time, (grown, found)) = best_of(1, || {
+        measured(|progress| explore::explore_reporting(start.clone(), breadth_first, progress))
+    });
+    print_exploration(
+        &format!("{act2}, one thread, whole space, breadth-first (for scale)"),
+        time,
+        &found,
+    );
+    print_resident(grown, found.states);
+}
+
+/// Runs a search, and returns how far the process's resident memory grew above where it
+/// stood at the start (read every 65,536 states, so a peak between two readings is missed),
+/// with what the search found.
+fn measured<A>(
+    search: impl FnOnce(
+        &mut dyn FnMut(explore::Progress),
+    ) -> Result<Exploration<A>, paros_sim::Error>,
+) -> (u64, Exploration<A>) {
+    let before = explore::resident_bytes().unwrap_or(0);
+    let mut highest = before;
+    let found = search(&mut |progress| {
+        highest = highest.max(progress.resident_bytes.unwrap_or(0));
+    })
+    .unwrap();
+    (highest.saturating_sub(before), found)
+}
+
+fn print_resident(grown: u64, states: u64) {
+    println!(
+        "  resident memory grew by {:.1} MB at most: {:.1} bytes per state",
+        grown as f64 / 1e6,
+        grown as f64 / states as f64
+    );
+}
+
+/// The matchmaker world without its shortcuts, as [`Plain`] is Act I's: the explorer clones
+/// and steps it for every transition and hashes every successor whole.
+#[derive(Clone)]
+struct PlainMatchmaker(MatchmakerWorld);
+
+impl Model for PlainMatchmaker {
+    type Config = MatchmakerWorldConfig;
+    type Action = MmAction;
+    type Step = MmStep;
+
+    const FAULTS: &'static [Fault] = MatchmakerWorld::FAULTS;
+
+    fn build(config: MatchmakerWorldConfig) -> Result<PlainMatchmaker, Refused> {
+        MatchmakerWorld::new(config).map(PlainMatchmaker)
+    }
+
+    fn enabled(&self) -> Vec<MmAction> {
+        self.0.enabled()
+    }
+
+    fn apply(&mut self, action: &MmAction) -> Result<MmStep, Refused> {
+        self.0.apply(action)
+    }
+
+    fn fingerprint(&self) -> u64 {
+        self.0.fingerprint()
+    }
+
+    fn budget_left(&self) -> paros_sim::Budget {
+        Model::budget_left(&self.0)
+    }
+
+    fn violations(&self) -> Vec<Violation> {
+        Model::violations(&self.0)
+    }
+
+    fn parse_action(&self, text: &str) -> Result<MmAction, String> {
+        self.0.parse_action(text)
+    }
+
+    fn describe(&self, action: &MmAction) -> String {
+        self.0.describe(action)
+    }
+
+    fn is_decided(&self) -> bool {
+        Model::is_decided(&self.0)
+    }
+
+    fn fault_kind(&self, action: &MmAction) -> Option<Fault> {
         Model::fault_kind(&self.0, action)
     }
 }
