@@ -57,7 +57,9 @@ fn matched(leader: &Leader) -> bool {
 /// answered (M1 dropped) is missing from the higher round's history.
 fn history_complete(world: &MatchmakerWorld, found: &mut Vec<Violation>) {
     let watermark = world.highest_watermark();
-    let matched: Vec<&Leader> = world.leaders().iter().filter(|l| matched(l)).collect();
+    let matched: Vec<&Leader> = (world.leaders().iter().map(|l| &**l))
+        .filter(|l| matched(l))
+        .collect();
     for higher in &matched {
         for lower in &matched {
             let j = lower.round();

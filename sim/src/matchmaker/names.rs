@@ -7,6 +7,7 @@ use crate::network::{MessageAction, Names, Route};
 use paros_core::matchmaker::{Configuration, History, MmEnvelope, MmMessage, successor_from_value};
 use paros_core::{Ballot, Message, NodeId, NodeSet};
 use std::fmt;
+use std::sync::Arc;
 use std::str::FromStr;
 
 impl Route for MmEnvelope {
@@ -146,16 +147,16 @@ pub fn message_kind(message: &MmMessage) -> &'static str {
     }
 }
 
-impl Names<MmEnvelope> for MatchmakerWorld {
+impl Names<Arc<MmEnvelope>> for MatchmakerWorld {
     fn node_name(&self, node: NodeId) -> String {
         node_name(node)
     }
 
-    fn message_name(&self, envelope: &MmEnvelope) -> String {
+    fn message_name(&self, envelope: &Arc<MmEnvelope>) -> String {
         message_name(&envelope.message)
     }
 
-    fn message_kind(&self, envelope: &MmEnvelope) -> &'static str {
+    fn message_kind(&self, envelope: &Arc<MmEnvelope>) -> &'static str {
         message_kind(&envelope.message)
     }
 }
