@@ -52,6 +52,11 @@ fn main() {
         .skip(1)
         .filter(|argument| !argument.starts_with('-'))
         .collect();
+    if let [child, name, order, kind] = &picked[..]
+        && child == CHILD
+    {
+        return child_search(name, order, kind);
+    }
     let runs = |section: &str| picked.is_empty() || picked.iter().any(|name| name == section);
     if runs("explorer") {
         explorer();
@@ -494,73 +499,153 @@ impl Model for PlainLog {
 /// The explorer over the matchmaker world `act4-matchmaker-replacement`, searched whole in both
 /// orders, with the growth of resident memory per state; the baseline is the same world without
 /// its shortcuts ([`PlainMatchmaker`]), and `act2-reads-across-a-restart` (about as many
-/// states) gives Act II's rate in the same run.
+/// states) gives Act II's rate in the same run. Each search runs in a process of its own (this
+/// bench, run again with [`CHILD`]), so its peak resident memory is its own.
 fn matchmaker_explorer() {
     let name = "act4-matchmaker-replacement";
-    let start = (scenarios::find(name).expect("listed").matchmaker_start()).expect("builds");
-    let breadth_first = Limits::default();
-    let depth_first = Limits {
-        order: Order::DepthFirst,
-        ..Limits::default()
-    };
-    let (baseline, (_, plain)) = best_of(1, || {
-        measured(|progress| {
-            explore::explore_reporting(PlainMatchmaker(start.clone()), breadth_first, progress)
-        })
-    });
-    for limits in [breadth_first, depth_first] {
-        let (time, (grown, found)) = best_of(1, || {
-            measured(|progress| explore::explore_reporting(start.clone(), limits, progress))
-        });
+    let baseline = search_in_child(name, "breadth-first", "plain");
+    print_search(
+        &format!("{name} cloned and stepped for every transition (the baseline)"),
+        &baseline,
+    );
+    for order in ["breadth-first", "depth-first"] {
+        let found = search_in_child(name, order, "world");
         assert_eq!(
             (found.states, found.transitions),
-            (plain.states, plain.transitions),
+            (baseline.states, baseline.transitions),
             "the world and its baseline count alike"
         );
-        let what = format!("{name}, one thread, whole space, {}", limits.order.as_str());
-        print_exploration(&what, time, &found);
-        print_resident(grown, found.states);
+        print_search(&format!("{name}, {order}"), &found);
         println!(
-            "  {:.2}x the baseline (the world cloned and stepped for every transition, breadth-first: {:.0} states per CPU second)",
-            baseline.cpu.as_secs_f64() / time.cpu.as_secs_f64(),
-            plain.states as f64 / baseline.cpu.as_secs_f64()
+            "  {:.2}x the baseline's states per CPU second",
+            baseline.cpu / found.cpu
         );
     }
     let act2 = "act2-reads-across-a-restart";
-    let start = (scenarios::find(act2).expect("listed").log_start()).expect("builds");
-    let (time, (grown, found)) = best_of(1, || {
-        measured(|progress| explore::explore_reporting(start.clone(), breadth_first, progress))
-    });
-    print_exploration(
-        &format!("{act2}, one thread, whole space, breadth-first (for scale)"),
-        time,
-        &found,
-    );
-    print_resident(grown, found.states);
+    for order in ["breadth-first", "depth-first"] {
+        print_search(
+            &format!("{act2}, {order} (for scale)"),
+            &search_in_child(act2, order, "world"),
+        );
+    }
 }
 
-/// Runs a search, and returns how far the process's resident memory grew above where it
-/// stood at the start (read every 65,536 states, so a peak between two readings is missed),
-/// with what the search found.
-fn measured<A>(
-    search: impl FnOnce(
-        &mut dyn FnMut(explore::Progress),
-    ) -> Result<Exploration<A>, paros_sim::Error>,
-) -> (u64, Exploration<A>) {
-    let before = explore::resident_bytes().unwrap_or(0);
-    let mut highest = before;
-    let found = search(&mut |progress| {
-        highest = highest.max(progress.resident_bytes.unwrap_or(0));
-    })
-    .unwrap();
-    (highest.saturating_sub(before), found)
+/// The argument that makes this bench run one search and print what it found
+/// ([`child_search`]), in place of its sections.
+const CHILD: &str = "child-search";
+
+/// What one search in a child process found and cost.
+struct ChildSearch {
+    states: u64,
+    transitions: u64,
+    depth: u64,
+    seen_bytes: u64,
+    /// Seconds of CPU and of wall-clock time the search took.
+    cpu: f64,
+    wall: f64,
+    /// How far the child's peak resident memory rose above where it stood before the search.
+    peak_growth: u64,
 }
 
-fn print_resident(grown: u64, states: u64) {
+/// Runs [`child_search`] in a new process of this bench and reads what it printed.
+fn search_in_child(name: &str, order: &str, kind: &str) -> ChildSearch {
+    let exe = std::env::current_exe().expect("this bench's path");
+    let output = std::process::Command::new(exe)
+        .args(["--bench", CHILD, name, order, kind])
+        .output()
+        .expect("the bench runs again");
+    assert!(output.status.success(), "{name}: {output:?}");
+    let text = String::from_utf8(output.stdout).expect("UTF-8");
+    let numbers: Vec<f64> = (text.split_whitespace())
+        .map(|word| word.parse().expect("a number"))
+        .collect();
+    let [states, transitions, depth, seen_bytes, cpu, wall, peak_growth] = numbers[..] else {
+        panic!("{name}: {text}");
+    };
+    ChildSearch {
+        states: states as u64,
+        transitions: transitions as u64,
+        depth: depth as u64,
+        seen_bytes: seen_bytes as u64,
+        cpu,
+        wall,
+        peak_growth: peak_growth as u64,
+    }
+}
+
+/// In the child: searches scenario `name` whole in `order`, as the world itself (`world`) or
+/// as [`PlainMatchmaker`] (`plain`), and prints states, transitions, depth, the seen set's
+/// bytes, CPU and wall seconds and the growth of peak resident memory, on one line.
+fn child_search(name: &str, order: &str, kind: &str) {
+    let limits = Limits {
+        order: match order {
+            "depth-first" => Order::DepthFirst,
+            _ => Order::BreadthFirst,
+        },
+        ..Limits::default()
+    };
+    let scenario = scenarios::find(name).expect("listed");
+    let before = status_bytes("VmRSS:");
+    let (time, found) = match kind {
+        "plain" => {
+            let start = PlainMatchmaker(scenario.matchmaker_start().expect("builds"));
+            best_of(1, || numbers_of(explore::explore(start.clone(), limits)))
+        }
+        _ if name.starts_with("act2") => {
+            let start = scenario.log_start().expect("builds");
+            best_of(1, || numbers_of(explore::explore(start.clone(), limits)))
+        }
+        _ => {
+            let start = scenario.matchmaker_start().expect("builds");
+            best_of(1, || numbers_of(explore::explore(start.clone(), limits)))
+        }
+    };
+    let peak_growth = status_bytes("VmHWM:").saturating_sub(before);
+    let [states, transitions, depth, seen_bytes] = found;
     println!(
-        "  resident memory grew by {:.1} MB at most: {:.1} bytes per state",
-        grown as f64 / 1e6,
-        grown as f64 / states as f64
+        "{states} {transitions} {depth} {seen_bytes} {} {} {peak_growth}",
+        time.cpu.as_secs_f64(),
+        time.wall.as_secs_f64()
+    );
+}
+
+/// States, transitions, depth and the seen set's bytes of a finished search.
+fn numbers_of<A>(found: Result<Exploration<A>, paros_sim::Error>) -> [u64; 4] {
+    let found = found.expect("the search finishes");
+    [
+        found.states,
+        found.transitions,
+        u64::from(found.depth),
+        found.seen_bytes,
+    ]
+}
+
+/// A size from Linux's `/proc/self/status` (`VmRSS:` now, `VmHWM:` at its peak), in bytes;
+/// zero where there is no such file.
+fn status_bytes(field: &str) -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    (status.lines())
+        .find_map(|line| line.strip_prefix(field))
+        .and_then(|rest| rest.split_whitespace().next()?.parse::<u64>().ok())
+        .map_or(0, |kib| kib * 1024)
+}
+
+fn print_search(what: &str, found: &ChildSearch) {
+    println!("explorer, {what}, one thread, whole space (a process of its own):");
+    println!(
+        "  {} states, {} transitions, depth {} in {:.3} s wall, {:.3} s CPU",
+        found.states, found.transitions, found.depth, found.wall, found.cpu
+    );
+    println!(
+        "  {:.0} unique states/s ({:.0} per CPU second)",
+        found.states as f64 / found.wall,
+        found.states as f64 / found.cpu
+    );
+    println!(
+        "  seen set: {:.1} bytes per state; peak resident memory grew by {:.1} MB: {:.1} bytes per state",
+        found.seen_bytes as f64 / found.states as f64,
+        found.peak_growth as f64 / 1e6,
+        found.peak_growth as f64 / found.states as f64
     );
 }
 

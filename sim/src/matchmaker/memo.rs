@@ -95,16 +95,23 @@ impl fmt::Debug for Memo {
 }
 
 impl Memo {
-    /// The delivery of `envelope` to `receiver`: remembered, or worked out and remembered.
-    pub(super) fn delivered(&self, receiver: &Node, envelope: &Arc<MmEnvelope>) -> Arc<Delivered> {
+    /// The delivery of `envelope` to the node whose state lives at `address`: remembered, or
+    /// worked out from the node `receiver` gives and remembered.
+    pub(super) fn delivered(
+        &self,
+        address: usize,
+        envelope: &Arc<MmEnvelope>,
+        receiver: impl FnOnce() -> Node,
+    ) -> Arc<Delivered> {
         let mut tables = self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let key = (receiver.address(), Arc::as_ptr(envelope) as usize);
+        let key = (address, Arc::as_ptr(envelope) as usize);
         if let Some(remembered) = tables.deliveries.get(&key) {
             return Arc::clone(&remembered.delivered);
         }
-        let delivered = Arc::new(Delivered::work_out(receiver, envelope, Some(&mut tables)));
+        let receiver = receiver();
+        let delivered = Arc::new(Delivered::work_out(&receiver, envelope, Some(&mut tables)));
         let remembered = Remembered {
-            _receiver: receiver.clone(),
+            _receiver: receiver,
             _envelope: Arc::clone(envelope),
             delivered: Arc::clone(&delivered),
         };

@@ -40,11 +40,11 @@ impl Model for MatchmakerWorld {
         MatchmakerWorld::successor_fingerprint(self, action)
     }
 
-    /// Built by [`MatchmakerWorld::apply`] on a copy; in debug builds its fingerprint, kept
+    /// Built as [`MatchmakerWorld::apply`] builds it, on a copy; in debug builds its fingerprint, kept
     /// as a sum changed step by step, is checked against one worked out from every part.
     fn successor(&self, action: &MmAction) -> Result<MatchmakerWorld, Refused> {
         let mut next = self.clone();
-        next.apply(action)?;
+        next.step(action)?;
         next.debug_check_fingerprint();
         Ok(next)
     }

@@ -43,6 +43,17 @@ pub(super) enum Node {
     Missing(NodeId),
 }
 
+/// Where a node sits in the world, by role and place.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Place {
+    Matchmaker(usize),
+    Acceptor(usize),
+    Leader(usize),
+    Reconfigurer,
+    /// A node id the world has no node for.
+    Missing(NodeId),
+}
+
 /// What one delivery did, before anything is shared.
 pub(super) struct Stepped {
     pub(super) after: Node,
@@ -52,6 +63,17 @@ pub(super) struct Stepped {
 }
 
 impl Node {
+    /// Where this node sits.
+    pub(super) fn place(&self) -> Place {
+        match self {
+            Node::Matchmaker(index, _) => Place::Matchmaker(*index),
+            Node::Acceptor(index, _) => Place::Acceptor(*index),
+            Node::Leader(index, _) => Place::Leader(*index),
+            Node::Reconfigurer(_) => Place::Reconfigurer,
+            Node::Missing(id) => Place::Missing(*id),
+        }
+    }
+
     /// This node's part of the world's fingerprint (0 for a missing one).
     pub(super) fn part(&self) -> u64 {
         match self {
@@ -60,18 +82,6 @@ impl Node {
             Node::Leader(index, l) => part(Part::Leader(*index), &**l),
             Node::Reconfigurer(r) => reconfigurer_part(Some(r)),
             Node::Missing(_) => 0,
-        }
-    }
-
-    /// Where this node's state lives: what the memo keys it by. A missing node, which has no
-    /// state, is keyed by its id, which no address can equal.
-    pub(super) fn address(&self) -> usize {
-        match self {
-            Node::Matchmaker(_, m) => Arc::as_ptr(m) as usize,
-            Node::Acceptor(_, a) => Arc::as_ptr(a) as usize,
-            Node::Leader(_, l) => Arc::as_ptr(l) as usize,
-            Node::Reconfigurer(r) => Arc::as_ptr(r) as usize,
-            Node::Missing(id) => usize::from(id.get()),
         }
     }
 

@@ -12,7 +12,7 @@
 use super::config::{MatchmakerWorldConfig, MmRole};
 use super::disk::Disk;
 use super::memo::{Delivered, Memo};
-use super::node::{Node, Part, reconfigurer_part};
+use super::node::{Node, Part, Place, reconfigurer_part};
 use crate::faults::{Budget, Fault, NegativeControl, Refused};
 use crate::fingerprint::{part, swap};
 use crate::network::{InFlight, MessageAction, MessageId, Network, Verb};
@@ -397,7 +397,7 @@ impl MatchmakerWorld {
             MmAction::Deliver(id) => self.delivery_fingerprint(id),
             _ => {
                 let mut next = self.clone();
-                next.apply(action)?;
+                next.step(action)?;
                 Ok(next.fingerprint())
             }
         }
@@ -448,7 +448,7 @@ impl MatchmakerWorld {
             Some(memo) => memo.node(node),
             None => node,
         };
-        let old = self.node_at(&node).part();
+        let old = self.node_at(node.place()).part();
         let change = swap(0, old, node.part());
         self.put_node(node, change);
     }
@@ -465,19 +465,29 @@ impl MatchmakerWorld {
         self.nodes_sum = self.nodes_sum.wrapping_add(change);
     }
 
-    /// The node now in the place `node` names.
-    fn node_at(&self, node: &Node) -> Node {
-        match node {
-            Node::Matchmaker(index, _) => {
-                Node::Matchmaker(*index, Arc::clone(&self.matchmakers[*index]))
-            }
-            Node::Acceptor(index, _) => Node::Acceptor(*index, Arc::clone(&self.acceptors[*index])),
-            Node::Leader(index, _) => Node::Leader(*index, Arc::clone(&self.leaders[*index])),
-            Node::Reconfigurer(_) => match &self.reconfigurer {
+    /// The node now at `place`.
+    fn node_at(&self, place: Place) -> Node {
+        match place {
+            Place::Matchmaker(index) => Node::Matchmaker(index, Arc::clone(&self.matchmakers[index])),
+            Place::Acceptor(index) => Node::Acceptor(index, Arc::clone(&self.acceptors[index])),
+            Place::Leader(index) => Node::Leader(index, Arc::clone(&self.leaders[index])),
+            Place::Reconfigurer => match &self.reconfigurer {
                 Some(r) => Node::Reconfigurer(Arc::clone(r)),
                 None => Node::Missing(MatchmakerWorldConfig::reconfigurer_id()),
             },
-            Node::Missing(id) => Node::Missing(*id),
+            Place::Missing(id) => Node::Missing(id),
+        }
+    }
+
+    /// Where the state of the node at `place` lives: what the memo keys it by. A missing
+    /// node, which has no state, is keyed by its id, which no address can equal.
+    fn address_at(&self, place: Place) -> usize {
+        match place {
+            Place::Matchmaker(index) => Arc::as_ptr(&self.matchmakers[index]) as usize,
+            Place::Acceptor(index) => Arc::as_ptr(&self.acceptors[index]) as usize,
+            Place::Leader(index) => Arc::as_ptr(&self.leaders[index]) as usize,
+            Place::Reconfigurer => self.reconfigurer.as_ref().map_or(0, |r| Arc::as_ptr(r) as usize),
+            Place::Missing(id) => usize::from(id.get()),
         }
     }
 
@@ -491,24 +501,17 @@ impl MatchmakerWorld {
         self.nodes_sum = swap(self.nodes_sum, old, new);
     }
 
-    /// The node a message to `to` is delivered to, as it is now.
-    fn receiver(&self, to: NodeId) -> Node {
+    /// Where the node a message to `to` is delivered to sits.
+    fn receiver(&self, to: NodeId) -> Place {
         match MmRole::of(to) {
             Some(MmRole::Matchmaker(_)) => match self.matchmaker_index(to) {
-                Some(index) => Node::Matchmaker(index, Arc::clone(&self.matchmakers[index])),
-                None => Node::Missing(to),
+                Some(index) => Place::Matchmaker(index),
+                None => Place::Missing(to),
             },
-            Some(MmRole::Acceptor(index)) if index < self.acceptors.len() => {
-                Node::Acceptor(index, Arc::clone(&self.acceptors[index]))
-            }
-            Some(MmRole::Leader(index)) if index < self.leaders.len() => {
-                Node::Leader(index, Arc::clone(&self.leaders[index]))
-            }
-            Some(MmRole::Reconfigurer) => match &self.reconfigurer {
-                Some(r) => Node::Reconfigurer(Arc::clone(r)),
-                None => Node::Missing(to),
-            },
-            _ => Node::Missing(to),
+            Some(MmRole::Acceptor(index)) if index < self.acceptors.len() => Place::Acceptor(index),
+            Some(MmRole::Leader(index)) if index < self.leaders.len() => Place::Leader(index),
+            Some(MmRole::Reconfigurer) if self.reconfigurer.is_some() => Place::Reconfigurer,
+            _ => Place::Missing(to),
         }
     }
 
@@ -578,61 +581,42 @@ impl MatchmakerWorld {
     /// Applies one action. A refused action leaves the world unchanged.
     pub fn apply(&mut self, action: &MmAction) -> Result<MmStep, Refused> {
         let first = self.network.next_id();
-        let refused = match *action {
-            MmAction::Deliver(id) => {
-                let delivered = self.delivery(id)?;
-                self.replay_delivery(id, &delivered);
-                delivered.refused.clone()
-            }
-            MmAction::Drop(id) => {
-                self.network.drop_message(id, &mut self.budget_left)?;
-                None
-            }
-            MmAction::Duplicate(id) => {
-                self.network.duplicate(id, &mut self.budget_left)?;
-                None
-            }
-            MmAction::Start(node) => {
-                self.start(node)?;
-                None
-            }
-            MmAction::Collect(node) => {
-                self.collect(node)?;
-                None
-            }
-            MmAction::Retire(node) => {
-                self.retire(node)?;
-                None
-            }
-            MmAction::Crash(node) => {
-                self.crash(node)?;
-                None
-            }
-            MmAction::Restart(node) => {
-                self.restart(node)?;
-                None
-            }
-            MmAction::Replace(node) => {
-                self.replace(node)?;
-                None
-            }
-            MmAction::Retry(node) => {
-                self.retry(node)?;
-                None
-            }
-            MmAction::StopFaults => {
-                self.stop_faults()?;
-                None
-            }
-        };
-        if let Some(memo) = &self.memo {
-            self.network.share_since(first, |envelope| memo.envelope(envelope));
-        }
+        let refused = self.step(action)?;
         let sent = (self.network.in_flight().iter())
             .map(|message| message.id)
             .filter(|id| *id >= first)
             .collect();
         Ok(MmStep { sent, refused })
+    }
+
+    /// [`MatchmakerWorld::apply`], saying only why a delivered message's receiver took no
+    /// step, if it did not.
+    pub(super) fn step(&mut self, action: &MmAction) -> Result<Option<String>, Refused> {
+        if let MmAction::Deliver(id) = *action {
+            let delivered = self.delivery(id)?;
+            self.replay_delivery(id, &delivered);
+            return Ok(delivered.refused.clone());
+        }
+        let first = self.network.next_id();
+        match *action {
+            MmAction::Deliver(_) => unreachable!("delivered above"),
+            MmAction::Drop(id) => self.network.drop_message(id, &mut self.budget_left)?,
+            MmAction::Duplicate(id) => {
+                self.network.duplicate(id, &mut self.budget_left)?;
+            }
+            MmAction::Start(node) => self.start(node)?,
+            MmAction::Collect(node) => self.collect(node)?,
+            MmAction::Retire(node) => self.retire(node)?,
+            MmAction::Crash(node) => self.crash(node)?,
+            MmAction::Restart(node) => self.restart(node)?,
+            MmAction::Replace(node) => self.replace(node)?,
+            MmAction::Retry(node) => self.retry(node)?,
+            MmAction::StopFaults => self.stop_faults()?,
+        }
+        if let Some(memo) = &self.memo {
+            self.network.share_since(first, |envelope| memo.envelope(envelope));
+        }
+        Ok(None)
     }
 
     /// What delivering message `id` does, from the memo when this world has one; refused
@@ -644,8 +628,10 @@ impl MatchmakerWorld {
         }
         let receiver = self.receiver(envelope.to);
         Ok(match &self.memo {
-            Some(memo) => memo.delivered(&receiver, envelope),
-            None => Arc::new(Delivered::work_out(&receiver, envelope, None)),
+            Some(memo) => memo.delivered(self.address_at(receiver), envelope, || {
+                self.node_at(receiver)
+            }),
+            None => Arc::new(Delivered::work_out(&self.node_at(receiver), envelope, None)),
         })
     }
 
