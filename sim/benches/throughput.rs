@@ -17,10 +17,10 @@
 //!   `act2-exhaustive` and `act2-two-leaders-catch-up` (whole searches), with the ratio to a
 //!   baseline run in the same process (the same world, cloned and stepped for every transition);
 //! - explorer unique states/s, single-threaded, the seen set's bytes per state and the growth
-//!   of resident memory per state on the matchmaker world `act4-matchmaker-replacement` (whole
-//!   searches, in both orders), with the ratio to a baseline run in the same process (the same
-//!   world, cloned and stepped for every transition) and, for scale, Act II's
-//!   `act2-reads-across-a-restart`, a world of about as many states, in the same run;
+//!   of peak resident memory per state on the matchmaker world `act4-matchmaker-replacement`
+//!   (whole searches, in both orders, each in a process of its own), with the ratio to a
+//!   baseline run in the same run (the same world, cloned and stepped for every transition)
+//!   and, for scale, Act II's `act2-reads-across-a-restart`, a world of about as many states;
 //! - simulator steps/s and seeds/s on `act1-duel`, on one thread and on every core;
 //! - the time of `book::report_for` for every scenario.
 //!

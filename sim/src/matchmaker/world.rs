@@ -424,6 +424,14 @@ impl MatchmakerWorld {
         );
     }
 
+    /// [`MatchmakerWorld::fingerprint`] worked out from every part, as it must equal.
+    pub fn fingerprint_from_scratch(&self) -> u64 {
+        let kept = self.nodes_sum.wrapping_add(self.network.fingerprint());
+        (self.fingerprint().wrapping_sub(kept))
+            .wrapping_add(self.nodes_sum_from_scratch())
+            .wrapping_add(self.network.fingerprint_from_scratch())
+    }
+
     /// The sum of the parts of every node, every leader's flags and every round's votes,
     /// worked out from each: what [`MatchmakerWorld::nodes_sum`] must equal.
     pub(super) fn nodes_sum_from_scratch(&self) -> u64 {
