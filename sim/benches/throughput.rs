@@ -559,7 +559,16 @@ fn search_in_child(name: &str, order: &str, kind: &str) -> ChildSearch {
     let numbers: Vec<f64> = (text.split_whitespace())
         .map(|word| word.parse().expect("a number"))
         .collect();
-    let [states, transitions, depth, seen_bytes, cpu, wall, peak_growth] = numbers[..] else {
+    let [
+        states,
+        transitions,
+        depth,
+        seen_bytes,
+        cpu,
+        wall,
+        peak_growth,
+    ] = numbers[..]
+    else {
         panic!("{name}: {text}");
     };
     ChildSearch {

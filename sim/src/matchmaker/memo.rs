@@ -26,7 +26,7 @@ use paros_core::matchmaker::{
 };
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 /// A hasher for tables keyed by addresses or by hashes already mixed: fixed, so a run does not
 /// depend on a random seed (no table here is ever iterated, in any case).
@@ -95,6 +95,14 @@ impl fmt::Debug for Memo {
 }
 
 impl Memo {
+    /// The tables, for one lookup. A panic while they were held cannot have left an entry
+    /// half made (each is inserted whole), so a poisoned lock is taken as it is.
+    fn tables(&self) -> MutexGuard<'_, Tables> {
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
     /// The delivery of `envelope` to the node whose state lives at `address`: remembered, or
     /// worked out from the node `receiver` gives and remembered.
     pub(super) fn delivered(
@@ -103,7 +111,7 @@ impl Memo {
         envelope: &Arc<MmEnvelope>,
         receiver: impl FnOnce() -> Node,
     ) -> Arc<Delivered> {
-        let mut tables = self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut tables = self.tables();
         let key = (address, Arc::as_ptr(envelope) as usize);
         if let Some(remembered) = tables.deliveries.get(&key) {
             return Arc::clone(&remembered.delivered);
@@ -121,13 +129,13 @@ impl Memo {
 
     /// The memo's one copy of `envelope`'s contents.
     pub(super) fn envelope(&self, envelope: &Arc<MmEnvelope>) -> Arc<MmEnvelope> {
-        let mut tables = self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut tables = self.tables();
         tables.intern_shared_envelope(envelope)
     }
 
     /// The memo's one copy of `node`'s contents.
     pub(super) fn node(&self, node: Node) -> Node {
-        let mut tables = self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut tables = self.tables();
         tables.intern_node(node)
     }
 }

@@ -7,8 +7,8 @@ use crate::network::{MessageAction, Names, Route};
 use paros_core::matchmaker::{Configuration, History, MmEnvelope, MmMessage, successor_from_value};
 use paros_core::{Ballot, Message, NodeId, NodeSet};
 use std::fmt;
-use std::sync::Arc;
 use std::str::FromStr;
+use std::sync::Arc;
 
 impl Route for MmEnvelope {
     fn from(&self) -> NodeId {

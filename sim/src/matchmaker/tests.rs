@@ -137,7 +137,9 @@ fn the_memo_of_an_exploration_steps_as_the_world_does() {
     // successor built, and of the world without the memo stepped the same way, hashed from
     // every part.
     let config = faults_config();
-    let mut remembering = MatchmakerWorld::new(config.clone()).unwrap().for_exploration();
+    let mut remembering = MatchmakerWorld::new(config.clone())
+        .unwrap()
+        .for_exploration();
     let mut plain = MatchmakerWorld::new(config).unwrap();
     for step in 0..80 {
         let enabled = remembering.enabled();
@@ -146,7 +148,10 @@ fn the_memo_of_an_exploration_steps_as_the_world_does() {
             let hashed = remembering.successor_fingerprint(action).unwrap();
             let built = Model::successor(&remembering, action).unwrap();
             assert_eq!(hashed, built.fingerprint_from_scratch(), "{action}");
-            assert_eq!(hashed, plain.successor(action).unwrap().fingerprint_from_scratch());
+            assert_eq!(
+                hashed,
+                plain.successor(action).unwrap().fingerprint_from_scratch()
+            );
         }
         let Some(action) = enabled.get(step * 7 % enabled.len().max(1)) else {
             break;
@@ -302,7 +307,11 @@ fn each_control_trips_its_own_property_first_and_its_counterexample_replays() {
         let own = scenario.negative_control().unwrap().property();
         let report = crate::runner::explore(&scenario, Default::default()).unwrap();
         assert_eq!(report.verdict, crate::report::Verdict::Violation, "{name}");
-        let found = (report.states, report.transitions, report.counterexample.len());
+        let found = (
+            report.states,
+            report.transitions,
+            report.counterexample.len(),
+        );
         assert_eq!(found, counts, "{name}: states, transitions, counterexample");
         // Breadth-first: the shortest path to any violation breaks the control's own
         // property, and nothing else.

@@ -445,8 +445,12 @@ impl MatchmakerWorld {
             .map(|(index, flags)| part(Part::LeaderFlags(index), flags));
         let rounds = (self.votes.iter()).map(|(round, votes)| part(Part::Round(*round), votes));
         let reconfigurer = reconfigurer_part(self.reconfigurer.as_deref());
-        (matchmakers.chain(acceptors).chain(leaders).chain(flags).chain(rounds))
-            .fold(reconfigurer, u64::wrapping_add)
+        (matchmakers
+            .chain(acceptors)
+            .chain(leaders)
+            .chain(flags)
+            .chain(rounds))
+        .fold(reconfigurer, u64::wrapping_add)
     }
 
     /// Puts `node` in its place, its part of the fingerprint in place of the old one's. In an
@@ -476,7 +480,9 @@ impl MatchmakerWorld {
     /// The node now at `place`.
     fn node_at(&self, place: Place) -> Node {
         match place {
-            Place::Matchmaker(index) => Node::Matchmaker(index, Arc::clone(&self.matchmakers[index])),
+            Place::Matchmaker(index) => {
+                Node::Matchmaker(index, Arc::clone(&self.matchmakers[index]))
+            }
             Place::Acceptor(index) => Node::Acceptor(index, Arc::clone(&self.acceptors[index])),
             Place::Leader(index) => Node::Leader(index, Arc::clone(&self.leaders[index])),
             Place::Reconfigurer => match &self.reconfigurer {
@@ -494,7 +500,10 @@ impl MatchmakerWorld {
             Place::Matchmaker(index) => Arc::as_ptr(&self.matchmakers[index]) as usize,
             Place::Acceptor(index) => Arc::as_ptr(&self.acceptors[index]) as usize,
             Place::Leader(index) => Arc::as_ptr(&self.leaders[index]) as usize,
-            Place::Reconfigurer => self.reconfigurer.as_ref().map_or(0, |r| Arc::as_ptr(r) as usize),
+            Place::Reconfigurer => self
+                .reconfigurer
+                .as_ref()
+                .map_or(0, |r| Arc::as_ptr(r) as usize),
             Place::Missing(id) => usize::from(id.get()),
         }
     }
@@ -564,7 +573,8 @@ impl MatchmakerWorld {
                 .filter(|node| !down.contains(*node));
             actions.extend(crashable.map(MmAction::Crash));
         }
-        let restartable = (self.matchmakers.iter().map(|m| m.id())).filter(|node| down.contains(*node));
+        let restartable =
+            (self.matchmakers.iter().map(|m| m.id())).filter(|node| down.contains(*node));
         actions.extend(restartable.map(MmAction::Restart));
         actions
     }
@@ -622,7 +632,8 @@ impl MatchmakerWorld {
             MmAction::StopFaults => self.stop_faults()?,
         }
         if let Some(memo) = &self.memo {
-            self.network.share_since(first, |envelope| memo.envelope(envelope));
+            self.network
+                .share_since(first, |envelope| memo.envelope(envelope));
         }
         Ok(None)
     }
