@@ -16,11 +16,16 @@
 //! - explorer unique states/s, single-threaded, and the seen set's bytes per state on Act II's
 //!   `act2-exhaustive` and `act2-two-leaders-catch-up` (whole searches), with the ratio to a
 //!   baseline run in the same process (the same world, cloned and stepped for every transition);
+//! - explorer unique states/s, single-threaded, the seen set's bytes per state and the growth
+//!   of peak resident memory per state on the matchmaker world `act4-matchmaker-replacement`
+//!   (whole searches, in both orders, each in a process of its own), with the ratio to a
+//!   baseline run in the same run (the same world, cloned and stepped for every transition)
+//!   and, for scale, Act II's `act2-reads-across-a-restart`, a world of about as many states;
 //! - simulator steps/s and seeds/s on `act1-duel`, on one thread and on every core;
 //! - the time of `book::report_for` for every scenario.
 //!
 //! Arguments after `--` pick sections by name (`explorer`, `symmetry`, `order`, `act2`,
-//! `simulator`, `book`):
+//! `matchmaker`, `simulator`, `book`):
 //! `cargo bench -p paros-sim --bench throughput -- act2` runs only Act II's explorer.
 //!
 //! Speed is measured here, never in tests. Each figure is the best of a few repetitions (the
@@ -29,7 +34,8 @@
 //! `/proc`); rates are per wall-clock second unless marked CPU.
 
 use paros_sim::check::Violation;
-use paros_sim::explore::{self, Limits, Order};
+use paros_sim::explore::{self, Exploration, Limits, Order};
+use paros_sim::matchmaker::{MatchmakerWorld, MatchmakerWorldConfig, MmAction, MmStep};
 use paros_sim::model::Model;
 use paros_sim::replicated_log::{LogAction, LogWorld, LogWorldConfig};
 use paros_sim::scenarios;
@@ -46,6 +52,11 @@ fn main() {
         .skip(1)
         .filter(|argument| !argument.starts_with('-'))
         .collect();
+    if let [child, name, order, kind] = &picked[..]
+        && child == CHILD
+    {
+        return child_search(name, order, kind);
+    }
     let runs = |section: &str| picked.is_empty() || picked.iter().any(|name| name == section);
     if runs("explorer") {
         explorer();
@@ -58,6 +69,9 @@ fn main() {
     }
     if runs("act2") {
         act2_explorer();
+    }
+    if runs("matchmaker") {
+        matchmaker_explorer();
     }
     if runs("simulator") {
         simulator();
@@ -478,6 +492,221 @@ impl Model for PlainLog {
     }
 
     fn fault_kind(&self, action: &LogAction) -> Option<Fault> {
+        Model::fault_kind(&self.0, action)
+    }
+}
+
+/// The explorer over the matchmaker world `act4-matchmaker-replacement`, searched whole in both
+/// orders, with the growth of resident memory per state; the baseline is the same world without
+/// its shortcuts ([`PlainMatchmaker`]), and `act2-reads-across-a-restart` (about as many
+/// states) gives Act II's rate in the same run. Each search runs in a process of its own (this
+/// bench, run again with [`CHILD`]), so its peak resident memory is its own.
+fn matchmaker_explorer() {
+    let name = "act4-matchmaker-replacement";
+    let baseline = search_in_child(name, "breadth-first", "plain");
+    print_search(
+        &format!("{name} cloned and stepped for every transition (the baseline)"),
+        &baseline,
+    );
+    for order in ["breadth-first", "depth-first"] {
+        let found = search_in_child(name, order, "world");
+        assert_eq!(
+            (found.states, found.transitions),
+            (baseline.states, baseline.transitions),
+            "the world and its baseline count alike"
+        );
+        print_search(&format!("{name}, {order}"), &found);
+        println!(
+            "  {:.2}x the baseline's states per CPU second",
+            baseline.cpu / found.cpu
+        );
+    }
+    let act2 = "act2-reads-across-a-restart";
+    for order in ["breadth-first", "depth-first"] {
+        print_search(
+            &format!("{act2}, {order} (for scale)"),
+            &search_in_child(act2, order, "world"),
+        );
+    }
+}
+
+/// The argument that makes this bench run one search and print what it found
+/// ([`child_search`]), in place of its sections.
+const CHILD: &str = "child-search";
+
+/// What one search in a child process found and cost.
+struct ChildSearch {
+    states: u64,
+    transitions: u64,
+    depth: u64,
+    seen_bytes: u64,
+    /// Seconds of CPU and of wall-clock time the search took.
+    cpu: f64,
+    wall: f64,
+    /// How far the child's peak resident memory rose above where it stood before the search.
+    peak_growth: u64,
+}
+
+/// Runs [`child_search`] in a new process of this bench and reads what it printed.
+fn search_in_child(name: &str, order: &str, kind: &str) -> ChildSearch {
+    let exe = std::env::current_exe().expect("this bench's path");
+    let output = std::process::Command::new(exe)
+        .args(["--bench", CHILD, name, order, kind])
+        .output()
+        .expect("the bench runs again");
+    assert!(output.status.success(), "{name}: {output:?}");
+    let text = String::from_utf8(output.stdout).expect("UTF-8");
+    let numbers: Vec<f64> = (text.split_whitespace())
+        .map(|word| word.parse().expect("a number"))
+        .collect();
+    let [
+        states,
+        transitions,
+        depth,
+        seen_bytes,
+        cpu,
+        wall,
+        peak_growth,
+    ] = numbers[..]
+    else {
+        panic!("{name}: {text}");
+    };
+    ChildSearch {
+        states: states as u64,
+        transitions: transitions as u64,
+        depth: depth as u64,
+        seen_bytes: seen_bytes as u64,
+        cpu,
+        wall,
+        peak_growth: peak_growth as u64,
+    }
+}
+
+/// In the child: searches scenario `name` whole in `order`, as the world itself (`world`) or
+/// as [`PlainMatchmaker`] (`plain`), and prints states, transitions, depth, the seen set's
+/// bytes, CPU and wall seconds and the growth of peak resident memory, on one line.
+fn child_search(name: &str, order: &str, kind: &str) {
+    let limits = Limits {
+        order: match order {
+            "depth-first" => Order::DepthFirst,
+            _ => Order::BreadthFirst,
+        },
+        ..Limits::default()
+    };
+    let scenario = scenarios::find(name).expect("listed");
+    let before = status_bytes("VmRSS:");
+    let (time, found) = match kind {
+        "plain" => {
+            let start = PlainMatchmaker(scenario.matchmaker_start().expect("builds"));
+            best_of(1, || numbers_of(explore::explore(start.clone(), limits)))
+        }
+        _ if name.starts_with("act2") => {
+            let start = scenario.log_start().expect("builds");
+            best_of(1, || numbers_of(explore::explore(start.clone(), limits)))
+        }
+        _ => {
+            let start = scenario.matchmaker_start().expect("builds");
+            best_of(1, || numbers_of(explore::explore(start.clone(), limits)))
+        }
+    };
+    let peak_growth = status_bytes("VmHWM:").saturating_sub(before);
+    let [states, transitions, depth, seen_bytes] = found;
+    println!(
+        "{states} {transitions} {depth} {seen_bytes} {} {} {peak_growth}",
+        time.cpu.as_secs_f64(),
+        time.wall.as_secs_f64()
+    );
+}
+
+/// States, transitions, depth and the seen set's bytes of a finished search.
+fn numbers_of<A>(found: Result<Exploration<A>, paros_sim::Error>) -> [u64; 4] {
+    let found = found.expect("the search finishes");
+    [
+        found.states,
+        found.transitions,
+        u64::from(found.depth),
+        found.seen_bytes,
+    ]
+}
+
+/// A size from Linux's `/proc/self/status` (`VmRSS:` now, `VmHWM:` at its peak), in bytes;
+/// zero where there is no such file.
+fn status_bytes(field: &str) -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    (status.lines())
+        .find_map(|line| line.strip_prefix(field))
+        .and_then(|rest| rest.split_whitespace().next()?.parse::<u64>().ok())
+        .map_or(0, |kib| kib * 1024)
+}
+
+fn print_search(what: &str, found: &ChildSearch) {
+    println!("explorer, {what}, one thread, whole space (a process of its own):");
+    println!(
+        "  {} states, {} transitions, depth {} in {:.3} s wall, {:.3} s CPU",
+        found.states, found.transitions, found.depth, found.wall, found.cpu
+    );
+    println!(
+        "  {:.0} unique states/s ({:.0} per CPU second)",
+        found.states as f64 / found.wall,
+        found.states as f64 / found.cpu
+    );
+    println!(
+        "  seen set: {:.1} bytes per state; peak resident memory grew by {:.1} MB: {:.1} bytes per state",
+        found.seen_bytes as f64 / found.states as f64,
+        found.peak_growth as f64 / 1e6,
+        found.peak_growth as f64 / found.states as f64
+    );
+}
+
+/// The matchmaker world without its shortcuts, as [`Plain`] is Act I's: the explorer clones
+/// and steps it for every transition and hashes every successor whole.
+#[derive(Clone)]
+struct PlainMatchmaker(MatchmakerWorld);
+
+impl Model for PlainMatchmaker {
+    type Config = MatchmakerWorldConfig;
+    type Action = MmAction;
+    type Step = MmStep;
+
+    const FAULTS: &'static [Fault] = MatchmakerWorld::FAULTS;
+
+    fn build(config: MatchmakerWorldConfig) -> Result<PlainMatchmaker, Refused> {
+        MatchmakerWorld::new(config).map(PlainMatchmaker)
+    }
+
+    fn enabled(&self) -> Vec<MmAction> {
+        self.0.enabled()
+    }
+
+    fn apply(&mut self, action: &MmAction) -> Result<MmStep, Refused> {
+        self.0.apply(action)
+    }
+
+    fn fingerprint(&self) -> u64 {
+        self.0.fingerprint()
+    }
+
+    fn budget_left(&self) -> paros_sim::Budget {
+        Model::budget_left(&self.0)
+    }
+
+    fn violations(&self) -> Vec<Violation> {
+        Model::violations(&self.0)
+    }
+
+    fn parse_action(&self, text: &str) -> Result<MmAction, String> {
+        self.0.parse_action(text)
+    }
+
+    fn describe(&self, action: &MmAction) -> String {
+        self.0.describe(action)
+    }
+
+    fn is_decided(&self) -> bool {
+        Model::is_decided(&self.0)
+    }
+
+    fn fault_kind(&self, action: &MmAction) -> Option<Fault> {
         Model::fault_kind(&self.0, action)
     }
 }

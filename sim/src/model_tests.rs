@@ -162,11 +162,11 @@ proptest! {
 
     #[test]
     fn matchmaker_walks_keep_the_model_contract(choices in prop::collection::vec(any::<u16>(), 0..80)) {
-        walk_keeps_the_contract(matchmaker_config(false), &choices, true, MatchmakerWorld::fingerprint)?;
+        walk_keeps_the_contract(matchmaker_config(false), &choices, true, MatchmakerWorld::fingerprint_from_scratch)?;
     }
 
     #[test]
     fn matchmaker_control_walks_keep_the_model_contract(choices in prop::collection::vec(any::<u16>(), 0..60)) {
-        walk_keeps_the_contract(matchmaker_config(true), &choices, false, MatchmakerWorld::fingerprint)?;
+        walk_keeps_the_contract(matchmaker_config(true), &choices, false, MatchmakerWorld::fingerprint_from_scratch)?;
     }
 }

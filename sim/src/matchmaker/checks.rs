@@ -10,15 +10,16 @@ use super::names::{round_name, set_name};
 use super::world::MatchmakerWorld;
 use crate::check::{Property, Violation};
 use paros_core::matchmaker::{Leader, Stage};
-use paros_core::{Ballot, NodeSet};
+use paros_core::{Ballot, NodeSet, Value};
 
 /// Every property broken in `world`; empty when it is safe so far (and, once faults stop,
 /// live).
 pub fn safety(world: &MatchmakerWorld) -> Vec<Violation> {
     let mut found = Vec::new();
-    agreement(world, &mut found);
+    let chosen = world.chosen();
+    agreement(world, &chosen, &mut found);
     history_complete(world, &mut found);
-    proposal_keeps_chosen(world, &mut found);
+    proposal_keeps_chosen(world, &chosen, &mut found);
     gc_keeps_what_phase1_needs(world, &mut found);
     nothing_below_watermark(world, &mut found);
     reconstruction_complete(world, &mut found);
@@ -27,8 +28,8 @@ pub fn safety(world: &MatchmakerWorld) -> Vec<Violation> {
 }
 
 /// Agreement across configurations: every round in which a value is chosen chose the same one.
-fn agreement(world: &MatchmakerWorld, found: &mut Vec<Violation>) {
-    let chosen = world.chosen();
+/// `chosen` is what [`MatchmakerWorld::chosen`] says.
+fn agreement(world: &MatchmakerWorld, chosen: &[(Ballot, &Value)], found: &mut Vec<Violation>) {
     let Some((first_round, first)) = chosen.first() else {
         return;
     };
@@ -57,9 +58,9 @@ fn matched(leader: &Leader) -> bool {
 /// answered (M1 dropped) is missing from the higher round's history.
 fn history_complete(world: &MatchmakerWorld, found: &mut Vec<Violation>) {
     let watermark = world.highest_watermark();
-    let matched: Vec<&Leader> = world.leaders().iter().filter(|l| matched(l)).collect();
-    for higher in &matched {
-        for lower in &matched {
+    let matched = || (world.leaders().iter()).filter(|leader| matched(leader));
+    for higher in matched() {
+        for lower in matched() {
             let j = lower.round();
             if j < higher.round() && Some(j) >= watermark && !higher.history().contains_key(&j) {
                 found.push(Violation {
@@ -78,8 +79,12 @@ fn history_complete(world: &MatchmakerWorld, found: &mut Vec<Violation>) {
 }
 
 /// M3: a leader of round `i` that proposes proposes the value chosen in any round below `i`.
-fn proposal_keeps_chosen(world: &MatchmakerWorld, found: &mut Vec<Violation>) {
-    let chosen = world.chosen();
+/// `chosen` is what [`MatchmakerWorld::chosen`] says.
+fn proposal_keeps_chosen(
+    world: &MatchmakerWorld,
+    chosen: &[(Ballot, &Value)],
+    found: &mut Vec<Violation>,
+) {
     for leader in world.leaders() {
         let Some(proposal) = leader.proposal() else {
             continue;

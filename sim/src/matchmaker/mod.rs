@@ -12,8 +12,11 @@
 
 mod checks;
 mod config;
+mod disk;
+mod memo;
 mod model;
 mod names;
+mod node;
 mod settle;
 mod world;
 

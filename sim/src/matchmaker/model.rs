@@ -25,8 +25,28 @@ impl Model for MatchmakerWorld {
         MatchmakerWorld::apply(self, action)
     }
 
+    /// A copy with a fresh memo of deliveries, shared by every world built from it.
+    fn for_exploration(self) -> MatchmakerWorld {
+        MatchmakerWorld::with_memo(self)
+    }
+
     fn fingerprint(&self) -> u64 {
         MatchmakerWorld::fingerprint(self)
+    }
+
+    /// A delivery's successor is hashed from the change its memo entry recorded, with nothing
+    /// built; any other action's successor is built and hashed.
+    fn successor_fingerprint(&self, action: &MmAction) -> Result<u64, Refused> {
+        MatchmakerWorld::successor_fingerprint(self, action)
+    }
+
+    /// Built as [`MatchmakerWorld::apply`] builds it, on a copy; in debug builds its fingerprint, kept
+    /// as a sum changed step by step, is checked against one worked out from every part.
+    fn successor(&self, action: &MmAction) -> Result<MatchmakerWorld, Refused> {
+        let mut next = self.clone();
+        next.step(action)?;
+        next.debug_check_fingerprint();
+        Ok(next)
     }
 
     fn budget_left(&self) -> Budget {

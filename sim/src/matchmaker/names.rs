@@ -8,6 +8,7 @@ use paros_core::matchmaker::{Configuration, History, MmEnvelope, MmMessage, succ
 use paros_core::{Ballot, Message, NodeId, NodeSet};
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 impl Route for MmEnvelope {
     fn from(&self) -> NodeId {
@@ -146,16 +147,16 @@ pub fn message_kind(message: &MmMessage) -> &'static str {
     }
 }
 
-impl Names<MmEnvelope> for MatchmakerWorld {
+impl Names<Arc<MmEnvelope>> for MatchmakerWorld {
     fn node_name(&self, node: NodeId) -> String {
         node_name(node)
     }
 
-    fn message_name(&self, envelope: &MmEnvelope) -> String {
+    fn message_name(&self, envelope: &Arc<MmEnvelope>) -> String {
         message_name(&envelope.message)
     }
 
-    fn message_kind(&self, envelope: &MmEnvelope) -> &'static str {
+    fn message_kind(&self, envelope: &Arc<MmEnvelope>) -> &'static str {
         message_kind(&envelope.message)
     }
 }

@@ -5,7 +5,7 @@
 //! nothing left to do before then breaks `later-leader-completes` (see `checks`).
 
 use super::config::{LeaderPlan, MatchmakerWorldConfig};
-use super::world::{MatchmakerWorld, MmAction, leader};
+use super::world::{LeaderFlags, MatchmakerWorld, MmAction, leader};
 use crate::faults::{Budget, Refused};
 use crate::model::Settled;
 use paros_core::matchmaker::{Leader, MmMessage, Stage};
@@ -53,10 +53,9 @@ impl MatchmakerWorld {
             value: Value::new(FAIR_VALUE),
         });
         let first = MatchmakerWorldConfig::first_generation();
-        Arc::make_mut(&mut self.leaders).push(leader(&self.config, index, first));
-        self.matched_with.push(NodeSet::EMPTY);
-        self.collect_asked.push(false);
-        self.retire_sent.push(false);
+        Arc::make_mut(&mut self.leaders).push(Arc::new(leader(&self.config, index, first)));
+        Arc::make_mut(&mut self.leader_flags).push(LeaderFlags::default());
+        self.nodes_sum = self.nodes_sum_from_scratch();
         self.budget_left = Budget::NONE;
         self.faults_stopped = true;
         Ok(())
@@ -64,7 +63,9 @@ impl MatchmakerWorld {
 
     /// The fair schedule's leader, once faults have stopped.
     pub fn fair_leader(&self) -> Option<&Leader> {
-        self.faults_stopped.then(|| self.leaders.last()).flatten()
+        self.faults_stopped
+            .then(|| self.leaders.last().map(|leader| &**leader))
+            .flatten()
     }
 
     /// The next step of the fair schedule, once faults have stopped: restart a matchmaker

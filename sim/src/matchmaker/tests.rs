@@ -130,6 +130,41 @@ fn replay_gives_the_same_fingerprint() {
 }
 
 #[test]
+fn the_memo_of_an_exploration_steps_as_the_world_does() {
+    // A walk through drops, duplicates, crashes and restarts, taken twice: by a world with the
+    // memo of an exploration and by one without. At every step, every enabled action's
+    // successor fingerprint, worked out without building it, is the fingerprint of the
+    // successor built, and of the world without the memo stepped the same way, hashed from
+    // every part.
+    let config = faults_config();
+    let mut remembering = MatchmakerWorld::new(config.clone())
+        .unwrap()
+        .for_exploration();
+    let mut plain = MatchmakerWorld::new(config).unwrap();
+    for step in 0..80 {
+        let enabled = remembering.enabled();
+        assert_eq!(enabled, plain.enabled());
+        for action in &enabled {
+            let hashed = remembering.successor_fingerprint(action).unwrap();
+            let built = Model::successor(&remembering, action).unwrap();
+            assert_eq!(hashed, built.fingerprint_from_scratch(), "{action}");
+            assert_eq!(
+                hashed,
+                plain.successor(action).unwrap().fingerprint_from_scratch()
+            );
+        }
+        let Some(action) = enabled.get(step * 7 % enabled.len().max(1)) else {
+            break;
+        };
+        // Twice over the same memo: the second time each delivery is remembered.
+        Model::successor(&remembering, action).unwrap();
+        remembering.apply(action).unwrap();
+        plain.apply(action).unwrap();
+    }
+    assert_eq!(remembering.fingerprint(), plain.fingerprint_from_scratch());
+}
+
+#[test]
 fn a_matchmaker_restarts_from_its_disk_as_it_was() {
     let mut world = MatchmakerWorld::new(MatchmakerWorldConfig {
         budget: crate::Budget::NONE.with(crate::Fault::Crash, 1),
@@ -253,13 +288,31 @@ const CONTROLS: [&str; 5] = [
     "act4-matchmaker-bootstrap-below-watermark-control",
 ];
 
+/// What the breadth-first search of each control counts before it stops at its violation:
+/// states, transitions, and the actions of its counterexample (the prelude's included), in
+/// [`CONTROLS`] order. Pinned: the world's representation (shared parts, the memo of
+/// deliveries, the fingerprint kept as a sum) must leave every one as it is.
+const CONTROL_COUNTS: [(u64, u64, usize); 5] = [
+    (6_519, 18_984, 10),
+    (79_003, 326_633, 19),
+    (12_009, 42_212, 18),
+    (47_130, 155_859, 10),
+    (10_292, 33_414, 55),
+];
+
 #[test]
 fn each_control_trips_its_own_property_first_and_its_counterexample_replays() {
-    for name in CONTROLS {
+    for (name, counts) in CONTROLS.into_iter().zip(CONTROL_COUNTS) {
         let scenario = crate::scenarios::find(name).unwrap();
         let own = scenario.negative_control().unwrap().property();
         let report = crate::runner::explore(&scenario, Default::default()).unwrap();
         assert_eq!(report.verdict, crate::report::Verdict::Violation, "{name}");
+        let found = (
+            report.states,
+            report.transitions,
+            report.counterexample.len(),
+        );
+        assert_eq!(found, counts, "{name}: states, transitions, counterexample");
         // Breadth-first: the shortest path to any violation breaks the control's own
         // property, and nothing else.
         let replayed = crate::replay::replay(name, &report.counterexample).unwrap();

@@ -10,12 +10,15 @@
 //! Messages to a node that is down wait in flight until it is up again.
 
 use super::config::{MatchmakerWorldConfig, MmRole};
+use super::disk::Disk;
+use super::memo::{Delivered, Memo};
+use super::node::{Node, Part, Place, reconfigurer_part};
 use crate::faults::{Budget, Fault, NegativeControl, Refused};
-use crate::fingerprint::part;
+use crate::fingerprint::{part, swap};
 use crate::network::{InFlight, MessageAction, MessageId, Network, Verb};
 use paros_core::matchmaker::{
     BrokenRule, Configuration, GenerationStage, Leader, Matchmaker, MmEnvelope, MmMessage,
-    ReconfigureRefused, Reconfigurer, RetiringAcceptor, Stage, encode,
+    ReconfigureRefused, Reconfigurer, RetiringAcceptor, Stage,
 };
 use paros_core::{Ballot, Message, NodeId, NodeSet, Value};
 use std::collections::BTreeMap;
@@ -90,30 +93,37 @@ pub struct RoundVotes {
     pub voters: NodeSet,
 }
 
-/// A world of Matchmaker Paxos for a single decree. Each role's nodes, and the votes, are
-/// shared with the worlds this one was cloned from until a step changes them: the explorer
-/// builds a world per state it visits, and a step changes one or two parts.
+/// What the world keeps of each leader beside its state: with whom it matches (set when it
+/// starts), and whether it has asked for garbage collection and sent its Retires.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub(super) struct LeaderFlags {
+    pub(super) matched_with: NodeSet,
+    pub(super) collect_asked: bool,
+    pub(super) retire_sent: bool,
+}
+
+/// A world of Matchmaker Paxos for a single decree. Each node, each matchmaker's disk, the
+/// messages in flight and the votes are shared with the worlds this one was copied from until
+/// a step changes them: the explorer builds a world per state it visits, and a step changes
+/// one node and a few messages. The fingerprint is kept as a sum of parts, changed by what a
+/// step changed; in an exploration, the memo (`memo.rs`) works out each delivery to a node
+/// once and replays it after.
 #[derive(Clone, Debug)]
 pub struct MatchmakerWorld {
     pub(super) config: Arc<MatchmakerWorldConfig>,
     /// M1..M3, then M4..M6 with a replacement. A crashed one keeps its last state here.
-    pub(super) matchmakers: Arc<Vec<Matchmaker>>,
-    /// Each matchmaker's disk: its frames, oldest first. Left out of the fingerprint: a restart
-    /// rebuilds exactly the state it wrote, which the fingerprint holds. Shared with the worlds
-    /// this one was cloned from until a write changes it.
-    pub(super) disks: Vec<Arc<Vec<Vec<u8>>>>,
-    pub(super) acceptors: Arc<Vec<RetiringAcceptor>>,
+    pub(super) matchmakers: Arc<Vec<Arc<Matchmaker>>>,
+    /// Each matchmaker's disk. Left out of the fingerprint: a restart rebuilds exactly the
+    /// state it wrote, which the fingerprint holds.
+    pub(super) disks: Arc<Vec<Disk>>,
+    pub(super) acceptors: Arc<Vec<Arc<RetiringAcceptor>>>,
     /// Each leader; an idle one is rebuilt at its start with the generation then current.
-    pub(super) leaders: Arc<Vec<Leader>>,
-    /// The matchmakers each leader matches with: set when it starts.
-    pub(super) matched_with: Vec<NodeSet>,
-    /// Whether each leader has asked for garbage collection, and sent its Retires.
-    pub(super) collect_asked: Vec<bool>,
-    pub(super) retire_sent: Vec<bool>,
+    pub(super) leaders: Arc<Vec<Arc<Leader>>>,
+    pub(super) leader_flags: Arc<Vec<LeaderFlags>>,
     pub(super) reconfigurer: Option<Arc<Reconfigurer>>,
     /// The nodes that are down.
     pub(super) down: NodeSet,
-    pub(super) network: Network<MmEnvelope>,
+    pub(super) network: Network<Arc<MmEnvelope>>,
     pub(super) budget_left: Budget,
     /// Every vote ever cast, by round.
     pub(super) votes: Arc<BTreeMap<Ballot, RoundVotes>>,
@@ -127,19 +137,14 @@ pub struct MatchmakerWorld {
     pub(super) first_published: Option<NodeSet>,
     /// Why paros-core refused the second replacement, back to M1..M3, if it did.
     pub(super) second_replacement_refused: Option<ReconfigureRefused>,
-}
-
-/// The parts of a world the fingerprint hashes one by one.
-#[derive(Clone, Copy, Hash)]
-enum Part {
-    Matchmaker(usize),
-    Acceptor(usize),
-    Leader(usize),
-    Reconfigurer,
-    SecondReplacement,
-    Down,
-    Budget,
-    Votes,
+    /// Invariant: the sum of the parts of every node, every leader's flags and every round's
+    /// votes ([`MatchmakerWorld::nodes_sum_from_scratch`]).
+    pub(super) nodes_sum: u64,
+    /// The memo of deliveries, in an exploration ([`Model::for_exploration`]); not part of the
+    /// state.
+    ///
+    /// [`Model::for_exploration`]: crate::model::Model::for_exploration
+    pub(super) memo: Option<Arc<Memo>>,
 }
 
 impl MatchmakerWorld {
@@ -151,15 +156,14 @@ impl MatchmakerWorld {
         let mut disks = Vec::with_capacity(matchmakers.len());
         for matchmaker in &mut matchmakers {
             let (writes, _) = matchmaker.take_ready();
-            disks.push(Arc::new(writes.iter().map(encode).collect()));
+            disks.push(Disk::default().with(writes.into()));
         }
-        let acceptors: Vec<RetiringAcceptor> = config
-            .acceptors()
-            .iter()
-            .map(RetiringAcceptor::new)
+        let acceptors: Vec<Arc<RetiringAcceptor>> = (config.acceptors().iter())
+            .map(|id| Arc::new(RetiringAcceptor::new(id)))
             .collect();
-        let leaders: Vec<Leader> = (0..config.leaders.len())
+        let leaders: Vec<Arc<Leader>> = (0..config.leaders.len())
             .map(|index| leader(&config, index, MatchmakerWorldConfig::first_generation()))
+            .map(Arc::new)
             .collect();
         let asked = config.replacement.then(|| {
             Reconfigurer::new(
@@ -174,13 +178,11 @@ impl MatchmakerWorld {
         let mut world = MatchmakerWorld {
             network: Network::new(matchmaker_ids, NodeSet::EMPTY),
             budget_left: config.budget,
-            matchmakers: Arc::new(matchmakers),
-            disks,
+            matchmakers: Arc::new(matchmakers.into_iter().map(Arc::new).collect()),
+            disks: Arc::new(disks),
             acceptors: Arc::new(acceptors),
             leaders: Arc::new(leaders),
-            matched_with: vec![NodeSet::EMPTY; count],
-            collect_asked: vec![false; count],
-            retire_sent: vec![false; count],
+            leader_flags: Arc::new(vec![LeaderFlags::default(); count]),
             reconfigurer: reconfigurer.map(Arc::new),
             down: NodeSet::EMPTY,
             votes: Arc::new(BTreeMap::new()),
@@ -189,7 +191,10 @@ impl MatchmakerWorld {
             replacement_refused,
             first_published: None,
             second_replacement_refused: None,
+            nodes_sum: 0,
+            memo: None,
         };
+        world.nodes_sum = world.nodes_sum_from_scratch();
         for index in 0..world.matchmakers.len() {
             world.break_matchmaker(index);
         }
@@ -204,29 +209,29 @@ impl MatchmakerWorld {
 
     /// The matchmakers, M1 first (M4..M6 only with a replacement). A crashed one shows the
     /// state it had, which is what its disk holds.
-    pub fn matchmakers(&self) -> &[Matchmaker] {
+    pub fn matchmakers(&self) -> &[Arc<Matchmaker>] {
         &self.matchmakers
     }
 
     /// The acceptors, A1 first: each one's promise and vote
     /// ([`RetiringAcceptor::acceptor`]) and whether it is retired.
-    pub fn acceptors(&self) -> &[RetiringAcceptor] {
+    pub fn acceptors(&self) -> &[Arc<RetiringAcceptor>] {
         &self.acceptors
     }
 
     /// The leaders, L1 first: round, configuration, history `H_i`, stage, proposal, chosen.
-    pub fn leaders(&self) -> &[Leader] {
+    pub fn leaders(&self) -> &[Arc<Leader>] {
         &self.leaders
     }
 
     /// The matchmakers leader `index` matches with; empty until it starts.
     pub fn matched_with(&self, index: usize) -> NodeSet {
-        self.matched_with[index]
+        self.leader_flags[index].matched_with
     }
 
     /// Whether leader `index` has asked for garbage collection (M4).
     pub fn collect_asked(&self, index: usize) -> bool {
-        self.collect_asked[index]
+        self.leader_flags[index].collect_asked
     }
 
     /// The reconfigurer, with a replacement paros-core accepted.
@@ -266,7 +271,7 @@ impl MatchmakerWorld {
     pub fn retired(&self) -> NodeSet {
         (self.acceptors.iter())
             .filter(|acceptor| acceptor.retired().is_some())
-            .map(RetiringAcceptor::id)
+            .map(|acceptor| acceptor.id())
             .collect()
     }
 
@@ -291,7 +296,7 @@ impl MatchmakerWorld {
     pub fn highest_watermark(&self) -> Option<Ballot> {
         self.matchmakers
             .iter()
-            .filter_map(Matchmaker::watermark)
+            .filter_map(|matchmaker| matchmaker.watermark())
             .max()
     }
 
@@ -301,12 +306,12 @@ impl MatchmakerWorld {
     }
 
     /// The messages in flight, in send order.
-    pub fn in_flight(&self) -> &[InFlight<MmEnvelope>] {
+    pub fn in_flight(&self) -> &[InFlight<Arc<MmEnvelope>>] {
         self.network.in_flight()
     }
 
     /// The network: what is in flight.
-    pub fn network(&self) -> &Network<MmEnvelope> {
+    pub fn network(&self) -> &Network<Arc<MmEnvelope>> {
         &self.network
     }
 
@@ -360,39 +365,171 @@ impl MatchmakerWorld {
             Some(NegativeControl::BootstrapBelowWatermark) => BrokenRule::BootstrapBelowWatermark,
             _ => return,
         };
-        Arc::make_mut(&mut self.matchmakers)[index].break_rule(rule);
+        let mut broken = Matchmaker::clone(&self.matchmakers[index]);
+        broken.break_rule(rule);
+        self.set_node(Node::Matchmaker(index, Arc::new(broken)));
     }
 
     /// A 64-bit fingerprint of everything the future of this world depends on: each node's
-    /// state (with whom each leader matches, and whether it has asked for garbage collection
-    /// and sent its Retires), which nodes are down, the messages in flight, the budgets and the
-    /// votes. The disks are left out: a restart rebuilds exactly the matchmaker state hashed.
+    /// state, each leader's flags (with whom it matches, and whether it has asked for garbage
+    /// collection and sent its Retires), which nodes are down, the messages in flight, the
+    /// budgets and the votes of each round. The disks are left out: a restart rebuilds exactly
+    /// the matchmaker state hashed. The nodes' parts are kept summed as steps change them.
     pub fn fingerprint(&self) -> u64 {
-        let matchmakers = (self.matchmakers.iter().enumerate())
-            .map(|(index, matchmaker)| part(Part::Matchmaker(index), matchmaker));
-        let acceptors = (self.acceptors.iter().enumerate())
-            .map(|(index, acceptor)| part(Part::Acceptor(index), acceptor));
-        let leaders = (self.leaders.iter().enumerate()).map(|(index, leader)| {
-            let flags = (
-                self.matched_with[index],
-                self.collect_asked[index],
-                self.retire_sent[index],
-            );
-            part(Part::Leader(index), &(leader, flags))
-        });
         let second = (self.first_published, self.second_replacement_refused);
-        let second_replacement =
-            (second != (None, None)).then(|| part(Part::SecondReplacement, &second));
-        let others = [
-            part(Part::Reconfigurer, &self.reconfigurer),
-            part(Part::Down, &self.down),
-            part(Part::Budget, &self.budget_left),
-            part(Part::Votes, &self.votes),
+        let second_replacement = if second == (None, None) {
+            0
+        } else {
+            part(Part::SecondReplacement, &second)
+        };
+        (self.nodes_sum)
+            .wrapping_add(part(Part::Down, &self.down))
+            .wrapping_add(part(Part::Budget, &self.budget_left))
+            .wrapping_add(second_replacement)
+            .wrapping_add(self.network.fingerprint())
+    }
+
+    /// The fingerprint of the state `action` leads to: a delivery's from the change it makes
+    /// ([`MatchmakerWorld::delivery`], remembered in an exploration), with nothing built; any
+    /// other action's by building the successor.
+    pub fn successor_fingerprint(&self, action: &MmAction) -> Result<u64, Refused> {
+        match *action {
+            MmAction::Deliver(id) => self.delivery_fingerprint(id),
+            _ => {
+                let mut next = self.clone();
+                next.step(action)?;
+                Ok(next.fingerprint())
+            }
+        }
+    }
+
+    /// This world with a fresh memo of deliveries, which every world copied from it shares.
+    pub(super) fn with_memo(mut self) -> MatchmakerWorld {
+        self.memo = Some(Arc::new(Memo::default()));
+        self
+    }
+
+    /// In debug builds, checks the fingerprint kept step by step against one worked out from
+    /// every part.
+    pub(super) fn debug_check_fingerprint(&self) {
+        debug_assert_eq!(
+            self.nodes_sum,
+            self.nodes_sum_from_scratch(),
+            "the nodes' sum drifted from their parts"
+        );
+        debug_assert_eq!(
             self.network.fingerprint(),
-        ];
-        (matchmakers.chain(acceptors).chain(leaders).chain(others))
-            .chain(second_replacement)
-            .fold(0, u64::wrapping_add)
+            self.network.fingerprint_from_scratch(),
+            "the network's sum drifted from its messages"
+        );
+    }
+
+    /// [`MatchmakerWorld::fingerprint`] worked out from every part, as it must equal.
+    pub fn fingerprint_from_scratch(&self) -> u64 {
+        let kept = self.nodes_sum.wrapping_add(self.network.fingerprint());
+        (self.fingerprint().wrapping_sub(kept))
+            .wrapping_add(self.nodes_sum_from_scratch())
+            .wrapping_add(self.network.fingerprint_from_scratch())
+    }
+
+    /// The sum of the parts of every node, every leader's flags and every round's votes,
+    /// worked out from each: what [`MatchmakerWorld::nodes_sum`] must equal.
+    pub(super) fn nodes_sum_from_scratch(&self) -> u64 {
+        let matchmakers = (self.matchmakers.iter().enumerate())
+            .map(|(index, m)| Node::Matchmaker(index, Arc::clone(m)).part());
+        let acceptors = (self.acceptors.iter().enumerate())
+            .map(|(index, a)| Node::Acceptor(index, Arc::clone(a)).part());
+        let leaders = (self.leaders.iter().enumerate())
+            .map(|(index, l)| Node::Leader(index, Arc::clone(l)).part());
+        let flags = (self.leader_flags.iter().enumerate())
+            .map(|(index, flags)| part(Part::LeaderFlags(index), flags));
+        let rounds = (self.votes.iter()).map(|(round, votes)| part(Part::Round(*round), votes));
+        let reconfigurer = reconfigurer_part(self.reconfigurer.as_deref());
+        (matchmakers
+            .chain(acceptors)
+            .chain(leaders)
+            .chain(flags)
+            .chain(rounds))
+        .fold(reconfigurer, u64::wrapping_add)
+    }
+
+    /// Puts `node` in its place, its part of the fingerprint in place of the old one's. In an
+    /// exploration, the memo's copy of it.
+    fn set_node(&mut self, node: Node) {
+        let node = match &self.memo {
+            Some(memo) => memo.node(node),
+            None => node,
+        };
+        let old = self.node_at(node.place()).part();
+        let change = swap(0, old, node.part());
+        self.put_node(node, change);
+    }
+
+    /// Puts `node` in its place, where `change` is what that adds to the nodes' sum.
+    fn put_node(&mut self, node: Node, change: u64) {
+        match node {
+            Node::Matchmaker(index, m) => Arc::make_mut(&mut self.matchmakers)[index] = m,
+            Node::Acceptor(index, a) => Arc::make_mut(&mut self.acceptors)[index] = a,
+            Node::Leader(index, l) => Arc::make_mut(&mut self.leaders)[index] = l,
+            Node::Reconfigurer(r) => self.reconfigurer = Some(r),
+            Node::Missing(_) => {}
+        }
+        self.nodes_sum = self.nodes_sum.wrapping_add(change);
+    }
+
+    /// The node now at `place`.
+    fn node_at(&self, place: Place) -> Node {
+        match place {
+            Place::Matchmaker(index) => {
+                Node::Matchmaker(index, Arc::clone(&self.matchmakers[index]))
+            }
+            Place::Acceptor(index) => Node::Acceptor(index, Arc::clone(&self.acceptors[index])),
+            Place::Leader(index) => Node::Leader(index, Arc::clone(&self.leaders[index])),
+            Place::Reconfigurer => match &self.reconfigurer {
+                Some(r) => Node::Reconfigurer(Arc::clone(r)),
+                None => Node::Missing(MatchmakerWorldConfig::reconfigurer_id()),
+            },
+            Place::Missing(id) => Node::Missing(id),
+        }
+    }
+
+    /// Where the state of the node at `place` lives: what the memo keys it by. A missing
+    /// node, which has no state, is keyed by its id, which no address can equal.
+    fn address_at(&self, place: Place) -> usize {
+        match place {
+            Place::Matchmaker(index) => Arc::as_ptr(&self.matchmakers[index]) as usize,
+            Place::Acceptor(index) => Arc::as_ptr(&self.acceptors[index]) as usize,
+            Place::Leader(index) => Arc::as_ptr(&self.leaders[index]) as usize,
+            Place::Reconfigurer => self
+                .reconfigurer
+                .as_ref()
+                .map_or(0, |r| Arc::as_ptr(r) as usize),
+            Place::Missing(id) => usize::from(id.get()),
+        }
+    }
+
+    /// Leader `index`'s flags changed by `change`, its part of the fingerprint with them.
+    fn set_flags(&mut self, index: usize, change: impl FnOnce(&mut LeaderFlags)) {
+        let mut flags = self.leader_flags[index];
+        change(&mut flags);
+        let old = part(Part::LeaderFlags(index), &self.leader_flags[index]);
+        let new = part(Part::LeaderFlags(index), &flags);
+        Arc::make_mut(&mut self.leader_flags)[index] = flags;
+        self.nodes_sum = swap(self.nodes_sum, old, new);
+    }
+
+    /// Where the node a message to `to` is delivered to sits.
+    fn receiver(&self, to: NodeId) -> Place {
+        match MmRole::of(to) {
+            Some(MmRole::Matchmaker(_)) => match self.matchmaker_index(to) {
+                Some(index) => Place::Matchmaker(index),
+                None => Place::Missing(to),
+            },
+            Some(MmRole::Acceptor(index)) if index < self.acceptors.len() => Place::Acceptor(index),
+            Some(MmRole::Leader(index)) if index < self.leaders.len() => Place::Leader(index),
+            Some(MmRole::Reconfigurer) if self.reconfigurer.is_some() => Place::Reconfigurer,
+            _ => Place::Missing(to),
+        }
     }
 
     /// Every action [`MatchmakerWorld::apply`] would accept now, in a stable order: the
@@ -431,13 +568,13 @@ impl MatchmakerWorld {
             actions.push(MmAction::Retry(reconfigurer));
         }
         if self.budget_left.allows(Fault::Crash) {
-            let crashable = (self.matchmakers.iter().map(Matchmaker::id))
-                .chain(self.leaders.iter().map(Leader::id))
+            let crashable = (self.matchmakers.iter().map(|m| m.id()))
+                .chain(self.leaders.iter().map(|l| l.id()))
                 .filter(|node| !down.contains(*node));
             actions.extend(crashable.map(MmAction::Crash));
         }
         let restartable =
-            (self.matchmakers.iter().map(Matchmaker::id)).filter(|node| down.contains(*node));
+            (self.matchmakers.iter().map(|m| m.id())).filter(|node| down.contains(*node));
         actions.extend(restartable.map(MmAction::Restart));
         actions
     }
@@ -448,70 +585,21 @@ impl MatchmakerWorld {
     fn may_collect(&self, index: usize) -> bool {
         let leader = &self.leaders[index];
         self.config.garbage_collection
-            && !self.collect_asked[index]
+            && !self.leader_flags[index].collect_asked
             && !leader.history().is_empty()
-            && leader.clone().collect_garbage().is_ok()
+            && Leader::clone(leader).collect_garbage().is_ok()
     }
 
     /// Whether leader `index` may send its Retires now: it has not yet, and holds its proof
     /// (M5).
     fn may_retire(&self, index: usize) -> bool {
-        !self.retire_sent[index] && self.leaders[index].gc_proof().is_some()
+        !self.leader_flags[index].retire_sent && self.leaders[index].gc_proof().is_some()
     }
 
     /// Applies one action. A refused action leaves the world unchanged.
     pub fn apply(&mut self, action: &MmAction) -> Result<MmStep, Refused> {
         let first = self.network.next_id();
-        let refused = match *action {
-            MmAction::Deliver(id) => {
-                let envelope = self.network.deliverable(id)?.envelope.clone();
-                if self.down.contains(envelope.to) {
-                    return Err(Refused::NodeDown(envelope.to));
-                }
-                self.network.take(id);
-                self.deliver(&envelope)
-            }
-            MmAction::Drop(id) => {
-                self.network.drop_message(id, &mut self.budget_left)?;
-                None
-            }
-            MmAction::Duplicate(id) => {
-                self.network.duplicate(id, &mut self.budget_left)?;
-                None
-            }
-            MmAction::Start(node) => {
-                self.start(node)?;
-                None
-            }
-            MmAction::Collect(node) => {
-                self.collect(node)?;
-                None
-            }
-            MmAction::Retire(node) => {
-                self.retire(node)?;
-                None
-            }
-            MmAction::Crash(node) => {
-                self.crash(node)?;
-                None
-            }
-            MmAction::Restart(node) => {
-                self.restart(node)?;
-                None
-            }
-            MmAction::Replace(node) => {
-                self.replace(node)?;
-                None
-            }
-            MmAction::Retry(node) => {
-                self.retry(node)?;
-                None
-            }
-            MmAction::StopFaults => {
-                self.stop_faults()?;
-                None
-            }
-        };
+        let refused = self.step(action)?;
         let sent = (self.network.in_flight().iter())
             .map(|message| message.id)
             .filter(|id| *id >= first)
@@ -519,81 +607,118 @@ impl MatchmakerWorld {
         Ok(MmStep { sent, refused })
     }
 
-    /// Hands a message to its receiver; returns why it took no step, if it did not.
-    fn deliver(&mut self, envelope: &MmEnvelope) -> Option<String> {
-        let receiver = envelope.to;
-        let refused = match MmRole::of(receiver) {
-            Some(MmRole::Matchmaker(_)) => self.deliver_to_matchmaker(envelope),
-            Some(MmRole::Acceptor(index)) if index < self.acceptors.len() => {
-                match Arc::make_mut(&mut self.acceptors)[index].handle(envelope) {
-                    Ok(reply) => {
-                        if let Some(reply) = reply {
-                            self.record_vote(&reply);
-                            self.network.send(reply);
-                        }
-                        Ok(())
-                    }
-                    Err(why) => Err(why.to_string()),
-                }
+    /// [`MatchmakerWorld::apply`], saying only why a delivered message's receiver took no
+    /// step, if it did not.
+    pub(super) fn step(&mut self, action: &MmAction) -> Result<Option<String>, Refused> {
+        if let MmAction::Deliver(id) = *action {
+            let delivered = self.delivery(id)?;
+            self.replay_delivery(id, &delivered);
+            return Ok(delivered.refused.clone());
+        }
+        let first = self.network.next_id();
+        match *action {
+            MmAction::Deliver(_) => unreachable!("delivered above"),
+            MmAction::Drop(id) => self.network.drop_message(id, &mut self.budget_left)?,
+            MmAction::Duplicate(id) => {
+                self.network.duplicate(id, &mut self.budget_left)?;
             }
-            Some(MmRole::Leader(index)) if index < self.leaders.len() => {
-                let leader = &mut Arc::make_mut(&mut self.leaders)[index];
-                let handled = leader.handle(envelope).map_err(|why| why.to_string());
-                for message in leader.take_messages() {
-                    self.network.send(message);
-                }
-                handled
-            }
-            Some(MmRole::Reconfigurer) if self.reconfigurer.is_some() => {
-                let reconfigurer = Arc::make_mut(self.reconfigurer.as_mut().expect("checked"));
-                let handled = reconfigurer.handle(envelope).map_err(|why| why.to_string());
-                for message in reconfigurer.take_messages() {
-                    self.network.send(message);
-                }
-                handled
-            }
-            _ => Err(format!(
-                "{} is not a node of this world",
-                MmRole::name(receiver)
-            )),
-        };
-        refused.err()
+            MmAction::Start(node) => self.start(node)?,
+            MmAction::Collect(node) => self.collect(node)?,
+            MmAction::Retire(node) => self.retire(node)?,
+            MmAction::Crash(node) => self.crash(node)?,
+            MmAction::Restart(node) => self.restart(node)?,
+            MmAction::Replace(node) => self.replace(node)?,
+            MmAction::Retry(node) => self.retry(node)?,
+            MmAction::StopFaults => self.stop_faults()?,
+        }
+        if let Some(memo) = &self.memo {
+            self.network
+                .share_since(first, |envelope| memo.envelope(envelope));
+        }
+        Ok(None)
     }
 
-    /// A matchmaker steps on a message; its writes reach its disk before its replies leave.
-    fn deliver_to_matchmaker(&mut self, envelope: &MmEnvelope) -> Result<(), String> {
-        let Some(index) = self.matchmaker_index(envelope.to) else {
-            return Err(format!(
-                "{} is not a node of this world",
-                MmRole::name(envelope.to)
-            ));
+    /// What delivering message `id` does, from the memo when this world has one; refused
+    /// when the message is not deliverable or its receiver is down.
+    fn delivery(&self, id: MessageId) -> Result<Arc<Delivered>, Refused> {
+        let envelope = &self.network.deliverable(id)?.envelope;
+        if self.down.contains(envelope.to) {
+            return Err(Refused::NodeDown(envelope.to));
+        }
+        let receiver = self.receiver(envelope.to);
+        Ok(match &self.memo {
+            Some(memo) => memo.delivered(self.address_at(receiver), envelope, || {
+                self.node_at(receiver)
+            }),
+            None => Arc::new(Delivered::work_out(&self.node_at(receiver), envelope, None)),
+        })
+    }
+
+    /// Replays a delivery of message `id`: the receiver steps, a matchmaker's writes reach its
+    /// disk before its replies leave, and an acceptor's vote joins the votes of its round.
+    fn replay_delivery(&mut self, id: MessageId, delivered: &Delivered) {
+        if let Node::Matchmaker(index, _) = &delivered.after
+            && !delivered.writes.is_empty()
+        {
+            let disk = &mut Arc::make_mut(&mut self.disks)[*index];
+            *disk = disk.with(Arc::clone(&delivered.writes));
+        }
+        if let Node::Acceptor(..) = &delivered.after {
+            for reply in &delivered.sent {
+                self.record_vote(reply);
+            }
+        }
+        self.put_node(delivered.after.clone(), delivered.node_change);
+        (self.network).replay(Some(id), &delivered.sent, delivered.network_change);
+    }
+
+    /// The fingerprint of the state delivering message `id` leads to, without building it.
+    fn delivery_fingerprint(&self, id: MessageId) -> Result<u64, Refused> {
+        let delivered = self.delivery(id)?;
+        let votes_change = match &delivered.after {
+            Node::Acceptor(..) => (delivered.sent.iter())
+                .filter_map(|reply| self.votes_change(reply))
+                .fold(0u64, |sum, (_, change)| sum.wrapping_add(change)),
+            _ => 0,
         };
-        let handled = Arc::make_mut(&mut self.matchmakers)[index].handle(envelope);
-        self.flush_matchmaker(index);
-        handled.map_err(|why| why.to_string())
+        Ok(self
+            .fingerprint()
+            .wrapping_add(delivered.node_change)
+            .wrapping_add(delivered.network_change)
+            .wrapping_add(votes_change))
+    }
+
+    /// The votes of a round after `reply`, if it is a vote, and what that adds to the nodes'
+    /// sum.
+    fn votes_change(&self, reply: &MmEnvelope) -> Option<(RoundVotes, u64)> {
+        let MmMessage::Paxos(Message::Accepted { ballot, value }) = &reply.message else {
+            return None;
+        };
+        let before = self.votes.get(ballot);
+        let mut after = before.cloned().unwrap_or_else(|| RoundVotes {
+            value: value.clone(),
+            voters: NodeSet::EMPTY,
+        });
+        after.voters.insert(reply.from);
+        let old = before.map_or(0, |votes| part(Part::Round(*ballot), votes));
+        let new = part(Part::Round(*ballot), &after);
+        Some((after, swap(0, old, new)))
     }
 
     /// A vote leaving an acceptor joins the history the checkers judge.
     fn record_vote(&mut self, reply: &MmEnvelope) {
-        if let MmMessage::Paxos(Message::Accepted { ballot, value }) = &reply.message {
-            let votes = Arc::make_mut(&mut self.votes)
-                .entry(*ballot)
-                .or_insert_with(|| RoundVotes {
-                    value: value.clone(),
-                    voters: NodeSet::EMPTY,
-                });
-            votes.voters.insert(reply.from);
+        if let Some((after, change)) = self.votes_change(reply)
+            && let MmMessage::Paxos(Message::Accepted { ballot, .. }) = &reply.message
+        {
+            Arc::make_mut(&mut self.votes).insert(*ballot, after);
+            self.nodes_sum = self.nodes_sum.wrapping_add(change);
         }
     }
 
-    /// The matchmaker's writes go to its disk, then its replies leave.
-    fn flush_matchmaker(&mut self, index: usize) {
-        let (writes, messages) = Arc::make_mut(&mut self.matchmakers)[index].take_ready();
-        if !writes.is_empty() {
-            Arc::make_mut(&mut self.disks[index]).extend(writes.iter().map(encode));
-        }
+    /// Sends what a node's step produced, each message in order.
+    fn send_all(&mut self, messages: Vec<MmEnvelope>) {
         for message in messages {
-            self.network.send(message);
+            self.network.send(Arc::new(message));
         }
     }
 
@@ -608,11 +733,9 @@ impl MatchmakerWorld {
         let generation = self.current_generation();
         let mut started = leader(&self.config, index, generation);
         started.start();
-        for message in started.take_messages() {
-            self.network.send(message);
-        }
-        Arc::make_mut(&mut self.leaders)[index] = started;
-        self.matched_with[index] = generation;
+        self.send_all(started.take_messages());
+        self.set_node(Node::Leader(index, Arc::new(started)));
+        self.set_flags(index, |flags| flags.matched_with = generation);
         Ok(())
     }
 
@@ -621,12 +744,11 @@ impl MatchmakerWorld {
         if !self.may_collect(index) || self.down.contains(node) {
             return Err(Refused::NothingPending(node));
         }
-        let leader = &mut Arc::make_mut(&mut self.leaders)[index];
+        let mut leader = Leader::clone(&self.leaders[index]);
         leader.collect_garbage().expect("checked by may_collect");
-        for message in leader.take_messages() {
-            self.network.send(message);
-        }
-        self.collect_asked[index] = true;
+        self.send_all(leader.take_messages());
+        self.set_node(Node::Leader(index, Arc::new(leader)));
+        self.set_flags(index, |flags| flags.collect_asked = true);
         Ok(())
     }
 
@@ -635,12 +757,11 @@ impl MatchmakerWorld {
         if !self.may_retire(index) || self.down.contains(node) {
             return Err(Refused::NothingPending(node));
         }
-        let leader = &mut Arc::make_mut(&mut self.leaders)[index];
+        let mut leader = Leader::clone(&self.leaders[index]);
         leader.retire_removed().expect("checked by may_retire");
-        for message in leader.take_messages() {
-            self.network.send(message);
-        }
-        self.retire_sent[index] = true;
+        self.send_all(leader.take_messages());
+        self.set_node(Node::Leader(index, Arc::new(leader)));
+        self.set_flags(index, |flags| flags.retire_sent = true);
         Ok(())
     }
 
@@ -665,11 +786,12 @@ impl MatchmakerWorld {
             return Err(Refused::NodeUp(node));
         }
         let (restarted, torn) =
-            Matchmaker::restart(node, &self.disks[index]).map_err(Refused::Disk)?;
+            Matchmaker::restart(node, &self.disks[index].frames()).map_err(Refused::Disk)?;
         if torn > 0 {
-            Arc::make_mut(&mut self.disks[index]).pop(); // never acknowledged: gone
+            let disk = &mut Arc::make_mut(&mut self.disks)[index];
+            *disk = disk.without_last(); // never acknowledged: gone
         }
-        Arc::make_mut(&mut self.matchmakers)[index] = restarted;
+        self.set_node(Node::Matchmaker(index, Arc::new(restarted)));
         self.break_matchmaker(index);
         self.down.remove(node);
         Ok(())
@@ -690,11 +812,10 @@ impl MatchmakerWorld {
         if self.reconfigurer_to_retry() != Some(node) {
             return Err(Refused::NothingToRetry(node));
         }
-        let reconfigurer = Arc::make_mut(self.reconfigurer.as_mut().expect("checked"));
+        let mut reconfigurer = Reconfigurer::clone(self.reconfigurer.as_ref().expect("checked"));
         reconfigurer.retry();
-        for message in reconfigurer.take_messages() {
-            self.network.send(message);
-        }
+        self.send_all(reconfigurer.take_messages());
+        self.set_node(Node::Reconfigurer(Arc::new(reconfigurer)));
         Ok(())
     }
 
@@ -725,10 +846,8 @@ impl MatchmakerWorld {
             Ok(mut reconfigurer) => {
                 self.first_published = Some(published);
                 reconfigurer.start();
-                for message in reconfigurer.take_messages() {
-                    self.network.send(message);
-                }
-                self.reconfigurer = Some(Arc::new(reconfigurer));
+                self.send_all(reconfigurer.take_messages());
+                self.set_node(Node::Reconfigurer(Arc::new(reconfigurer)));
             }
             Err(refused) => self.second_replacement_refused = Some(refused),
         }
@@ -739,17 +858,16 @@ impl MatchmakerWorld {
             self.go_back();
             return Ok(());
         }
-        let shared = (self.reconfigurer.as_mut())
+        let shared = (self.reconfigurer.as_ref())
             .filter(|r| r.id() == node)
             .ok_or(Refused::NoSuchNode(node))?;
         if shared.stage() != GenerationStage::Idle {
             return Err(Refused::AlreadyStarted(node));
         }
-        let reconfigurer = Arc::make_mut(shared);
+        let mut reconfigurer = Reconfigurer::clone(shared);
         reconfigurer.start();
-        for message in reconfigurer.take_messages() {
-            self.network.send(message);
-        }
+        self.send_all(reconfigurer.take_messages());
+        self.set_node(Node::Reconfigurer(Arc::new(reconfigurer)));
         Ok(())
     }
 }

@@ -75,7 +75,12 @@ impl Board for MatchmakerWorld {
             promised_by: (self.leaders().iter())
                 .map(|leader| leader.promised_by())
                 .collect(),
-            in_flight: self.in_flight().to_vec(),
+            in_flight: (self.in_flight().iter())
+                .map(|message| InFlight {
+                    id: message.id,
+                    envelope: MmEnvelope::clone(&message.envelope),
+                })
+                .collect(),
             watermarks: (self.matchmakers().iter())
                 .map(|matchmaker| matchmaker.watermark())
                 .collect(),

@@ -103,7 +103,7 @@ impl Rules<MatchmakerWorld> for GarbageCollection {
     fn checklist(&self, run: &Run<MatchmakerWorld>, memory: &Memory) -> Vec<ChecklistItem> {
         let recorded = |label: &str, record: &str| ChecklistItem::recorded(label, memory, record);
         let world = run.world();
-        let removed = removed_by(world.leaders().get(PLAYED_LEADER));
+        let removed = removed_by(world.leaders().get(PLAYED_LEADER).map(|leader| &**leader));
         vec![
             recorded(
                 "Collection judged when C2 is installed, before x is chosen in it",
