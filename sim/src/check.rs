@@ -67,6 +67,9 @@ pub enum Property {
     /// C2: no node ever reports "no vote" for a slot where it durably voted (and has not
     /// truncated since): a vote it can no longer read is reported unknown.
     NoNoneWhereVoted,
+    /// C1: at a restart, recovery drops a last frame as a torn write only when a crash cut
+    /// that write short; a whole frame read as torn is a durable write lost without a word.
+    TornOnlyIfCut,
     /// Progress: once faults stop, every client request is answered within a bound of fair
     /// steps ([`LogWorld::fair_steps_bound`](crate::replicated_log::LogWorld::fair_steps_bound)),
     /// whether or not an election happens. Judged only on a fair schedule
@@ -105,6 +108,7 @@ impl fmt::Display for Property {
             Property::GcKeepsWhatPhase1Needs => "gc-keeps-what-phase1-needs",
             Property::ReconstructionComplete => "reconstruction-complete",
             Property::NoNoneWhereVoted => "no-none-where-voted",
+            Property::TornOnlyIfCut => "torn-only-if-cut",
             Property::Progress => "progress",
             Property::NothingBelowWatermark => "nothing-below-watermark",
             Property::LaterLeaderCompletes => "later-leader-completes",

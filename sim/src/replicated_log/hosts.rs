@@ -125,6 +125,9 @@ pub struct Server {
     /// it stays down. Worked out by [`ColocatedNode::boot`] whenever a fault changes the disk
     /// of the crashed node.
     pub boot_refused: bool,
+    /// The last frame on `disk` is a write a crash cut short: the only frame recovery may read
+    /// as torn and drop (the torn-only-if-cut checker).
+    pub(super) last_frame_cut: bool,
 }
 
 impl Server {
@@ -149,6 +152,7 @@ impl Server {
             stood_now: BTreeSet::new(),
             voted_slots: BTreeSet::new(),
             boot_refused: false,
+            last_frame_cut: false,
         }
     }
 }

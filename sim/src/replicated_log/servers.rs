@@ -2,7 +2,9 @@
 //! (at once, or stepwise so a crash can fall at every seam), and crashes, torn writes and
 //! restarts from the disk.
 
+use super::knowledge::Effect;
 use super::{HeldReady, Host, LogWorld, Server};
+use crate::check::Property;
 use crate::faults::{Fault, NegativeControl, Refused};
 use paros_core::NodeId;
 use paros_core::log::{
@@ -145,6 +147,7 @@ impl LogWorld {
     fn write_to_disk(&mut self, index: usize, writes: &[Write]) -> Persisted {
         let server = Arc::make_mut(&mut self.servers[index]);
         server.disk.extend(writes.iter().map(encode));
+        server.last_frame_cut &= writes.is_empty();
         let before = server.record.chosen_through;
         let proof = server.record.persist(writes);
         self.record_durable_votes(index, writes);
@@ -261,7 +264,9 @@ impl LogWorld {
         self.budget_left.spend(Fault::TornWrite)?;
         torn.truncate(kept);
         let _proof_of_a_part_releases_nothing = self.write_to_disk(index, whole);
-        Arc::make_mut(&mut self.servers[index]).disk.push(torn);
+        let server = Arc::make_mut(&mut self.servers[index]);
+        server.disk.push(torn);
+        server.last_frame_cut = true;
         self.go_down(index);
         Ok(())
     }
@@ -288,15 +293,30 @@ impl LogWorld {
             }
             Err(refusal) => return Err(Refused::Boot(refusal)),
         };
+        if torn > 0 && !self.servers[index].last_frame_cut {
+            self.whole_frame_read_as_torn(node);
+        }
         let server = Arc::make_mut(&mut self.servers[index]);
         if torn > 0 {
             server.disk.pop(); // the torn tail was never acknowledged: gone
         }
+        server.last_frame_cut = false;
         server.applied_through = restarted.floor(); // a restart applies from its trim point on
         server.host = Host::Up(restarted);
         self.break_rule(index);
         self.drain(index);
         Ok(())
+    }
+
+    /// The torn-only-if-cut checker (C1): recovery read the last frame as torn although its
+    /// write was whole, so a durable (and perhaps acknowledged) write is dropped silently.
+    fn whole_frame_read_as_torn(&mut self, node: NodeId) {
+        let detail = format!(
+            "{} restarted reading its last frame as a torn write, but that write reached its disk whole",
+            self.name(node)
+        );
+        self.effects
+            .push(Effect::Violation(Property::TornOnlyIfCut, detail));
     }
 
     /// [`NegativeControl::BlankRestart`]: the library's refusal to boot a wiped node ignored,
@@ -307,6 +327,7 @@ impl LogWorld {
         let server = Arc::make_mut(&mut self.servers[index]);
         server.disk.clear();
         server.voted_slots.clear();
+        server.last_frame_cut = false;
         server.record = DurableRecord::default();
         server.boot_refused = false;
         server.host = Host::Up(ColocatedNode::new(node, config));

@@ -157,6 +157,7 @@ impl LogWorld {
         let server = Arc::make_mut(&mut self.servers[index]);
         server.disk.clear();
         server.voted_slots.clear();
+        server.last_frame_cut = false;
         self.disk_changed(index);
         Ok(())
     }

@@ -433,3 +433,26 @@ fn a_torn_write_may_cut_its_frame_at_any_byte() {
     play(&mut world, &["torn-crash N1 at byte 0"]);
     assert_eq!(world.servers()[0].disk.last(), Some(&Vec::new()));
 }
+
+#[test]
+fn a_torn_write_restarts_with_its_tail_dropped_and_breaks_nothing() {
+    let scenario = scenarios::find("act4-storage-faults").unwrap();
+    let mut world = scenario.log_start().unwrap();
+    play(
+        &mut world,
+        &["tick N1", "torn-crash N1 at byte 30", "restart N1"],
+    );
+    assert!(world.violations().is_empty(), "{:?}", world.violations());
+}
+
+#[test]
+fn a_whole_frame_read_as_torn_breaks_torn_only_if_cut() {
+    // The planted failure: a disk that loses the end of a write it reported durable. N2's last
+    // frame, its vote in slot 1, reached the disk whole; cut short now, recovery reads it as a
+    // torn tail and drops the vote, and the restart is judged for it.
+    let mut world = start("act4-any-bit-flipped");
+    let server = Arc::make_mut(&mut world.servers[1]);
+    server.disk.last_mut().unwrap().pop();
+    play(&mut world, &["restart N2"]);
+    assert_eq!(properties(&world), [Property::TornOnlyIfCut]);
+}

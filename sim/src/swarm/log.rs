@@ -56,19 +56,44 @@ fn majority(n: usize) -> (Option<Quorums>, u32) {
     (None, ((n - 1) / 2) as u32)
 }
 
+/// The shares of reads, per thousand operations, a seed may draw: from none (every client
+/// writes) to nearly all, so some seeds' clients read for long stretches with no write behind.
+const READ_PER_MILLE: [usize; 4] = [0, 350, 650, 900];
+
+/// How a seed's clients mix reads and writes: the share of reads, and whether each program
+/// does its writes first and its reads after, so the reads come once no write will follow.
+#[derive(Clone, Copy)]
+struct Mix {
+    reads_per_mille: usize,
+    writes_first: bool,
+}
+
+impl Mix {
+    fn draw(rng: &mut Pcg64Mcg) -> Mix {
+        Mix {
+            reads_per_mille: one_of(rng, &READ_PER_MILLE),
+            writes_first: chance(rng, 500),
+        }
+    }
+}
+
 /// A client's program: one to four operations over keys x and y, values numbered by client.
-fn draw_program(rng: &mut Pcg64Mcg, client: usize) -> Vec<ClientOp> {
+fn draw_program(rng: &mut Pcg64Mcg, client: usize, mix: Mix) -> Vec<ClientOp> {
     let length = 1 + pick(rng, 4);
-    (0..length)
+    let mut program: Vec<ClientOp> = (0..length)
         .map(|index| {
             let key = one_of(rng, &["x", "y"]);
-            if chance(rng, 350) {
+            if chance(rng, mix.reads_per_mille) {
                 ClientOp::read(key)
             } else {
                 ClientOp::write(key, &format!("{}", 10 * (client + 1) + index + 1))
             }
         })
-        .collect()
+        .collect();
+    if mix.writes_first {
+        program.sort_by_key(|op| matches!(op, ClientOp::Read { .. }));
+    }
+    program
 }
 
 /// Whether the draw includes small slot windows (2 to 8 slots, at least the accept batch).
@@ -87,8 +112,9 @@ pub fn draw(rng: &mut Pcg64Mcg) -> LogWorldConfig {
 pub fn draw_with(rng: &mut Pcg64Mcg, small_windows: bool) -> LogWorldConfig {
     let node_count = one_of(rng, &[3u8, 3, 4, 5, 5, 6, 7, 7]);
     let client_count = one_of(rng, &[1usize, 2, 2, 3]);
+    let mix = Mix::draw(rng);
     let clients = (0..client_count)
-        .map(|client| draw_program(rng, client))
+        .map(|client| draw_program(rng, client, mix))
         .collect();
     let mut config = LogWorldConfig::three_nodes(Vec::new());
     config.node_count = node_count;

@@ -26,11 +26,21 @@ fn assert_clean(report: &Report) {
     );
 }
 
+/// The log seeds under a thousand that fail on today's paros-core, each a finding with its own
+/// ignored test ([`progress_finding`]): a seed that starts or stops failing fails the test.
+const LOG_FINDINGS_UNDER_A_THOUSAND: [(u64, &str); 1] = [(142, "progress")];
+
 #[test]
-fn a_thousand_log_seeds_find_nothing() {
-    let report = run(Swarm::Log, &sweep(0..1000), &|_| {}).unwrap();
-    assert_clean(&report);
-    assert_eq!(report.seeds, 1000);
+fn a_thousand_log_seeds_find_nothing_but_the_known_findings() {
+    let tally = (0..1000)
+        .map(|seed| run_seed(Swarm::draw_log, seed, MAX_STEPS))
+        .fold(Tally::default(), Tally::merge);
+    assert!(tally.first_error.is_none(), "{:?}", tally.first_error);
+    let findings: Vec<(u64, &str)> = (tally.failing_seeds.iter())
+        .map(|(seed, what)| (*seed, what.as_str()))
+        .collect();
+    assert_eq!(findings, LOG_FINDINGS_UNDER_A_THOUSAND);
+    assert_eq!(tally.runs, 1000);
     // Every fault kind was injected somewhere, and every run's fair schedule ran.
     for kind in [
         "drop",
@@ -42,9 +52,9 @@ fn a_thousand_log_seeds_find_nothing() {
         "corrupt record",
         "wipe",
     ] {
-        assert!(report.faults.get(kind).is_some_and(|n| *n > 0), "{kind}");
+        assert!(tally.faults.get(kind).is_some_and(|n| *n > 0), "{kind}");
     }
-    assert_eq!(report.settle_runs, 1000);
+    assert_eq!(tally.settle_runs, 1000);
 }
 
 #[test]
@@ -198,4 +208,16 @@ fn retire_finding() {
         Ok((world, words, rng))
     };
     assert_eq!(failing(draw, 0..20_000), Vec::new());
+}
+
+/// A finding on today's paros-core, seed 142 of the log swarm: five nodes, majorities, one
+/// proxy, two handoffs and three trims, storms of duplicates, partitions and wipes. Once faults
+/// stop, N4 leads at 2.N4 with its chosen index at 0 while N3 holds slot 1 chosen, and the
+/// proxy counts slots from 2 on at 2.N4 from {N1, N2, N3}: no client request is answered within
+/// the bound. `paros-sim run swarm --seeds 1 --seed 142` prints and shrinks it (a walk of 430
+/// actions to 61).
+#[test]
+#[ignore = "a finding on today's paros-core: seed 142 of the log swarm breaks progress once faults stop"]
+fn progress_finding() {
+    assert_eq!(failing(Swarm::draw_log, 142..143), Vec::new());
 }
