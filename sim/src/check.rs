@@ -79,6 +79,10 @@ pub enum Property {
     /// every round, completes Phase 1 and gets a value chosen in its round. Judged when the
     /// fair schedule has nothing left to do.
     LaterLeaderCompletes,
+    /// No node refuses a peer's message as malformed (a Handoff whose in-flight slots are not
+    /// all below its next slot, a run that names no slot): honest nodes send none, and no fault
+    /// alters a message, so such a refusal turns an honest message away.
+    WellFormed,
 }
 
 impl fmt::Display for Property {
@@ -108,6 +112,7 @@ impl fmt::Display for Property {
             Property::Progress => "progress",
             Property::NothingBelowWatermark => "nothing-below-watermark",
             Property::LaterLeaderCompletes => "later-leader-completes",
+            Property::WellFormed => "well-formed",
         })
     }
 }

@@ -12,7 +12,7 @@ use paros_core::log::accept_run_slots;
 use paros_core::log::{
     ColocatedNode, Entry, LogEnvelope, LogMessage, LogRole, Outcome, Slot, SlotMap, SlotVote,
 };
-use paros_core::{Ballot, NodeId};
+use paros_core::{Ballot, Ignored, NodeId};
 use std::sync::Arc;
 
 impl LogWorld {
@@ -91,7 +91,7 @@ impl LogWorld {
             }
             _ => None,
         };
-        let _ignored = node.handle(&envelope);
+        let taken = node.handle(&envelope);
         if let Some(witness) = before_jump
             && let Some(broke) = witness.broken_by(node)
         {
@@ -99,6 +99,7 @@ impl LogWorld {
             self.effects
                 .push(Effect::Violation(Property::JumpKeepsPromise, detail));
         }
+        self.check_well_formed(&envelope, taken);
         self.drain(index);
         if self.config.negative_control == Some(NegativeControl::EarlyAck)
             && let LogMessage::Write { seq, .. } = &envelope.message
@@ -117,6 +118,24 @@ impl LogWorld {
         });
     }
 
+    /// Well-formed: a node that refused `envelope` as malformed turned an honest message away,
+    /// since no node of the world forges one and no fault alters one.
+    pub(super) fn check_well_formed(&mut self, envelope: &LogEnvelope, taken: Result<(), Ignored>) {
+        let Err(refusal) = taken else {
+            return;
+        };
+        if refused_as_malformed(refusal) {
+            let detail = format!(
+                "{} refused {}'s {} as malformed: {refusal}",
+                self.name(envelope.to),
+                self.name(envelope.from),
+                envelope.message.kind()
+            );
+            self.effects
+                .push(Effect::Violation(Property::WellFormed, detail));
+        }
+    }
+
     pub(super) fn put_in_flight(&mut self, envelope: LogEnvelope) {
         self.network.send(Arc::new(envelope));
     }
@@ -133,6 +152,16 @@ impl LogWorld {
     pub(super) fn receiver_busy(&self, node: NodeId) -> bool {
         self.server_index(node)
             .is_ok_and(|index| self.servers[index].held.is_some())
+    }
+}
+
+/// Whether a node's refusal says the message itself is malformed, whoever sent it and whenever.
+fn refused_as_malformed(refusal: Ignored) -> bool {
+    match refusal {
+        Ignored::MalformedHandoff => true,
+        #[cfg(feature = "accept-batch")]
+        Ignored::EmptyRun => true,
+        _ => false,
     }
 }
 

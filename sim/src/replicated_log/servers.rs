@@ -168,7 +168,8 @@ impl LogWorld {
             if envelope.to != me || self.config.self_messages_in_flight {
                 self.put_in_flight(envelope);
             } else if let Host::Up(node) = &mut Arc::make_mut(&mut self.servers[index]).host {
-                let _ignored = node.handle(&envelope);
+                let taken = node.handle(&envelope);
+                self.check_well_formed(&envelope, taken);
                 handled = true;
             } // a loopback to a node that is down is lost, as a delivery to it would be
         }

@@ -679,3 +679,40 @@ fn a_node_left_behind_once_faults_stop_breaks_progress_and_only_without_catch_up
     assert!(walk.violations.is_empty(), "{:?}", walk.violations);
     assert_eq!(walk.settled.map(|(settled, _)| settled), Some(true));
 }
+
+#[test]
+fn a_malformed_handoff_is_caught_as_an_honest_message_refused() {
+    // N1 leads at its ballot over {N1, N2}. A Handoff of that ballot from N1 whose in-flight
+    // slot is not below its next slot, which no leader sends, reaches N2, who promised the
+    // ballot: N2 refuses it as malformed, and well-formed is broken. The same Handoff with its
+    // slot below the next slot is taken.
+    use paros_core::Ballot;
+    use paros_core::log::LogMessage;
+    let forged = |next_slot: u64| LogMessage::Handoff {
+        ballot: Ballot::new(1, NodeId::new(1).unwrap()),
+        next_slot: Slot(next_slot),
+        in_flight: vec![(Slot(2), Entry::Noop)],
+        read_watermark: Slot(0),
+    };
+    for (next_slot, refused) in [(2, true), (3, false)] {
+        let mut config = LogWorldConfig::three_nodes(program());
+        config.election_timeout_ticks = 1;
+        config.budget = Budget::NONE.with(Fault::Tick, 2);
+        let mut world = LogWorld::new(config).unwrap();
+        choose_x1_at_n1_n2(&mut world);
+        let n2 = world.config().node_id(1);
+        let ballot = world.servers()[1].host.node().unwrap().promised();
+        assert_eq!(ballot, Some(Ballot::new(1, NodeId::new(1).unwrap())));
+        world.put_in_flight(LogEnvelope {
+            from: world.config().node_id(0),
+            to: n2,
+            message: forged(next_slot),
+        });
+        deliver(&mut world, "N1", "N2", "Handoff");
+        if refused {
+            assert_caught(&world, Property::WellFormed);
+        } else {
+            assert!(world.violations().is_empty(), "{:?}", world.violations());
+        }
+    }
+}
