@@ -83,6 +83,10 @@ pub enum Property {
     /// all below its next slot, a run that names no slot): honest nodes send none, and no fault
     /// alters a message, so such a refusal turns an honest message away.
     WellFormed,
+    /// Batched Accepts: a leader allowed runs of two or more slots never sends, in one step,
+    /// a plain Accept for the slot right after the one its last Accept to that node carried, at
+    /// the same ballot: that slot joins the run (`joins_the_run`).
+    RunsBatched,
 }
 
 impl fmt::Display for Property {
@@ -113,6 +117,7 @@ impl fmt::Display for Property {
             Property::NothingBelowWatermark => "nothing-below-watermark",
             Property::LaterLeaderCompletes => "later-leader-completes",
             Property::WellFormed => "well-formed",
+            Property::RunsBatched => "runs-batched",
         })
     }
 }

@@ -160,6 +160,8 @@ impl LogWorld {
         self.record_ballots(index, &messages);
         self.record_proposals(index, &messages);
         self.record_accepts_sent(index, &messages);
+        #[cfg(feature = "accept-batch")]
+        self.check_runs_batched(index, &messages);
         self.record_commits(index, &messages);
         self.check_promises(index, &messages);
         let me = self.config.node_id(index);
