@@ -87,6 +87,9 @@ pub enum Property {
     /// a plain Accept for the slot right after the one its last Accept to that node carried, at
     /// the same ballot: that slot joins the run (`joins_the_run`).
     RunsBatched,
+    /// The window rule: a node whose window is configured votes in no slot beyond it (its
+    /// chosen index plus the window): it ignores an Accept or a run that names one.
+    WindowKept,
 }
 
 impl fmt::Display for Property {
@@ -118,6 +121,7 @@ impl fmt::Display for Property {
             Property::LaterLeaderCompletes => "later-leader-completes",
             Property::WellFormed => "well-formed",
             Property::RunsBatched => "runs-batched",
+            Property::WindowKept => "window-kept",
         })
     }
 }

@@ -716,3 +716,50 @@ fn a_malformed_handoff_is_caught_as_an_honest_message_refused() {
         }
     }
 }
+
+#[test]
+fn a_vote_beyond_the_configured_window_is_caught() {
+    // The control: the world asks for a window of one slot, but its nodes were built with
+    // paros-core's default window, as a core that dropped the configured window would build
+    // them. N1 leads over {N1, N2}; an Accept from N1 for slot 3 reaches N2, whose chosen
+    // index is 0: N2 votes beyond the window, and window-kept is broken. With the nodes built
+    // with the window too, N2 ignores the Accept and nothing is broken.
+    use paros_core::Ballot;
+    use paros_core::log::LogMessage;
+    use std::num::NonZeroU16;
+    for nodes_keep_the_window in [false, true] {
+        let mut config = LogWorldConfig::three_nodes(program());
+        config.election_timeout_ticks = 1;
+        config.budget = Budget::NONE.with(Fault::Tick, 2);
+        if nodes_keep_the_window {
+            config.slot_window = NonZeroU16::new(1);
+        }
+        let mut world = LogWorld::new(config).unwrap();
+        Arc::make_mut(&mut world.config).slot_window = NonZeroU16::new(1);
+        choose_x1_at_n1_n2(&mut world);
+        world.put_in_flight(LogEnvelope {
+            from: world.config().node_id(0),
+            to: world.config().node_id(1),
+            message: LogMessage::Accept {
+                ballot: Ballot::new(1, NodeId::new(1).unwrap()),
+                slot: Slot(3),
+                entry: Entry::Noop,
+                commit: Slot(0),
+            },
+        });
+        let forged = (world.in_flight().iter())
+            .find(|message| {
+                matches!(message.envelope.message, LogMessage::Accept { slot, .. } if slot == Slot(3))
+            })
+            .unwrap()
+            .id;
+        world.apply(&LogAction::Deliver(forged)).unwrap();
+        let n2 = world.config().node_id(1);
+        finish(&mut world, n2);
+        if nodes_keep_the_window {
+            assert!(world.violations().is_empty(), "{:?}", world.violations());
+        } else {
+            assert_caught(&world, Property::WindowKept);
+        }
+    }
+}
