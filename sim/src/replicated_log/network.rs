@@ -169,6 +169,10 @@ impl LogWorld {
     }
 }
 
+/// An Accept's or a run's ballot, and the slots it names beyond its receiver's window, each
+/// with the ballot of the vote held there before it arrived.
+type BeyondWindow = (Ballot, Vec<(Slot, Option<Ballot>)>);
+
 /// The window rule as the world reads it: the ballot of an Accept or a run to `node` and the
 /// slots it names beyond the node's window (its chosen index plus the configured `window`),
 /// each with the ballot of the vote the node holds there before the message, if any.
@@ -176,7 +180,7 @@ fn beyond_window(
     node: &ColocatedNode,
     window: Option<NonZeroU16>,
     message: &LogMessage,
-) -> Option<(Ballot, Vec<(Slot, Option<Ballot>)>)> {
+) -> Option<BeyondWindow> {
     let end = (node.chosen_index().0).saturating_add(u64::from(window?.get()));
     let (ballot, slots) = match message {
         LogMessage::Accept { ballot, slot, .. } => (*ballot, slot.0..=slot.0),
@@ -203,7 +207,7 @@ fn beyond_window(
 /// message's ballot that it did not hold before: a vote cast beyond its window.
 fn voted_beyond_window(
     node: &ColocatedNode,
-    beyond: Option<(Ballot, Vec<(Slot, Option<Ballot>)>)>,
+    beyond: Option<BeyondWindow>,
 ) -> Option<(Ballot, Slot)> {
     let (ballot, slots) = beyond?;
     let now = |slot: &Slot| node.accepts().get(slot).map(|vote| vote.ballot);
