@@ -82,6 +82,17 @@ pub enum Property {
     /// every round, completes Phase 1 and gets a value chosen in its round. Judged when the
     /// fair schedule has nothing left to do.
     LaterLeaderCompletes,
+    /// No node refuses a peer's message as malformed (a Handoff whose in-flight slots are not
+    /// all below its next slot, a run that names no slot): honest nodes send none, and no fault
+    /// alters a message, so such a refusal turns an honest message away.
+    WellFormed,
+    /// Batched Accepts: a leader allowed runs of two or more slots never sends, in one step,
+    /// a plain Accept for the slot right after the one its last Accept to that node carried, at
+    /// the same ballot: that slot joins the run (`joins_the_run`).
+    RunsBatched,
+    /// The window rule: a node whose window is configured votes in no slot beyond it (its
+    /// chosen index plus the window): it ignores an Accept or a run that names one.
+    WindowKept,
 }
 
 impl fmt::Display for Property {
@@ -112,6 +123,9 @@ impl fmt::Display for Property {
             Property::Progress => "progress",
             Property::NothingBelowWatermark => "nothing-below-watermark",
             Property::LaterLeaderCompletes => "later-leader-completes",
+            Property::WellFormed => "well-formed",
+            Property::RunsBatched => "runs-batched",
+            Property::WindowKept => "window-kept",
         })
     }
 }

@@ -112,3 +112,39 @@ fn the_learn_early_control_takes_every_slot_of_a_run_for_chosen() {
         .collect();
     assert_eq!(slots, vec![(Slot(1), ballot), (Slot(2), ballot)]);
 }
+
+#[test]
+fn plain_accepts_for_consecutive_slots_are_caught_where_runs_are_allowed() {
+    // The control: N1 sends N2 plain Accepts for slots 1 and 2 at one ballot in one step, as a
+    // leader that ignored its batch would. Caught in the batched world; not in a world of
+    // batch 1, nor when the second Accept goes to another node or skips a slot.
+    use crate::check::Property;
+    use paros_core::NodeId;
+    let accept = |to: u8, slot: u64| LogEnvelope {
+        from: NodeId::new(1).unwrap(),
+        to: NodeId::new(to).unwrap(),
+        message: LogMessage::Accept {
+            ballot: Ballot::new(1, NodeId::new(1).unwrap()),
+            slot: Slot(slot),
+            entry: Entry::Noop,
+            commit: Slot(0),
+        },
+    };
+    let unbatched = || {
+        let (mut config, _) = config_of("act2-runs-batched");
+        config.accept_batch = 1;
+        LogWorld::new(config).unwrap()
+    };
+    let cases = [
+        (world_after(&[]), vec![accept(2, 1), accept(2, 2)], true),
+        (unbatched(), vec![accept(2, 1), accept(2, 2)], false),
+        (world_after(&[]), vec![accept(2, 1), accept(3, 2)], false),
+        (world_after(&[]), vec![accept(2, 1), accept(2, 3)], false),
+    ];
+    for (mut world, messages, caught) in cases {
+        world.check_runs_batched(0, &messages);
+        let found =
+            (world.violations().iter()).any(|found| found.property == Property::RunsBatched);
+        assert_eq!(found, caught, "{messages:?}");
+    }
+}

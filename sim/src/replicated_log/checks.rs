@@ -168,6 +168,52 @@ impl LogWorld {
         self.push_accepts_sent(self.config.node_id(index), messages);
     }
 
+    /// Runs-batched: in a world whose leaders may send runs of two or more slots, a step's
+    /// plain Accept to a node for the slot right after the one its last Accept (or run) to that
+    /// node ended with, at the same ballot, should have joined that Accept: the world asked for
+    /// runs and the node did not send them.
+    #[cfg(feature = "accept-batch")]
+    pub(super) fn check_runs_batched(&mut self, index: usize, messages: &[LogEnvelope]) {
+        if self.config.accept_batch < 2 {
+            return;
+        }
+        let mut last_to: Vec<(NodeId, Ballot, Slot, bool)> = Vec::new();
+        for envelope in messages {
+            let (ballot, first, through, plain) = match &envelope.message {
+                LogMessage::Accept { ballot, slot, .. } => (*ballot, *slot, *slot, true),
+                LogMessage::AcceptRun {
+                    ballot,
+                    first,
+                    entries,
+                    ..
+                } => {
+                    let through = Slot(first.0 + entries.len().saturating_sub(1) as u64);
+                    (*ballot, *first, through, false)
+                }
+                _ => continue,
+            };
+            let before = last_to.iter().position(|(to, ..)| *to == envelope.to);
+            if let Some(at) = before {
+                let (_, last_ballot, last_slot, last_plain) = last_to[at];
+                if plain && last_plain && last_ballot == ballot && last_slot.next() == first {
+                    let detail = format!(
+                        "{} sent {} plain Accepts for slots {last_slot} and {first} at {}.{}, \
+                         where runs of up to {} slots are allowed",
+                        self.name(self.config.node_id(index)),
+                        self.name(envelope.to),
+                        ballot.round,
+                        self.name(ballot.node),
+                        self.config.accept_batch
+                    );
+                    self.violate(Property::RunsBatched, detail);
+                    return;
+                }
+                last_to.remove(at);
+            }
+            last_to.push((envelope.to, ballot, through, plain));
+        }
+    }
+
     /// Records the Accepts among `messages` as sent by `sender`, for the one-value-per-ballot
     /// checker.
     pub(super) fn push_accepts_sent(&mut self, sender: NodeId, messages: &[LogEnvelope]) {

@@ -12,7 +12,8 @@ use paros_core::log::accept_run_slots;
 use paros_core::log::{
     ColocatedNode, Entry, LogEnvelope, LogMessage, LogRole, Outcome, Slot, SlotMap, SlotVote,
 };
-use paros_core::{Ballot, NodeId};
+use paros_core::{Ballot, Ignored, NodeId};
+use std::num::NonZeroU16;
 use std::sync::Arc;
 
 impl LogWorld {
@@ -104,13 +105,27 @@ impl LogWorld {
             }
             _ => None,
         };
-        let _ignored = node.handle(&envelope);
+        let beyond = beyond_window(node, self.config.slot_window, &envelope.message);
+        let taken = node.handle(&envelope);
+        let voted_beyond = voted_beyond_window(node, beyond);
         if let Some(witness) = before_jump
             && let Some(broke) = witness.broken_by(node)
         {
             let detail = self.jump_detail(envelope.to, witness.through, broke);
             self.effects
                 .push(Effect::Violation(Property::JumpKeepsPromise, detail));
+        }
+        self.check_well_formed(&envelope, taken);
+        if let Some((ballot, slot)) = voted_beyond {
+            let detail = format!(
+                "{} voted in slot {slot} at {}.{}, beyond its window of {} slots",
+                self.name(envelope.to),
+                ballot.round,
+                self.name(ballot.node),
+                self.config.slot_window.map_or(0, NonZeroU16::get)
+            );
+            self.effects
+                .push(Effect::Violation(Property::WindowKept, detail));
         }
         self.drain(index);
         if self.config.negative_control == Some(NegativeControl::EarlyAck)
@@ -130,6 +145,24 @@ impl LogWorld {
         });
     }
 
+    /// Well-formed: a node that refused `envelope` as malformed turned an honest message away,
+    /// since no node of the world forges one and no fault alters one.
+    pub(super) fn check_well_formed(&mut self, envelope: &LogEnvelope, taken: Result<(), Ignored>) {
+        let Err(refusal) = taken else {
+            return;
+        };
+        if refused_as_malformed(refusal) {
+            let detail = format!(
+                "{} refused {}'s {} as malformed: {refusal}",
+                self.name(envelope.to),
+                self.name(envelope.from),
+                envelope.message.kind()
+            );
+            self.effects
+                .push(Effect::Violation(Property::WellFormed, detail));
+        }
+    }
+
     pub(super) fn put_in_flight(&mut self, envelope: LogEnvelope) {
         self.network.send(Arc::new(envelope));
     }
@@ -146,6 +179,63 @@ impl LogWorld {
     pub(super) fn receiver_busy(&self, node: NodeId) -> bool {
         self.server_index(node)
             .is_ok_and(|index| self.servers[index].held.is_some())
+    }
+}
+
+/// An Accept's or a run's ballot, and the slots it names beyond its receiver's window, each
+/// with the ballot of the vote held there before it arrived.
+type BeyondWindow = (Ballot, Vec<(Slot, Option<Ballot>)>);
+
+/// The window rule as the world reads it: the ballot of an Accept or a run to `node` and the
+/// slots it names beyond the node's window (its chosen index plus the configured `window`),
+/// each with the ballot of the vote the node holds there before the message, if any.
+fn beyond_window(
+    node: &ColocatedNode,
+    window: Option<NonZeroU16>,
+    message: &LogMessage,
+) -> Option<BeyondWindow> {
+    let end = (node.chosen_index().0).saturating_add(u64::from(window?.get()));
+    let (ballot, slots) = match message {
+        LogMessage::Accept { ballot, slot, .. } => (*ballot, slot.0..=slot.0),
+        #[cfg(feature = "accept-batch")]
+        LogMessage::AcceptRun {
+            ballot,
+            first,
+            entries,
+            ..
+        } => {
+            let last = (first.0).saturating_add(entries.len().saturating_sub(1) as u64);
+            (*ballot, first.0..=last)
+        }
+        _ => return None,
+    };
+    let held = |slot: Slot| node.accepts().get(&slot).map(|vote| vote.ballot);
+    let beyond: Vec<_> = (slots.filter(|slot| *slot > end).map(Slot))
+        .map(|slot| (slot, held(slot)))
+        .collect();
+    (!beyond.is_empty()).then_some((ballot, beyond))
+}
+
+/// The first slot of `beyond` ([`beyond_window`]) where `node` now holds a vote at the
+/// message's ballot that it did not hold before: a vote cast beyond its window.
+fn voted_beyond_window(
+    node: &ColocatedNode,
+    beyond: Option<BeyondWindow>,
+) -> Option<(Ballot, Slot)> {
+    let (ballot, slots) = beyond?;
+    let now = |slot: &Slot| node.accepts().get(slot).map(|vote| vote.ballot);
+    (slots.into_iter())
+        .find(|(slot, before)| now(slot) == Some(ballot) && *before != Some(ballot))
+        .map(|(slot, _)| (ballot, slot))
+}
+
+/// Whether a node's refusal says the message itself is malformed, whoever sent it and whenever.
+fn refused_as_malformed(refusal: Ignored) -> bool {
+    match refusal {
+        Ignored::MalformedHandoff => true,
+        #[cfg(feature = "accept-batch")]
+        Ignored::EmptyRun => true,
+        _ => false,
     }
 }
 

@@ -163,6 +163,8 @@ impl LogWorld {
         self.record_ballots(index, &messages);
         self.record_proposals(index, &messages);
         self.record_accepts_sent(index, &messages);
+        #[cfg(feature = "accept-batch")]
+        self.check_runs_batched(index, &messages);
         self.record_commits(index, &messages);
         self.check_promises(index, &messages);
         let me = self.config.node_id(index);
@@ -171,7 +173,8 @@ impl LogWorld {
             if envelope.to != me || self.config.self_messages_in_flight {
                 self.put_in_flight(envelope);
             } else if let Host::Up(node) = &mut Arc::make_mut(&mut self.servers[index]).host {
-                let _ignored = node.handle(&envelope);
+                let taken = node.handle(&envelope);
+                self.check_well_formed(&envelope, taken);
                 handled = true;
             } // a loopback to a node that is down is lost, as a delivery to it would be
         }

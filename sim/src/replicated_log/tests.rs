@@ -679,3 +679,87 @@ fn a_node_left_behind_once_faults_stop_breaks_progress_and_only_without_catch_up
     assert!(walk.violations.is_empty(), "{:?}", walk.violations);
     assert_eq!(walk.settled.map(|(settled, _)| settled), Some(true));
 }
+
+#[test]
+fn a_malformed_handoff_is_caught_as_an_honest_message_refused() {
+    // N1 leads at its ballot over {N1, N2}. A Handoff of that ballot from N1 whose in-flight
+    // slot is not below its next slot, which no leader sends, reaches N2, who promised the
+    // ballot: N2 refuses it as malformed, and well-formed is broken. The same Handoff with its
+    // slot below the next slot is taken.
+    use paros_core::Ballot;
+    use paros_core::log::LogMessage;
+    let forged = |next_slot: u64| LogMessage::Handoff {
+        ballot: Ballot::new(1, NodeId::new(1).unwrap()),
+        next_slot: Slot(next_slot),
+        in_flight: vec![(Slot(2), Entry::Noop)],
+        read_watermark: Slot(0),
+    };
+    for (next_slot, refused) in [(2, true), (3, false)] {
+        let mut config = LogWorldConfig::three_nodes(program());
+        config.election_timeout_ticks = 1;
+        config.budget = Budget::NONE.with(Fault::Tick, 2);
+        let mut world = LogWorld::new(config).unwrap();
+        choose_x1_at_n1_n2(&mut world);
+        let n2 = world.config().node_id(1);
+        let ballot = world.servers()[1].host.node().unwrap().promised();
+        assert_eq!(ballot, Some(Ballot::new(1, NodeId::new(1).unwrap())));
+        world.put_in_flight(LogEnvelope {
+            from: world.config().node_id(0),
+            to: n2,
+            message: forged(next_slot),
+        });
+        deliver(&mut world, "N1", "N2", "Handoff");
+        if refused {
+            assert_caught(&world, Property::WellFormed);
+        } else {
+            assert!(world.violations().is_empty(), "{:?}", world.violations());
+        }
+    }
+}
+
+#[test]
+fn a_vote_beyond_the_configured_window_is_caught() {
+    // The control: the world asks for a window of one slot, but its nodes were built with
+    // paros-core's default window, as a core that dropped the configured window would build
+    // them. N1 leads over {N1, N2}; an Accept from N1 for slot 3 reaches N2, whose chosen
+    // index is 0: N2 votes beyond the window, and window-kept is broken. With the nodes built
+    // with the window too, N2 ignores the Accept and nothing is broken.
+    use paros_core::Ballot;
+    use paros_core::log::LogMessage;
+    use std::num::NonZeroU16;
+    for nodes_keep_the_window in [false, true] {
+        let mut config = LogWorldConfig::three_nodes(program());
+        config.election_timeout_ticks = 1;
+        config.budget = Budget::NONE.with(Fault::Tick, 2);
+        if nodes_keep_the_window {
+            config.slot_window = NonZeroU16::new(1);
+        }
+        let mut world = LogWorld::new(config).unwrap();
+        Arc::make_mut(&mut world.config).slot_window = NonZeroU16::new(1);
+        choose_x1_at_n1_n2(&mut world);
+        world.put_in_flight(LogEnvelope {
+            from: world.config().node_id(0),
+            to: world.config().node_id(1),
+            message: LogMessage::Accept {
+                ballot: Ballot::new(1, NodeId::new(1).unwrap()),
+                slot: Slot(3),
+                entry: Entry::Noop,
+                commit: Slot(0),
+            },
+        });
+        let forged = (world.in_flight().iter())
+            .find(|message| {
+                matches!(message.envelope.message, LogMessage::Accept { slot, .. } if slot == Slot(3))
+            })
+            .unwrap()
+            .id;
+        world.apply(&LogAction::Deliver(forged)).unwrap();
+        let n2 = world.config().node_id(1);
+        finish(&mut world, n2);
+        if nodes_keep_the_window {
+            assert!(world.violations().is_empty(), "{:?}", world.violations());
+        } else {
+            assert_caught(&world, Property::WindowKept);
+        }
+    }
+}
