@@ -320,7 +320,9 @@ fn held(node: &ColocatedNode) -> u64 {
 
 fn config(batch: bool) -> LogConfig {
     let window = std::num::NonZeroU64::new(WINDOW).unwrap();
-    let config = LogConfig::new(cluster()).with_slot_window(window);
+    let config = LogConfig::new(cluster())
+        .with_slot_window(window)
+        .expect("the window holds a run");
     #[cfg(feature = "accept-batch")]
     if batch {
         return config.with_accept_batch(4).unwrap();

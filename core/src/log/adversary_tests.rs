@@ -556,7 +556,9 @@ fn variant(number: u8) -> (LogConfig, u8, &'static [u8]) {
             &[7, 8],
         ),
         3 => (
-            cluster(3).with_slot_window(NonZeroU64::new(8).unwrap()),
+            cluster(3)
+                .with_slot_window(NonZeroU64::new(8).unwrap())
+                .unwrap(),
             3,
             &[],
         ),
@@ -774,7 +776,9 @@ fn elect(world: &mut World, id: u8) {
 /// stays 0 for ever, and a read at N3 (watermark 10) is never answered.
 #[test]
 fn a_window_below_the_catch_up_batch_strands_a_lagging_follower() {
-    let config = cluster(3).with_slot_window(NonZeroU64::new(4).unwrap());
+    let config = cluster(3)
+        .with_slot_window(NonZeroU64::new(4).unwrap())
+        .unwrap();
     assert_eq!(config.catch_up_batch, 8);
     let mut world = World::new(config, 3, &[]);
     elect(&mut world, 1);
@@ -794,6 +798,46 @@ fn a_window_below_the_catch_up_batch_strands_a_lagging_follower() {
         Slot(10),
         "N3 never caught up: each Chosen batch lies beyond its window"
     );
+}
+
+/// Liveness, the lagging-candidate rule (`teach_a_lagging_candidate`): a candidate more than a
+/// window behind its followers is taught what they know chosen, and wins.
+///
+/// Schedule (three nodes, window 2, no message lost): N1 leads; N3 is down while ten writes
+/// are chosen by {N1, N2}; N1 crashes, N3 restarts, and only N3's clock ticks. N2's Promise
+/// reports its votes up to slot 10, beyond N3's window: without the rule N3 ignores it at
+/// every election, and stands again for ever.
+#[test]
+fn a_candidate_more_than_a_window_behind_is_taught_and_elected() {
+    let config = cluster(3)
+        .with_slot_window(NonZeroU64::new(2).unwrap())
+        .unwrap();
+    let mut world = World::new(config, 3, &[]);
+    elect(&mut world, 1);
+    world.crash(3);
+    for _ in 0..10 {
+        world.write(1);
+        while !world.in_flight.is_empty() {
+            world.deliver(0);
+        }
+    }
+    // N2 voted through slot 10 and knows slots 1 to 9 chosen.
+    assert_eq!(world.up(2).chosen_index(), Slot(9));
+    world.crash(1);
+    world.restart(3);
+    for _election in 0..10 {
+        if world.up(3).role() == crate::log::LogRole::Leader {
+            break;
+        }
+        for _ in 0..world.config.election_timeout_ticks {
+            world.tick(3);
+        }
+        while !world.in_flight.is_empty() {
+            world.deliver(0);
+        }
+    }
+    assert_eq!(world.up(3).role(), crate::log::LogRole::Leader);
+    assert_eq!(world.up(3).chosen_index(), Slot(10));
 }
 
 /// Attack that held: a proxy repeat from a stale ballot's owner. N1 leads at b with proxies
@@ -849,7 +893,9 @@ fn a_late_repeat_from_the_old_owner_does_not_strand_the_successor() {
 /// was acknowledged returns the last write.
 #[test]
 fn a_follower_two_windows_behind_catches_up_through_the_trim_point() {
-    let config = cluster(3).with_slot_window(NonZeroU64::new(8).unwrap());
+    let config = cluster(3)
+        .with_slot_window(NonZeroU64::new(8).unwrap())
+        .unwrap();
     let mut world = World::new(config, 3, &[]);
     elect(&mut world, 1);
     world.crash(3);
@@ -891,7 +937,9 @@ fn a_follower_two_windows_behind_catches_up_through_the_trim_point() {
 /// slots 1..4 only, never a batch reaching beyond its window.
 #[test]
 fn a_catch_up_batch_stops_at_the_followers_window() {
-    let config = cluster(3).with_slot_window(NonZeroU64::new(4).unwrap());
+    let config = cluster(3)
+        .with_slot_window(NonZeroU64::new(4).unwrap())
+        .unwrap();
     let mut world = World::new(config, 3, &[]);
     elect(&mut world, 1);
     world.crash(3);

@@ -4,7 +4,8 @@
 use super::tests::{CLIENT, Cluster, node};
 use crate::log::{
     AcceptBatchRefused, Entry, LogConfig, LogEnvelope, LogMessage, LogRole, Outcome,
-    ProxiesRefused, Slot, Write, accept_run_slots, joins_the_run, voted_runs,
+    ProxiesRefused, Slot, SlotWindowRefused, Write, accept_run_slots, joins_the_run, voted_runs,
+    window_holds_a_run,
 };
 use crate::{Ballot, Ignored, NodeSet, Value};
 
@@ -80,6 +81,38 @@ fn a_run_names_each_entry_by_its_slot_and_votes_answer_as_consecutive_runs() {
         "a slot not voted in splits the run"
     );
     assert!(voted_runs(&[]).is_empty());
+}
+
+/// The run-in-window rule (`window_holds_a_run`): a window below the accept batch is refused,
+/// whichever of the two is set first, and a window equal to it is taken.
+#[test]
+fn a_window_below_the_accept_batch_is_refused_either_way_round() {
+    let window = |slots| std::num::NonZeroU64::new(slots).unwrap();
+    let batched = LogConfig::new(three()).with_accept_batch(4).unwrap();
+    assert_eq!(
+        batched.with_slot_window(window(3)),
+        Err(SlotWindowRefused::BelowAcceptBatch {
+            window: 3,
+            accept_batch: 4
+        })
+    );
+    assert_eq!(
+        (batched.with_slot_window(window(4))).map(|config| config.slot_window()),
+        Ok(4)
+    );
+    let narrow = LogConfig::new(three()).with_slot_window(window(3)).unwrap();
+    assert_eq!(
+        narrow.with_accept_batch(4),
+        Err(AcceptBatchRefused::AboveSlotWindow {
+            batch: 4,
+            window: 3
+        })
+    );
+    assert_eq!(
+        (narrow.with_accept_batch(3)).map(|config| config.accept_batch()),
+        Ok(3)
+    );
+    assert!(window_holds_a_run(4, 4) && !window_holds_a_run(3, 4));
 }
 
 #[test]

@@ -38,10 +38,11 @@ pub use node::BrokenRule;
 pub use node::{AcceptBatchRefused, accept_run_slots, joins_the_run, voted_runs};
 pub use node::{
     ColocatedNode, DEFAULT_SLOT_WINDOW, Election, HIGHEST_SLOT, HandoffRefused, LogConfig, LogRole,
-    PendingRead, Proposal, ProxiesRefused, catch_up_end, chosen_by_a_recording_quorum, fill_up_to,
-    heard_from_a_discovery_quorum, in_flight_at_handoff, leader_fills_its_own_stale_tail,
-    learning_raises_the_promise, phase1_complete, promise_deposes_a_lower_run, read_may_be_served,
-    recover_slot, successor_may_propose, window_end,
+    PendingRead, Proposal, ProxiesRefused, SlotWindowRefused, catch_up_end,
+    chosen_by_a_recording_quorum, fill_up_to, heard_from_a_discovery_quorum, in_flight_at_handoff,
+    leader_fills_its_own_stale_tail, learning_raises_the_promise, phase1_complete,
+    promise_deposes_a_lower_run, read_may_be_served, recover_slot, successor_may_propose,
+    teach_a_lagging_candidate, window_end, window_holds_a_run,
 };
 pub use proxy::{
     ProxyLeader, Repeat, answer_to_repeat, forward_unchanged, nack_goes_to, proxy_for,

@@ -215,7 +215,9 @@ impl LogWorldConfig {
                 });
         }
         if let Some(window) = self.slot_window {
-            config = config.with_slot_window(NonZeroU64::from(window));
+            config = config
+                .with_slot_window(NonZeroU64::from(window))
+                .unwrap_or_else(|refused| panic!("validated: the window holds a run: {refused}"));
         }
         if let Some(batch) = self.catch_up_batch {
             config.catch_up_batch = usize::from(batch);
@@ -235,6 +237,13 @@ impl LogWorldConfig {
         if self.accept_batch == 0 || (self.accept_batch > 1 && self.proxies > 0) {
             return Err(Refused::BadConfig(
                 "an accept batch of at least 1, and of 1 with proxies",
+            ));
+        }
+        if (self.slot_window).is_some_and(|window| {
+            !paros_core::log::window_holds_a_run(u64::from(window.get()), self.accept_batch)
+        }) {
+            return Err(Refused::BadConfig(
+                "a slot window at least the accept batch (paros-core refuses a smaller one)",
             ));
         }
         if self.accept_batch > 1 && !cfg!(feature = "accept-batch") {

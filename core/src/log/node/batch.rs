@@ -22,7 +22,7 @@
 //! ([`AcceptBatchRefused::WithProxies`]): a proxy forwards and counts one slot's Accept.
 
 use super::ColocatedNode;
-use super::config::LogConfig;
+use super::config::{LogConfig, window_holds_a_run};
 use super::replication::chosen_by_a_recording_quorum;
 use super::state::Leadership;
 use crate::log::{Entry, LogMessage, Slot, SlotVote, nack_goes_to};
@@ -37,6 +37,13 @@ pub enum AcceptBatchRefused {
     /// The configuration sends its Accepts through proxy leaders, which forward and count one
     /// slot's Accept at a time (P1, P2).
     WithProxies,
+    /// The batch is larger than the configuration's slot window ([`window_holds_a_run`]).
+    AboveSlotWindow {
+        /// The batch asked for.
+        batch: usize,
+        /// The configuration's slot window.
+        window: u64,
+    },
 }
 
 impl fmt::Display for AcceptBatchRefused {
@@ -46,6 +53,11 @@ impl fmt::Display for AcceptBatchRefused {
             AcceptBatchRefused::WithProxies => {
                 f.write_str("accepts sent through proxy leaders are not batched")
             }
+            AcceptBatchRefused::AboveSlotWindow { batch, window } => write!(
+                f,
+                "an accept batch of {batch} is larger than the slot window of {window}: \
+                 every full run would lie beyond a follower's window"
+            ),
         }
     }
 }
@@ -90,13 +102,20 @@ pub fn voted_runs(voted: &[Slot]) -> Vec<(Slot, Slot)> {
 impl LogConfig {
     /// This configuration with its leaders sending up to `batch` consecutive slots in one
     /// [`LogMessage::AcceptRun`]. A batch of 1 is the default: one Accept per slot, and not a
-    /// run in sight. Refused for 0, and with proxy leaders.
+    /// run in sight. Refused for 0, with proxy leaders, and above the slot window
+    /// ([`window_holds_a_run`]).
     pub fn with_accept_batch(self, batch: usize) -> Result<LogConfig, AcceptBatchRefused> {
         if batch == 0 {
             return Err(AcceptBatchRefused::Zero);
         }
         if batch > 1 && !self.proxies.is_empty() {
             return Err(AcceptBatchRefused::WithProxies);
+        }
+        if !window_holds_a_run(self.slot_window, batch) {
+            return Err(AcceptBatchRefused::AboveSlotWindow {
+                batch,
+                window: self.slot_window,
+            });
         }
         Ok(LogConfig {
             accept_batch: batch,

@@ -3,9 +3,9 @@
 //!
 //! Invariants: the quorum system is over exactly the cluster's nodes, and F1 holds already (a
 //! [`Quorums`] cannot be built without it); no proxy is a node of the cluster; the accept batch
-//! is at least 1, and 1 whenever there are proxies; the slot window is at least 1. A
-//! configuration that breaks one is refused with a typed error ([`QuorumError`],
-//! [`ProxiesRefused`], and with `accept-batch` `AcceptBatchRefused`).
+//! is at least 1, and 1 whenever there are proxies; the slot window is at least the accept
+//! batch. A configuration that breaks one is refused with a typed error ([`QuorumError`],
+//! [`ProxiesRefused`], [`SlotWindowRefused`], and with `accept-batch` `AcceptBatchRefused`).
 
 use super::window::DEFAULT_SLOT_WINDOW;
 use crate::{Majority, NodeId, NodeSet, QuorumError, QuorumSystem, Quorums};
@@ -34,7 +34,9 @@ pub struct LogConfig {
     /// Invariant: at least 1, and 1 whenever `proxies` is not empty.
     pub(super) accept_batch: usize,
     /// How far above its chosen index a message may name a slot ([`window_end`]);
-    /// [`DEFAULT_SLOT_WINDOW`] unless set ([`LogConfig::with_slot_window`]). At least 1.
+    /// [`DEFAULT_SLOT_WINDOW`] unless set ([`LogConfig::with_slot_window`]).
+    ///
+    /// Invariant: at least `accept_batch` ([`window_holds_a_run`]).
     ///
     /// [`window_end`]: crate::log::window_end
     pub(super) slot_window: u64,
@@ -113,15 +115,22 @@ impl LogConfig {
 
     /// This configuration with a slot window of `window`: a message naming a slot more than
     /// `window` above a node's chosen index is ignored ([`window_end`]). Catch-up works with any
-    /// window ([`catch_up_end`]); keep it at or above the accept batch, or runs are refused.
+    /// window ([`catch_up_end`]). Refused below the accept batch ([`window_holds_a_run`]).
     ///
     /// [`window_end`]: crate::log::window_end
     /// [`catch_up_end`]: crate::log::catch_up_end
-    pub fn with_slot_window(self, window: NonZeroU64) -> LogConfig {
-        LogConfig {
-            slot_window: window.get(),
-            ..self
+    pub fn with_slot_window(self, window: NonZeroU64) -> Result<LogConfig, SlotWindowRefused> {
+        let window = window.get();
+        if !window_holds_a_run(window, self.accept_batch) {
+            return Err(SlotWindowRefused::BelowAcceptBatch {
+                window,
+                accept_batch: self.accept_batch,
+            });
         }
+        Ok(LogConfig {
+            slot_window: window,
+            ..self
+        })
     }
 
     /// How far above its chosen index a message may name a slot to a node
@@ -130,6 +139,49 @@ impl LogConfig {
         self.slot_window
     }
 }
+
+/// The run-in-window rule: a slot window of `window` slots admits an accept batch of `batch`
+/// only if `batch <= window`.
+///
+/// A follower takes a run whole or not at all, and ignores one whose last slot lies beyond its
+/// window ([`window_end`](crate::log::window_end)). A leader in step with its followers opens a
+/// run just above their chosen index and fills it up to the batch, so with a window below the
+/// batch every full run would be ignored by every follower, each time it is sent: the leader
+/// would choose nothing once its pipeline filled a run. Both ways of building such a
+/// configuration are refused ([`LogConfig::with_slot_window`] and, with `accept-batch`,
+/// `LogConfig::with_accept_batch`).
+pub fn window_holds_a_run(window: u64, batch: usize) -> bool {
+    u64::try_from(batch).is_ok_and(|batch| batch <= window)
+}
+
+/// Why [`LogConfig::with_slot_window`] refused a slot window.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum SlotWindowRefused {
+    /// The window is smaller than the accept batch ([`window_holds_a_run`]).
+    BelowAcceptBatch {
+        /// The window asked for.
+        window: u64,
+        /// The configuration's accept batch.
+        accept_batch: usize,
+    },
+}
+
+impl fmt::Display for SlotWindowRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SlotWindowRefused::BelowAcceptBatch {
+                window,
+                accept_batch,
+            } => write!(
+                f,
+                "a slot window of {window} is smaller than the accept batch of {accept_batch}: \
+                 every full run would lie beyond a follower's window"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SlotWindowRefused {}
 
 /// Why [`LogConfig::with_proxies`] refused a cluster's proxy leaders.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

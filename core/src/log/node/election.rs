@@ -13,6 +13,8 @@
 //! - the recovery duty (P2c per slot, [`recover_slot`]): every slot from the Prepare's first
 //!   slot to the highest reported or known chosen is proposed again before any new command,
 //!   except at or below the highest floor reported (T4);
+//! - the lagging-candidate rule ([`teach_a_lagging_candidate`]): a Promise to a candidate
+//!   behind this node's chosen index follows a batch of the chosen entries it lacks;
 //! - a new leader fills its own stale tail at once
 //!   ([`leader_fills_its_own_stale_tail`](super::heartbeats::leader_fills_its_own_stale_tail)).
 
@@ -21,6 +23,7 @@ use super::ColocatedNode;
 use super::controls::BrokenRule;
 use super::heartbeats::leader_fills_its_own_stale_tail;
 use super::state::{Election, LeaderState, Leadership};
+use super::window::teach_a_lagging_candidate;
 use crate::log::{Entry, LogMessage, Slot, SlotMap, SlotVote, Write, first_slot_to_recover};
 use crate::{Ballot, Ignored, NodeId, NodeSet, QuorumSystem, promise_rule};
 use std::collections::{BTreeMap, BTreeSet};
@@ -153,6 +156,9 @@ impl ColocatedNode {
             .map(|(slot, vote)| (*slot, vote.clone()))
             .collect();
         let unknown = self.unknown_from(from_slot);
+        if floor < from_slot {
+            self.teach_a_lagging_candidate(from, from_slot);
+        }
         self.send(
             from,
             LogMessage::Promise {
@@ -165,6 +171,22 @@ impl ColocatedNode {
         );
         if floor >= from_slot {
             self.send_trim_point(from, ballot);
+        }
+    }
+
+    /// The lagging-candidate rule ([`teach_a_lagging_candidate`]): a batch of the chosen
+    /// entries a candidate whose Prepare asks from `from_slot` lacks, within its window.
+    fn teach_a_lagging_candidate(&mut self, candidate: NodeId, from_slot: Slot) {
+        let Some(slots) = teach_a_lagging_candidate(
+            from_slot,
+            self.learner.chosen_index,
+            self.config.slot_window,
+        ) else {
+            return;
+        };
+        let entries = self.chosen_batch(slots);
+        if !entries.is_empty() {
+            self.send(candidate, LogMessage::Chosen { entries });
         }
     }
 

@@ -313,10 +313,7 @@ impl ColocatedNode {
             return;
         }
         let end = catch_up_end(commit, self.learner.chosen_index, self.config.slot_window);
-        let entries: Vec<_> = (self.learner.chosen.range(commit.next()..=end))
-            .take(self.config.catch_up_batch)
-            .map(|(slot, vote)| (*slot, vote.clone()))
-            .collect();
+        let entries = self.chosen_batch(commit.next()..=end);
         if !entries.is_empty() {
             self.send(from, LogMessage::Chosen { entries });
         }

@@ -18,6 +18,7 @@ use super::state::Leadership;
 use super::window::catch_up_end;
 use crate::log::{Entry, LogMessage, Slot, SlotVote};
 use crate::{Ballot, Ignored, NodeId, vote_rule};
+use std::ops::RangeInclusive;
 
 /// The stale-tail rule: the slots a leader fills with no-ops when a follower reports a vote in
 /// `highest_accepted`, given the slot its next command would get: every slot from `next_slot`
@@ -140,14 +141,18 @@ impl ColocatedNode {
             self.send_trim_point(from, ballot);
             return Ok(());
         }
-        let entries: Vec<(Slot, SlotVote)> = self
-            .learner
-            .chosen
-            .range(theirs.next()..=catch_up_end(theirs, chosen_index, self.config.slot_window))
-            .take(self.config.catch_up_batch)
-            .map(|(slot, vote)| (*slot, vote.clone()))
-            .collect();
+        let end = catch_up_end(theirs, chosen_index, self.config.slot_window);
+        let entries = self.chosen_batch(theirs.next()..=end);
         self.send(from, LogMessage::Chosen { entries });
         Ok(())
+    }
+
+    /// The chosen entries this node holds in `slots`, at most a catch-up batch of them: what
+    /// one `Chosen` carries.
+    pub(super) fn chosen_batch(&self, slots: RangeInclusive<Slot>) -> Vec<(Slot, SlotVote)> {
+        (self.learner.chosen.range(slots))
+            .take(self.config.catch_up_batch)
+            .map(|(slot, vote)| (*slot, vote.clone()))
+            .collect()
     }
 }

@@ -51,7 +51,7 @@ mod window;
 
 #[cfg(feature = "accept-batch")]
 pub use batch::{AcceptBatchRefused, accept_run_slots, joins_the_run, voted_runs};
-pub use config::{LogConfig, ProxiesRefused};
+pub use config::{LogConfig, ProxiesRefused, SlotWindowRefused, window_holds_a_run};
 #[cfg(feature = "negative-controls")]
 pub use controls::BrokenRule;
 pub use election::{
@@ -64,7 +64,9 @@ pub use reads::read_may_be_served;
 pub use replication::chosen_by_a_recording_quorum;
 use state::{AcceptorState, HandoffMarks, Leadership, LearnerState, ProposerState};
 pub use state::{Election, LogRole, PendingRead, Proposal};
-pub use window::{DEFAULT_SLOT_WINDOW, HIGHEST_SLOT, catch_up_end, window_end};
+pub use window::{
+    DEFAULT_SLOT_WINDOW, HIGHEST_SLOT, catch_up_end, teach_a_lagging_candidate, window_end,
+};
 
 /// One node of a replicated log: proposer, acceptor and learner.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]

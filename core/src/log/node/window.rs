@@ -18,6 +18,7 @@
 //! not reached yet.
 
 use crate::log::Slot;
+use std::ops::RangeInclusive;
 
 /// The slot window of [`LogConfig::new`]: far above any pipeline or catch-up batch a cluster
 /// sends, so no node in step with its cluster ever meets it.
@@ -43,4 +44,27 @@ pub fn window_end(state: Slot, window: u64) -> Slot {
 /// the catch-up batch.
 pub fn catch_up_end(theirs: Slot, ours: Slot, window: u64) -> Slot {
     ours.min(window_end(theirs, window))
+}
+
+/// The lagging-candidate rule: the chosen slots a node sends, ahead of its Promise, to a
+/// candidate whose Prepare asks from `from_slot` (the candidate is chosen through the slot
+/// before it), when this node is chosen through `ours`: every slot above the candidate's
+/// chosen index up to its window ([`catch_up_end`]), a batch at a time; none when the
+/// candidate is not behind.
+///
+/// A Promise reports every vote from `from_slot` on, and the candidate ignores one that names a
+/// slot beyond its window (the window rule, [`window_end`]). A candidate that lags its
+/// followers by more than its window would then never finish Phase 1, and where no other node
+/// stands (its followers promised it, so they hear a candidate, not silence) it would stand
+/// again and again for ever. Taught what its followers know chosen, it moves its window up to
+/// their votes: the Chosen leaves first, so a candidate that lags by no more than a batch
+/// counts the Promise behind it, and each election brings a further one a batch closer.
+pub fn teach_a_lagging_candidate(
+    from_slot: Slot,
+    ours: Slot,
+    window: u64,
+) -> Option<RangeInclusive<Slot>> {
+    let theirs = Slot(from_slot.0.saturating_sub(1));
+    let end = catch_up_end(theirs, ours, window);
+    (from_slot <= end).then_some(from_slot..=end)
 }
