@@ -39,8 +39,8 @@ impl LogWorld {
     ///
     /// The fair schedule works in rounds: it ticks one node, then delivers, persists and sends
     /// everything that tick set off, one step per message and per member (a node or a proxy),
-    /// and a client waits [`FAIR_RESEND_STEPS`] before it asks again. So the bound is
-    /// [`FAIR_STEPS_PER_MEMBER_ROUND`] steps per member for each round the run still owes: two
+    /// and a client waits `FAIR_RESEND_STEPS` before it asks again. So the bound is
+    /// `FAIR_STEPS_PER_MEMBER_ROUND` steps per member for each round the run still owes: two
     /// for an election (and a deposed leader's last beat), two per operation left (a request
     /// and its round trips, or a resend after a lost reply), and one per catch-up batch a node
     /// may have to fetch to reach the highest chosen index (at most a window of slots a round,
