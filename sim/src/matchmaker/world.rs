@@ -390,7 +390,7 @@ impl MatchmakerWorld {
     }
 
     /// The fingerprint of the state `action` leads to: a delivery's from the change it makes
-    /// ([`MatchmakerWorld::delivery`], remembered in an exploration), with nothing built; any
+    /// (`MatchmakerWorld::delivery`, remembered in an exploration), with nothing built; any
     /// other action's by building the successor.
     pub fn successor_fingerprint(&self, action: &MmAction) -> Result<u64, Refused> {
         match *action {
