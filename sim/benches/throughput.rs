@@ -35,12 +35,10 @@
 
 use paros_sim::check::Violation;
 use paros_sim::explore::{self, Exploration, Limits, Order};
-use paros_sim::matchmaker::{MatchmakerWorld, MatchmakerWorldConfig, MmAction, MmStep};
 use paros_sim::model::Model;
-use paros_sim::replicated_log::{LogAction, LogWorld, LogWorldConfig};
 use paros_sim::scenarios;
 use paros_sim::simulate::{self, Sweep};
-use paros_sim::single_decree::{DecreeAction, DecreeStep, DecreeWorld, DecreeWorldConfig};
+use paros_sim::single_decree::DecreeWorld;
 use paros_sim::{Fault, Refused};
 use std::time::{Duration, Instant};
 
@@ -363,29 +361,29 @@ fn print_exploration<A>(what: &str, time: Timing, found: &explore::Exploration<A
     );
 }
 
-/// Act I's world without its shortcuts: it keeps the [`Model`] trait's defaults for
-/// `successor` and `successor_fingerprint`, so the explorer clones and steps it for every
-/// transition and hashes every part of every successor, as it would any world that does not
-/// override them. The baseline for the explorer's figures.
+/// A world without its shortcuts: it keeps the [`Model`] trait's defaults for `successor` and
+/// `successor_fingerprint`, so the explorer clones and steps it for every transition and hashes
+/// every part of every successor, as it would any world that does not override them. The
+/// baseline for the explorer's figures, for Act I's, Act II's and the matchmaker's worlds alike.
 #[derive(Clone)]
-struct Plain(DecreeWorld);
+struct Plain<W>(W);
 
-impl Model for Plain {
-    type Config = DecreeWorldConfig;
-    type Action = DecreeAction;
-    type Step = DecreeStep;
+impl<W: Model + Clone> Model for Plain<W> {
+    type Config = W::Config;
+    type Action = W::Action;
+    type Step = W::Step;
 
-    const FAULTS: &'static [Fault] = DecreeWorld::FAULTS;
+    const FAULTS: &'static [Fault] = W::FAULTS;
 
-    fn build(config: DecreeWorldConfig) -> Result<Plain, Refused> {
-        DecreeWorld::new(config).map(Plain)
+    fn build(config: W::Config) -> Result<Plain<W>, Refused> {
+        W::build(config).map(Plain)
     }
 
-    fn enabled(&self) -> Vec<DecreeAction> {
+    fn enabled(&self) -> Vec<W::Action> {
         self.0.enabled()
     }
 
-    fn apply(&mut self, action: &DecreeAction) -> Result<DecreeStep, Refused> {
+    fn apply(&mut self, action: &W::Action) -> Result<W::Step, Refused> {
         self.0.apply(action)
     }
 
@@ -394,33 +392,33 @@ impl Model for Plain {
     }
 
     fn budget_left(&self) -> paros_sim::Budget {
-        Model::budget_left(&self.0)
+        self.0.budget_left()
     }
 
     fn violations(&self) -> Vec<Violation> {
-        Model::violations(&self.0)
+        self.0.violations()
     }
 
-    fn parse_action(&self, text: &str) -> Result<DecreeAction, String> {
+    fn parse_action(&self, text: &str) -> Result<W::Action, String> {
         self.0.parse_action(text)
     }
 
-    fn describe(&self, action: &DecreeAction) -> String {
+    fn describe(&self, action: &W::Action) -> String {
         self.0.describe(action)
     }
 
     fn is_decided(&self) -> bool {
-        Model::is_decided(&self.0)
+        self.0.is_decided()
     }
 
-    fn fault_kind(&self, action: &DecreeAction) -> Option<Fault> {
-        Model::fault_kind(&self.0, action)
+    fn fault_kind(&self, action: &W::Action) -> Option<Fault> {
+        self.0.fault_kind(action)
     }
 }
 
 /// The explorer over two Act II worlds, each searched whole: `act2-exhaustive` (14,999 states)
 /// and `act2-two-leaders-catch-up` (356,211 states). The baseline is the same world without
-/// its shortcuts ([`PlainLog`]), measured in the same run.
+/// its shortcuts ([`Plain`]), measured in the same run.
 fn act2_explorer() {
     for (name, repetitions) in [
         ("act2-exhaustive", REPETITIONS),
@@ -429,7 +427,7 @@ fn act2_explorer() {
         let scenario = scenarios::find(name).expect("listed");
         let start = scenario.log_start().expect("builds");
         let (baseline, _) = best_of(repetitions, || {
-            explore::explore(PlainLog(start.clone()), Limits::default()).unwrap()
+            explore::explore(Plain(start.clone()), Limits::default()).unwrap()
         });
         let (time, found) = best_of(repetitions, || {
             explore::explore(start.clone(), Limits::default()).unwrap()
@@ -443,62 +441,9 @@ fn act2_explorer() {
     }
 }
 
-/// Act II's world without its shortcuts, as [`Plain`] is Act I's: the explorer clones and steps
-/// it for every transition and hashes every successor whole.
-#[derive(Clone)]
-struct PlainLog(LogWorld);
-
-impl Model for PlainLog {
-    type Config = LogWorldConfig;
-    type Action = LogAction;
-    type Step = ();
-
-    const FAULTS: &'static [Fault] = LogWorld::FAULTS;
-
-    fn build(config: LogWorldConfig) -> Result<PlainLog, Refused> {
-        LogWorld::new(config).map(PlainLog)
-    }
-
-    fn enabled(&self) -> Vec<LogAction> {
-        self.0.enabled()
-    }
-
-    fn apply(&mut self, action: &LogAction) -> Result<(), Refused> {
-        self.0.apply(action)
-    }
-
-    fn fingerprint(&self) -> u64 {
-        self.0.fingerprint()
-    }
-
-    fn budget_left(&self) -> paros_sim::Budget {
-        Model::budget_left(&self.0)
-    }
-
-    fn violations(&self) -> Vec<Violation> {
-        Model::violations(&self.0)
-    }
-
-    fn parse_action(&self, text: &str) -> Result<LogAction, String> {
-        self.0.parse_action(text)
-    }
-
-    fn describe(&self, action: &LogAction) -> String {
-        self.0.describe(action)
-    }
-
-    fn is_decided(&self) -> bool {
-        Model::is_decided(&self.0)
-    }
-
-    fn fault_kind(&self, action: &LogAction) -> Option<Fault> {
-        Model::fault_kind(&self.0, action)
-    }
-}
-
 /// The explorer over the matchmaker world `act4-matchmaker-replacement`, searched whole in both
 /// orders, with the growth of resident memory per state; the baseline is the same world without
-/// its shortcuts ([`PlainMatchmaker`]), and `act2-reads-across-a-restart` (about as many
+/// its shortcuts ([`Plain`]), and `act2-reads-across-a-restart` (about as many
 /// states) gives Act II's rate in the same run. Each search runs in a process of its own (this
 /// bench, run again with [`CHILD`]), so its peak resident memory is its own.
 fn matchmaker_explorer() {
@@ -583,7 +528,7 @@ fn search_in_child(name: &str, order: &str, kind: &str) -> ChildSearch {
 }
 
 /// In the child: searches scenario `name` whole in `order`, as the world itself (`world`) or
-/// as [`PlainMatchmaker`] (`plain`), and prints states, transitions, depth, the seen set's
+/// as [`Plain`] (`plain`), and prints states, transitions, depth, the seen set's
 /// bytes, CPU and wall seconds and the growth of peak resident memory, on one line.
 fn child_search(name: &str, order: &str, kind: &str) {
     let limits = Limits {
@@ -597,7 +542,7 @@ fn child_search(name: &str, order: &str, kind: &str) {
     let before = status_bytes("VmRSS:");
     let (time, found) = match kind {
         "plain" => {
-            let start = PlainMatchmaker(scenario.matchmaker_start().expect("builds"));
+            let start = Plain(scenario.matchmaker_start().expect("builds"));
             best_of(1, || numbers_of(explore::explore(start.clone(), limits)))
         }
         _ if name.starts_with("act2") => {
@@ -656,59 +601,6 @@ fn print_search(what: &str, found: &ChildSearch) {
         found.peak_growth as f64 / 1e6,
         found.peak_growth as f64 / found.states as f64
     );
-}
-
-/// The matchmaker world without its shortcuts, as [`Plain`] is Act I's: the explorer clones
-/// and steps it for every transition and hashes every successor whole.
-#[derive(Clone)]
-struct PlainMatchmaker(MatchmakerWorld);
-
-impl Model for PlainMatchmaker {
-    type Config = MatchmakerWorldConfig;
-    type Action = MmAction;
-    type Step = MmStep;
-
-    const FAULTS: &'static [Fault] = MatchmakerWorld::FAULTS;
-
-    fn build(config: MatchmakerWorldConfig) -> Result<PlainMatchmaker, Refused> {
-        MatchmakerWorld::new(config).map(PlainMatchmaker)
-    }
-
-    fn enabled(&self) -> Vec<MmAction> {
-        self.0.enabled()
-    }
-
-    fn apply(&mut self, action: &MmAction) -> Result<MmStep, Refused> {
-        self.0.apply(action)
-    }
-
-    fn fingerprint(&self) -> u64 {
-        self.0.fingerprint()
-    }
-
-    fn budget_left(&self) -> paros_sim::Budget {
-        Model::budget_left(&self.0)
-    }
-
-    fn violations(&self) -> Vec<Violation> {
-        Model::violations(&self.0)
-    }
-
-    fn parse_action(&self, text: &str) -> Result<MmAction, String> {
-        self.0.parse_action(text)
-    }
-
-    fn describe(&self, action: &MmAction) -> String {
-        self.0.describe(action)
-    }
-
-    fn is_decided(&self) -> bool {
-        Model::is_decided(&self.0)
-    }
-
-    fn fault_kind(&self, action: &MmAction) -> Option<Fault> {
-        Model::fault_kind(&self.0, action)
-    }
 }
 
 /// Seeded walks of the duel, on one thread and on every core.
