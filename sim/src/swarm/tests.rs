@@ -26,9 +26,9 @@ fn assert_clean(report: &Report) {
     );
 }
 
-/// The log seeds under a thousand that fail on today's paros-core, each a finding with its own
-/// ignored test ([`progress_finding`]): a seed that starts or stops failing fails the test.
-const LOG_FINDINGS_UNDER_A_THOUSAND: [(u64, &str); 1] = [(142, "progress")];
+/// The log seeds under a thousand that fail on today's paros-core: none. A seed that starts
+/// failing fails the test.
+const LOG_FINDINGS_UNDER_A_THOUSAND: [(u64, &str); 0] = [];
 
 #[test]
 fn a_thousand_log_seeds_find_nothing_but_the_known_findings() {
@@ -210,7 +210,8 @@ fn failing<M: Model>(
 /// name slots beyond it) and never finished Phase 1, while the fair schedule ticked only it.
 /// The first such seed was 91 when the swarm first ran, and 1147 of these seeds before
 /// paros-core's lagging-candidate rule (`teach_a_lagging_candidate`): a Promise to a candidate
-/// behind the promising node's chosen index follows the chosen entries it lacks.
+/// behind the promising node's chosen index follows the chosen entries it lacks. Of seeds
+/// 1000 to 2999 only 2843 fails now, and not at the window ([`progress_finding`]).
 #[test]
 fn small_window_finding() {
     let draw = |seed| {
@@ -220,7 +221,11 @@ fn small_window_finding() {
         let world = LogWorld::new(config).map_err(|refused| drawn_refused(seed, &refused))?;
         Ok((world, words, rng))
     };
-    assert_eq!(failing(draw, 1000..3000), Vec::new());
+    assert_eq!(
+        failing(draw, 1000..3000),
+        [(2843, "progress".to_string())],
+        "none but the known finding (progress_finding)"
+    );
 }
 
 /// A finding on today's paros-core, with removed acceptors reused
@@ -243,14 +248,13 @@ fn retire_finding() {
     assert_eq!(failing(draw, 0..20_000), Vec::new());
 }
 
-/// A finding on today's paros-core, seed 142 of the log swarm: five nodes, majorities, one
-/// proxy, two handoffs and three trims, storms of duplicates, partitions and wipes. Once faults
-/// stop, N4 leads at 2.N4 with its chosen index at 0 while N3 holds slot 1 chosen, and the
-/// proxy counts slots from 2 on at 2.N4 from {N1, N2, N3}: no client request is answered within
-/// the bound. `paros-sim run swarm --seeds 1 --seed 142` prints and shrinks it (a walk of 430
-/// actions to 61).
+/// A finding on today's paros-core, seed 2843 of the log swarm: four nodes in a grid of two
+/// rows, two proxies, a handoff and three trims. Once faults stop, N1 leads at 11.N1, chosen
+/// through 2, while P2 counts slot 3 from {N1, N2, N4} and never hears N3: each client's request
+/// is chosen in a new slot above the hole, none is applied, and none is answered within the
+/// bound. `paros-sim run swarm --seeds 1 --seed 2843` prints and shrinks it.
 #[test]
-#[ignore = "a finding on today's paros-core: seed 142 of the log swarm breaks progress once faults stop"]
+#[ignore = "a finding on today's paros-core: seed 2843 of the log swarm breaks progress once faults stop"]
 fn progress_finding() {
-    assert_eq!(failing(Swarm::draw_log, 142..143), Vec::new());
+    assert_eq!(failing(Swarm::draw_log, 2843..2844), Vec::new());
 }
