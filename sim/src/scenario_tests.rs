@@ -272,7 +272,7 @@ fn the_batched_worlds_are_pinned_and_pass_as_their_originals_do() {
     // where runs of two are sent (replicated_log/batch_tests.rs plays one).
     assert_pinned_passes(&[
         ("act2-exhaustive-batched", 14_999, 48_308),
-        ("act2-runs-batched", 472_148, 1_968_756),
+        ("act2-runs-batched", 322_034, 1_323_734),
     ]);
 }
 
@@ -285,7 +285,7 @@ fn the_worlds_that_reach_the_core_bugs_are_finished_and_pinned() {
     assert_pinned_passes(&[
         ("act2-ballot-never-reused", 354_442, 1_409_439),
         ("act2-reads-across-a-restart", 937_698, 4_306_089),
-        ("act2-two-leaders-catch-up", 438_599, 2_192_270),
+        ("act2-two-leaders-catch-up", 356_211, 1_786_252),
     ]);
     // Each world has in it what it claims to reach.
     let reads = scenarios::find("act2-reads-across-a-restart").unwrap();
