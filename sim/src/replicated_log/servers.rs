@@ -136,11 +136,8 @@ impl LogWorld {
         }
     }
 
-    /// Makes a `Ready`'s writes durable, and releases its messages with the proof. Its
-    /// Promises are judged first, against the votes durable when they were made: a Chosen
-    /// learned after a Promise, in the same `Ready`, writes a vote the Promise could not report.
+    /// Makes a `Ready`'s writes durable, and releases its messages with the proof.
     fn persist(&mut self, index: usize, ready: Ready) -> Vec<LogEnvelope> {
-        self.check_promises(index, ready.pending_messages());
         let proof = self.write_to_disk(index, ready.writes());
         ready.into_messages(proof)
     }
@@ -169,6 +166,7 @@ impl LogWorld {
         #[cfg(feature = "accept-batch")]
         self.check_runs_batched(index, &messages);
         self.record_commits(index, &messages);
+        self.check_promises(index, &messages);
         let me = self.config.node_id(index);
         let mut handled = false;
         for envelope in messages {
@@ -212,7 +210,6 @@ impl LogWorld {
         let messages = match server.held.take() {
             Some(HeldReady::Persisted { messages, .. }) => messages,
             Some(HeldReady::Unpersisted(ready)) if control => {
-                self.check_promises(index, ready.pending_messages());
                 let (writes, messages) = self.send_before_persist(index, ready);
                 Arc::make_mut(&mut self.servers[index]).held =
                     Some(HeldReady::SentBeforePersist { writes });

@@ -204,9 +204,9 @@ impl LogWorld {
         }
     }
 
-    /// C2's checker: each Promise a node makes answers every slot it had durably voted in
-    /// before the `Ready` that carries it, from the Prepare's first slot on and above its
-    /// floor, with a vote or "unknown", never with "no vote".
+    /// C2's checker: each Promise leaving a node answers every slot it durably voted in, from
+    /// the Prepare's first slot on and above its floor, with a vote or "unknown", never with
+    /// "no vote".
     pub(super) fn check_promises(&mut self, index: usize, messages: &[LogEnvelope]) {
         let voted = &self.servers[index].voted_slots;
         if voted.is_empty() {

@@ -456,23 +456,3 @@ fn a_whole_frame_read_as_torn_breaks_torn_only_if_cut() {
     play(&mut world, &["restart N2"]);
     assert_eq!(properties(&world), [Property::TornOnlyIfCut]);
 }
-
-#[test]
-fn a_promise_made_before_a_chosen_is_learned_is_judged_by_the_votes_it_could_report() {
-    // N3's Promise to itself leaves in the same Ready as the vote that learning x=1 chosen
-    // writes: it reports no vote in slot 1 truthfully, as N3 had none when it promised. The
-    // checker judges it against the votes durable before that Ready, so nothing is broken.
-    // (The prelude chose x=1 at {N1, N2} and restarted N2 without its vote.)
-    let mut world = start("act2-send-before-persist-control");
-    play(&mut world, &["tick N3", "send N3"]);
-    deliver(&mut world, "N3", "N1", "Prepare");
-    play(&mut world, &["send N1", "persist N3"]);
-    deliver(&mut world, "N1", "N3", "Chosen");
-    play(&mut world, &["persist N3", "send N3"]);
-    assert!(world.violations().is_empty(), "{:?}", world.violations());
-    let n3 = world.servers()[2].host.node().unwrap();
-    assert!(
-        n3.chosen_index() >= Slot(1),
-        "N3 learned x=1 before its Promise left"
-    );
-}
