@@ -13,8 +13,8 @@
 //! - the recovery duty (P2c per slot, [`recover_slot`]): every slot from the Prepare's first
 //!   slot to the highest reported or known chosen is proposed again before any new command,
 //!   except at or below the highest floor reported (T4);
-//! - the lagging-candidate rule ([`teach_a_lagging_candidate`]): a Promise to a candidate
-//!   behind this node's chosen index follows a batch of the chosen entries it lacks;
+//! - the lagging-candidate rule ([`teach_a_lagging_candidate`]): a Promise that names slots
+//!   beyond its candidate's window follows a batch of the chosen entries it lacks;
 //! - a new leader fills its own stale tail at once
 //!   ([`leader_fills_its_own_stale_tail`](super::heartbeats::leader_fills_its_own_stale_tail)).
 
@@ -149,7 +149,7 @@ impl ColocatedNode {
         self.promise(ballot);
         self.follow(from, ballot);
         let floor = self.floor();
-        let votes = self
+        let votes: Vec<(Slot, SlotVote)> = self
             .acceptor
             .accepts
             .range(from_slot..)
@@ -157,7 +157,11 @@ impl ColocatedNode {
             .collect();
         let unknown = self.unknown_from(from_slot);
         if floor < from_slot {
-            self.teach_a_lagging_candidate(from, from_slot);
+            let highest_named = (votes.iter().map(|(slot, _)| *slot))
+                .chain(unknown.iter().copied())
+                .max()
+                .unwrap_or(Slot(0));
+            self.teach_a_lagging_candidate(from, from_slot, highest_named);
         }
         self.send(
             from,
@@ -175,11 +179,18 @@ impl ColocatedNode {
     }
 
     /// The lagging-candidate rule ([`teach_a_lagging_candidate`]): a batch of the chosen
-    /// entries a candidate whose Prepare asks from `from_slot` lacks, within its window.
-    fn teach_a_lagging_candidate(&mut self, candidate: NodeId, from_slot: Slot) {
+    /// entries a candidate whose Prepare asks from `from_slot` lacks, within its window, when
+    /// the Promise names slots up to `highest_named`, beyond that window.
+    fn teach_a_lagging_candidate(
+        &mut self,
+        candidate: NodeId,
+        from_slot: Slot,
+        highest_named: Slot,
+    ) {
         let Some(slots) = teach_a_lagging_candidate(
             from_slot,
             self.learner.chosen_index,
+            highest_named,
             self.config.slot_window,
         ) else {
             return;

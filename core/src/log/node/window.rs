@@ -48,23 +48,30 @@ pub fn catch_up_end(theirs: Slot, ours: Slot, window: u64) -> Slot {
 
 /// The lagging-candidate rule: the chosen slots a node sends, ahead of its Promise, to a
 /// candidate whose Prepare asks from `from_slot` (the candidate is chosen through the slot
-/// before it), when this node is chosen through `ours`: every slot above the candidate's
-/// chosen index up to its window ([`catch_up_end`]), a batch at a time; none when the
-/// candidate is not behind.
+/// before it), when this node is chosen through `ours` and its Promise names slots up to
+/// `highest_named`: none unless that lies beyond the candidate's window ([`window_end`]); then
+/// every slot above the candidate's chosen index up to its window ([`catch_up_end`]), a batch
+/// at a time.
 ///
 /// A Promise reports every vote from `from_slot` on, and the candidate ignores one that names a
-/// slot beyond its window (the window rule, [`window_end`]). A candidate that lags its
-/// followers by more than its window would then never finish Phase 1, and where no other node
-/// stands (its followers promised it, so they hear a candidate, not silence) it would stand
-/// again and again for ever. Taught what its followers know chosen, it moves its window up to
-/// their votes: the Chosen leaves first, so a candidate that lags by no more than a batch
-/// counts the Promise behind it, and each election brings a further one a batch closer.
+/// slot beyond its window (the window rule). A candidate that lags its followers by more than
+/// its window would then never finish Phase 1, and where no other node stands (its followers
+/// promised it, so they hear a candidate, not silence) it would stand again and again for
+/// ever. Taught what its followers know chosen, it moves its window up to their votes: the
+/// Chosen leaves first, so a candidate that lags by no more than a batch counts the Promise
+/// behind it, and each election brings a further one a batch closer. A Promise that fits the
+/// window is counted as it is, so the rule sends nothing then: a cluster in step with its
+/// window never sees it.
 pub fn teach_a_lagging_candidate(
     from_slot: Slot,
     ours: Slot,
+    highest_named: Slot,
     window: u64,
 ) -> Option<RangeInclusive<Slot>> {
     let theirs = Slot(from_slot.0.saturating_sub(1));
+    if highest_named <= window_end(theirs, window) {
+        return None;
+    }
     let end = catch_up_end(theirs, ours, window);
     (from_slot <= end).then_some(from_slot..=end)
 }
