@@ -343,3 +343,95 @@ fn a_proxy_control_needs_proxies() {
     config.negative_control = Some(NegativeControl::ProxyKeyedBySlot);
     assert!(matches!(LogWorld::new(config), Err(Refused::BadConfig(_))));
 }
+
+/// Four nodes in a grid of two rows ({N1, N2} and {N3, N4}: slot 1 is decided by the column
+/// {N1, N3}), two proxies, stepwise `Ready`, and four clients with a write each; one drop.
+fn hole_behind_a_proxy() -> LogWorldConfig {
+    let mut config = LogWorldConfig::three_nodes(Vec::new());
+    config.node_count = 4;
+    let rows: Vec<Vec<NodeId>> = [[1, 2], [3, 4]]
+        .iter()
+        .map(|row| row.iter().map(|n| NodeId::new(*n).unwrap()).collect())
+        .collect();
+    config.quorums = Some(paros_core::Quorums::grid(&rows).unwrap());
+    config.proxies = 2;
+    config.stepwise_ready = true;
+    config.clients = (1..=4)
+        .map(|client| vec![ClientOp::write("x", &client.to_string())])
+        .collect();
+    config.budget = Budget::NONE.with(Fault::Tick, 2).with(Fault::Drop, 1);
+    config
+}
+
+/// Persists, sends and delivers until nothing is due, losing the messages `lost` names.
+fn run_quiet(world: &mut LogWorld, lost: impl Fn(&str) -> bool) {
+    loop {
+        let enabled = world.enabled();
+        let step = (enabled.iter())
+            .find(|action| matches!(action, LogAction::Persist(_) | LogAction::Send(_)))
+            .or_else(|| (enabled.iter()).find(|action| matches!(action, LogAction::Deliver(_))));
+        let Some(action) = step.cloned() else {
+            return;
+        };
+        let action = match action {
+            LogAction::Deliver(id) if lost(&world.describe(&action)) => LogAction::Drop(id),
+            action => action,
+        };
+        world.apply(&action).unwrap();
+    }
+}
+
+/// The log swarm's seed 2843, small: once faults stop, the fair schedule must let the leader's
+/// clock tick before a client's retry ([`LogWorld::clock_before_retry`]), or retries crowd the
+/// clock out and a hole no beat sends again stays open for ever.
+///
+/// N1 leads; C1's write in slot 1 goes through P2, whose forward to N3 is lost, so slot 1 (the
+/// column {N1, N3}) is a hole. C2-C4's writes are chosen in slots 2-4 above it and none is
+/// applied. Once faults stop, every client sends again: C1's request is still proposed, but
+/// each of the others, chosen and so no longer proposed, is proposed again in a new slot
+/// (chosen is not applied), 21 fair steps each, 63 for the three, more than a client waits
+/// before it sends again. Only N1's beat sends slot 1 again (through P1, to every acceptor).
+/// Without a tick before each retry, the clock never got its turn and progress broke when
+/// the bound ran out; with it, slot 1 is chosen at the first retry and every client answered.
+#[test]
+fn a_hole_behind_a_proxy_is_filled_by_the_beat_the_fair_schedule_owes_the_clock() {
+    let mut world = LogWorld::new(hole_behind_a_proxy()).unwrap();
+    for text in ["tick N1", "tick N1"] {
+        world.apply(&world.parse_action(text).unwrap()).unwrap();
+    }
+    run_quiet(&mut world, |_| false);
+    let n1 = |world: &LogWorld| world.servers()[0].host.node().unwrap().clone();
+    assert_eq!(n1(&world).role(), paros_core::log::LogRole::Leader);
+    for client in ["C1", "C2", "C3", "C4"] {
+        let request = world.parse_action(&format!("request {client} N1")).unwrap();
+        world.apply(&request).unwrap();
+        run_quiet(&mut world, |text| {
+            text.contains("P2->N3 Accept(") && text.contains(", slot 1,")
+        });
+    }
+    assert!(world.violations().is_empty(), "{:?}", world.violations());
+    let leader = n1(&world);
+    assert_eq!(leader.chosen_index(), Slot(0));
+    let chosen: Vec<Slot> = leader.chosen().keys().copied().collect();
+    assert_eq!(chosen, [Slot(2), Slot(3), Slot(4)]);
+    assert!(
+        world
+            .clients
+            .iter()
+            .all(|client| client.outstanding.is_some())
+    );
+
+    let bound = world.fair_steps_bound();
+    let settled = world.settle(bound + 1).unwrap();
+    assert!(settled.violations.is_empty(), "{:?}", settled.violations);
+    assert!(settled.decided, "stuck: {:?}", settled.stuck);
+    let first_tick =
+        (settled.actions.iter()).position(|action| matches!(action, LogAction::Tick(_)));
+    let first_retry =
+        (settled.actions.iter()).position(|action| matches!(action, LogAction::Request { .. }));
+    assert!(
+        first_tick.is_some_and(|tick| first_retry.is_none_or(|retry| tick < retry)),
+        "the clock ticks before any retry: {first_tick:?}, {first_retry:?}"
+    );
+    assert!(settled.actions.len() < 200, "{}", settled.actions.len());
+}
