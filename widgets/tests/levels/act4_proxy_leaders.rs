@@ -153,16 +153,8 @@ fn two_ballots_in_one_slot_are_judged_by_proxy_may_announce_at_each_ballot() {
     let text = refused(&mut game, "together");
     assert!(text.contains("act4-proxy-keyed-by-slot-control"), "{text}");
     assert!(text.contains("{N2, N3} together"), "{text}");
-    // The two ballots propose different values in slot 2 (N3's Phase 1 heard N1, which had no
-    // vote there), so "the same value, harmless" cannot pass for the reason.
-    let voted: Vec<(Ballot, Entry)> = (game.world().votes_in(Slot(2)).into_iter())
-        .map(|votes| (votes.ballot, votes.entry))
-        .collect();
-    assert_eq!(voted.len(), 2, "{voted:?}");
-    assert_ne!(voted[0].1, voted[1].1, "{voted:?}");
     let text = refused(&mut game, "highest");
     assert!(text.contains("at 2.N3 is false"), "{text}");
-    assert!(text.contains("x=2 (C1#2) at 1.N1, no-op at 2.N3"), "{text}");
     assert_eq!(game.goal(), Goal::Open, "not yet answered");
     play(&mut game, &["answer no"]);
     assert_eq!(game.goal(), Goal::Reached);
