@@ -734,9 +734,7 @@ fn phase1_leader_without_its_own_promise_fills_its_own_stale_tail() {
     world.deliver_where(is("Promise", 2, 3));
     assert_eq!(world.up(3).role(), crate::log::LogRole::Leader);
     // Everything held is delivered now: nothing is lost.
-    while !world.in_flight.is_empty() {
-        world.deliver(0);
-    }
+    world.deliver_all(|_| true);
     world.read(3);
     world.deliver_where(|e| matches!(e.message, LogMessage::Read { .. }));
     world.deliver_where(is("ReadIndex", 3, 3));
@@ -766,6 +764,17 @@ fn elect(world: &mut World, id: u8) {
     assert_eq!(world.up(id).role(), crate::log::LogRole::Leader);
 }
 
+/// N1 is elected, N3 goes down, and `writes` writes at N1 are each chosen by {N1, N2}, every
+/// message delivered in order.
+fn n1_leads_and_writes_while_n3_is_down(world: &mut World, writes: usize) {
+    elect(world, 1);
+    world.crash(3);
+    for _ in 0..writes {
+        world.write(1);
+        world.deliver_all(|_| true);
+    }
+}
+
 /// Liveness: `LogConfig::with_slot_window` takes a window below the catch-up batch, and a
 /// follower that missed the writes must still catch up, with no message lost (the catch-up
 /// rule, `catch_up_end`).
@@ -781,14 +790,7 @@ fn a_window_below_the_catch_up_batch_strands_a_lagging_follower() {
         .unwrap();
     assert_eq!(config.catch_up_batch, 8);
     let mut world = World::new(config, 3, &[]);
-    elect(&mut world, 1);
-    world.crash(3);
-    for _ in 0..10 {
-        world.write(1);
-        while !world.in_flight.is_empty() {
-            world.deliver(0);
-        }
-    }
+    n1_leads_and_writes_while_n3_is_down(&mut world, 10);
     assert_eq!(world.up(1).chosen_index(), Slot(10));
     world.restart(3);
     world.read(3);
@@ -813,14 +815,7 @@ fn a_candidate_more_than_a_window_behind_is_taught_and_elected() {
         .with_slot_window(NonZeroU64::new(2).unwrap())
         .unwrap();
     let mut world = World::new(config, 3, &[]);
-    elect(&mut world, 1);
-    world.crash(3);
-    for _ in 0..10 {
-        world.write(1);
-        while !world.in_flight.is_empty() {
-            world.deliver(0);
-        }
-    }
+    n1_leads_and_writes_while_n3_is_down(&mut world, 10);
     // N2 voted through slot 10 and knows slots 1 to 9 chosen.
     assert_eq!(world.up(2).chosen_index(), Slot(9));
     world.crash(1);
@@ -832,9 +827,7 @@ fn a_candidate_more_than_a_window_behind_is_taught_and_elected() {
         for _ in 0..world.config.election_timeout_ticks {
             world.tick(3);
         }
-        while !world.in_flight.is_empty() {
-            world.deliver(0);
-        }
+        world.deliver_all(|_| true);
     }
     assert_eq!(world.up(3).role(), crate::log::LogRole::Leader);
     assert_eq!(world.up(3).chosen_index(), Slot(10));
@@ -897,18 +890,9 @@ fn a_follower_two_windows_behind_catches_up_through_the_trim_point() {
         .with_slot_window(NonZeroU64::new(8).unwrap())
         .unwrap();
     let mut world = World::new(config, 3, &[]);
-    elect(&mut world, 1);
-    world.crash(3);
-    for _ in 0..20 {
-        world.write(1);
-        while !world.in_flight.is_empty() {
-            world.deliver(0);
-        }
-    }
+    n1_leads_and_writes_while_n3_is_down(&mut world, 20);
     world.tick(1);
-    while !world.in_flight.is_empty() {
-        world.deliver(0);
-    }
+    world.deliver_all(|_| true);
     world.nodes[0]
         .as_mut()
         .unwrap()
@@ -916,9 +900,7 @@ fn a_follower_two_windows_behind_catches_up_through_the_trim_point() {
         .unwrap();
     world.flush(1);
     world.tick(1);
-    while !world.in_flight.is_empty() {
-        world.deliver(0);
-    }
+    world.deliver_all(|_| true);
     assert_eq!(world.up(1).floor(), Slot(12));
     assert!(world.acked.values().all(|acked| *acked));
     world.restart(3);
@@ -941,14 +923,7 @@ fn a_catch_up_batch_stops_at_the_followers_window() {
         .with_slot_window(NonZeroU64::new(4).unwrap())
         .unwrap();
     let mut world = World::new(config, 3, &[]);
-    elect(&mut world, 1);
-    world.crash(3);
-    for _ in 0..10 {
-        world.write(1);
-        while !world.in_flight.is_empty() {
-            world.deliver(0);
-        }
-    }
+    n1_leads_and_writes_while_n3_is_down(&mut world, 10);
     world.restart(3);
     world.tick(1);
     world.deliver_where(is("Heartbeat", 1, 3));
