@@ -950,15 +950,11 @@ fn lagging_candidate_world(window: u64, writes: usize) -> World {
     for _ in 0..writes {
         world.write(1);
         for _ in 0..4 {
-            while !world.in_flight.is_empty() {
-                world.deliver(0);
-            }
+            world.deliver_all(|_| true);
             world.tick(1);
         }
     }
-    while !world.in_flight.is_empty() {
-        world.deliver(0);
-    }
+    world.deliver_all(|_| true);
     assert!(world.up(1).chosen_index().0 >= writes as u64);
     world.crash(1);
     world.restart(3);
@@ -1093,9 +1089,7 @@ fn a_promise_at_the_window_edge_is_counted_and_one_beyond_it_is_taught() {
                 writes == window,
                 "window {window}, writes {writes}"
             );
-            while !world.in_flight.is_empty() {
-                world.deliver(0);
-            }
+            world.deliver_all(|_| true);
             assert!(world.n3_elected_within(1, |_| {}), "window {window}");
         }
     }
@@ -1130,9 +1124,7 @@ fn a_promiser_chosen_a_window_below_its_votes_strands_the_majority() {
     elect(&mut world, 1);
     world.write(1);
     for _ in 0..4 {
-        while !world.in_flight.is_empty() {
-            world.deliver(0);
-        }
+        world.deliver_all(|_| true);
         world.tick(1);
     }
     assert_eq!(world.up(3).chosen_index(), Slot(1));
@@ -1140,9 +1132,7 @@ fn a_promiser_chosen_a_window_below_its_votes_strands_the_majority() {
     for _ in 0..9 {
         world.write(1);
         for _ in 0..4 {
-            while !world.in_flight.is_empty() {
-                world.deliver(0);
-            }
+            world.deliver_all(|_| true);
             world.tick(1);
         }
     }
@@ -1159,9 +1149,7 @@ fn a_promiser_chosen_a_window_below_its_votes_strands_the_majority() {
     for _round in 0..300 {
         for id in [2, 3] {
             world.tick(id);
-            while !world.in_flight.is_empty() {
-                world.deliver(0);
-            }
+            world.deliver_all(|_| true);
         }
     }
     let leaders = [2, 3]
