@@ -750,6 +750,56 @@ fn phase1_leader_without_its_own_promise_fills_its_own_stale_tail() {
     );
 }
 
+/// Liveness: a leader whose own acceptor votes for the old leader's late Accept after it took
+/// office (its own Prepare still on the way to itself) fills that vote's slot with a no-op at
+/// once (`leader_fills_its_own_stale_tail`, run at each vote while it leads), so a read whose
+/// watermark reaches the vote is answered, with no message lost. Before, the vote stood above
+/// the new leader's proposals, no Promise or heartbeat ack reported it, and every read at the
+/// leader waited for ever (the log swarm's seed 53549).
+///
+/// Schedule (three nodes, majorities, every message held until delivered):
+/// 1. N1 is elected at b and a client writes x=1 to it; its Accepts for slot 1, to itself
+///    included, are held.
+/// 2. N3 stands at c > b. N1 and N2 promise, reporting nothing, and elect N3 at c with next
+///    slot 1, while N3's own Prepare is held: N3's acceptor is still promised to b.
+/// 3. N1's Accept at b reaches N3, which votes for it in slot 1: its own stale vote, above
+///    everything it proposed.
+/// 4. Everything held is delivered (N1 and N2 refuse the Accepts at b), and a client reads
+///    at N3: its own reply, first, puts the watermark at slot 1.
+/// 5. A fair schedule runs; no client writes again, so only the leader can decide slot 1.
+#[test]
+fn a_leader_whose_acceptor_votes_late_for_the_old_ballot_fills_that_slot() {
+    let mut world = World::new(cluster(3), 3, &[]);
+    elect(&mut world, 1);
+    world.write(1);
+    world.deliver_where(|e| matches!(e.message, LogMessage::Write { .. }));
+    assert!(world.in_flight.iter().any(is("Accept", 1, 3)));
+    for _ in 0..world.config.election_timeout_ticks {
+        world.tick(3);
+    }
+    world.deliver_where(is("Prepare", 3, 1));
+    world.deliver_where(is("Prepare", 3, 2));
+    world.deliver_where(is("Promise", 1, 3));
+    world.deliver_where(is("Promise", 2, 3));
+    assert_eq!(world.up(3).role(), crate::log::LogRole::Leader);
+    assert!(world.up(3).proposals().is_empty());
+    world.deliver_where(is("Accept", 1, 3));
+    assert!(world.up(3).accepts().contains_key(&Slot(1)));
+    world.deliver_all(|_| true);
+    world.read(3);
+    world.deliver_where(|e| matches!(e.message, LogMessage::Read { .. }));
+    world.deliver_where(is("ReadIndex", 3, 3));
+    world.deliver_where(is("ReadIndexReply", 3, 3));
+    world.deliver_where(is("ReadIndex", 3, 1));
+    world.deliver_where(is("ReadIndexReply", 1, 3));
+    world.settle();
+    assert!(
+        world.up(3).pending_reads().is_empty(),
+        "the read at N3 is still waiting: N3 holds its own vote in slot 1 at b, chosen index {}",
+        world.up(3).chosen_index().0
+    );
+}
+
 /// Elects `id` with every node answering, delivering only Prepares and Promises.
 fn elect(world: &mut World, id: u8) {
     for _ in 0..world.config.election_timeout_ticks {

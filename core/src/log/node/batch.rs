@@ -241,6 +241,7 @@ impl ColocatedNode {
                 },
             );
         }
+        self.fill_own_stale_tail_while_leading();
         Ok(())
     }
 

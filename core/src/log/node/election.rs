@@ -338,10 +338,7 @@ impl ColocatedNode {
         let Some(stale) = leader_fills_its_own_stale_tail(leader.next_slot, own) else {
             return Vec::new();
         };
-        leader.next_slot = stale.end().next();
-        (stale.start().0..=stale.end().0)
-            .map(|slot| leader.propose(Slot(slot), Entry::Noop, commit))
-            .collect()
+        leader.fill_with_noops(stale, commit)
     }
 
     /// A refusal of this node's ballot: someone holds a higher one, so step down and wait.

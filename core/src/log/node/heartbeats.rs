@@ -16,7 +16,7 @@
 use super::ColocatedNode;
 use super::state::Leadership;
 use super::window::catch_up_end;
-use crate::log::{Entry, LogMessage, Slot, SlotVote};
+use crate::log::{LogMessage, Slot, SlotVote};
 use crate::{Ballot, Ignored, NodeId, vote_rule};
 use std::ops::RangeInclusive;
 
@@ -36,13 +36,15 @@ pub fn fill_up_to(
     (highest_accepted >= next_slot).then_some(next_slot..=highest_accepted)
 }
 
-/// The stale-tail rule over a leader's own votes: the slots a node that begins to lead with
-/// `next_slot`, however it took office (by Phase 1 or by a handoff), fills with no-ops at once,
-/// given `own_highest_accepted`, its own highest vote (or floor): [`fill_up_to`] over its own
-/// votes.
+/// The stale-tail rule over a leader's own votes: the slots a leader with `next_slot` fills
+/// with no-ops, given `own_highest_accepted`, its own highest vote (or floor): [`fill_up_to`]
+/// over its own votes. It runs as the node begins to lead, however it took office (by Phase 1
+/// or by a handoff), and again at each vote its own acceptor casts while it leads.
 ///
 /// Neither way to office need show a leader its own votes: a Phase-1 quorum may elect it before
-/// its own Promise arrives, and a successor runs no Phase 1. Its followers' heartbeat acks
+/// its own Promise arrives, and a successor runs no Phase 1. Nor need they stop its acceptor
+/// from voting later at a lower ballot: until its own Prepare reaches it, its promise is the
+/// old one, and a late Accept of the old leader is voted for. Its followers' heartbeat acks
 /// report only theirs. A vote of its own at or above the next slot was cast below its ballot
 /// in a slot the Phase-1 quorum behind that ballot reported nothing for, so nothing can have
 /// been chosen there below the ballot and nothing was proposed there at it; a no-op is safe
@@ -80,6 +82,23 @@ impl ColocatedNode {
             }
         }
         self.check_invariants();
+    }
+
+    /// The stale-tail rule over a vote this node's acceptor just cast while it leads
+    /// ([`leader_fills_its_own_stale_tail`]): a vote at a lower ballot above every slot this
+    /// leadership proposed is filled with a no-op at once.
+    pub(super) fn fill_own_stale_tail_while_leading(&mut self) {
+        let own = self.highest_accepted();
+        let commit = self.learner.chosen_index;
+        let Leadership::Leader(leader) = &mut self.proposer.leadership else {
+            return;
+        };
+        let Some(stale) = leader_fills_its_own_stale_tail(leader.next_slot, own) else {
+            return;
+        };
+        for accept in leader.fill_with_noops(stale, commit) {
+            self.send_accept(accept);
+        }
     }
 
     /// A leader's heartbeat: the leader is alive, and every slot up to `commit` is chosen.
@@ -125,11 +144,7 @@ impl ColocatedNode {
             return Err(Ignored::StaleBallot);
         }
         if let Some(stale) = fill_up_to(leader.next_slot, highest_accepted) {
-            let accepts: Vec<LogMessage> = (stale.start().0..=stale.end().0)
-                .map(|slot| leader.propose(Slot(slot), Entry::Noop, commit))
-                .collect();
-            leader.next_slot = stale.end().next();
-            for accept in accepts {
+            for accept in leader.fill_with_noops(stale, commit) {
                 self.send_accept(accept);
             }
         }

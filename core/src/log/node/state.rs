@@ -11,6 +11,7 @@ use crate::log::{DurableRecord, Entry, LogMessage, ReadId, Slot, SlotMap, SlotVo
 use crate::log::{KvStore, proxy_for, resend_is_identical};
 use crate::{Ballot, NodeId, NodeSet, Value};
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::RangeInclusive;
 
 /// What a node is doing about leadership.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -213,6 +214,20 @@ impl LeaderState {
             entry,
             commit,
         }
+    }
+
+    /// The stale-tail rule's proposals: a no-op at this ballot in every slot of `stale`, which
+    /// starts at the next slot, and the next slot moved above it. Returns their Accepts.
+    pub(super) fn fill_with_noops(
+        &mut self,
+        stale: RangeInclusive<Slot>,
+        commit: Slot,
+    ) -> Vec<LogMessage> {
+        debug_assert_eq!(*stale.start(), self.next_slot);
+        self.next_slot = stale.end().next();
+        (stale.start().0..=stale.end().0)
+            .map(|slot| self.propose(Slot(slot), Entry::Noop, commit))
+            .collect()
     }
 
     /// Drops the proposal in `slot`, seen chosen, and returns it.
