@@ -265,14 +265,25 @@ const SWARM_SEEDS: &[(Swarm, u64, u32)] = &[
     (Swarm::Matchmaker, 2_000, 1_000),
 ];
 
+/// Seeds beyond those ranges that once broke a property of the fixed core, each until the
+/// rule named beside it: the reach of a search much longer than the gate's, kept.
+const SWARM_FINDINGS: &[(Swarm, u64, u32)] = &[
+    // A leader's own acceptor votes late, below its ballot and above its proposals
+    // (`leader_fills_its_own_stale_tail`, run at each vote while it leads).
+    (Swarm::Log, 53_549, 1_000),
+];
+
 #[test]
 fn every_swarm_seed_finds_nothing() {
-    for &(which, seeds, max_steps) in SWARM_SEEDS {
+    let ranges = SWARM_SEEDS
+        .iter()
+        .map(|&(which, seeds, steps)| (which, 0..seeds, steps));
+    let findings =
+        (SWARM_FINDINGS.iter()).map(|&(which, seed, steps)| (which, seed..seed + 1, steps));
+    for (which, seeds, max_steps) in ranges.chain(findings) {
         let clock = Instant::now();
-        let sweep = Sweep {
-            seeds: 0..seeds,
-            max_steps,
-        };
+        let count = seeds.end - seeds.start;
+        let sweep = Sweep { seeds, max_steps };
         let report = swarm::run(which, &sweep, &|_| {})
             .unwrap_or_else(|error| panic!("{}: no verdict: {error}", which.name()));
         assert!(
@@ -284,7 +295,7 @@ fn every_swarm_seed_finds_nothing() {
             report.replay_command
         );
         eprintln!(
-            "gate: {} {seeds} seeds in {} ms",
+            "gate: {} {count} seeds in {} ms",
             which.name(),
             clock.elapsed().as_millis()
         );
