@@ -93,6 +93,11 @@ pub enum Property {
     /// The window rule: a node whose window is configured votes in no slot beyond it (its
     /// chosen index plus the window): it ignores an Accept or a run that names one.
     WindowKept,
+    /// The vote rule's invariant: no node holds a vote at a ballot above its promise. A vote
+    /// raises the promise to its ballot, and learning a chosen entry raises it to the entry's
+    /// ballot (`learning_raises_the_promise`), so a delayed Accept at a lower ballot can never
+    /// replace what the node holds.
+    VotesWithinPromise,
 }
 
 impl fmt::Display for Property {
@@ -126,6 +131,7 @@ impl fmt::Display for Property {
             Property::WellFormed => "well-formed",
             Property::RunsBatched => "runs-batched",
             Property::WindowKept => "window-kept",
+            Property::VotesWithinPromise => "votes-within-promise",
         })
     }
 }

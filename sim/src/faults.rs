@@ -237,11 +237,14 @@ pub enum NegativeControl {
     /// Act IV, Matchmaker Paxos: a Bootstrap stores every round it carries, even below the
     /// watermark the matchmaker holds (M4 broken).
     BootstrapBelowWatermark,
+    /// Act II: a node that learns an entry chosen at a ballot above its promise writes it
+    /// into its accepted record and leaves the promise below it (the learning rule broken).
+    LearningLeavesThePromise,
 }
 
 impl NegativeControl {
     /// Every negative control, in order.
-    pub const ALL: [NegativeControl; 28] = [
+    pub const ALL: [NegativeControl; 29] = [
         NegativeControl::Amnesia,
         NegativeControl::SendBeforePersist,
         NegativeControl::BlankRestart,
@@ -270,6 +273,7 @@ impl NegativeControl {
         NegativeControl::CorruptAsNone,
         NegativeControl::StoppedCollects,
         NegativeControl::BootstrapBelowWatermark,
+        NegativeControl::LearningLeavesThePromise,
     ];
 
     /// The property this fault breaks: the checker it is the negative control of.
@@ -313,6 +317,9 @@ impl NegativeControl {
             // answer for, and only the fair schedule's leader, waiting for ever, shows it.
             NegativeControl::StoppedCollects => Property::LaterLeaderCompletes,
             NegativeControl::BootstrapBelowWatermark => Property::NothingBelowWatermark,
+            // The learned entry stands above the promise at once; a delayed Accept that
+            // replaces it, and the stale read a restart gives back, come later if ever.
+            NegativeControl::LearningLeavesThePromise => Property::VotesWithinPromise,
         }
     }
 }

@@ -338,7 +338,7 @@ fn every_negative_control_is_caught_by_the_explorer_and_trips_its_own_property()
         .collect();
     assert_eq!(
         controls.len(),
-        29 + BATCHED_CONTROLS,
+        30 + BATCHED_CONTROLS,
         "one scenario per negative control, two for learn-early, and the batched twins"
     );
     for control in crate::NegativeControl::ALL {

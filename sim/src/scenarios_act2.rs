@@ -236,6 +236,8 @@ pub fn all() -> Vec<Scenario> {
     two_leaders.election_timeout_ticks = 1;
     two_leaders.self_messages_in_flight = true;
     two_leaders.client_targets = vec![Some(node(3)), Some(node(2))];
+    let mut learning_leaves_the_promise = two_leaders.clone();
+    learning_leaves_the_promise.negative_control = Some(NegativeControl::LearningLeavesThePromise);
     vec![
         Scenario {
             name: "act2-ballot-never-reused",
@@ -279,6 +281,20 @@ pub fn all() -> Vec<Scenario> {
             levels: &[],
             chapter: Some(CHAPTER_LEADER),
             setup: setup(two_leaders, TWO_LEADERS_PROPOSE_SLOT_1),
+        },
+        Scenario {
+            name: "act2-learning-leaves-the-promise-control",
+            claim: text(
+                "Negative control: a node that learns an entry chosen at a ballot above its promise and leaves the promise below it holds a vote the vote rule forbids; the votes-within-promise checker must catch it.",
+            ),
+            world: text(
+                "The world of act2-two-leaders-catch-up, where learning a chosen entry leaves the promise where it was.",
+            ),
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_LEADER),
+            setup: setup(learning_leaves_the_promise, TWO_LEADERS_PROPOSE_SLOT_1),
         },
         Scenario {
             name: "act2-exhaustive",

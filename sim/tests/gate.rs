@@ -77,6 +77,7 @@ const GATE: &[Entry] = &[
     explore("act2-local-read-control"),
     explore("act2-early-ack-control"),
     explore("act2-learn-early-control"),
+    explore("act2-learning-leaves-the-promise-control"),
     seeds("act2-persist-before-send", 300, 1_000),
     seeds("act2-what-survives-a-crash", 300, 1_000),
     seeds("act2-log-of-decisions", 300, 1_000),

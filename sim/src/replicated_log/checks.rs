@@ -9,7 +9,8 @@ use crate::linearizability::{self, History};
 #[cfg(feature = "accept-batch")]
 use paros_core::log::accept_run_slots;
 use paros_core::log::{
-    Applied, Entry, KvStore, LogEnvelope, LogMessage, Slot, SlotMap, SlotVote, TrimPoint, Write,
+    Applied, ColocatedNode, Entry, KvStore, LogEnvelope, LogMessage, Slot, SlotMap, SlotVote,
+    TrimPoint, Write,
 };
 use paros_core::{Ballot, NodeId};
 use std::collections::BTreeSet;
@@ -423,8 +424,12 @@ impl LogWorld {
             node.applied_index(),
         );
         let (floor, applied) = (node.floor(), node.applied_index());
+        let vote_above_promise = vote_above_promise(node);
         let node = node.id();
         self.check_floor_below_applied(node, floor, applied);
+        if let Some((slot, vote, promised)) = vote_above_promise {
+            self.check_votes_within_promise(node, slot, vote, promised);
+        }
         self.effects.push(Effect::Decisions {
             node,
             chosen,
@@ -443,6 +448,25 @@ impl LogWorld {
             self.effects
                 .push(Effect::Violation(Property::FloorBelowApplied, detail));
         }
+    }
+
+    /// The vote rule's invariant ([`Property::VotesWithinPromise`]): a live node's vote in `slot`
+    /// at `vote` stands above its promise `promised`. Found by [`vote_above_promise`].
+    fn check_votes_within_promise(
+        &mut self,
+        node: NodeId,
+        slot: Slot,
+        vote: Ballot,
+        promised: Option<Ballot>,
+    ) {
+        let promised = promised.map_or("nothing".to_string(), |ballot| self.ballot_name(ballot));
+        let detail = format!(
+            "{} holds a vote in slot {slot} at {}, above its promise ({promised})",
+            self.name(node),
+            self.ballot_name(vote)
+        );
+        self.effects
+            .push(Effect::Violation(Property::VotesWithinPromise, detail));
     }
 
     /// [`LogWorld::check_decisions`]'s judgement, against the votes and the decisions so far;
@@ -630,4 +654,13 @@ fn accepts_in(messages: &[LogEnvelope]) -> impl Iterator<Item = (Slot, Ballot, E
                 _ => Vec::new(),
             }
         })
+}
+
+/// The first vote `node` holds at a ballot above its promise, with that promise: the slot, the
+/// vote's ballot and the promise. None for a node that keeps the vote rule.
+fn vote_above_promise(node: &ColocatedNode) -> Option<(Slot, Ballot, Option<Ballot>)> {
+    let promised = node.promised();
+    (node.accepts().iter())
+        .find(|(_, vote)| Some(vote.ballot) > promised)
+        .map(|(slot, vote)| (*slot, vote.ballot, promised))
 }

@@ -28,6 +28,11 @@ impl LogWorld {
         }
     }
 
+    /// A ballot as players read it, e.g. `2.N2`.
+    pub fn ballot_name(&self, ballot: Ballot) -> String {
+        format!("{}.{}", ballot.round, self.name(ballot.node))
+    }
+
     /// A message as players read it, e.g. `Accept(2.N2, slot 3, x=1 (C1#1), commit 2)`.
     pub fn message_name(&self, message: &LogMessage) -> String {
         let ballot =

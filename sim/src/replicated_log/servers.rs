@@ -24,6 +24,7 @@ pub(super) fn broken_rule(control: Option<NegativeControl>) -> Option<BrokenRule
         NegativeControl::SkipRinse => Some(BrokenRule::SkipRinse),
         NegativeControl::NewValueSameBallot => Some(BrokenRule::NewValueSameBallot),
         NegativeControl::CorruptAsNone => Some(BrokenRule::CorruptAsNone),
+        NegativeControl::LearningLeavesThePromise => Some(BrokenRule::LearningLeavesThePromise),
         _ => None,
     }
 }

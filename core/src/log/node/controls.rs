@@ -41,4 +41,10 @@ pub enum BrokenRule {
     /// Breaks C2: a Promise reports a slot whose vote is unknown (its frame corrupt) as "no
     /// vote", so a new leader may fill a chosen slot with a no-op.
     CorruptAsNone,
+    /// Breaks the learning rule ([`learning_raises_the_promise`]): learning a chosen entry at
+    /// a ballot above the promise writes it into the accepted record and leaves the promise
+    /// below it, so a delayed Accept at a lower ballot may still replace the chosen entry.
+    ///
+    /// [`learning_raises_the_promise`]: crate::log::learning_raises_the_promise
+    LearningLeavesThePromise,
 }

@@ -102,6 +102,7 @@ impl ColocatedNode {
         }
         let promise = learning_raises_the_promise(self.acceptor.promised, &vote);
         if promise != self.acceptor.promised
+            && !self.leaves_the_promise_when_learning()
             && let Some(ballot) = promise
         {
             self.promise(ballot);
@@ -121,6 +122,18 @@ impl ColocatedNode {
         self.learner.chosen.insert(slot, vote);
         self.stop_resending(slot);
         true
+    }
+
+    /// Whether this node breaks the learning rule (the [`BrokenRule::LearningLeavesThePromise`]
+    /// control); never without the `negative-controls` feature.
+    ///
+    /// [`BrokenRule::LearningLeavesThePromise`]: crate::log::BrokenRule::LearningLeavesThePromise
+    fn leaves_the_promise_when_learning(&self) -> bool {
+        #[cfg(feature = "negative-controls")]
+        if self.breaks(crate::log::BrokenRule::LearningLeavesThePromise) {
+            return true;
+        }
+        false
     }
 
     /// A slot this node learned chosen, however it learned it (its own count, a proxy's
