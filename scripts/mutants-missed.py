@@ -6,7 +6,8 @@ Usage: scripts/mutants-missed.py sim/mutants-missed.md MISSED.txt...
 Each MISSED.txt is a cargo-mutants `missed.txt` (one mutant a line, `FILE:LINE:COL: WHAT`).
 A mutant is keyed by WHAT alone (`replace > with >= in promise_rule`): the function and the
 mutation, not the file or the line, so the list survives code moving between files. The list
-holds one key per line, in backquotes at the start of a table row: | `WHAT` | why |.
+holds one key per line, in backquotes at the start of a table row: | `WHAT` | why |, with
+each `|` of WHAT written `\\|`, as a Markdown table needs.
 """
 
 import re
@@ -23,7 +24,11 @@ def key(line: str) -> str:
 
 def listed(path: str) -> set[str]:
     with open(path, encoding="utf-8") as tracked:
-        return {found.group(1) for found in map(LISTED.match, tracked) if found}
+        return {
+            found.group(1).replace("\\|", "|")
+            for found in map(LISTED.match, tracked)
+            if found
+        }
 
 
 def main(args: list[str]) -> int:
