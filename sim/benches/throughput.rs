@@ -417,7 +417,7 @@ impl<W: Model + Clone> Model for Plain<W> {
 }
 
 /// The explorer over two Act II worlds, each searched whole: `act2-exhaustive` (14,999 states)
-/// and `act2-two-leaders-catch-up` (356,211 states). The baseline is the same world without
+/// and `act2-two-leaders-catch-up` (356,013 states). The baseline is the same world without
 /// its shortcuts ([`Plain`]), measured in the same run.
 fn act2_explorer() {
     for (name, repetitions) in [

@@ -206,6 +206,45 @@ fn write_at_n1(control: NegativeControl) -> LogWorldConfig {
     config
 }
 
+/// Two clients writing x=1 at N3 and x=2 at N2, messages to self in flight, 3 ticks and 3
+/// drops (the prelude spends most of them), with `control`.
+fn two_leaders(control: Option<NegativeControl>) -> LogWorldConfig {
+    let mut config = log(
+        vec![
+            vec![ClientOp::write("x", "1")],
+            vec![ClientOp::write("x", "2")],
+        ],
+        Budget::NONE.with(Fault::Tick, 3).with(Fault::Drop, 3),
+        false,
+    );
+    config.election_timeout_ticks = 1;
+    config.self_messages_in_flight = true;
+    config.client_targets = vec![Some(node(3)), Some(node(2))];
+    config.negative_control = control;
+    config
+}
+
+/// The scenario `act2-learning-leaves-the-promise-control`.
+fn act2_learning_leaves_the_promise_control() -> Scenario {
+    Scenario {
+        name: "act2-learning-leaves-the-promise-control",
+        claim: text(
+            "Negative control: a node that learns an entry chosen at a ballot above its promise and leaves the promise below it holds a vote the vote rule forbids; the votes-within-promise checker must catch it.",
+        ),
+        world: text(
+            "The world of act2-two-leaders-catch-up, where learning a chosen entry leaves the promise where it was.",
+        ),
+        modes: BOTH_MODES,
+        book_mode: BookMode::Exhaustive,
+        levels: &[],
+        chapter: Some(CHAPTER_LEADER),
+        setup: setup(
+            two_leaders(Some(NegativeControl::LearningLeavesThePromise)),
+            TWO_LEADERS_PROPOSE_SLOT_1,
+        ),
+    }
+}
+
 /// Every Act II scenario, in the order `paros-sim list` prints them.
 pub fn all() -> Vec<Scenario> {
     let mut exhaustive = log(
@@ -225,19 +264,6 @@ pub fn all() -> Vec<Scenario> {
     );
     reads_across_a_restart.election_timeout_ticks = 1;
     reads_across_a_restart.client_targets = vec![Some(node(1)), Some(node(2))];
-    let mut two_leaders = log(
-        vec![
-            vec![ClientOp::write("x", "1")],
-            vec![ClientOp::write("x", "2")],
-        ],
-        Budget::NONE.with(Fault::Tick, 3).with(Fault::Drop, 3),
-        false,
-    );
-    two_leaders.election_timeout_ticks = 1;
-    two_leaders.self_messages_in_flight = true;
-    two_leaders.client_targets = vec![Some(node(3)), Some(node(2))];
-    let mut learning_leaves_the_promise = two_leaders.clone();
-    learning_leaves_the_promise.negative_control = Some(NegativeControl::LearningLeavesThePromise);
     vec![
         Scenario {
             name: "act2-ballot-never-reused",
@@ -280,22 +306,9 @@ pub fn all() -> Vec<Scenario> {
             book_mode: BookMode::Exhaustive,
             levels: &[],
             chapter: Some(CHAPTER_LEADER),
-            setup: setup(two_leaders, TWO_LEADERS_PROPOSE_SLOT_1),
+            setup: setup(two_leaders(None), TWO_LEADERS_PROPOSE_SLOT_1),
         },
-        Scenario {
-            name: "act2-learning-leaves-the-promise-control",
-            claim: text(
-                "Negative control: a node that learns an entry chosen at a ballot above its promise and leaves the promise below it holds a vote the vote rule forbids; the votes-within-promise checker must catch it.",
-            ),
-            world: text(
-                "The world of act2-two-leaders-catch-up, where learning a chosen entry leaves the promise where it was.",
-            ),
-            modes: BOTH_MODES,
-            book_mode: BookMode::Exhaustive,
-            levels: &[],
-            chapter: Some(CHAPTER_LEADER),
-            setup: setup(learning_leaves_the_promise, TWO_LEADERS_PROPOSE_SLOT_1),
-        },
+        act2_learning_leaves_the_promise_control(),
         Scenario {
             name: "act2-exhaustive",
             claim: text(
@@ -684,6 +697,7 @@ fn act2_learn_early_control() -> Scenario {
 pub(super) fn controls() -> Vec<Scenario> {
     vec![
         act2_forget_ballot_control(),
+        act2_learning_leaves_the_promise_control(),
         act2_send_before_persist_control(),
         act2_blank_restart_control(),
         act2_local_read_control(),
