@@ -83,6 +83,10 @@ pub struct LogWorldConfig {
     /// How many times an operator may ask a leader to compact the log through what it has
     /// applied ([`LogAction::Trim`](super::LogAction::Trim)); 0 for a world with no truncation.
     pub trims: u32,
+    /// How many slots below what a leader applied an operator's trim asks it to compact through
+    /// ([`LogWorld::trim_through`](super::LogWorld::trim_through)): 0, the default, asks through
+    /// its applied index; more asks through that many slots fewer, but above its floor.
+    pub trim_lag: u64,
     /// How many times an operator may ask a leader to hand its ballot to another node
     /// ([`LogAction::HandOff`](super::LogAction::HandOff)); 0 for a world with no handoff. Only
     /// worlds with handoffs record every Accept sent, for H1's checker.
@@ -130,6 +134,7 @@ impl LogWorldConfig {
             self_messages_in_flight: false,
             linearizability_limits: linearizability::Limits::default(),
             trims: 0,
+            trim_lag: 0,
             handoffs: 0,
             quorums: None,
             proxies: 0,

@@ -332,11 +332,7 @@ impl LogWorld {
                 format!("flip {} frame {frame} bit {bit}", self.name(*node))
             }
             LogAction::Trim(node) => {
-                let through = self.servers[usize::from(node.get()) - 1]
-                    .host
-                    .node()
-                    .map(|node| node.applied_index())
-                    .unwrap_or_default();
+                let through = self.trim_through(*node);
                 format!("trim {} through slot {through}", self.name(*node))
             }
             LogAction::HandOff { from, to } => {

@@ -57,16 +57,39 @@ impl LogWorld {
         Ok(())
     }
 
-    /// An operator asks a node to compact the log through what it has applied.
+    /// The slot an operator's trim asks `node` to compact through: what it applied, less the
+    /// world's trim lag ([`LogWorldConfig::trim_lag`](super::LogWorldConfig::trim_lag)) where that stays above its floor. T1
+    /// lets a leader compact through any slot it applied above its floor
+    /// (`paros_core::log::trim_may_be_proposed`), so each is an honest request. A slot 0 for a
+    /// node that is down.
+    pub fn trim_through(&self, node: NodeId) -> Slot {
+        let index = usize::from(node.get()) - 1;
+        let Some(running) = self
+            .servers
+            .get(index)
+            .and_then(|server| server.host.node())
+        else {
+            return Slot(0);
+        };
+        let applied = running.applied_index();
+        let lagging = Slot(applied.0.saturating_sub(self.config.trim_lag));
+        if lagging > running.floor() {
+            lagging
+        } else {
+            applied
+        }
+    }
+
+    /// An operator asks a node to compact the log through [`LogWorld::trim_through`].
     pub(super) fn trim(&mut self, node: NodeId) -> Result<(), Refused> {
         let index = self.idle_server(node)?;
         if self.trims_left == 0 {
             return Err(Refused::NoTrimsLeft);
         }
+        let through = self.trim_through(node);
         let Host::Up(running) = &mut Arc::make_mut(&mut self.servers[index]).host else {
             return Err(Refused::NodeDown(node));
         };
-        let through = running.applied_index();
         running.request_trim(through).map_err(Refused::Trim)?;
         self.trims_left -= 1;
         self.drain(index);

@@ -11,6 +11,7 @@ use crate::replicated_log::{ClientOp, LogWorldConfig};
 use crate::simulate::pick;
 use paros_core::{Flexible, Grid, NodeId, NodeSet, Quorums};
 use rand_pcg::Pcg64Mcg;
+use rand_pcg::rand_core::{Rng, SeedableRng};
 use std::num::NonZeroU16;
 
 /// A number from `options`, uniformly.
@@ -170,7 +171,18 @@ pub fn draw_with(rng: &mut Pcg64Mcg, small_windows: bool) -> LogWorldConfig {
     if config.stepwise_ready {
         config.budget = config.budget.with(Fault::TornWrite, pick(rng, 3) as u32);
     }
+    config.trim_lag = draw_trim_lag(rng);
     config
+}
+
+/// How far below its applied index an operator's trim asks a leader to compact
+/// ([`LogWorldConfig::trim_lag`]): through what it applied for half the seeds, one or two slots
+/// fewer for the rest. Drawn from a stream of its own, seeded from the seed's, so that the
+/// rest of the configuration and the walk draw what they drew before it was added.
+fn draw_trim_lag(rng: &Pcg64Mcg) -> u64 {
+    const TRIM_LAG_STREAM: u64 = 0x7472_696d_5f6c_6167;
+    let mut own = Pcg64Mcg::seed_from_u64(rng.clone().next_u64() ^ TRIM_LAG_STREAM);
+    one_of(&mut own, &[0, 0, 1, 2])
 }
 
 /// A configuration in a few lines: what a failing seed's report shows.
@@ -206,13 +218,18 @@ pub fn describe(config: &LogWorldConfig) -> Vec<String> {
         .collect();
     vec![
         format!(
-            "{} nodes, {quorums}, {} proxies, accept batch {}, election timeout {} ticks, {} handoffs, {} trims{}{}",
+            "{} nodes, {quorums}, {} proxies, accept batch {}, election timeout {} ticks, {} handoffs, {} trims{}{}{}",
             config.node_count,
             config.proxies,
             config.accept_batch,
             config.election_timeout_ticks,
             config.handoffs,
             config.trims,
+            if config.trim_lag == 0 {
+                String::new()
+            } else {
+                format!(" ({} slots below applied)", config.trim_lag)
+            },
             config
                 .slot_window
                 .map_or(String::new(), |window| format!(", slot window {window}")),
