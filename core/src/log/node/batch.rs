@@ -241,7 +241,7 @@ impl ColocatedNode {
                 },
             );
         }
-        self.fill_own_stale_tail_while_leading();
+        self.fill_own_stale_tail_while_leading(ballot);
         Ok(())
     }
 

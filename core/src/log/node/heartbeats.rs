@@ -84,15 +84,19 @@ impl ColocatedNode {
         self.check_invariants();
     }
 
-    /// The stale-tail rule over a vote this node's acceptor just cast while it leads
-    /// ([`leader_fills_its_own_stale_tail`]): a vote at a lower ballot above every slot this
-    /// leadership proposed is filled with a no-op at once.
-    pub(super) fn fill_own_stale_tail_while_leading(&mut self) {
+    /// The stale-tail rule over a vote this node's acceptor just cast, at `voted`, while it
+    /// leads ([`leader_fills_its_own_stale_tail`]): a vote below this leadership's ballot, above
+    /// every slot it proposed, is filled with a no-op at once. A vote at its own ballot is for
+    /// a slot it proposed (H2: whoever handed the ballot on stopped proposing at it).
+    pub(super) fn fill_own_stale_tail_while_leading(&mut self, voted: Ballot) {
         let own = self.highest_accepted();
         let commit = self.learner.chosen_index;
         let Leadership::Leader(leader) = &mut self.proposer.leadership else {
             return;
         };
+        if voted >= leader.ballot {
+            return;
+        }
         let Some(stale) = leader_fills_its_own_stale_tail(leader.next_slot, own) else {
             return;
         };

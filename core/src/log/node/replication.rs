@@ -76,7 +76,7 @@ impl ColocatedNode {
         self.follow(leader, ballot);
         self.learn_commit(ballot, commit);
         self.send(from, LogMessage::Accepted { ballot, slot });
-        self.fill_own_stale_tail_while_leading();
+        self.fill_own_stale_tail_while_leading(ballot);
         Ok(())
     }
 
