@@ -161,19 +161,19 @@ fn nothing_below_watermark(world: &MatchmakerWorld, found: &mut Vec<Violation>) 
     }
 }
 
-/// Liveness once faults stop: when the fair schedule has nothing left to do, its leader has
-/// a value chosen in its round.
+/// Liveness once faults stop: when the fair schedule has nothing left to do, its leader
+/// reports a value chosen in its round (`Leader::chosen`, what a caller of paros-core reads).
 fn later_leader_completes(world: &MatchmakerWorld, found: &mut Vec<Violation>) {
     let Some(leader) = world.fair_leader() else {
         return;
     };
-    if leader.stage() == Stage::Chosen || world.fair_action().is_some() {
+    if leader.chosen().is_some() || world.fair_action().is_some() {
         return;
     }
     found.push(Violation {
         property: Property::LaterLeaderCompletes,
         detail: format!(
-            "faults stopped and nothing is left to do, but {} waits in {:?} of round {} in {}, with history {}, promised by {}, matching with {}",
+            "faults stopped and nothing is left to do, but {} reports no value chosen, in {:?} of round {} in {}, with history {}, promised by {}, matching with {}",
             super::names::node_name(leader.id()),
             leader.stage(),
             round_name(leader.round()),
