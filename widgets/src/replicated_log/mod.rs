@@ -8,6 +8,7 @@
 
 pub mod grid;
 pub mod history;
+pub mod load;
 mod moves;
 pub mod prompts;
 pub mod stage;
