@@ -256,24 +256,6 @@ pub struct ClusterView {
     /// The proxy leaders, P1 first (none in a world without them).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub proxies: Vec<ProxyView>,
-    /// With proxies: the leader's messages per command, with them and without, counted by
-    /// running one write on fresh copies of the world (`replicated_log::load`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub leader_load: Option<LeaderLoadView>,
-}
-
-/// Act IV: what one command costs the leader in messages, counted with proxies and without.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
-pub struct LeaderLoadView {
-    /// The leader counted: `N1`.
-    pub leader: String,
-    /// How many nodes the cluster has.
-    pub nodes: usize,
-    /// The messages it sends or is sent for one command through the proxies, one to itself
-    /// counted once.
-    pub with_proxies: usize,
-    /// The same with no proxies.
-    pub without_proxies: usize,
 }
 
 /// Act IV: a proxy leader, which forwards a leader's Accepts and counts the Accepteds.

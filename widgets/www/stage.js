@@ -821,20 +821,8 @@ function drawMessage({ message, x, y }, held) {
  * The stage's summary: the chosen value (Act I) or the chosen log (Act II), both judged from the
  * votes, with who voted: `chosen: 1 a=1 (C1#1) by N2, N3`. While the view keeps back what a
  * question's step changed (`kept_back`), the line says so, and how many messages it holds back.
- * With proxies, a last line gives the leader's messages per command with them and without.
  */
 function summary(view, width) {
-  return [...chosenLines(view, width), ...leaderLoad(view)];
-}
-
-/** With proxies: the leader's messages per command, counted with them and without. */
-function leaderLoad(view) {
-  const load = view.cluster?.leader_load;
-  return load ? [`${load.leader} per command: ${load.with_proxies} messages via proxies, ${load.without_proxies} without`] : [];
-}
-
-/** The chosen value or log, or what the view keeps back of it. */
-function chosenLines(view, width) {
   if (view.kept_back) {
     const held = view.kept_back.messages;
     const wire = held ? [`${held} message${held === 1 ? '' : 's'} held back: answer first`] : [];

@@ -8,7 +8,6 @@
 
 pub mod grid;
 pub mod history;
-pub mod load;
 mod moves;
 pub mod prompts;
 pub mod stage;

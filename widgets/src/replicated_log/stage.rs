@@ -8,9 +8,8 @@ use crate::automation::Automation;
 use crate::board::{ByHand, message_verbs};
 use crate::scene::{
     ActionJson, BudgetView, CallView, ClientView, ClusterView, ConditionView, ControlView,
-    DecidedView, DiskFaultView, DiskView, HeldView, KeyValueView, LeaderLoadView, MessageView,
-    NodeView, ProxyView, ReadView, RecordSlotView, SessionView, SlotView, TimelineView,
-    TrimPointView,
+    DecidedView, DiskFaultView, DiskView, HeldView, KeyValueView, MessageView, NodeView, ProxyView,
+    ReadView, RecordSlotView, SessionView, SlotView, TimelineView, TrimPointView,
 };
 use paros_core::log::{
     BootRefused, ColocatedNode, DurableRecord, KvStore, LogMessage, LogRole, Provisioning, Slot,
@@ -338,18 +337,6 @@ fn ballot_of(world: &LogWorld, message: &LogMessage) -> String {
     message_ballot(message).map_or_else(String::new, |ballot| ballot_name(world, ballot))
 }
 
-/// With proxies: the leader's messages per command, with and without them, as counted.
-fn leader_load(world: &LogWorld) -> Option<LeaderLoadView> {
-    let config = world.config();
-    let load = super::load::leader_load(config)?;
-    Some(LeaderLoadView {
-        leader: world.name(config.node_id(0)),
-        nodes: world.servers().len(),
-        with_proxies: load.with_proxies,
-        without_proxies: load.without_proxies,
-    })
-}
-
 /// The messages in flight, each with the actions `moves` allows on it.
 pub fn messages(world: &LogWorld, moves: &[LogMove]) -> Vec<MessageView> {
     world
@@ -593,7 +580,6 @@ pub fn cluster(world: &LogWorld) -> ClusterView {
         timeline: (config.clients.len() > 1).then(|| timeline(world)),
         grid: super::grid::grid_view(world),
         proxies: proxies(world),
-        leader_load: leader_load(world),
     }
 }
 

@@ -44,22 +44,6 @@ fn the_level_is_listed_in_act4_after_the_handoff_with_two_proxies() {
     assert_eq!(proxies[1]["up"], true);
 }
 
-/// The stage shows what proxies are for: N1's messages per command, counted on copies of the
-/// world with its proxies and without, and the same whatever the player has done since.
-#[test]
-fn the_stage_shows_the_leaders_messages_per_command_with_and_without_proxies() {
-    let mut game = mount();
-    let counted = serde_json::json!({
-        "leader": "N1", "nodes": 3, "with_proxies": 6, "without_proxies": 8
-    });
-    assert_eq!(view(&game)["cluster"]["leader_load"], counted);
-    play(
-        &mut game,
-        &["request C1 N1", "deliver C1->N1 Write", "crash P2"],
-    );
-    assert_eq!(view(&game)["cluster"]["leader_load"], counted);
-}
-
 #[test]
 fn a_proxy_crashes_and_restarts_from_the_stage_buttons() {
     let mut game = mount();
