@@ -7,11 +7,17 @@
 //! choice's label (split at `;` and `:`) that no wrong label contains, reduced to its words that
 //! no wrong label, the question or the facts contain (the prompt states those to every choice
 //! alike) and that can tell anything apart on their own (four letters or more, or a digit); a
-//! clause counts when two such words remain, or one that names something of the world (`x=1`). A view's string leaks when it holds every word of such a clause. The planted leaks
-//! at the end show the check fails on the views the game drew before the view kept back what a
-//! question's step changed.
+//! clause counts when two such words remain, or one that names something of the world
+//! (`x=1`). A view's string leaks when it holds every word of such a clause.
+//!
+//! A fact is a premise, and the answer often repeats it: "N1 proposed x=1" stands beside
+//! "What does the resend carry?", whose answer is `x=1`. So what the step behind a level
+//! question added to the stage is read again with no fact taken as stated, all of it at once
+//! (an answer may be spread over three messages): it must not hold the names of a clause
+//! telling the right choice apart. The planted leaks at the end show both checks fail on the
+//! views the game drew before the view kept back what a question's step changed.
 
-use paros_play::{Board, Game, GameAction, Level, Prompt, View, levels};
+use paros_play::{Board, Game, GameAction, Level, Prompt, PromptKind, View, levels};
 use serde_json::Value;
 
 /// The words of `text`, lower-cased: runs of letters, digits and `.=#+` (so `1.N3`, `x=1`,
@@ -42,13 +48,20 @@ fn is_data(word: &str) -> bool {
 /// fact holds. A clause counts when two such words remain, or one that names something of the
 /// world (`x=1`) or that the label quotes as a node's answer (`"Unknown"`).
 fn distinguishing(prompt: &Prompt) -> Vec<Vec<String>> {
+    let facts: Vec<&str> = prompt.facts.iter().map(String::as_str).collect();
+    distinguishing_given(prompt, &facts)
+}
+
+/// What tells the right choice of `prompt` apart when only `facts` are taken as stated to
+/// every choice alike (the question and the wrong labels always are).
+fn distinguishing_given(prompt: &Prompt, facts: &[&str]) -> Vec<Vec<String>> {
     let wrong: Vec<&str> = (prompt.choices.iter())
         .filter(|choice| !choice.right)
         .map(|choice| choice.label.as_str())
         .collect();
     let mut stated: Vec<String> = wrong.iter().flat_map(|label| words(label)).collect();
     stated.extend(words(&prompt.question));
-    stated.extend(prompt.facts.iter().flat_map(|fact| words(fact)));
+    stated.extend(facts.iter().flat_map(|fact| words(fact)));
     let Some(right) = prompt.choices.iter().find(|choice| choice.right) else {
         return Vec::new();
     };
@@ -122,22 +135,155 @@ fn strings(value: &Value, at: String, found: &mut Vec<(String, String)>) {
     }
 }
 
-/// The first string of `view` that holds every word of a clause telling `prompt`'s right
-/// choice apart, as `where: text (clause)`.
-fn leak(prompt: &Prompt, view: &View) -> Option<String> {
-    let clauses = distinguishing(prompt);
-    drawn(view).into_iter().find_map(|(at, text)| {
-        let shown = words(&text);
-        (clauses.iter())
-            .find(|clause| clause.iter().all(|word| shown.contains(word)))
-            .map(|clause| format!("{at}: {text:?} holds {clause:?}"))
+/// The first place `view` shows what tells `prompt`'s right choice apart, as `where: text
+/// (clause)`, or a read's watermark. `before` holds the strings of the stage as the world
+/// stood before the step that raised a level question (none for a role prompt, held before
+/// its world steps).
+fn leak(prompt: &Prompt, view: &View, before: Option<&[(String, String)]>) -> Option<String> {
+    let drawn_leak = || {
+        let clauses = distinguishing(prompt);
+        drawn(view).into_iter().find_map(|(at, text)| {
+            let shown = words(&text);
+            (clauses.iter())
+                .find(|clause| clause.iter().all(|word| shown.contains(word)))
+                .map(|clause| format!("{at}: {text:?} holds {clause:?}"))
+        })
+    };
+    drawn_leak()
+        .or_else(|| before.and_then(|before| step_leak(prompt, view, before)))
+        .or_else(|| read_leak(prompt, view))
+}
+
+/// What the step that raised a level question added to the stage, read against the right
+/// choice with no fact taken as stated: a fact may restate a premise (`N1 proposed x=1`)
+/// that the step's own messages then carry as the answer (`N1->P1 Accept(..., x=1)`). What
+/// the step added is read as one: an answer may be spread over several messages (`R1->M1`,
+/// `R1->M2`, `R1->M3`) or a card's fields. It leaks when it holds the names of the world (or,
+/// with none, the words) of a clause telling the right choice apart, or every name of the
+/// right label when no wrong label holds them all (a history of two configurations against
+/// each one alone). A configuration is named by its members as well as its name (`C1`).
+fn step_leak(prompt: &Prompt, view: &View, before: &[(String, String)]) -> Option<String> {
+    let names_of = |clause: Vec<String>| {
+        let names: Vec<String> = clause
+            .iter()
+            .filter(|word| is_data(word))
+            .cloned()
+            .collect();
+        if names.is_empty() { clause } else { names }
+    };
+    let mut clauses: Vec<Vec<String>> = (distinguishing_given(prompt, &[]).into_iter())
+        .map(names_of)
+        .collect();
+    let right = prompt.choices.iter().find(|choice| choice.right)?;
+    let whole: Vec<String> = words(&right.label)
+        .into_iter()
+        .filter(|word| is_data(word))
+        .collect();
+    let held_by_a_wrong_one = (prompt.choices.iter().filter(|choice| !choice.right))
+        .any(|choice| whole.iter().all(|word| words(&choice.label).contains(word)));
+    if !whole.is_empty() && !held_by_a_wrong_one {
+        clauses.push(whole);
+    }
+    let added: Vec<(String, String)> = (stage(view).into_iter())
+        .filter(|item| !before.contains(item))
+        .collect();
+    let mut shown: Vec<String> = added.iter().flat_map(|(_, text)| words(text)).collect();
+    for (name, members) in configurations(view) {
+        if !members.is_empty() && members.iter().all(|member| shown.contains(member)) {
+            shown.push(name);
+        }
+    }
+    let clause = clauses
+        .iter()
+        .find(|clause| clause.iter().all(|word| shown.contains(word)))?;
+    let holding: Vec<String> = (added.iter())
+        .filter(|(_, text)| words(text).iter().any(|word| clause.contains(word)))
+        .map(|(at, text)| format!("{at}: {text:?}"))
+        .collect();
+    Some(format!(
+        "what the step added holds {clause:?}: {}",
+        holding.join("; ")
+    ))
+}
+
+/// Each configuration the matchmaker stage draws, lower-cased: its name and its members.
+fn configurations(view: &View) -> Vec<(String, Vec<String>)> {
+    (view
+        .matchmaking
+        .iter()
+        .flat_map(|matchmaking| &matchmaking.configurations))
+    .map(|config| {
+        let members = config.members.iter().map(|member| member.to_lowercase());
+        (config.name.to_lowercase(), members.collect())
     })
+    .collect()
+}
+
+/// A read is judged by whether its node has applied through the read's watermark: with both
+/// numbers on the page the answer is their comparison. While a read prompt is open, neither
+/// the node's card nor a fact may show the watermark.
+fn read_leak(prompt: &Prompt, view: &View) -> Option<String> {
+    if prompt.kind != PromptKind::ServeOrWait {
+        return None;
+    }
+    let card = (view.nodes.iter()).find(|node| Some(&node.name) == prompt.node.as_ref());
+    let shown = (card
+        .and_then(|card| card.reads.as_ref())
+        .into_iter()
+        .flatten())
+    .find_map(|read| read.watermark)
+    .map(|watermark| format!("the card of {:?} shows watermark {watermark}", prompt.node));
+    shown.or_else(|| {
+        (prompt.facts.iter())
+            .find(|fact| {
+                let said = words(fact);
+                said.contains(&"watermark".to_string())
+                    || said
+                        .windows(2)
+                        .any(|pair| pair[0] == "highest" && pair[1] == "is")
+            })
+            .map(|fact| format!("a fact states the watermark: {fact:?}"))
+    })
+}
+
+/// The stage's strings, with where they are: nodes, the chosen line, the cluster, the
+/// matchmakers, and each message as the row the page draws (`N1->P1 Accept(...)`), placed by
+/// its id (so a delivery elsewhere moves no row).
+fn stage(view: &View) -> Vec<(String, String)> {
+    let json = serde_json::json!({
+        "nodes": view.nodes,
+        "chosen": view.chosen,
+        "cluster": view.cluster,
+        "matchmaking": view.matchmaking,
+    });
+    let mut found = Vec::new();
+    strings(&json, String::new(), &mut found);
+    (view.messages.iter()).for_each(|message| {
+        found.push((
+            format!(".row[{}]", message.id),
+            format!("{}->{} {}", message.from, message.to, message.text),
+        ));
+    });
+    found
+}
+
+/// While a level question is open, the stage's strings as the world stood before its step.
+fn stage_before<B: Board>(game: &Game<B>) -> Option<Vec<(String, String)>> {
+    let before = game.run().before_question()?;
+    let mut view = View::of(game);
+    view.nodes = before.nodes(&game.by_hand());
+    view.messages = before.messages(&[]);
+    view.chosen = before.chosen();
+    view.cluster = before.cluster();
+    view.matchmaking = before.matchmaking();
+    Some(stage(&view))
 }
 
 /// Fails if the open prompt's answer is on the view now.
 fn assert_no_leak<B: Board>(game: &Game<B>, at: &str) {
     let prompt = game.prompt().expect("a prompt is open");
-    if let Some(leak) = leak(prompt, &View::of(game)) {
+    let before = stage_before(game);
+    if let Some(leak) = leak(prompt, &View::of(game), before.as_deref()) {
         panic!(
             "{at}: the answer to {:?} is on screen before it: {leak}",
             prompt.question
@@ -233,9 +379,12 @@ fn no_reference_solution_shows_an_answer_before_its_question() {
     );
 }
 
+/// How many seeds random play walks each level with.
+const SEEDS: u64 = 12;
+
 #[test]
 fn no_random_play_shows_an_answer_before_its_question() {
-    for seed in 1..=12 {
+    for seed in 1..=SEEDS {
         for level in levels::ACT1 {
             walk_random(level, seed, 60);
         }
@@ -268,7 +417,7 @@ fn planted_leaks<B: Board>(level: &'static Level<B>) -> Vec<String> {
     let mut leaks = Vec::new();
     for step in level.solution {
         if let Some(prompt) = game.prompt()
-            && let Some(leak) = leak(prompt, &unmasked(&game))
+            && let Some(leak) = leak(prompt, &unmasked(&game), stage_before(&game).as_deref())
         {
             leaks.push(format!("{}: {leak}", level.id));
         }
@@ -286,12 +435,28 @@ fn the_check_finds_the_answers_the_view_keeps_back() {
     for level in levels::ACT4_MATCHMAKER {
         leaks.extend(planted_leaks(level));
     }
-    // The Accept a crash left on the wire, and the Promise that answers "unknown" while the
-    // question asks what it answers: both drawn before the view kept them back.
-    for level in ["act2/what-survives-a-crash", "act4/faulty-records"] {
+    // The Accept a crash left on the wire; the Promise that answers "unknown" while the
+    // question asks what it answers; and what the step sent where a fact states the premise
+    // the answer repeats: the resend through the other proxy (`x=1`), the Prepares that
+    // follow a leader's history, the reconfigurer's Bootstraps and its Successor Prepares to
+    // the old set; and a read's watermark on its node's card while the read is asked about.
+    // All were drawn before the view kept them back.
+    let planted = [
+        ("act2/what-survives-a-crash", "Accept(1.N2, slot 1"),
+        ("act4/faulty-records", "unknown"),
+        ("act4/proxy-leaders", "N1->P1 Accept"),
+        ("act4/matchmaking", "L3->A4 Prepare"),
+        ("act4/matchmaker-generations", "Bootstrap"),
+        ("act4/matchmaker-generations", "SuccessorPrepare"),
+        ("act2/the-read-that-lies", "shows watermark"),
+        ("act3/the-fresh-leader-trap", "shows watermark"),
+        ("act3/linearizable-or-not", "shows watermark"),
+        ("act4/quorum-reads", "shows watermark"),
+    ];
+    for (level, shown) in planted {
         assert!(
-            leaks.iter().any(|leak| leak.starts_with(level)),
-            "the check finds no answer of {level} that the view keeps back: {leaks:?}"
+            (leaks.iter()).any(|leak| leak.starts_with(level) && leak.contains(shown)),
+            "the check finds no {shown:?} of {level} that the view keeps back: {leaks:?}"
         );
     }
 }
@@ -313,7 +478,7 @@ fn the_check_reads_the_briefing() {
                     format!("Remember: {}.", right.expect("a right choice").label).into_boxed_str(),
                 );
                 assert!(
-                    leak(prompt, &view).is_some(),
+                    leak(prompt, &view, None).is_some(),
                     "{}: {:?}",
                     level.id,
                     prompt.question
@@ -329,4 +494,33 @@ fn the_check_reads_the_briefing() {
         .chain(levels::ACT4_MATCHMAKER.iter().map(|level| plant(level)))
         .sum();
     assert!(planted >= 12, "only {planted} briefings planted");
+}
+
+/// A read prompt whose facts state the watermark again, as they did before the view kept it
+/// back, is caught along every reference solution.
+#[test]
+fn the_check_reads_a_read_prompt_facts() {
+    let mut planted = 0;
+    for level in levels::log_levels() {
+        let mut game = Game::new(level, level.solution_unlocked).expect("mounts");
+        for step in level.solution {
+            if let Some(prompt) = game.prompt()
+                && prompt.kind == PromptKind::ServeOrWait
+            {
+                let mut stated = prompt.clone();
+                stated.facts.push(
+                    "{N1, N2} reported their highest accepted slots; the highest is 1".into(),
+                );
+                assert!(
+                    leak(&stated, &View::of(&game), None).is_some(),
+                    "{}: {:?}",
+                    level.id,
+                    prompt.question
+                );
+                planted += 1;
+            }
+            game.play(step).expect("the solution plays");
+        }
+    }
+    assert!(planted >= 10, "only {planted} read prompts planted");
 }
