@@ -7,14 +7,10 @@
 //! messages it sent and those from a kept-back sender (what a node sent tells what it holds)
 //! are left off the wire (`kept_back.messages` counts them), and the chosen
 //! line and the grid's slot in play stay as they were before it. The
-//! page draws a kept-back item as "answer first". A held role prompt needs no rule of its own,
-//! since the world has not stepped yet, but for a read: the question is whether the node has
-//! applied through the read's watermark, so while it is open the node's card shows its reads
-//! without their watermark (the player works it out from the reporters' own slots), and the
-//! comparison is not on screen.
+//! page draws a kept-back item as "answer first". A held role prompt needs no rule: the world
+//! has not stepped yet.
 
 use crate::board::{Board, ByHand};
-use crate::prompt::{Prompt, PromptKind};
 #[cfg(feature = "matchmaker")]
 use crate::scene::MatchmakingView;
 use crate::scene::{ChosenView, ClusterView, MessageView, NodeView};
@@ -105,18 +101,6 @@ pub(crate) fn keep_back<B: Board>(
     });
     kept.messages = listed - shown.messages.len();
     kept
-}
-
-/// While a read prompt is open, the watermark of the reads at its node: what the read is
-/// judged against.
-pub(crate) fn keep_back_watermark(prompt: Option<&Prompt>, nodes: &mut [NodeView]) {
-    let Some(prompt) = prompt.filter(|prompt| prompt.kind == PromptKind::ServeOrWait) else {
-        return;
-    };
-    let asked = (nodes.iter_mut()).filter(|node| Some(&node.name) == prompt.node.as_ref());
-    for read in asked.flat_map(|node| node.reads.iter_mut().flatten()) {
-        read.watermark = None;
-    }
 }
 
 /// The replicated log's share: the chosen log, the grid's slot in play and the proxies, each

@@ -143,9 +143,8 @@ pub struct ReadView {
     pub key: String,
     /// The nodes that reported their highest accepted slot.
     pub answered_by: Vec<String>,
-    /// The highest slot reported so far; `None` while a read prompt at this node is open (see
-    /// `kept_back.rs`).
-    pub watermark: Option<u64>,
+    /// The highest slot reported so far.
+    pub watermark: u64,
 }
 
 /// Act II: one slot of a durable record.

@@ -7,7 +7,7 @@ use crate::automation::Automation;
 use crate::board::Board;
 use crate::error::PlayError;
 use crate::game::{Game, GameAction, OutcomeKind};
-use crate::kept_back::{KeptBackView, Shown, keep_back, keep_back_watermark};
+use crate::kept_back::{KeptBackView, Shown, keep_back};
 use crate::prompt::PromptKind;
 #[cfg(feature = "matchmaker")]
 use crate::scene::MatchmakingView;
@@ -216,7 +216,6 @@ impl View {
         let asked = game.prompt().and_then(|prompt| prompt.node.as_deref());
         let kept_back = (game.run().before_question())
             .map(|before| keep_back(before, &by_hand, asked, &mut shown));
-        keep_back_watermark(game.prompt(), &mut shown.nodes);
         let goal_text = if game.next_stage_open() {
             format!("Stage done. Next: {}", level.stages[stage_index + 1].title)
         } else {

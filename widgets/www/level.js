@@ -535,11 +535,7 @@ function worldDetails(view) {
     if (node.chosen_gap != null) facts.push(`hole at slot ${node.chosen_gap}`);
     if (node.floor) facts.push(`floor ${node.floor}: slots 1 to ${node.floor} trimmed`);
     if (node.store?.length) facts.push(`store ${node.store.map((item) => `${item.key}=${item.value}`).join(', ')}`);
-    for (const read of node.reads || []) {
-      // While the read is asked about, its watermark is kept back: it is what the read is judged by.
-      const waits = read.watermark == null ? 'waits; its watermark is shown once you answer' : `waits for slot ${read.watermark}`;
-      facts.push(`read ${read.key} for ${read.client} ${waits} (${read.answered_by.join(', ') || 'no answers'})`);
-    }
+    for (const read of node.reads || []) facts.push(`read ${read.key} for ${read.client} waits for slot ${read.watermark} (${read.answered_by.join(', ') || 'no answers'})`);
     const disk = node.disk;
     if (disk) {
       const accepts = disk.accepts.map((item) => `${item.slot}: ${item.entry} at ${item.ballot}`).join('; ') || 'none';

@@ -322,7 +322,7 @@ pub fn nodes(world: &LogWorld, by_hand: &ByHand) -> Vec<NodeView> {
                             client: world.name(read.client),
                             key: read.key.to_string(),
                             answered_by: names(world, read.answered_by),
-                            watermark: Some(read.watermark.0),
+                            watermark: read.watermark.0,
                         })
                         .collect(),
                 ),

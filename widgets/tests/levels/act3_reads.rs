@@ -119,7 +119,7 @@ fn the_fresh_leader_trap_tells_an_early_serve_the_read_at_applied_counterexample
     assert!(
         prompt
             .facts
-            .contains(&"{N2, N3} reported their highest accepted slots".into()),
+            .contains(&"{N2, N3} reported their highest accepted slots; the highest is 1".into()),
         "{:?}",
         prompt.facts
     );

@@ -91,7 +91,7 @@ fn serving_before_n4_applied_through_the_row_watermark_is_refused_by_the_core() 
     assert!(
         prompt
             .facts
-            .contains(&"{N3, N4} reported their highest accepted slots".into()),
+            .contains(&"{N3, N4} reported their highest accepted slots; the highest is 1".into()),
         "{:?}",
         prompt.facts
     );

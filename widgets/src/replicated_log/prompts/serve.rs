@@ -56,7 +56,7 @@ pub(super) fn serve_or_wait(world: &LogWorld, after: &LogWorld, message: u32) ->
             "no node has reported its highest accepted slot for this read".to_string()
         } else {
             format!(
-                "{} reported their highest accepted slots",
+                "{} reported their highest accepted slots; the highest is {watermark}",
                 set_name(world, answered_by)
             )
         },
