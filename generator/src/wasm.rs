@@ -216,6 +216,10 @@ const WASM_OPT_PASSES: &[&str] = &[
     "--enable-nontrapping-float-to-int",
     "--enable-sign-ext",
     "--enable-mutable-globals",
+    // Sections only tools read: wasm-bindgen has used the target features by now, and no
+    // browser reads either (0.3 KB gzipped on the log module).
+    "--strip-producers",
+    "--strip-target-features",
 ];
 
 /// What a build without `wasm-opt` costs, as measured with [`WASM_OPT_PASSES`].

@@ -697,7 +697,6 @@ fn act2_learn_early_control() -> Scenario {
 pub(super) fn controls() -> Vec<Scenario> {
     vec![
         act2_forget_ballot_control(),
-        act2_learning_leaves_the_promise_control(),
         act2_send_before_persist_control(),
         act2_blank_restart_control(),
         act2_local_read_control(),

@@ -427,8 +427,14 @@ impl LogWorld {
         let vote_above_promise = vote_above_promise(node);
         let node = node.id();
         self.check_floor_below_applied(node, floor, applied);
-        if let Some((slot, vote, promised)) = vote_above_promise {
-            self.check_votes_within_promise(node, slot, vote, promised);
+        if let Some(slot) = vote_above_promise {
+            // The vote rule's invariant (votes-within-promise).
+            let detail = format!(
+                "{} holds a vote above its promise in slot {slot}",
+                self.name(node)
+            );
+            self.effects
+                .push(Effect::Violation(Property::VotesWithinPromise, detail));
         }
         self.effects.push(Effect::Decisions {
             node,
@@ -448,25 +454,6 @@ impl LogWorld {
             self.effects
                 .push(Effect::Violation(Property::FloorBelowApplied, detail));
         }
-    }
-
-    /// The vote rule's invariant ([`Property::VotesWithinPromise`]): a live node's vote in `slot`
-    /// at `vote` stands above its promise `promised`. Found by [`vote_above_promise`].
-    fn check_votes_within_promise(
-        &mut self,
-        node: NodeId,
-        slot: Slot,
-        vote: Ballot,
-        promised: Option<Ballot>,
-    ) {
-        let promised = promised.map_or("nothing".to_string(), |ballot| self.ballot_name(ballot));
-        let detail = format!(
-            "{} holds a vote in slot {slot} at {}, above its promise ({promised})",
-            self.name(node),
-            self.ballot_name(vote)
-        );
-        self.effects
-            .push(Effect::Violation(Property::VotesWithinPromise, detail));
     }
 
     /// [`LogWorld::check_decisions`]'s judgement, against the votes and the decisions so far;
@@ -656,11 +643,11 @@ fn accepts_in(messages: &[LogEnvelope]) -> impl Iterator<Item = (Slot, Ballot, E
         })
 }
 
-/// The first vote `node` holds at a ballot above its promise, with that promise: the slot, the
-/// vote's ballot and the promise. None for a node that keeps the vote rule.
-fn vote_above_promise(node: &ColocatedNode) -> Option<(Slot, Ballot, Option<Ballot>)> {
+/// The first slot where `node` holds a vote at a ballot above its promise (the vote rule's
+/// invariant, [`Property::VotesWithinPromise`]); None for a node that keeps the rule.
+fn vote_above_promise(node: &ColocatedNode) -> Option<Slot> {
     let promised = node.promised();
     (node.accepts().iter())
         .find(|(_, vote)| Some(vote.ballot) > promised)
-        .map(|(slot, vote)| (*slot, vote.ballot, promised))
+        .map(|(slot, _)| *slot)
 }

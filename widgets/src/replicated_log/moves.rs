@@ -44,5 +44,5 @@ pub fn proxy_counts(world: &LogWorld) -> Vec<Option<Vec<ProxyCount>>> {
 
 /// A ballot as players read it: `2.N3`.
 pub fn ballot_name(world: &LogWorld, ballot: Ballot) -> String {
-    format!("{}.{}", ballot.round, world.name(ballot.node))
+    world.ballot_name(ballot)
 }
