@@ -130,13 +130,11 @@ const BATCHED_CONTROLS: usize = if cfg!(feature = "accept-batch") { 5 } else { 0
 fn the_log_controls_are_exactly_the_log_scenarios_with_a_negative_control() {
     // The replay's table is built apart from the other scenarios: it must hold every control,
     // built as the full list builds it, and nothing else.
-    // One control is left out: no chapter embeds it, so no page replays it, and the game's
-    // log module has no room for it (widgets/API.md).
-    let not_replayed = ["act2-learning-leaves-the-promise-control"];
+    // But the controls no page replays (`scenarios::NOT_REPLAYED`).
     let controls: Vec<Scenario> = scenarios::log_scenarios()
         .into_iter()
         .filter(|scenario| scenario.negative_control().is_some())
-        .filter(|scenario| !not_replayed.contains(&scenario.name))
+        .filter(|scenario| !scenarios::NOT_REPLAYED.contains(&scenario.name))
         .collect();
     assert_eq!(scenarios::log_controls(), controls);
     assert_eq!(controls.len(), 20 + BATCHED_CONTROLS);

@@ -248,12 +248,16 @@ pub fn log_scenarios() -> Vec<Scenario> {
     scenarios.collect()
 }
 
+/// The negative controls of the replicated log that [`log_controls`] leaves out: no chapter
+/// embeds them, so no page replays them, and the game's log module has no room for them
+/// (`widgets/API.md`).
+pub const NOT_REPLAYED: &[&str] = &["act2-learning-leaves-the-promise-control"];
+
 /// The negative controls of the replicated log, in the order of [`log_scenarios`]: the only
 /// log scenarios whose reports carry a counterexample, so the only ones a replay can show. Each
 /// is built by itself, so a caller that needs only these (the game's replay) links none of the
 /// other scenarios.
-/// `act2-learning-leaves-the-promise-control` is the one control left out: no chapter embeds it,
-/// so no page replays it, and the game's log module has no room for it.
+/// The controls in [`NOT_REPLAYED`] are left out.
 pub fn log_controls() -> Vec<Scenario> {
     let controls = (act2::controls().into_iter())
         .chain(act3::controls())
