@@ -707,8 +707,7 @@ impl World {
 #[test]
 fn phase1_leader_without_its_own_promise_fills_its_own_stale_tail() {
     let mut world = World::new(cluster(3), 3, &[]);
-    let timeout = world.config.election_timeout_ticks;
-    for _ in 0..timeout {
+    for _ in 0..world.config.election_timeout_ticks {
         world.tick(3);
     }
     world.deliver_all(|e| {
@@ -725,29 +724,10 @@ fn phase1_leader_without_its_own_promise_fills_its_own_stale_tail() {
     // N3 crashes; its held Accepts to N1 and N2 and its own Accepted stay in flight.
     world.crash(3);
     world.restart(3);
-    for _ in 0..timeout {
-        world.tick(3);
-    }
-    world.deliver_where(is("Prepare", 3, 1));
-    world.deliver_where(is("Prepare", 3, 2));
-    world.deliver_where(is("Promise", 1, 3));
-    world.deliver_where(is("Promise", 2, 3));
-    assert_eq!(world.up(3).role(), crate::log::LogRole::Leader);
+    elect_n3_before_its_own_prepare_arrives(&mut world);
     // Everything held is delivered now: nothing is lost.
     world.deliver_all(|_| true);
-    world.read(3);
-    world.deliver_where(|e| matches!(e.message, LogMessage::Read { .. }));
-    world.deliver_where(is("ReadIndex", 3, 3));
-    world.deliver_where(is("ReadIndexReply", 3, 3));
-    world.deliver_where(is("ReadIndex", 3, 1));
-    world.deliver_where(is("ReadIndexReply", 1, 3));
-    // A fair schedule with no loss: beats, acks, every node's ticks.
-    world.settle();
-    assert!(
-        world.up(3).pending_reads().is_empty(),
-        "the read at N3 is still waiting: N3 holds its own vote in slot 1, chosen index {}",
-        world.up(3).chosen_index().0
-    );
+    read_at_n3_is_answered_with_its_own_reply_first(&mut world);
 }
 
 /// Liveness: a leader whose own acceptor votes for the old leader's late Accept after it took
@@ -774,6 +754,17 @@ fn a_leader_whose_acceptor_votes_late_for_the_old_ballot_fills_that_slot() {
     world.write(1);
     world.deliver_where(|e| matches!(e.message, LogMessage::Write { .. }));
     assert!(world.in_flight.iter().any(is("Accept", 1, 3)));
+    elect_n3_before_its_own_prepare_arrives(&mut world);
+    assert!(world.up(3).proposals().is_empty());
+    world.deliver_where(is("Accept", 1, 3));
+    assert!(world.up(3).accepts().contains_key(&Slot(1)));
+    world.deliver_all(|_| true);
+    read_at_n3_is_answered_with_its_own_reply_first(&mut world);
+}
+
+/// N3 times out and is elected by N1 and N2, whose Prepares and Promises alone are delivered:
+/// its own Prepare stays in flight, so its acceptor keeps the promise it held.
+fn elect_n3_before_its_own_prepare_arrives(world: &mut World) {
     for _ in 0..world.config.election_timeout_ticks {
         world.tick(3);
     }
@@ -782,10 +773,12 @@ fn a_leader_whose_acceptor_votes_late_for_the_old_ballot_fills_that_slot() {
     world.deliver_where(is("Promise", 1, 3));
     world.deliver_where(is("Promise", 2, 3));
     assert_eq!(world.up(3).role(), crate::log::LogRole::Leader);
-    assert!(world.up(3).proposals().is_empty());
-    world.deliver_where(is("Accept", 1, 3));
-    assert!(world.up(3).accepts().contains_key(&Slot(1)));
-    world.deliver_all(|_| true);
+}
+
+/// A client reads at N3, whose own reply reaches it first and sets the watermark at its own
+/// highest vote, then N1's; a fair schedule with no loss (beats, acks, every node's ticks)
+/// must answer the read, with no client writing.
+fn read_at_n3_is_answered_with_its_own_reply_first(world: &mut World) {
     world.read(3);
     world.deliver_where(|e| matches!(e.message, LogMessage::Read { .. }));
     world.deliver_where(is("ReadIndex", 3, 3));
@@ -795,7 +788,7 @@ fn a_leader_whose_acceptor_votes_late_for_the_old_ballot_fills_that_slot() {
     world.settle();
     assert!(
         world.up(3).pending_reads().is_empty(),
-        "the read at N3 is still waiting: N3 holds its own vote in slot 1 at b, chosen index {}",
+        "the read at N3 is still waiting: N3 holds its own stale vote, chosen index {}",
         world.up(3).chosen_index().0
     );
 }
