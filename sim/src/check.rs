@@ -98,6 +98,9 @@ pub enum Property {
     /// ballot (`learning_raises_the_promise`), so a delayed Accept at a lower ballot can never
     /// replace what the node holds.
     VotesWithinPromise,
+    /// Compaction: a node keeps no vote, unknown mark or chosen entry at or below its floor;
+    /// what lies there lives only in its trim point, whatever arrives late.
+    NothingBelowFloor,
 }
 
 impl fmt::Display for Property {
@@ -132,6 +135,7 @@ impl fmt::Display for Property {
             Property::RunsBatched => "runs-batched",
             Property::WindowKept => "window-kept",
             Property::VotesWithinPromise => "votes-within-promise",
+            Property::NothingBelowFloor => "nothing-below-floor",
         })
     }
 }

@@ -240,11 +240,14 @@ pub enum NegativeControl {
     /// Act II: a node that learns an entry chosen at a ballot above its promise writes it
     /// into its accepted record and leaves the promise below it (the learning rule broken).
     LearningLeavesThePromise,
+    /// Act III: a node that learns a slot chosen at or below its floor records it again, beside
+    /// the trim point that replaced it (compaction broken).
+    LearnsBelowTheFloor,
 }
 
 impl NegativeControl {
     /// Every negative control, in order.
-    pub const ALL: [NegativeControl; 29] = [
+    pub const ALL: [NegativeControl; 30] = [
         NegativeControl::Amnesia,
         NegativeControl::SendBeforePersist,
         NegativeControl::BlankRestart,
@@ -274,6 +277,7 @@ impl NegativeControl {
         NegativeControl::StoppedCollects,
         NegativeControl::BootstrapBelowWatermark,
         NegativeControl::LearningLeavesThePromise,
+        NegativeControl::LearnsBelowTheFloor,
     ];
 
     /// The property this fault breaks: the checker it is the negative control of.
@@ -320,6 +324,8 @@ impl NegativeControl {
             // The learned entry stands above the promise at once; a delayed Accept that
             // replaces it, and the stale read a restart gives back, come later if ever.
             NegativeControl::LearningLeavesThePromise => Property::VotesWithinPromise,
+            // The late copy is the right entry: nothing else breaks, and no one reads it.
+            NegativeControl::LearnsBelowTheFloor => Property::NothingBelowFloor,
         }
     }
 }

@@ -83,6 +83,7 @@ fn names_are_unique_and_say_what_they_are() {
             "stopped-collects",
             "bootstrap-below-watermark",
             "learning-leaves-the-promise",
+            "learns-below-the-floor",
         ]
         .iter()
         .any(|fault| scenario.name.contains(fault));
@@ -341,7 +342,7 @@ fn every_negative_control_is_caught_by_the_explorer_and_trips_its_own_property()
         .collect();
     assert_eq!(
         controls.len(),
-        30 + BATCHED_CONTROLS,
+        31 + BATCHED_CONTROLS,
         "one scenario per negative control, two for learn-early, and the batched twins"
     );
     for control in crate::NegativeControl::ALL {

@@ -251,7 +251,10 @@ pub fn log_scenarios() -> Vec<Scenario> {
 /// The negative controls of the replicated log that [`log_controls`] leaves out: no chapter
 /// embeds them, so no page replays them, and the game's log module has no room for them
 /// (`widgets/API.md`).
-pub const NOT_REPLAYED: &[&str] = &["act2-learning-leaves-the-promise-control"];
+pub const NOT_REPLAYED: &[&str] = &[
+    "act2-learning-leaves-the-promise-control",
+    "act3-learns-below-the-floor-control",
+];
 
 /// The negative controls of the replicated log, in the order of [`log_scenarios`]: the only
 /// log scenarios whose reports carry a counterexample, so the only ones a replay can show. Each

@@ -391,19 +391,9 @@ pub fn all() -> Vec<Scenario> {
             book_mode: LEVEL_SWEEP,
             levels: &["act3/truncate-by-consensus"],
             chapter: Some(CHAPTER_TRUNCATION),
-            setup: setup(
-                log(
-                    vec![writes("x", 6)],
-                    Budget::NONE
-                        .with(Fault::Tick, 60)
-                        .with(Fault::Crash, 2)
-                        .with(Fault::Drop, 3)
-                        .with(Fault::Duplicate, 2),
-                    4,
-                ),
-                &[],
-            ),
+            setup: setup(truncate_by_consensus(), &[]),
         },
+        act3_learns_below_the_floor_control(),
         Scenario {
             name: "act3-stranded-node",
             claim: text(
@@ -523,6 +513,44 @@ fn cross_reads(own: &str, other: &str, count: usize) -> Vec<ClientOp> {
             ]
         })
         .collect()
+}
+
+/// The world of `act3-truncate-by-consensus`: C1 writes x=1..6, with four trims, on three nodes
+/// with ticks, crashes, drops and duplicates.
+fn truncate_by_consensus() -> LogWorldConfig {
+    log(
+        vec![writes("x", 6)],
+        Budget::NONE
+            .with(Fault::Tick, 60)
+            .with(Fault::Crash, 2)
+            .with(Fault::Drop, 3)
+            .with(Fault::Duplicate, 2),
+        4,
+    )
+}
+
+/// The scenario `act3-learns-below-the-floor-control`.
+fn act3_learns_below_the_floor_control() -> Scenario {
+    Scenario {
+        name: "act3-learns-below-the-floor-control",
+        claim: text(
+            "Negative control: a node that records a late Chosen for a slot it has already compacted keeps that slot beside its trim point; the nothing-below-floor checker must catch it.",
+        ),
+        world: text(
+            "The world of act3-truncate-by-consensus, where learning a slot chosen ignores the floor.",
+        ),
+        modes: SIMULATION,
+        book_mode: LEVEL_SWEEP,
+        levels: &[],
+        chapter: Some(CHAPTER_TRUNCATION),
+        setup: setup(
+            with_control(
+                truncate_by_consensus(),
+                NegativeControl::LearnsBelowTheFloor,
+            ),
+            &[],
+        ),
+    }
 }
 
 /// The scenario `act3-trim-ignores-floor-control`.

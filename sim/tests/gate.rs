@@ -95,6 +95,7 @@ const GATE: &[Entry] = &[
     explore("act3-dedup-at-propose-control"),
     seeds("act3-leader-with-a-stale-vote", 500, 1_000),
     seeds("act3-truncate-by-consensus", 300, 1_000),
+    seeds("act3-learns-below-the-floor-control", 1_000, 1_000),
     seeds("act3-stranded-node", 200, 1_000),
     seeds("act3-linearizable-or-not", 200, 1_000),
     seeds("act3-seven-nodes-cut-in-two", 100, 1_500),

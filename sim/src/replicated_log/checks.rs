@@ -425,8 +425,18 @@ impl LogWorld {
         );
         let (floor, applied) = (node.floor(), node.applied_index());
         let vote_above_promise = vote_above_promise(node);
+        let below_floor = held_below_floor(node);
         let node = node.id();
         self.check_floor_below_applied(node, floor, applied);
+        if let Some((what, slot)) = below_floor {
+            // Compaction's invariant (nothing-below-floor).
+            let detail = format!(
+                "{} holds {what} in slot {slot}, at or below its floor {floor}",
+                self.name(node)
+            );
+            self.effects
+                .push(Effect::Violation(Property::NothingBelowFloor, detail));
+        }
         if let Some(slot) = vote_above_promise {
             // The vote rule's invariant (votes-within-promise).
             let detail = format!(
@@ -650,4 +660,16 @@ fn vote_above_promise(node: &ColocatedNode) -> Option<Slot> {
     (node.accepts().iter())
         .find(|(_, vote)| Some(vote.ballot) > promised)
         .map(|(slot, _)| *slot)
+}
+
+/// What `node` holds at or below its floor, and in which slot: compaction keeps no vote,
+/// unknown mark or chosen entry there ([`Property::NothingBelowFloor`]); None for a node that
+/// keeps it.
+fn held_below_floor(node: &ColocatedNode) -> Option<(&'static str, Slot)> {
+    let floor = node.floor();
+    let lowest =
+        |what, slot: Option<&Slot>| slot.filter(|slot| **slot <= floor).map(|s| (what, *s));
+    lowest("a vote", node.accepts().keys().next())
+        .or_else(|| lowest("an unknown mark", node.unknown_votes().first()))
+        .or_else(|| lowest("a chosen entry", node.chosen().keys().next()))
 }

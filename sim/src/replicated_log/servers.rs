@@ -25,6 +25,7 @@ pub(super) fn broken_rule(control: Option<NegativeControl>) -> Option<BrokenRule
         NegativeControl::NewValueSameBallot => Some(BrokenRule::NewValueSameBallot),
         NegativeControl::CorruptAsNone => Some(BrokenRule::CorruptAsNone),
         NegativeControl::LearningLeavesThePromise => Some(BrokenRule::LearningLeavesThePromise),
+        NegativeControl::LearnsBelowTheFloor => Some(BrokenRule::LearnsBelowTheFloor),
         _ => None,
     }
 }

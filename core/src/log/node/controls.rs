@@ -47,4 +47,8 @@ pub enum BrokenRule {
     ///
     /// [`learning_raises_the_promise`]: crate::log::learning_raises_the_promise
     LearningLeavesThePromise,
+    /// Breaks compaction: learning a slot chosen at or below the floor (a late `Chosen` sent
+    /// before this node trimmed) records it again, vote and entry, beside the trim point that
+    /// replaced it.
+    LearnsBelowTheFloor,
 }

@@ -97,7 +97,8 @@ impl ColocatedNode {
     /// The caller raises the chosen index ([`ColocatedNode::advance_chosen_index`]), once for
     /// every slot it learns in one step.
     pub(super) fn note_chosen(&mut self, slot: Slot, vote: SlotVote) -> bool {
-        if slot <= self.floor() || self.learner.chosen.contains_key(&slot) {
+        let compacted = slot <= self.floor() && !self.learns_below_the_floor();
+        if compacted || self.learner.chosen.contains_key(&slot) {
             return false;
         }
         let promise = learning_raises_the_promise(self.acceptor.promised, &vote);
@@ -131,6 +132,19 @@ impl ColocatedNode {
     fn leaves_the_promise_when_learning(&self) -> bool {
         #[cfg(feature = "negative-controls")]
         if self.breaks(crate::log::BrokenRule::LearningLeavesThePromise) {
+            return true;
+        }
+        false
+    }
+
+    /// Whether this node learns slots at or below its floor again (the
+    /// [`BrokenRule::LearnsBelowTheFloor`] control); never without the `negative-controls`
+    /// feature.
+    ///
+    /// [`BrokenRule::LearnsBelowTheFloor`]: crate::log::BrokenRule::LearnsBelowTheFloor
+    fn learns_below_the_floor(&self) -> bool {
+        #[cfg(feature = "negative-controls")]
+        if self.breaks(crate::log::BrokenRule::LearnsBelowTheFloor) {
             return true;
         }
         false
