@@ -62,7 +62,8 @@ pub enum Property {
     /// quorum of its own configuration.
     GcKeepsWhatPhase1Needs,
     /// M6: the state a new generation of matchmakers is bootstrapped with holds every round
-    /// that finished matchmaking with the old generation, unless garbage collection passed it.
+    /// that finished matchmaking with the old generation, unless garbage collection passed it,
+    /// and every new matchmaker, once all are bootstrapped, holds the old watermark or higher.
     ReconstructionComplete,
     /// C2: no node ever reports "no vote" for a slot where it durably voted (and has not
     /// truncated since): a vote it can no longer read is reported unknown.

@@ -237,6 +237,9 @@ pub enum NegativeControl {
     /// Act IV, Matchmaker Paxos: a Bootstrap stores every round it carries, even below the
     /// watermark the matchmaker holds (M4 broken).
     BootstrapBelowWatermark,
+    /// Act IV, Matchmaker Paxos: a Bootstrap's watermark is never taken, so a new matchmaker
+    /// keeps a lower one than the generation it replaces (M6 broken).
+    BootstrapKeepsItsWatermark,
     /// Act II: a node that learns an entry chosen at a ballot above its promise writes it
     /// into its accepted record and leaves the promise below it (the learning rule broken).
     LearningLeavesThePromise,
@@ -247,7 +250,7 @@ pub enum NegativeControl {
 
 impl NegativeControl {
     /// Every negative control, in order.
-    pub const ALL: [NegativeControl; 30] = [
+    pub const ALL: [NegativeControl; 31] = [
         NegativeControl::Amnesia,
         NegativeControl::SendBeforePersist,
         NegativeControl::BlankRestart,
@@ -276,6 +279,7 @@ impl NegativeControl {
         NegativeControl::CorruptAsNone,
         NegativeControl::StoppedCollects,
         NegativeControl::BootstrapBelowWatermark,
+        NegativeControl::BootstrapKeepsItsWatermark,
         NegativeControl::LearningLeavesThePromise,
         NegativeControl::LearnsBelowTheFloor,
     ];
@@ -321,6 +325,9 @@ impl NegativeControl {
             // answer for, and only the fair schedule's leader, waiting for ever, shows it.
             NegativeControl::StoppedCollects => Property::LaterLeaderCompletes,
             NegativeControl::BootstrapBelowWatermark => Property::NothingBelowWatermark,
+            // Judged once every new matchmaker is bootstrapped, before any leader could be
+            // matched with a round the old generation had collected.
+            NegativeControl::BootstrapKeepsItsWatermark => Property::ReconstructionComplete,
             // The learned entry stands above the promise at once; a delayed Accept that
             // replaces it, and the stale read a restart gives back, come later if ever.
             NegativeControl::LearningLeavesThePromise => Property::VotesWithinPromise,

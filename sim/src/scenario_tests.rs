@@ -82,6 +82,7 @@ fn names_are_unique_and_say_what_they_are() {
             "corrupt-as-none",
             "stopped-collects",
             "bootstrap-below-watermark",
+            "bootstrap-keeps-its-watermark",
             "learning-leaves-the-promise",
             "learns-below-the-floor",
         ]
@@ -342,7 +343,7 @@ fn every_negative_control_is_caught_by_the_explorer_and_trips_its_own_property()
         .collect();
     assert_eq!(
         controls.len(),
-        31 + BATCHED_CONTROLS,
+        32 + BATCHED_CONTROLS,
         "one scenario per negative control, two for learn-early, and the batched twins"
     );
     for control in crate::NegativeControl::ALL {

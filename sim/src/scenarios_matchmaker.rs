@@ -342,6 +342,27 @@ pub(super) fn all() -> Vec<Scenario> {
             ),
         },
         Scenario {
+            name: "act4-matchmaker-bootstrap-keeps-its-watermark-control",
+            claim: text(
+                "Negative control: new matchmakers that keep their own watermark when bootstrapped (M6 broken) hold a lower one than the generation they replace; the reconstruction-complete checker must catch it.",
+            ),
+            world: text("As act4-matchmaker-late-gc, with the matchmakers breaking the rule."),
+            modes: SIMULATION,
+            book_mode: BookMode::Simulation {
+                seeds: 2_000,
+                max_steps: 1_000,
+            },
+            levels: &[],
+            chapter: Some(CHAPTER_MATCHMAKER),
+            setup: setup(
+                control(
+                    two_removed_with_replacement(0),
+                    NegativeControl::BootstrapKeepsItsWatermark,
+                ),
+                ROUND_1_DONE,
+            ),
+        },
+        Scenario {
             name: "act4-matchmaker-no-lower-round-check-control",
             claim: text(
                 "Negative control: matchmakers that record a round below one they store (M1 dropped) give round 1 a history without round 2's configuration, though round 2 matched first; the history-complete checker must catch it.",

@@ -131,6 +131,11 @@ const GATE: &[Entry] = &[
     explore("act4-matchmaker-no-stop-control"),
     explore("act4-matchmaker-phase1-latest-only-control"),
     seeds("act4-matchmaker-stopped-collects-control", 2_000, 1_000),
+    seeds(
+        "act4-matchmaker-bootstrap-keeps-its-watermark-control",
+        2_000,
+        1_000,
+    ),
     seeds("act4-matchmaker-faults", 2_000, 1_000),
     seeds("act4-matchmaker-late-gc", 2_000, 1_000),
     seeds("act4-matchmaker-overlapping-sets", 2_000, 1_000),

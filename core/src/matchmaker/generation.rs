@@ -185,6 +185,11 @@ impl Reconfigurer {
         self.retired
     }
 
+    /// The generation it bootstraps, and proposes as the successor.
+    pub fn new_generation(&self) -> NodeSet {
+        self.new
+    }
+
     /// Where it is.
     pub fn stage(&self) -> GenerationStage {
         self.stage

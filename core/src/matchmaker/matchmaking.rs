@@ -357,7 +357,7 @@ impl Matchmaker {
         watermark: Option<Ballot>,
     ) -> Result<(), MatchRefused> {
         bootstrap_rule(self.stopped)?;
-        if let Some(watermark) = watermark.filter(|w| Some(*w) > self.watermark) {
+        if let Some(watermark) = watermark.filter(|w| self.takes_on_bootstrap(*w)) {
             self.write(MatchmakerWrite::Watermark(watermark));
         }
         for (round, config) in history {
@@ -367,6 +367,16 @@ impl Matchmaker {
         }
         self.send(reconfigurer, MmMessage::BootstrapB);
         Ok(())
+    }
+
+    /// Whether a Bootstrap's `watermark` is taken: when it is above the one this matchmaker
+    /// holds (M6), unless breaking [`BrokenRule::BootstrapKeepsItsWatermark`].
+    fn takes_on_bootstrap(&self, watermark: Ballot) -> bool {
+        #[cfg(feature = "negative-controls")]
+        if self.breaks(BrokenRule::BootstrapKeepsItsWatermark) {
+            return false;
+        }
+        Some(watermark) > self.watermark
     }
 
     /// Whether a Bootstrap's `round` is stored: [`may_store`], unless breaking

@@ -187,6 +187,9 @@ pub enum BrokenRule {
     /// Breaks M4 ([`may_store`]), on a matchmaker: a Bootstrap stores every round it carries,
     /// even below the watermark the matchmaker already holds.
     BootstrapBelowWatermark,
+    /// Breaks M6's watermark ([`Matchmaker`]'s Bootstrap), on a matchmaker: it keeps its own
+    /// watermark, however much higher the Bootstrap's is.
+    BootstrapKeepsItsWatermark,
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 use super::names::{round_name, set_name};
 use super::world::MatchmakerWorld;
 use crate::check::{Property, Violation};
-use paros_core::matchmaker::{Leader, Stage};
+use paros_core::matchmaker::{GenerationStage, Leader, Stage};
 use paros_core::{Ballot, NodeSet, Value};
 
 /// Every property broken in `world`; empty when it is safe so far (and, once faults stop,
@@ -161,6 +161,29 @@ fn nothing_below_watermark(world: &MatchmakerWorld, found: &mut Vec<Violation>) 
     }
 }
 
+/// The watermark half of M6: every matchmaker of `new`, all bootstrapped, holds at least the
+/// old generation's `watermark`, so what the old generation collected stays collected.
+fn bootstrapped_keep_the_watermark(
+    world: &MatchmakerWorld,
+    new: NodeSet,
+    watermark: Option<Ballot>,
+    found: &mut Vec<Violation>,
+) {
+    let behind =
+        (world.matchmakers().iter()).find(|m| new.contains(m.id()) && m.watermark() < watermark);
+    if let (Some(matchmaker), Some(watermark)) = (behind, watermark) {
+        found.push(Violation {
+            property: Property::ReconstructionComplete,
+            detail: format!(
+                "{} was bootstrapped with the watermark {} but holds {}",
+                super::names::node_name(matchmaker.id()),
+                round_name(watermark),
+                matchmaker.watermark().map_or("none".to_owned(), round_name),
+            ),
+        });
+    }
+}
+
 /// Liveness once faults stop: when the fair schedule has nothing left to do, its leader
 /// reports a value chosen in its round (`Leader::chosen`, what a caller of paros-core reads).
 fn later_leader_completes(world: &MatchmakerWorld, found: &mut Vec<Violation>) {
@@ -187,11 +210,18 @@ fn later_leader_completes(world: &MatchmakerWorld, found: &mut Vec<Violation>) {
 
 /// M6: once the reconfigurer has reconstructed the old generation's state (the state it
 /// bootstraps the next generation with), every round that finished matchmaking with the old
-/// generation is in it, unless it is below the reconstructed watermark.
+/// generation is in it, unless it is below the reconstructed watermark; and once every new
+/// matchmaker acknowledged its Bootstrap, each holds that watermark or a higher one.
 fn reconstruction_complete(world: &MatchmakerWorld, found: &mut Vec<Violation>) {
-    let Some((history, watermark)) = world.reconfigurer().and_then(|r| r.reconstructed()) else {
+    let Some(reconfigurer) = world.reconfigurer() else {
         return;
     };
+    let Some((history, watermark)) = reconfigurer.reconstructed() else {
+        return;
+    };
+    if reconfigurer.stage() >= GenerationStage::Deciding {
+        bootstrapped_keep_the_watermark(world, reconfigurer.new_generation(), *watermark, found);
+    }
     let old = super::config::MatchmakerWorldConfig::first_generation();
     for (index, leader) in world.leaders().iter().enumerate() {
         let round = leader.round();

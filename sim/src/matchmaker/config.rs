@@ -265,12 +265,13 @@ impl MatchmakerWorldConfig {
             NegativeControl::NoStop,
             NegativeControl::StoppedCollects,
             NegativeControl::BootstrapBelowWatermark,
+            NegativeControl::BootstrapKeepsItsWatermark,
         ];
         if let Some(control) = self.negative_control
             && !controls.contains(&control)
         {
             return Err(Refused::BadConfig(
-                "a matchmaker world's controls are no-lower-round-check, phase1-latest-only, gc-after-phase1, no-stop, stopped-collects and bootstrap-below-watermark",
+                "a matchmaker world's controls are no-lower-round-check, phase1-latest-only, gc-after-phase1, no-stop, stopped-collects, bootstrap-below-watermark and bootstrap-keeps-its-watermark",
             ));
         }
         let allowed = [Fault::Drop, Fault::Duplicate, Fault::Crash];

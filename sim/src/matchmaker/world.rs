@@ -363,6 +363,9 @@ impl MatchmakerWorld {
             Some(NegativeControl::NoStop) => BrokenRule::NoStop,
             Some(NegativeControl::StoppedCollects) => BrokenRule::StoppedCollects,
             Some(NegativeControl::BootstrapBelowWatermark) => BrokenRule::BootstrapBelowWatermark,
+            Some(NegativeControl::BootstrapKeepsItsWatermark) => {
+                BrokenRule::BootstrapKeepsItsWatermark
+            }
             _ => return,
         };
         let mut broken = Matchmaker::clone(&self.matchmakers[index]);
