@@ -409,7 +409,7 @@ fn the_matchmaker_scenarios_are_named_for_their_world() {
             scenario.name
         );
     }
-    assert_eq!(crate::scenarios::matchmaker_scenarios().len(), 13);
+    assert_eq!(crate::scenarios::matchmaker_scenarios().len(), 14);
 }
 
 #[test]
