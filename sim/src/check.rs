@@ -92,7 +92,8 @@ pub enum Property {
     /// the same ballot: that slot joins the run (`joins_the_run`).
     RunsBatched,
     /// The window rule: a node whose window is configured votes in no slot beyond it (its
-    /// chosen index plus the window): it ignores an Accept or a run that names one.
+    /// chosen index plus the window): it ignores an Accept or a run that names one, and a
+    /// Handoff whose next slot lies more than one past it.
     WindowKept,
     /// The vote rule's invariant: no node holds a vote at a ballot above its promise. A vote
     /// raises the promise to its ballot, and learning a chosen entry raises it to the entry's

@@ -346,6 +346,40 @@ const X1_CHOSEN_BEHIND_N2: &[&str] = &[
     "deliver m7 N3->N1 Accepted(1.N1, slot 1)",
 ];
 
+/// [`X1_CHOSEN_BEHIND_N2`], then C2's y=2 chosen in slot 2 by {N1, N3}, which N1 knows: N1's
+/// chosen index is 2, nothing is in flight at it, and N2, still at 0, has heard nothing.
+const TWO_CHOSEN_BEHIND_N2: &[&str] = &[
+    "tick N1",
+    "deliver m2 N1->N3 Prepare(1.N1, from slot 1)",
+    "deliver m3 N3->N1 Promise(1.N1, [])",
+    "request C1 N1 write x=1",
+    "deliver m4 C1->N1 Write(#1, x=1)",
+    "deliver m6 N1->N3 Accept(1.N1, slot 1, x=1 (C1#1), commit 0)",
+    "deliver m7 N3->N1 Accepted(1.N1, slot 1)",
+    "tick N1",
+    "deliver m10 N1->N3 Heartbeat(1.N1, commit 1)",
+    "request C2 N1 write y=2",
+    "deliver m12 C2->N1 Write(#1, y=2)",
+    "deliver m14 N1->N3 Accept(1.N1, slot 2, y=2 (C2#1), commit 1)",
+    "deliver m15 N3->N1 Accepted(1.N1, slot 2)",
+];
+
+/// C1 writes x=1 and C2 writes y=2, both at N1, with windows of one slot; one handoff, and the
+/// tick the prelude spends: N1 may hand off to N2, two slots behind.
+fn handoff_beyond_the_window() -> LogWorldConfig {
+    let mut config = three_with_handoffs(
+        vec![
+            vec![ClientOp::write("x", "1")],
+            vec![ClientOp::write("y", "2")],
+        ],
+        Budget::NONE.with(Fault::Tick, 2),
+        1,
+    );
+    config.client_targets = vec![Some(node(1)), Some(node(1))];
+    config.slot_window = std::num::NonZeroU16::new(1);
+    config
+}
+
 /// A prelude over three nodes: N1 is elected at 1.N1 by {N1, N2}.
 const N1_LEADS_THREE: &[&str] = &[
     "tick N1",
@@ -702,6 +736,20 @@ fn flexible_scenarios() -> Vec<Scenario> {
             levels: &[],
             chapter: Some(CHAPTER_HANDOFF),
             setup: setup(handoff_to_a_stale_vote(), STALE_VOTE_AT_THE_SUCCESSOR),
+        },
+        Scenario {
+            name: "act4-handoff-beyond-the-window",
+            claim: text(
+                "A successor more than its window behind ignores a handoff whose next slot lies beyond its window, so it never leads where it could not vote; every schedule stays safe.",
+            ),
+            world: text(
+                "N1-N3, windows of one slot; C1 writes x=1 and C2 writes y=2, both at N1. Prelude: N1 elected at 1.N1 by {N1, N3}; x=1 chosen in slot 1 and y=2 in slot 2, both by {N1, N3}; N2 has heard nothing, its messages in flight. Then 1 handoff and every schedule.",
+            ),
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_HANDOFF),
+            setup: setup(handoff_beyond_the_window(), TWO_CHOSEN_BEHIND_N2),
         },
         act4_handoff_fills_gaps_control(),
         act4_double_handoff_control(),

@@ -123,6 +123,7 @@ const GATE: &[Entry] = &[
     seeds("act4-any-bit-flipped", 1_000, 1_000),
     seeds("act4-storage-faults", 100, 3_000),
     explore("act4-handoff"),
+    explore("act4-handoff-beyond-the-window"),
     explore("act4-grid"),
     // Matchmaker Paxos: every control, the seeded worlds, then the explored world.
     explore("act4-matchmaker-no-lower-round-check-control"),

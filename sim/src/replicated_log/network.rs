@@ -106,8 +106,11 @@ impl LogWorld {
             _ => None,
         };
         let beyond = beyond_window(node, self.config.slot_window, &envelope.message);
+        let handoff_beyond =
+            handoff_beyond_window(node, self.config.slot_window, &envelope.message);
         let taken = node.handle(&envelope);
         let voted_beyond = voted_beyond_window(node, beyond);
+        let took_beyond = handoff_beyond.filter(|(ballot, _)| leads_at(node, *ballot));
         if let Some(witness) = before_jump
             && let Some(broke) = witness.broken_by(node)
         {
@@ -119,6 +122,17 @@ impl LogWorld {
         if let Some((ballot, slot)) = voted_beyond {
             let detail = format!(
                 "{} voted in slot {slot} at {}.{}, beyond its window of {} slots",
+                self.name(envelope.to),
+                ballot.round,
+                self.name(ballot.node),
+                self.config.slot_window.map_or(0, NonZeroU16::get)
+            );
+            self.effects
+                .push(Effect::Violation(Property::WindowKept, detail));
+        }
+        if let Some((ballot, next_slot)) = took_beyond {
+            let detail = format!(
+                "{} took the handoff of {}.{} with next slot {next_slot}, beyond its window of {} slots",
                 self.name(envelope.to),
                 ballot.round,
                 self.name(ballot.node),
@@ -227,6 +241,30 @@ fn voted_beyond_window(
     (slots.into_iter())
         .find(|(slot, before)| now(slot) == Some(ballot) && *before != Some(ballot))
         .map(|(slot, _)| (ballot, slot))
+}
+
+/// The ballot and next slot of a Handoff that `node`, not yet leading at that ballot, must
+/// ignore by the window rule: its next slot lies more than one past `node`'s window (its
+/// chosen index plus `window`), where the successor would propose.
+fn handoff_beyond_window(
+    node: &ColocatedNode,
+    window: Option<NonZeroU16>,
+    message: &LogMessage,
+) -> Option<(Ballot, Slot)> {
+    let LogMessage::Handoff {
+        ballot, next_slot, ..
+    } = message
+    else {
+        return None;
+    };
+    let end = (node.chosen_index().0).saturating_add(u64::from(window?.get()));
+    (next_slot.0 > end.saturating_add(1) && !leads_at(node, *ballot))
+        .then_some((*ballot, *next_slot))
+}
+
+/// Whether `node` leads at `ballot`.
+fn leads_at(node: &ColocatedNode, ballot: Ballot) -> bool {
+    node.role() == LogRole::Leader && node.ballot() == Some(ballot)
 }
 
 /// Whether a node's refusal says the message itself is malformed, whoever sent it and whenever.

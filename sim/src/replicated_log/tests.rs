@@ -763,3 +763,39 @@ fn a_vote_beyond_the_configured_window_is_caught() {
         }
     }
 }
+
+#[test]
+fn a_handoff_taken_beyond_the_configured_window_is_caught() {
+    // The control of window-kept's handoff half: the world of act4-handoff-beyond-the-window
+    // (windows of one slot; N1 chose slots 1 and 2 with N3, N2 is still at 0), with nodes built
+    // with paros-core's default window, as a core that dropped the configured window would
+    // build them. N1 hands off to N2 with next slot 3, beyond N2's window: N2 takes it, and
+    // window-kept is broken, by that alone. Built with the window, N2 ignores the Handoff.
+    let scenario = crate::scenarios::find("act4-handoff-beyond-the-window").unwrap();
+    let crate::scenarios::Setup::Log { config, prelude } = &scenario.setup else {
+        panic!("a log scenario");
+    };
+    for nodes_keep_the_window in [false, true] {
+        let mut built = config.clone();
+        if !nodes_keep_the_window {
+            built.slot_window = None;
+        }
+        let mut world = LogWorld::new(built).unwrap();
+        Arc::make_mut(&mut world.config).slot_window = config.slot_window;
+        for text in prelude.iter().chain(&["hand off N1->N2"]) {
+            let action = world.parse_action(text).unwrap();
+            world.apply(&action).unwrap();
+        }
+        deliver(&mut world, "N1", "N2", "Handoff");
+        let violations = world.violations();
+        if nodes_keep_the_window {
+            assert!(violations.is_empty(), "{violations:?}");
+        } else {
+            assert!(
+                !violations.is_empty()
+                    && (violations.iter()).all(|found| found.property == Property::WindowKept),
+                "{violations:?}"
+            );
+        }
+    }
+}
