@@ -139,7 +139,7 @@ fn the_log_controls_are_exactly_the_log_scenarios_with_a_negative_control() {
         .filter(|scenario| !scenarios::NOT_REPLAYED.contains(&scenario.name))
         .collect();
     assert_eq!(scenarios::log_controls(), controls);
-    assert_eq!(controls.len(), 20 + BATCHED_CONTROLS);
+    assert_eq!(controls.len(), 19 + BATCHED_CONTROLS);
     assert!(
         controls
             .iter()

@@ -252,6 +252,7 @@ pub fn log_scenarios() -> Vec<Scenario> {
 /// embeds them, so no page replays them, and the game's log module has no room for them
 /// (`widgets/API.md`).
 pub const NOT_REPLAYED: &[&str] = &[
+    "act2-learn-early-control",
     "act2-learning-leaves-the-promise-control",
     "act3-learns-below-the-floor-control",
 ];

@@ -701,6 +701,5 @@ pub(super) fn controls() -> Vec<Scenario> {
         act2_blank_restart_control(),
         act2_local_read_control(),
         act2_early_ack_control(),
-        act2_learn_early_control(),
     ]
 }

@@ -31,7 +31,7 @@ fn twin(name: &'static str, original: &str, world: &'static str) -> Scenario {
 /// # Panics
 /// If `original` is not an Act II control of the replicated log: a programming error.
 fn control_twin(name: &'static str, original: &str, world: &'static str) -> Scenario {
-    twin_of(act2::controls(), name, original, world)
+    twin_of(act2::all(), name, original, world)
 }
 
 /// The batched twin `name` of `original`, one of `scenarios`.

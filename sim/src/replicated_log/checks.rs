@@ -424,33 +424,42 @@ impl LogWorld {
             node.applied_index(),
         );
         let (floor, applied) = (node.floor(), node.applied_index());
-        let vote_above_promise = vote_above_promise(node);
-        let below_floor = held_below_floor(node);
+        let broken = self.broken_state_invariants(node);
         let node = node.id();
         self.check_floor_below_applied(node, floor, applied);
-        if let Some((what, slot)) = below_floor {
-            // Compaction's invariant (nothing-below-floor).
-            let detail = format!(
-                "{} holds {what} in slot {slot}, at or below its floor {floor}",
-                self.name(node)
-            );
-            self.effects
-                .push(Effect::Violation(Property::NothingBelowFloor, detail));
-        }
-        if let Some(slot) = vote_above_promise {
-            // The vote rule's invariant (votes-within-promise).
-            let detail = format!(
-                "{} holds a vote above its promise in slot {slot}",
-                self.name(node)
-            );
-            self.effects
-                .push(Effect::Violation(Property::VotesWithinPromise, detail));
+        for (property, detail) in broken {
+            self.effects.push(Effect::Violation(property, detail));
         }
         self.effects.push(Effect::Decisions {
             node,
             chosen,
             prefix_broken,
         });
+    }
+
+    /// The invariants of a node's own state that [`LogWorld::check_decisions`] judges after every
+    /// step, each broken with its detail: the vote rule's (votes-within-promise) and
+    /// compaction's (nothing-below-floor). Only with the `every-checker` feature.
+    #[cfg(feature = "every-checker")]
+    fn broken_state_invariants(&self, node: &ColocatedNode) -> Vec<(Property, String)> {
+        let name = self.name(node.id());
+        let mut broken = Vec::new();
+        if let Some(slot) = vote_above_promise(node) {
+            let detail = format!("{name} holds a vote above its promise in slot {slot}");
+            broken.push((Property::VotesWithinPromise, detail));
+        }
+        if let Some(slot) = held_below_floor(node) {
+            let floor = node.floor();
+            let detail = format!("{name} still holds slot {slot}, at or below its floor {floor}");
+            broken.push((Property::NothingBelowFloor, detail));
+        }
+        broken
+    }
+
+    /// Without the `every-checker` feature, as in the game's build: none judged.
+    #[cfg(not(feature = "every-checker"))]
+    fn broken_state_invariants(&self, _node: &ColocatedNode) -> Vec<(Property, String)> {
+        Vec::new()
     }
 
     /// T1: a node's floor never passes what it has applied. Asked by
@@ -655,6 +664,7 @@ fn accepts_in(messages: &[LogEnvelope]) -> impl Iterator<Item = (Slot, Ballot, E
 
 /// The first slot where `node` holds a vote at a ballot above its promise (the vote rule's
 /// invariant, [`Property::VotesWithinPromise`]); None for a node that keeps the rule.
+#[cfg(feature = "every-checker")]
 fn vote_above_promise(node: &ColocatedNode) -> Option<Slot> {
     let promised = node.promised();
     (node.accepts().iter())
@@ -662,14 +672,15 @@ fn vote_above_promise(node: &ColocatedNode) -> Option<Slot> {
         .map(|(slot, _)| *slot)
 }
 
-/// What `node` holds at or below its floor, and in which slot: compaction keeps no vote,
-/// unknown mark or chosen entry there ([`Property::NothingBelowFloor`]); None for a node that
+/// The lowest slot at or below its floor where `node` holds a vote, an unknown mark or a chosen
+/// entry: compaction keeps none there ([`Property::NothingBelowFloor`]); None for a node that
 /// keeps it.
-fn held_below_floor(node: &ColocatedNode) -> Option<(&'static str, Slot)> {
-    let floor = node.floor();
-    let lowest =
-        |what, slot: Option<&Slot>| slot.filter(|slot| **slot <= floor).map(|s| (what, *s));
-    lowest("a vote", node.accepts().keys().next())
-        .or_else(|| lowest("an unknown mark", node.unknown_votes().first()))
-        .or_else(|| lowest("a chosen entry", node.chosen().keys().next()))
+#[cfg(feature = "every-checker")]
+fn held_below_floor(node: &ColocatedNode) -> Option<Slot> {
+    let lowest = [
+        node.accepts().keys().next(),
+        node.unknown_votes().iter().next(),
+        node.chosen().keys().next(),
+    ];
+    (lowest.into_iter().flatten().min().copied()).filter(|slot| *slot <= node.floor())
 }

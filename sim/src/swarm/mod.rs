@@ -297,6 +297,10 @@ pub fn run(swarm: Swarm, sweep: &Sweep, progress: &(dyn Fn(u64) + Sync)) -> Resu
             Swarm::Matchmaker => shrink_seed(Swarm::draw_matchmaker, seed, max_steps)?,
         }),
     };
+    #[cfg_attr(
+        target_arch = "wasm32",
+        expect(unused_mut, reason = "no clock in the browser")
+    )]
     let mut report = report(swarm, sweep, &tally, failure);
     #[cfg(not(target_arch = "wasm32"))]
     {
