@@ -380,6 +380,40 @@ fn handoff_beyond_the_window() -> LogWorldConfig {
     config
 }
 
+/// A prelude over three nodes: N1 is elected at 1.N1 by {N1, N2} and hands its ballot off to
+/// N2; the Handoff is duplicated and one copy taken; N2 proposes C1's y=2 in slot 1, then crashes
+/// and restarts, the other copy still in flight.
+const HANDOFF_TAKEN_THEN_RESTART: &[&str] = &[
+    "tick N1",
+    "deliver m1 N1->N2 Prepare(1.N1, from slot 1)",
+    "deliver m3 N2->N1 Promise(1.N1, [])",
+    "hand off N1->N2",
+    "duplicate m4 N1->N2 Handoff(1.N1, next slot 1, in flight [], chosen 0)",
+    "deliver m4 N1->N2 Handoff(1.N1, next slot 1, in flight [], chosen 0)",
+    "request C1 N2 write y=2",
+    "deliver m6 C1->N2 Write(#1, y=2)",
+    "crash N2",
+    "restart N2",
+];
+
+/// C1 writes y=2 and C2 writes z=3, both at N2; one handoff, one duplicate, one crash and the
+/// tick the prelude spends.
+fn handoff_repeated_after_a_restart() -> LogWorldConfig {
+    let mut config = three_with_handoffs(
+        vec![
+            vec![ClientOp::write("y", "2")],
+            vec![ClientOp::write("z", "3")],
+        ],
+        Budget::NONE
+            .with(Fault::Tick, 1)
+            .with(Fault::Duplicate, 1)
+            .with(Fault::Crash, 1),
+        1,
+    );
+    config.client_targets = vec![Some(node(2)), Some(node(2))];
+    config
+}
+
 /// A prelude over three nodes: N1 is elected at 1.N1 by {N1, N2}.
 const N1_LEADS_THREE: &[&str] = &[
     "tick N1",
@@ -750,6 +784,23 @@ fn flexible_scenarios() -> Vec<Scenario> {
             levels: &[],
             chapter: Some(CHAPTER_HANDOFF),
             setup: setup(handoff_beyond_the_window(), TWO_CHOSEN_BEHIND_N2),
+        },
+        Scenario {
+            name: "act4-handoff-repeated-after-a-restart",
+            claim: text(
+                "A successor that restarts after taking a handoff ignores a late copy of the same Handoff, so it never leads that ballot again from a next slot it already proposed in: every schedule keeps one value per (slot, ballot).",
+            ),
+            world: text(
+                "N1-N3; C1 writes y=2 and C2 writes z=3, both at N2. Prelude: N1 elected at 1.N1 by {N1, N2}; N1 hands its ballot off to N2, and the Handoff is duplicated; N2 takes it and proposes y=2 in slot 1; N2 crashes and restarts, the copy of the Handoff still in flight. Then every schedule.",
+            ),
+            modes: BOTH_MODES,
+            book_mode: BookMode::Exhaustive,
+            levels: &[],
+            chapter: Some(CHAPTER_HANDOFF),
+            setup: setup(
+                handoff_repeated_after_a_restart(),
+                HANDOFF_TAKEN_THEN_RESTART,
+            ),
         },
         act4_handoff_fills_gaps_control(),
         act4_double_handoff_control(),

@@ -124,6 +124,7 @@ const GATE: &[Entry] = &[
     seeds("act4-storage-faults", 100, 3_000),
     explore("act4-handoff"),
     explore("act4-handoff-beyond-the-window"),
+    explore("act4-handoff-repeated-after-a-restart"),
     explore("act4-grid"),
     // Matchmaker Paxos: every control, the seeded worlds, then the explored world.
     explore("act4-matchmaker-no-lower-round-check-control"),
