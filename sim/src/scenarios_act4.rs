@@ -367,15 +367,11 @@ const TWO_CHOSEN_BEHIND_N2: &[&str] = &[
 /// C1 writes x=1 and C2 writes y=2, both at N1, with windows of one slot; one handoff, and the
 /// tick the prelude spends: N1 may hand off to N2, two slots behind.
 fn handoff_beyond_the_window() -> LogWorldConfig {
-    let mut config = three_with_handoffs(
-        vec![
-            vec![ClientOp::write("x", "1")],
-            vec![ClientOp::write("y", "2")],
-        ],
-        Budget::NONE.with(Fault::Tick, 2),
+    let mut config = two_writes_at(
         1,
+        [("x", "1"), ("y", "2")],
+        Budget::NONE.with(Fault::Tick, 2),
     );
-    config.client_targets = vec![Some(node(1)), Some(node(1))];
     config.slot_window = std::num::NonZeroU16::new(1);
     config
 }
@@ -399,19 +395,14 @@ const HANDOFF_TAKEN_THEN_RESTART: &[&str] = &[
 /// C1 writes y=2 and C2 writes z=3, both at N2; one handoff, one duplicate, one crash and the
 /// tick the prelude spends.
 fn handoff_repeated_after_a_restart() -> LogWorldConfig {
-    let mut config = three_with_handoffs(
-        vec![
-            vec![ClientOp::write("y", "2")],
-            vec![ClientOp::write("z", "3")],
-        ],
+    two_writes_at(
+        2,
+        [("y", "2"), ("z", "3")],
         Budget::NONE
             .with(Fault::Tick, 1)
             .with(Fault::Duplicate, 1)
             .with(Fault::Crash, 1),
-        1,
-    );
-    config.client_targets = vec![Some(node(2)), Some(node(2))];
-    config
+    )
 }
 
 /// A prelude over three nodes: N1 is elected at 1.N1 by {N1, N2}.
@@ -433,6 +424,17 @@ fn three_with_handoffs(
     config.budget = budget;
     config.election_timeout_ticks = 1;
     config.handoffs = handoffs;
+    config
+}
+
+/// [`three_with_handoffs`] with two clients, C1 and C2, each writing once, both at node `at`;
+/// one handoff.
+fn two_writes_at(at: u8, writes: [(&str, &str); 2], budget: Budget) -> LogWorldConfig {
+    let clients = (writes.iter())
+        .map(|(key, value)| vec![ClientOp::write(key, value)])
+        .collect();
+    let mut config = three_with_handoffs(clients, budget, 1);
+    config.client_targets = vec![Some(node(at)), Some(node(at))];
     config
 }
 
@@ -488,19 +490,14 @@ fn double_handoff() -> LogWorldConfig {
 /// for the prelude to spend: what the walk may do is hand off and crash, and the fair schedule
 /// then decides with no election.
 fn handoff_then_crash() -> LogWorldConfig {
-    let mut config = three_with_handoffs(
-        vec![
-            vec![ClientOp::write("x", "1")],
-            vec![ClientOp::write("y", "2")],
-        ],
+    two_writes_at(
+        1,
+        [("x", "1"), ("y", "2")],
         Budget::NONE
             .with(Fault::Tick, 1)
             .with(Fault::Drop, 4)
             .with(Fault::Crash, 1),
-        1,
-    );
-    config.client_targets = vec![Some(node(1)), Some(node(1))];
-    config
+    )
 }
 
 /// A prelude over three nodes: N1 is elected at 1.N1 by {N1, N2}; C1's x=1 is voted in slot 1

@@ -147,6 +147,27 @@ fn late_bootstrap() -> MatchmakerWorldConfig {
     }
 }
 
+/// A negative control played in the world of `act4-matchmaker-late-gc`, sampled by 2,000 seeds:
+/// the rule `broken` names broken on the matchmakers.
+fn late_gc_control(name: &'static str, claim: &'static str, broken: NegativeControl) -> Scenario {
+    Scenario {
+        name,
+        claim: text(claim),
+        world: text("As act4-matchmaker-late-gc, with the matchmakers breaking the rule."),
+        modes: SIMULATION,
+        book_mode: BookMode::Simulation {
+            seeds: 2_000,
+            max_steps: 1_000,
+        },
+        levels: &[],
+        chapter: Some(CHAPTER_MATCHMAKER),
+        setup: setup(
+            control(two_removed_with_replacement(0), broken),
+            ROUND_1_DONE,
+        ),
+    }
+}
+
 fn control(mut config: MatchmakerWorldConfig, control: NegativeControl) -> MatchmakerWorldConfig {
     config.negative_control = Some(control);
     config
@@ -305,27 +326,11 @@ pub(super) fn all() -> Vec<Scenario> {
                 &[ROUND_1_DONE, PUBLISHED_WITH_A_SECOND_BOOTSTRAP].concat(),
             ),
         },
-        Scenario {
-            name: "act4-matchmaker-stopped-collects-control",
-            claim: text(
-                "Negative control: stopped matchmakers that still acknowledge garbage collection (M4 and M6 broken) let a leader retire A1 and A2 while the next generation still holds round 1's {A1, A2, A3}; once faults stop, the later leader waits in Phase 1 for ever, and the later-leader-completes checker must catch it.",
-            ),
-            world: text("As act4-matchmaker-late-gc, with the matchmakers breaking the rule."),
-            modes: SIMULATION,
-            book_mode: BookMode::Simulation {
-                seeds: 2_000,
-                max_steps: 1_000,
-            },
-            levels: &[],
-            chapter: Some(CHAPTER_MATCHMAKER),
-            setup: setup(
-                control(
-                    two_removed_with_replacement(0),
-                    NegativeControl::StoppedCollects,
-                ),
-                ROUND_1_DONE,
-            ),
-        },
+        late_gc_control(
+            "act4-matchmaker-stopped-collects-control",
+            "Negative control: stopped matchmakers that still acknowledge garbage collection (M4 and M6 broken) let a leader retire A1 and A2 while the next generation still holds round 1's {A1, A2, A3}; once faults stop, the later leader waits in Phase 1 for ever, and the later-leader-completes checker must catch it.",
+            NegativeControl::StoppedCollects,
+        ),
         Scenario {
             name: "act4-matchmaker-bootstrap-below-watermark-control",
             claim: text(
@@ -341,27 +346,11 @@ pub(super) fn all() -> Vec<Scenario> {
                 &[ROUND_1_DONE, PUBLISHED_WITH_A_SECOND_BOOTSTRAP].concat(),
             ),
         },
-        Scenario {
-            name: "act4-matchmaker-bootstrap-keeps-its-watermark-control",
-            claim: text(
-                "Negative control: new matchmakers that keep their own watermark when bootstrapped (M6 broken) hold a lower one than the generation they replace; the reconstruction-complete checker must catch it.",
-            ),
-            world: text("As act4-matchmaker-late-gc, with the matchmakers breaking the rule."),
-            modes: SIMULATION,
-            book_mode: BookMode::Simulation {
-                seeds: 2_000,
-                max_steps: 1_000,
-            },
-            levels: &[],
-            chapter: Some(CHAPTER_MATCHMAKER),
-            setup: setup(
-                control(
-                    two_removed_with_replacement(0),
-                    NegativeControl::BootstrapKeepsItsWatermark,
-                ),
-                ROUND_1_DONE,
-            ),
-        },
+        late_gc_control(
+            "act4-matchmaker-bootstrap-keeps-its-watermark-control",
+            "Negative control: new matchmakers that keep their own watermark when bootstrapped (M6 broken) hold a lower one than the generation they replace; the reconstruction-complete checker must catch it.",
+            NegativeControl::BootstrapKeepsItsWatermark,
+        ),
         Scenario {
             name: "act4-matchmaker-no-lower-round-check-control",
             claim: text(
